@@ -1,0 +1,222 @@
+package unikorn
+
+import (
+	"context"
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testToken = "test-token-7f3a"
+
+// testRetry keeps retries real but the waits tiny, so the suite stays fast.
+var testRetry = RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 4 * time.Millisecond}
+
+// newTestClient serves both APIs from handler; each test that tells the services
+// apart uses newTestClientFor.
+func newTestClient(t *testing.T, handler http.Handler, options ...func(*Config)) *Client {
+	t.Helper()
+
+	server := httptest.NewServer(handler)
+	t.Cleanup(server.Close)
+
+	return newTestClientFor(t, server.URL+"/", server.URL, options...)
+}
+
+func newTestClientFor(t *testing.T, regionURL, identityURL string, options ...func(*Config)) *Client {
+	t.Helper()
+
+	cfg := Config{
+		RegionEndpoint:   regionURL,
+		IdentityEndpoint: identityURL,
+		Token:            testToken,
+		UserAgent:        "terraform-provider-unikorn/test",
+		Retry:            testRetry,
+	}
+
+	for _, option := range options {
+		option(&cfg)
+	}
+
+	client, err := NewClient(cfg)
+	require.NoError(t, err)
+
+	return client
+}
+
+// countingHandler counts the requests it serves.
+type countingHandler struct {
+	count   atomic.Int32
+	handler http.HandlerFunc
+}
+
+func (h *countingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.count.Add(1)
+	h.handler(w, r)
+}
+
+func (h *countingHandler) requests() int { return int(h.count.Load()) }
+
+func answer(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+func TestNewClientValidatesConfig(t *testing.T) {
+	t.Parallel()
+
+	valid := Config{RegionEndpoint: "https://region.example.com", IdentityEndpoint: "https://identity.example.com", Token: "t"}
+
+	tests := map[string]struct {
+		change  func(*Config)
+		wantErr string
+	}{
+		"valid":                    {change: func(*Config) {}},
+		"no region endpoint":       {change: func(c *Config) { c.RegionEndpoint = "" }, wantErr: "the region endpoint is required"},
+		"no identity endpoint":     {change: func(c *Config) { c.IdentityEndpoint = "" }, wantErr: "the identity endpoint is required"},
+		"relative endpoint":        {change: func(c *Config) { c.RegionEndpoint = "region.example.com" }, wantErr: "must be an absolute http or https URL"},
+		"other scheme":             {change: func(c *Config) { c.IdentityEndpoint = "ftp://identity.example.com" }, wantErr: "must be an absolute http or https URL"},
+		"endpoint with query":      {change: func(c *Config) { c.RegionEndpoint = "https://region.example.com/?a=b" }, wantErr: "must not carry a query"},
+		"no token":                 {change: func(c *Config) { c.Token = "" }, wantErr: "an API token is required"},
+		"negative timeout":         {change: func(c *Config) { c.RequestTimeout = -time.Second }, wantErr: "is negative"},
+		"negative attempts":        {change: func(c *Config) { c.Retry.MaxAttempts = -1 }, wantErr: "must not be negative"},
+		"min backoff above max":    {change: func(c *Config) { c.Retry = RetryPolicy{MinBackoff: 2 * time.Second, MaxBackoff: time.Second} }, wantErr: "exceeds the maximum"},
+		"CA bundle without a cert": {change: func(c *Config) { c.CACertificate = "not a certificate" }, wantErr: "contains no PEM certificate"},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			cfg := valid
+			test.change(&cfg)
+
+			_, err := NewClient(cfg)
+			if test.wantErr == "" {
+				require.NoError(t, err)
+
+				return
+			}
+
+			require.ErrorContains(t, err, test.wantErr)
+		})
+	}
+}
+
+func TestNewClientDefaults(t *testing.T) {
+	t.Parallel()
+
+	client, err := NewClient(Config{RegionEndpoint: "https://region.example.com/", IdentityEndpoint: "https://identity.example.com/prefix//", Token: "t"})
+	require.NoError(t, err)
+
+	assert.Equal(t, "https://region.example.com", client.regionBase)
+	assert.Equal(t, "https://identity.example.com/prefix", client.identityBase)
+	assert.Equal(t, DefaultRequestTimeout, client.timeout)
+	assert.Equal(t, defaultUserAgent, client.userAgent)
+	assert.Equal(t, RetryPolicy{MaxAttempts: DefaultMaxAttempts, MinBackoff: DefaultMinBackoff, MaxBackoff: DefaultMaxBackoff}, client.retry)
+
+	transport, ok := client.httpClient.Transport.(*http.Transport)
+	require.True(t, ok)
+	assert.Equal(t, maxIdleConnsPerHost, transport.MaxIdleConnsPerHost)
+	assert.Zero(t, client.httpClient.Timeout, "attempts are bounded by their context, not by the client")
+}
+
+func TestRequestHeaders(t *testing.T) {
+	t.Parallel()
+
+	var got http.Header
+
+	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+
+		answer(http.StatusCreated, `{"metadata":{"name":"n"}}`)(w, r)
+	}))
+
+	_, err := client.CreateServer(t.Context(), ServerCreate{Metadata: WriteMetadata{Name: "n"}})
+	require.NoError(t, err)
+
+	assert.Equal(t, "Bearer "+testToken, got.Get("Authorization"))
+	assert.Equal(t, "terraform-provider-unikorn/test", got.Get("User-Agent"))
+	assert.Equal(t, "application/json", got.Get("Accept"))
+	assert.Equal(t, "application/json", got.Get("Content-Type"))
+
+	_, err = client.ListOrganizations(t.Context())
+	require.Error(t, err, "the handler answers 201 where the list promises 200")
+	assert.Empty(t, got.Get("Content-Type"), "a request without a body declares no content type")
+	assert.Equal(t, "Bearer "+testToken, got.Get("Authorization"))
+}
+
+// The configured HTTP client carries every attempt, which is how tests record traffic.
+func TestConfiguredHTTPClientSeesEveryAttempt(t *testing.T) {
+	t.Parallel()
+
+	handler := &countingHandler{handler: answer(http.StatusServiceUnavailable, "")}
+	server := httptest.NewServer(handler)
+	t.Cleanup(server.Close)
+
+	transport := &countingTransport{base: http.DefaultTransport}
+	client := newTestClientFor(t, server.URL, server.URL, func(c *Config) { c.HTTPClient = &http.Client{Transport: transport} })
+
+	_, err := client.GetServer(t.Context(), "s")
+	require.Error(t, err)
+	assert.Equal(t, testRetry.MaxAttempts, transport.requests())
+	assert.Equal(t, testRetry.MaxAttempts, handler.requests())
+}
+
+type countingTransport struct {
+	count atomic.Int32
+	base  http.RoundTripper
+}
+
+func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.count.Add(1)
+
+	return t.base.RoundTrip(r)
+}
+
+func (t *countingTransport) requests() int { return int(t.count.Load()) }
+
+func TestTLSSettings(t *testing.T) {
+	t.Parallel()
+
+	handler := &countingHandler{handler: answer(http.StatusOK, `[]`)}
+	server := httptest.NewTLSServer(handler)
+	t.Cleanup(server.Close)
+
+	caPEM := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw}))
+
+	tests := map[string]struct {
+		config  func(*Config)
+		wantErr string
+	}{
+		"CA bundle trusts the server": {config: func(c *Config) { c.CACertificate = caPEM }},
+		"insecure skips verification": {config: func(c *Config) { c.Insecure = true }},
+		"unknown authority fails":     {config: func(*Config) {}, wantErr: "certificate"},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			client := newTestClientFor(t, server.URL, server.URL, test.config)
+
+			_, err := client.ListOrganizations(context.Background())
+			if test.wantErr == "" {
+				require.NoError(t, err)
+
+				return
+			}
+
+			require.ErrorContains(t, err, test.wantErr)
+		})
+	}
+}
