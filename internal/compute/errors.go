@@ -1,0 +1,79 @@
+package compute
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotFound means no server carries the instance's tag: the instance does not exist.
+var ErrNotFound = errors.New("instance not found")
+
+// ConsistencyError means more than one server claims to realize one instance. The
+// façade refuses to guess which one is the instance; a person has to remove the extra.
+type ConsistencyError struct {
+	InstanceID string
+	ServerIDs  []string
+}
+
+func (e *ConsistencyError) Error() string {
+	return fmt.Sprintf("instance %s is realized by %d servers (%s), but must be by exactly one: "+
+		"delete the servers that should not carry the tag %s=%s",
+		e.InstanceID, len(e.ServerIDs), strings.Join(e.ServerIDs, ", "), InstanceIDTag, e.InstanceID)
+}
+
+// NameTakenError means a server with the instance's name already exists on its
+// network. Because instance IDs derive from network and name, that server is the
+// instance a caller would get by importing InstanceID.
+type NameTakenError struct {
+	Name           string
+	NetworkID      string
+	InstanceID     string
+	OrganizationID string
+	ProjectID      string
+	Err            error
+}
+
+func (e *NameTakenError) Error() string {
+	return fmt.Sprintf("an instance named %q already exists on network %s (ID %s)", e.Name, e.NetworkID, e.InstanceID)
+}
+
+func (e *NameTakenError) Unwrap() error { return e.Err }
+
+// QuotaError means identity refused the allocation: the organization is over quota.
+// Nothing was created.
+type QuotaError struct {
+	Err error
+}
+
+func (e *QuotaError) Error() string {
+	return "the organization's quota does not allow this instance: " + e.Err.Error()
+}
+
+func (e *QuotaError) Unwrap() error { return e.Err }
+
+// ProvisioningFailedError means the cloud reported the server's provisioning as failed.
+type ProvisioningFailedError struct {
+	InstanceID string
+	ServerID   string
+}
+
+func (e *ProvisioningFailedError) Error() string {
+	return fmt.Sprintf("the cloud failed to provision instance %s (server %s): its provisioning status is error",
+		e.InstanceID, e.ServerID)
+}
+
+// CompensationError reports a failed step together with an undo that failed as well,
+// so that the caller learns what may be left behind.
+type CompensationError struct {
+	Err  error
+	Undo string
+	// UndoErr is why the undo failed.
+	UndoErr error
+}
+
+func (e *CompensationError) Error() string {
+	return fmt.Sprintf("%v; undoing it also failed (%s: %v)", e.Err, e.Undo, e.UndoErr)
+}
+
+func (e *CompensationError) Unwrap() error { return e.Err }

@@ -1,0 +1,222 @@
+// Package compute is the client-side compute façade: it shows an Instance and realizes
+// it as a region Server linked only by a reserved tag, charging the organization's
+// quota in identity on the way. It knows the Unikorn API and nothing about Terraform.
+package compute
+
+import (
+	"encoding/base64"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const (
+	// InstanceIDTag links a server to the instance it realizes. It is the only link:
+	// compute stores no foreign key, so every operation finds the server by this tag.
+	InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
+
+	// AllocationIDTag records the identity allocation charged for the instance on the
+	// server itself: identity has no list endpoint, so this is how delete and import
+	// find the quota to release.
+	AllocationIDTag = "compute.unikorn-cloud.org/allocation-id"
+
+	// RevisionTag carries a fresh value on every update so that a read can tell the
+	// update has landed; region is cache-backed and may briefly serve the old object.
+	RevisionTag = "compute.unikorn-cloud.org/revision"
+
+	// SnapshotInstanceIDTag marks images snapshotted from an instance (images use the
+	// colon form of the reserved prefix, servers the slash form).
+	SnapshotInstanceIDTag = "compute.unikorn-cloud.org:instance-id"
+
+	// AllocationKind is the consumer kind compute charges instances under.
+	AllocationKind = "computeinstances.compute.unikorn-cloud.org"
+
+	reservedTagDomain = "unikorn-cloud.org"
+)
+
+// Quota kinds an instance consumes.
+const (
+	QuotaServers     = "servers"
+	QuotaGPUs        = "gpus"
+	QuotaFloatingIPs = "floatingips"
+)
+
+// Power states as compute shows them: region's phases collapsed to four.
+const (
+	PowerPending  = "Pending"
+	PowerRunning  = "Running"
+	PowerStopping = "Stopping"
+	PowerStopped  = "Stopped"
+)
+
+// Spec is what a caller asks an instance to be.
+type Spec struct {
+	Name                      string
+	NetworkID                 string
+	FlavorID                  string
+	ImageID                   string
+	UserData                  string // cloud-init text, not yet encoded
+	SSHCertificateAuthorityID string
+	SecurityGroupIDs          []string
+	PublicIP                  bool
+	AllowedSourceAddresses    []string
+	Description               string
+	Tags                      map[string]string
+}
+
+// Instance is an instance as the façade reads it back from its server.
+type Instance struct {
+	ID             string
+	OrganizationID string
+	ProjectID      string
+	RegionID       string
+	ServerID       string
+	AllocationID   string
+
+	Spec Spec
+
+	PrivateIP          string
+	PublicIP           string
+	MACAddress         string
+	PowerState         string
+	ProvisioningStatus string
+	HealthStatus       string
+	CreationTime       time.Time
+}
+
+// Ready reports whether the instance is usable: provisioned and running.
+func (i *Instance) Ready() bool {
+	return i.ProvisioningStatus == unikorn.ProvisioningProvisioned && i.PowerState == PowerRunning
+}
+
+// Ref locates an instance. Only ID is required; every other field narrows the tag
+// query that finds its server, and a Read from state knows them all.
+type Ref struct {
+	ID             string
+	OrganizationID string
+	ProjectID      string
+	RegionID       string
+	NetworkID      string
+}
+
+// Ref returns the fully scoped reference of an instance.
+func (i *Instance) Ref() Ref {
+	return Ref{
+		ID:             i.ID,
+		OrganizationID: i.OrganizationID,
+		ProjectID:      i.ProjectID,
+		RegionID:       i.RegionID,
+		NetworkID:      i.Spec.NetworkID,
+	}
+}
+
+// IsReservedTag reports whether a tag name uses a prefix Unikorn keeps for itself
+// (`<anything>.unikorn-cloud.org` followed by `:` or `/`, or the bare domain).
+func IsReservedTag(name string) bool {
+	domain, _, _ := strings.Cut(name, "/")
+	domain, _, _ = strings.Cut(domain, ":")
+
+	return domain == reservedTagDomain || strings.HasSuffix(domain, "."+reservedTagDomain)
+}
+
+// instanceFromServer projects a server onto the instance it realizes.
+func instanceFromServer(server *unikorn.Server) *Instance {
+	instance := &Instance{
+		OrganizationID:     server.Metadata.OrganizationID,
+		ProjectID:          server.Metadata.ProjectID,
+		RegionID:           server.Status.RegionID,
+		ServerID:           server.Metadata.ID,
+		PrivateIP:          server.Status.PrivateIP,
+		PublicIP:           server.Status.PublicIP,
+		MACAddress:         server.Status.MACAddress,
+		PowerState:         collapsePowerState(server.Status.PowerState),
+		ProvisioningStatus: server.Metadata.ProvisioningStatus,
+		HealthStatus:       server.Metadata.HealthStatus,
+		CreationTime:       server.Metadata.CreationTime,
+		Spec: Spec{
+			Name:                      server.Metadata.Name,
+			NetworkID:                 server.Status.NetworkID,
+			FlavorID:                  server.Spec.FlavorID,
+			ImageID:                   server.Spec.ImageID,
+			UserData:                  decodeUserData(server.Spec.UserData),
+			SSHCertificateAuthorityID: server.Status.SSHCertificateAuthorityID,
+			Description:               server.Metadata.Description,
+			Tags:                      map[string]string{},
+		},
+	}
+
+	if networking := server.Spec.Networking; networking != nil {
+		instance.Spec.SecurityGroupIDs = slices.Sorted(slices.Values(networking.SecurityGroups))
+		instance.Spec.PublicIP = networking.PublicIP
+		instance.Spec.AllowedSourceAddresses = slices.Sorted(slices.Values(networking.AllowedSourceAddresses))
+	}
+
+	for _, tag := range server.Metadata.Tags {
+		switch {
+		case tag.Name == InstanceIDTag:
+			instance.ID = tag.Value
+		case tag.Name == AllocationIDTag:
+			instance.AllocationID = tag.Value
+		case IsReservedTag(tag.Name):
+		default:
+			instance.Spec.Tags[tag.Name] = tag.Value
+		}
+	}
+
+	return instance
+}
+
+// collapsePowerState maps region's phases onto compute's: anything that is not yet
+// running, stopping or stopped (Pending, Queued, Building, unknown) reads as Pending.
+func collapsePowerState(phase string) string {
+	switch phase {
+	case unikorn.PowerRunning, unikorn.PowerStopping, unikorn.PowerStopped:
+		return phase
+	default:
+		return PowerPending
+	}
+}
+
+// serverTags returns the user's tags in a stable order followed by the reserved ones.
+func serverTags(user map[string]string, reserved ...unikorn.Tag) unikorn.Tags {
+	tags := make(unikorn.Tags, 0, len(user)+len(reserved))
+	for _, name := range slices.Sorted(maps.Keys(user)) {
+		tags = append(tags, unikorn.Tag{Name: name, Value: user[name]})
+	}
+
+	return append(tags, reserved...)
+}
+
+func serverNetworking(spec Spec) *unikorn.ServerNetworking {
+	if len(spec.SecurityGroupIDs) == 0 && !spec.PublicIP && len(spec.AllowedSourceAddresses) == 0 {
+		return nil
+	}
+
+	return &unikorn.ServerNetworking{
+		SecurityGroups:         slices.Sorted(slices.Values(spec.SecurityGroupIDs)),
+		PublicIP:               spec.PublicIP,
+		AllowedSourceAddresses: slices.Sorted(slices.Values(spec.AllowedSourceAddresses)),
+	}
+}
+
+func encodeUserData(text string) string {
+	if text == "" {
+		return ""
+	}
+
+	return base64.StdEncoding.EncodeToString([]byte(text))
+}
+
+// decodeUserData returns the text of base64 user data, or the data unchanged when it
+// is not base64 (which region would not have accepted; better shown than dropped).
+func decodeUserData(encoded string) string {
+	decoded, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return encoded
+	}
+
+	return string(decoded)
+}

@@ -1,0 +1,365 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// undoTimeout bounds a compensating step. Undo runs on a context detached from the
+// caller's, because the usual reason to undo is that the caller's deadline has passed.
+const undoTimeout = 2 * time.Minute
+
+// Create realizes spec as a new instance: it validates, charges the quota, and creates
+// the server carrying the instance tag, undoing the charge when the server cannot be
+// created. It returns once the instance exists, before it is ready, so that the caller
+// can record it before waiting (see WaitReady): a failed wait then leaves a known,
+// deletable instance rather than an orphan.
+func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
+	placement, err := s.Validate(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+
+	network := placement.Network
+	organizationID, projectID := network.Metadata.OrganizationID, network.Metadata.ProjectID
+
+	id, err := unikorn.DeriveServerID(network.Metadata.ID, spec.Name)
+	if err != nil {
+		return nil, err
+	}
+
+	allocation, err := s.client.CreateAllocation(ctx, organizationID, projectID,
+		allocationFor(id, placement.Flavor, spec.PublicIP))
+	if err != nil {
+		if unikorn.IsForbidden(err) {
+			return nil, &QuotaError{Err: err}
+		}
+
+		return nil, fmt.Errorf("charging the instance to the quota: %w", err)
+	}
+
+	server, err := s.client.CreateServer(ctx, unikorn.ServerCreate{
+		Metadata: unikorn.WriteMetadata{
+			Name:        spec.Name,
+			Description: spec.Description,
+			Tags: serverTags(spec.Tags,
+				unikorn.Tag{Name: InstanceIDTag, Value: id},
+				unikorn.Tag{Name: AllocationIDTag, Value: allocation.Metadata.ID}),
+		},
+		Spec: unikorn.ServerCreateSpec{
+			ServerSpec: unikorn.ServerSpec{
+				FlavorID:   spec.FlavorID,
+				ImageID:    spec.ImageID,
+				Networking: serverNetworking(spec),
+				UserData:   encodeUserData(spec.UserData),
+			},
+			NetworkID:                 network.Metadata.ID,
+			SSHCertificateAuthorityID: spec.SSHCertificateAuthorityID,
+		},
+	})
+	if err == nil {
+		return instanceFromServer(server), nil
+	}
+
+	ref := Ref{ID: id, OrganizationID: organizationID, ProjectID: projectID, RegionID: network.Status.RegionID, NetworkID: network.Metadata.ID}
+
+	// A create that got no clear refusal may have happened anyway; a create is never
+	// repeated, but it is looked for, and adopted when it is ours.
+	if !isClientError(err) {
+		if existing, findErr := s.Get(context.WithoutCancel(ctx), ref); findErr == nil && existing.AllocationID == allocation.Metadata.ID {
+			return existing, nil
+		}
+	}
+
+	if unikorn.IsConflict(err) {
+		err = &NameTakenError{
+			Name: spec.Name, NetworkID: network.Metadata.ID, InstanceID: id,
+			OrganizationID: organizationID, ProjectID: projectID, Err: err,
+		}
+	} else {
+		err = fmt.Errorf("creating the server: %w", err)
+	}
+
+	return nil, s.undo(ctx, err, "releasing the quota allocation "+allocation.Metadata.ID, func(ctx context.Context) error {
+		return s.releaseAllocation(ctx, organizationID, projectID, allocation.Metadata.ID)
+	})
+}
+
+// WaitReady waits until the instance is provisioned and running. It fails at once
+// when the cloud reports provisioning as failed.
+func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
+	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be provisioned and running",
+		func(candidate *Instance, _ *unikorn.Server) bool { return candidate.Ready() })
+}
+
+// waitServer polls the instance's server until done accepts it. A 404 right after a
+// write means region's cache has not caught up yet, not that the server is gone.
+func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance, *unikorn.Server) bool) (*Instance, error) {
+	var latest *Instance
+
+	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
+		server, err := s.client.GetServer(ctx, instance.ServerID)
+		if unikorn.IsNotFound(err) {
+			return false, nil
+		}
+
+		if err != nil {
+			return false, err
+		}
+
+		latest = instanceFromServer(server)
+		if latest.ProvisioningStatus == unikorn.ProvisioningError {
+			return false, &ProvisioningFailedError{InstanceID: instance.ID, ServerID: instance.ServerID}
+		}
+
+		return done(latest, server), nil
+	})
+	if err != nil {
+		return latest, err
+	}
+
+	return latest, nil
+}
+
+// Get finds the instance by its tag. Exactly one server must carry it: none is
+// ErrNotFound, several is a ConsistencyError naming them.
+func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
+	servers, err := s.client.ListServers(ctx, serverQuery(ref))
+	if err != nil {
+		return nil, err
+	}
+
+	switch len(servers) {
+	case 0:
+		return nil, ErrNotFound
+	case 1:
+		return instanceFromServer(&servers[0]), nil
+	default:
+		ids := make([]string, len(servers))
+		for i := range servers {
+			ids[i] = servers[i].Metadata.ID
+		}
+
+		return nil, &ConsistencyError{InstanceID: ref.ID, ServerIDs: ids}
+	}
+}
+
+func serverQuery(ref Ref) unikorn.ServerQuery {
+	return unikorn.ServerQuery{
+		Tags:            unikorn.Tags{{Name: InstanceIDTag, Value: ref.ID}},
+		OrganizationIDs: nonEmpty(ref.OrganizationID),
+		ProjectIDs:      nonEmpty(ref.ProjectID),
+		RegionIDs:       nonEmpty(ref.RegionID),
+		NetworkIDs:      nonEmpty(ref.NetworkID),
+	}
+}
+
+func nonEmpty(value string) []string {
+	if value == "" {
+		return nil
+	}
+
+	return []string{value}
+}
+
+// Update changes what can change in place: description, tags and networking. The
+// quota moves first, so an organization over quota leaves everything as it was; when
+// the server refuses the change the quota is moved back.
+func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+	current, err := s.Get(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+
+	if _, err := s.Validate(ctx, spec); err != nil {
+		return nil, err
+	}
+
+	restore, err := s.moveAllocation(ctx, current, spec)
+	if err != nil {
+		return nil, err
+	}
+
+	revision := uuid.NewString()
+
+	server, err := s.client.UpdateServer(ctx, current.ServerID, unikorn.ServerUpdate{
+		Metadata: unikorn.WriteMetadata{
+			Name:        current.Spec.Name,
+			Description: spec.Description,
+			Tags: serverTags(spec.Tags,
+				unikorn.Tag{Name: InstanceIDTag, Value: current.ID},
+				unikorn.Tag{Name: AllocationIDTag, Value: current.AllocationID},
+				unikorn.Tag{Name: RevisionTag, Value: revision}),
+		},
+		Spec: unikorn.ServerSpec{
+			FlavorID:   current.Spec.FlavorID,
+			ImageID:    current.Spec.ImageID,
+			Networking: serverNetworking(spec),
+			UserData:   encodeUserData(current.Spec.UserData),
+		},
+	})
+	if err != nil {
+		err = fmt.Errorf("updating the server: %w", err)
+		if restore != nil {
+			err = s.undo(ctx, err, "restoring the quota allocation "+current.AllocationID, restore)
+		}
+
+		return nil, err
+	}
+
+	updated := instanceFromServer(server)
+
+	return s.waitServer(ctx, updated, "the update of instance "+current.ID+" to take effect",
+		func(candidate *Instance, server *unikorn.Server) bool {
+			landed, _ := server.Metadata.Tags.Get(RevisionTag)
+
+			return landed == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
+		})
+}
+
+// moveAllocation charges the quota for spec where it differs from current, and returns
+// how to undo that (nil when nothing moved).
+func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Spec) (func(context.Context) error, error) {
+	if current.Spec.PublicIP == spec.PublicIP || current.AllocationID == "" {
+		return nil, nil
+	}
+
+	allocation, err := s.client.GetAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID)
+	if err != nil {
+		return nil, fmt.Errorf("reading the quota allocation: %w", err)
+	}
+
+	previous := unikorn.AllocationWrite{Metadata: allocation.Metadata.WriteMetadata, Spec: allocation.Spec}
+	next := previous
+	next.Spec.Allocations = withFloatingIPs(previous.Spec.Allocations, spec.PublicIP)
+
+	if _, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, next); err != nil {
+		if unikorn.IsForbidden(err) {
+			return nil, &QuotaError{Err: err}
+		}
+
+		return nil, fmt.Errorf("updating the quota allocation: %w", err)
+	}
+
+	return func(ctx context.Context) error {
+		_, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, previous)
+
+		return err
+	}, nil
+}
+
+// Delete removes the instance: the server first, then, once it is gone, the quota.
+// A server that will not go away keeps its allocation. An instance whose server is
+// already gone is deleted; its allocation is released when ref names it.
+func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string) error {
+	instance, err := s.Get(ctx, ref)
+
+	switch {
+	case errors.Is(err, ErrNotFound):
+		if knownAllocationID == "" {
+			return nil
+		}
+
+		return s.releaseAllocation(ctx, ref.OrganizationID, ref.ProjectID, knownAllocationID)
+	case err != nil:
+		return err
+	}
+
+	if err := s.client.DeleteServer(ctx, instance.ServerID); err != nil && !unikorn.IsNotFound(err) {
+		return fmt.Errorf("deleting the server: %w", err)
+	}
+
+	err = s.waitFor(ctx, "server "+instance.ServerID+" of instance "+instance.ID+" to be deleted", func(ctx context.Context) (bool, error) {
+		server, err := s.client.GetServer(ctx, instance.ServerID)
+		if unikorn.IsNotFound(err) {
+			return true, nil
+		}
+
+		if err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningError {
+			return false, fmt.Errorf("the cloud failed to delete server %s of instance %s: its provisioning status is error; "+
+				"its quota allocation is kept until it is gone", instance.ServerID, instance.ID)
+		}
+
+		return false, err
+	})
+	if err != nil {
+		return err
+	}
+
+	allocationID := instance.AllocationID
+	if allocationID == "" {
+		allocationID = knownAllocationID
+	}
+
+	if allocationID == "" {
+		return nil
+	}
+
+	return s.releaseAllocation(ctx, instance.OrganizationID, instance.ProjectID, allocationID)
+}
+
+func (s *Service) releaseAllocation(ctx context.Context, organizationID, projectID, id string) error {
+	if err := s.client.DeleteAllocation(ctx, organizationID, projectID, id); err != nil && !unikorn.IsNotFound(err) {
+		return fmt.Errorf("releasing the quota allocation %s: %w", id, err)
+	}
+
+	return nil
+}
+
+// undo runs a compensating step for err and reports both when the step fails too.
+func (s *Service) undo(ctx context.Context, err error, what string, step func(context.Context) error) error {
+	undoCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
+	defer cancel()
+
+	if undoErr := step(undoCtx); undoErr != nil {
+		return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
+	}
+
+	return err
+}
+
+func allocationFor(instanceID string, flavor *unikorn.Flavor, publicIP bool) unikorn.AllocationWrite {
+	return unikorn.AllocationWrite{
+		// Identity requires a name but gives it no meaning; compute sends this one.
+		Metadata: unikorn.WriteMetadata{Name: "undefined"},
+		Spec: unikorn.AllocationSpec{
+			Kind: AllocationKind,
+			ID:   instanceID,
+			Allocations: withFloatingIPs([]unikorn.ResourceAllocation{
+				{Kind: QuotaServers, Committed: 1},
+				{Kind: QuotaGPUs, Committed: flavor.GPUCount()},
+			}, publicIP),
+		},
+	}
+}
+
+// withFloatingIPs returns allocations with the floating IP line set for publicIP.
+func withFloatingIPs(allocations []unikorn.ResourceAllocation, publicIP bool) []unikorn.ResourceAllocation {
+	committed := 0
+	if publicIP {
+		committed = 1
+	}
+
+	result := make([]unikorn.ResourceAllocation, 0, len(allocations)+1)
+	for _, allocation := range allocations {
+		if allocation.Kind != QuotaFloatingIPs {
+			result = append(result, allocation)
+		}
+	}
+
+	return append(result, unikorn.ResourceAllocation{Kind: QuotaFloatingIPs, Committed: committed})
+}
+
+// isClientError reports whether err is a 4xx answer: a definite refusal, after which
+// nothing was created.
+func isClientError(err error) bool {
+	var apiErr *unikorn.APIError
+
+	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500
+}
