@@ -1,0 +1,196 @@
+package provider
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Attribute names of the provider block.
+const (
+	attrRegionEndpoint   = "region_endpoint"
+	attrIdentityEndpoint = "identity_endpoint"
+	attrToken            = "token"
+	attrOrganizationID   = "organization_id"
+	attrProjectID        = "project_id"
+	attrCACertificate    = "ca_certificate"
+	attrInsecure         = "insecure"
+	attrRequestTimeout   = "request_timeout"
+)
+
+// Environment variables that stand in for unset attributes.
+const (
+	envRegionEndpoint   = "UNIKORN_REGION_ENDPOINT"
+	envIdentityEndpoint = "UNIKORN_IDENTITY_ENDPOINT"
+	envToken            = "UNIKORN_TOKEN"
+	envOrganizationID   = "UNIKORN_ORGANIZATION_ID"
+	envProjectID        = "UNIKORN_PROJECT_ID"
+)
+
+// providerModel is the provider block as Terraform hands it over.
+type providerModel struct {
+	RegionEndpoint   types.String `tfsdk:"region_endpoint"`
+	IdentityEndpoint types.String `tfsdk:"identity_endpoint"`
+	Token            types.String `tfsdk:"token"`
+	OrganizationID   types.String `tfsdk:"organization_id"`
+	ProjectID        types.String `tfsdk:"project_id"`
+	CACertificate    types.String `tfsdk:"ca_certificate"`
+	Insecure         types.Bool   `tfsdk:"insecure"`
+	RequestTimeout   types.String `tfsdk:"request_timeout"`
+}
+
+// setting is one value with an environment fallback.
+type setting struct {
+	attribute string
+	envVar    string
+	// what the value is, for messages: "the base URL of the Unikorn region API".
+	what     string
+	required bool
+	isURL    bool
+}
+
+// configure turns the provider block and the environment into the data every type
+// receives. It reports every problem at once, one diagnostic per value, so a user
+// fixes a configuration in one go rather than one error per run.
+func configure(model providerModel, version string, getenv func(string) string) (*providerdata.Data, diag.Diagnostics) {
+	var diags diag.Diagnostics
+
+	resolve := func(value types.String, s setting) string {
+		if value.IsUnknown() {
+			diags.Append(unknownValue(s.attribute, s.envVar))
+
+			return ""
+		}
+
+		resolved, source := value.ValueString(), fmt.Sprintf("%q", s.attribute)
+		if resolved == "" {
+			resolved, source = getenv(s.envVar), s.envVar
+		}
+
+		switch {
+		case resolved == "" && s.required:
+			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				"Missing "+s.attribute,
+				fmt.Sprintf("The provider needs %s and was given none.", s.what),
+				fmt.Sprintf("Set %q in the provider block or the %s environment variable.", s.attribute, s.envVar),
+			))
+		case resolved != "" && s.isURL:
+			if err := checkEndpoint(resolved); err != nil {
+				diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+					"Invalid "+s.attribute,
+					fmt.Sprintf("The value of %s, %q, %s.", source, resolved, err),
+					"Give the service's base URL, such as https://region.example.com.",
+				))
+			}
+		}
+
+		return resolved
+	}
+
+	cfg := unikorn.Config{
+		RegionEndpoint: resolve(model.RegionEndpoint, setting{
+			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
+			what: "the base URL of the Unikorn region API", required: true, isURL: true,
+		}),
+		IdentityEndpoint: resolve(model.IdentityEndpoint, setting{
+			attribute: attrIdentityEndpoint, envVar: envIdentityEndpoint,
+			what: "the base URL of the Unikorn identity API", required: true, isURL: true,
+		}),
+		Token: resolve(model.Token, setting{
+			attribute: attrToken, envVar: envToken,
+			what: "an API token", required: true,
+		}),
+		UserAgent: "terraform-provider-unikorn/" + version,
+	}
+
+	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID})
+	projectID := resolve(model.ProjectID, setting{attribute: attrProjectID, envVar: envProjectID})
+
+	for _, s := range []struct {
+		attribute string
+		value     attr.Value
+	}{
+		{attrCACertificate, model.CACertificate},
+		{attrInsecure, model.Insecure},
+		{attrRequestTimeout, model.RequestTimeout},
+	} {
+		if s.value.IsUnknown() {
+			diags.Append(unknownValue(s.attribute, ""))
+		}
+	}
+
+	cfg.CACertificate = model.CACertificate.ValueString()
+	cfg.Insecure = model.Insecure.ValueBool()
+
+	if timeout := model.RequestTimeout.ValueString(); timeout != "" {
+		// The schema validator has already rejected anything but a positive duration.
+		d, err := time.ParseDuration(timeout)
+		if err != nil {
+			diags.AddAttributeError(path.Root(attrRequestTimeout), "Invalid request_timeout", err.Error())
+		}
+
+		cfg.RequestTimeout = d
+	}
+
+	if diags.HasError() {
+		return nil, diags
+	}
+
+	client, err := unikorn.NewClient(cfg)
+	if err != nil {
+		diags.Append(diagnostic.Error(
+			"Unable to create the Unikorn API client",
+			err.Error(),
+			"Check the provider's settings, in particular ca_certificate, which must be PEM.",
+		))
+
+		return nil, diags
+	}
+
+	return &providerdata.Data{
+		Client:         client,
+		Compute:        compute.NewService(client),
+		OrganizationID: organizationID,
+		ProjectID:      projectID,
+	}, diags
+}
+
+// unknownValue is the diagnostic for a setting that comes from something not yet
+// created: the client is needed at plan time, so the provider cannot wait for it.
+func unknownValue(attribute, envVar string) diag.Diagnostic {
+	remedy := "Set it to a value known at plan time, or apply what it comes from first (terraform apply -target=…)."
+	if envVar != "" {
+		remedy += fmt.Sprintf(" The %s environment variable can also supply it.", envVar)
+	}
+
+	return diagnostic.AttributeError(path.Root(attribute),
+		"Unknown "+attribute,
+		fmt.Sprintf("The provider cannot create its API client because %q is not known until apply.", attribute),
+		remedy,
+	)
+}
+
+// checkEndpoint accepts an absolute http or https URL; the client needs a base to
+// append API paths to.
+func checkEndpoint(endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return fmt.Errorf("is not a URL (%w)", err)
+	}
+
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("is not an absolute http or https URL")
+	}
+
+	return nil
+}

@@ -1,0 +1,194 @@
+package provider
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// env is a fake environment, so that these tests run in parallel.
+type env map[string]string
+
+func (e env) get(name string) string { return e[name] }
+
+// nullModel is a provider block with nothing set.
+func nullModel() providerModel {
+	return providerModel{
+		RegionEndpoint:   types.StringNull(),
+		IdentityEndpoint: types.StringNull(),
+		Token:            types.StringNull(),
+		OrganizationID:   types.StringNull(),
+		ProjectID:        types.StringNull(),
+		CACertificate:    types.StringNull(),
+		Insecure:         types.BoolNull(),
+		RequestTimeout:   types.StringNull(),
+	}
+}
+
+func fullEnv() env {
+	return env{
+		envRegionEndpoint:   "http://127.0.0.1:1",
+		envIdentityEndpoint: "http://127.0.0.1:2",
+		envToken:            "from-env",
+		envOrganizationID:   "org-from-env",
+		envProjectID:        "project-from-env",
+	}
+}
+
+// errorPaths returns the attribute path of every error, failing on one without.
+func errorPaths(t *testing.T, diags diag.Diagnostics) []path.Path {
+	t.Helper()
+
+	var paths []path.Path
+
+	for _, d := range diags.Errors() {
+		withPath, ok := d.(diag.DiagnosticWithPath)
+		require.True(t, ok, "diagnostic %q has no attribute path", d.Summary())
+
+		paths = append(paths, withPath.Path())
+	}
+
+	return paths
+}
+
+func TestConfigureReportsEachMissingValueOnce(t *testing.T) {
+	t.Parallel()
+
+	data, diags := configure(nullModel(), "test", env{}.get)
+
+	assert.Nil(t, data)
+	assert.Equal(t, []path.Path{path.Root("region_endpoint"), path.Root("identity_endpoint"), path.Root("token")},
+		errorPaths(t, diags))
+
+	for _, d := range diags.Errors() {
+		attribute := d.Summary()[len("Missing "):]
+		assert.Contains(t, d.Detail(), `"`+attribute+`"`, "names the attribute")
+		assert.Contains(t, d.Detail(), "UNIKORN_"+map[string]string{
+			"region_endpoint":   "REGION_ENDPOINT",
+			"identity_endpoint": "IDENTITY_ENDPOINT",
+			"token":             "TOKEN",
+		}[attribute], "names the environment variable")
+	}
+}
+
+func TestConfigureReportsOnlyWhatIsMissing(t *testing.T) {
+	t.Parallel()
+
+	e := fullEnv()
+	delete(e, envToken)
+
+	_, diags := configure(nullModel(), "test", e.get)
+
+	assert.Equal(t, []path.Path{path.Root("token")}, errorPaths(t, diags))
+	assert.Equal(t, "Missing token", diags.Errors()[0].Summary())
+}
+
+func TestConfigureFallsBackToTheEnvironment(t *testing.T) {
+	t.Parallel()
+
+	data, diags := configure(nullModel(), "test", fullEnv().get)
+
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.NotNil(t, data.Client)
+	assert.Equal(t, "org-from-env", data.OrganizationID)
+	assert.Equal(t, "project-from-env", data.ProjectID)
+}
+
+func TestConfigurePrefersTheProviderBlock(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.OrganizationID = types.StringValue("org-from-config")
+	model.ProjectID = types.StringValue("project-from-config")
+
+	data, diags := configure(model, "test", fullEnv().get)
+
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.Equal(t, "org-from-config", data.OrganizationID)
+	assert.Equal(t, "project-from-config", data.ProjectID)
+}
+
+func TestConfigureLeavesOptionalScopesEmpty(t *testing.T) {
+	t.Parallel()
+
+	e := fullEnv()
+	delete(e, envOrganizationID)
+	delete(e, envProjectID)
+
+	data, diags := configure(nullModel(), "test", e.get)
+
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.Empty(t, data.OrganizationID)
+	assert.Empty(t, data.ProjectID)
+}
+
+func TestConfigureRejectsEndpointsThatAreNotBaseURLs(t *testing.T) {
+	t.Parallel()
+
+	e := fullEnv()
+	e[envIdentityEndpoint] = "identity.example.com"
+
+	model := nullModel()
+	model.RegionEndpoint = types.StringValue("ftp://region.example.com")
+
+	_, diags := configure(model, "test", e.get)
+
+	require.Equal(t, []path.Path{path.Root("region_endpoint"), path.Root("identity_endpoint")}, errorPaths(t, diags))
+	assert.Contains(t, diags.Errors()[0].Detail(), `"region_endpoint"`, "says the value came from the block")
+	assert.Contains(t, diags.Errors()[1].Detail(), envIdentityEndpoint, "says the value came from the environment")
+}
+
+func TestConfigureRefusesUnknownValues(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.Token = types.StringUnknown()
+	model.Insecure = types.BoolUnknown()
+
+	_, diags := configure(model, "test", fullEnv().get)
+
+	assert.Equal(t, []path.Path{path.Root("token"), path.Root("insecure")}, errorPaths(t, diags))
+	assert.Equal(t, "Unknown token", diags.Errors()[0].Summary())
+	assert.Contains(t, diags.Errors()[0].Detail(), envToken)
+}
+
+func TestConfigureRejectsABadCACertificate(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.CACertificate = types.StringValue("not PEM")
+
+	_, diags := configure(model, "test", fullEnv().get)
+
+	require.True(t, diags.HasError())
+	assert.Equal(t, "Unable to create the Unikorn API client", diags.Errors()[0].Summary())
+}
+
+func TestConfiguredClientIdentifiesTheProvider(t *testing.T) {
+	t.Parallel()
+
+	userAgent := make(chan string, 1)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		userAgent <- r.UserAgent()
+
+		_, _ = w.Write([]byte("[]"))
+	}))
+	t.Cleanup(server.Close)
+
+	e := fullEnv()
+	e[envRegionEndpoint] = server.URL
+
+	data, diags := configure(nullModel(), "1.2.3", e.get)
+	require.False(t, diags.HasError(), "%v", diags)
+
+	_, err := data.Client.ListRegions(context.Background(), "org")
+	require.NoError(t, err)
+	assert.Equal(t, "terraform-provider-unikorn/1.2.3", <-userAgent)
+}

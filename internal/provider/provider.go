@@ -1,0 +1,167 @@
+// Package provider is the Terraform provider for Unikorn Cloud compute: its
+// configuration and the registry of every Terraform type it serves. The types
+// themselves live in sub-packages, one per family.
+package provider
+
+import (
+	"context"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+// Address is where the provider is published in the Terraform Registry.
+const Address = "registry.terraform.io/unikorn-cloud/unikorn"
+
+// TypeName is the provider's local name, the prefix of every type it serves.
+const TypeName = "unikorn"
+
+// The provider has every capability that its Terraform types need; the assertions
+// keep a signature change in the framework from silently dropping one.
+var (
+	_ provider.Provider                       = (*unikornProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*unikornProvider)(nil)
+	_ provider.ProviderWithActions            = (*unikornProvider)(nil)
+	_ provider.ProviderWithListResources      = (*unikornProvider)(nil)
+)
+
+type unikornProvider struct {
+	// version is the provider's release, "dev" for local builds, "test" in tests.
+	version string
+}
+
+// New returns the constructor that the plugin server (and the acceptance tests) call
+// once per provider instance Terraform starts.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &unikornProvider{version: version}
+	}
+}
+
+func (p *unikornProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = TypeName
+	resp.Version = p.version
+}
+
+func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages compute instances on [Unikorn Cloud](https://github.com/unikorn-cloud) " +
+			"and looks up its catalogue. Every setting can also come from the environment, so a " +
+			"provider block may be empty.",
+		Attributes: map[string]schema.Attribute{
+			attrRegionEndpoint: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Base URL of the Unikorn region API, e.g. `https://region.example.com`. " +
+					"Defaults to the `" + envRegionEndpoint + "` environment variable.",
+			},
+			attrIdentityEndpoint: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Base URL of the Unikorn identity API, e.g. `https://identity.example.com`. " +
+					"Defaults to the `" + envIdentityEndpoint + "` environment variable.",
+			},
+			attrToken: schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Bearer token of a Unikorn user or service account. " +
+					"Defaults to the `" + envToken + "` environment variable; prefer that to writing it in a file.",
+			},
+			attrOrganizationID: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Organization that look-ups use when they are not given one. " +
+					"Defaults to the `" + envOrganizationID + "` environment variable.",
+			},
+			attrProjectID: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Project that look-ups use when they are not given one. " +
+					"Defaults to the `" + envProjectID + "` environment variable.",
+			},
+			attrCACertificate: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "PEM bundle of certificate authorities to trust in addition to the " +
+					"system's, for endpoints with a private CA.",
+			},
+			attrInsecure: schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Skip verification of the endpoints' TLS certificates. " +
+					"Only for test environments: anyone on the path can read the token.",
+			},
+			attrRequestTimeout: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Longest time one API request may take, as a duration such as " +
+					"`\"30s\"` or `\"2m\"`. Defaults to `\"60s\"`. Waiting for an instance is bounded by " +
+					"its own `timeouts`, not by this.",
+				Validators: []validator.String{validators.PositiveDuration()},
+			},
+		},
+	}
+}
+
+func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var model providerModel
+
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	data, diags := configure(model, p.version, os.Getenv)
+
+	resp.Diagnostics.Append(diags...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	tflog.Debug(ctx, "configured the Unikorn API client", map[string]any{
+		"organization_id": data.OrganizationID,
+		"project_id":      data.ProjectID,
+	})
+
+	resp.DataSourceData = data
+	resp.ResourceData = data
+	resp.EphemeralResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
+}
+
+// Resources lists the managed resource types; add a constructor here to serve one.
+func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{}
+}
+
+// DataSources lists the data source types; add a constructor here to serve one.
+func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		catalogue.NewRegionsDataSource,
+		catalogue.NewFlavorsDataSource,
+		catalogue.NewImagesDataSource,
+	}
+}
+
+// EphemeralResources lists the ephemeral resource types; add a constructor here to serve one.
+func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{}
+}
+
+// Actions lists the action types; add a constructor here to serve one.
+func (p *unikornProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{}
+}
+
+// ListResources lists the list resource types (for `terraform query`); add a
+// constructor here to serve one.
+func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{}
+}
