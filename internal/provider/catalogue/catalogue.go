@@ -1,0 +1,40 @@
+// Package catalogue serves the read-only look-ups of what a Unikorn organization can
+// use: its regions, and each region's flavors and images, narrowed by filters.
+package catalogue
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+)
+
+// configured is embedded by every data source of the package to receive the
+// provider's data.
+type configured struct {
+	provider *providerdata.Data
+}
+
+func (c *configured) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	c.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// organizationIDAttribute is the optional scope every catalogue look-up takes.
+func organizationIDAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: "Organization whose view of the catalogue to read. " +
+			"Defaults to the provider's `organization_id`.",
+	}
+}
+
+// regionIDAttribute is the region a flavor or image look-up reads.
+func regionIDAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Region to read, as listed by the `unikorn_regions` data source.",
+	}
+}
