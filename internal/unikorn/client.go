@@ -136,7 +136,13 @@ func baseURL(service, endpoint string) (string, error) {
 const maxIdleConnsPerHost = 32
 
 func newHTTPClient(caCertificate string, insecure bool) (*http.Client, error) {
-	transport := http.DefaultTransport.(*http.Transport).Clone()
+	defaultTransport, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return nil, errors.New("http.DefaultTransport has been replaced, so the client needs an explicit HTTP client")
+	}
+
+	// The clone keeps the standard proxy, dial and HTTP/2 settings.
+	transport := defaultTransport.Clone()
 	transport.MaxIdleConns = 2 * maxIdleConnsPerHost
 	transport.MaxIdleConnsPerHost = maxIdleConnsPerHost
 

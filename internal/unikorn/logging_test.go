@@ -88,7 +88,8 @@ func TestRetriesAreLogged(t *testing.T) {
 
 	var messages []string
 	for _, entry := range entries {
-		messages = append(messages, entry["@message"].(string))
+		message, _ := entry["@message"].(string)
+		messages = append(messages, message)
 	}
 
 	assert.Equal(t, []string{"API request", "API response body", "retrying API request", "API request"}, messages)
