@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -138,7 +139,9 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 
 // Resources lists the managed resource types; add a constructor here to serve one.
 func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		instance.NewResource,
+	}
 }
 
 // DataSources lists the data source types; add a constructor here to serve one.
@@ -147,6 +150,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		catalogue.NewRegionsDataSource,
 		catalogue.NewFlavorsDataSource,
 		catalogue.NewImagesDataSource,
+		instance.NewDataSource,
 	}
 }
 

@@ -1,0 +1,140 @@
+package instance
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+var (
+	_ datasource.DataSource                     = (*DataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*DataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*DataSource)(nil)
+)
+
+// DataSource is the unikorn_compute_instance data source: one instance, by ID or by
+// network and name.
+type DataSource struct {
+	compute *compute.Service
+}
+
+// NewDataSource returns the data source for the provider to serve.
+func NewDataSource() datasource.DataSource {
+	return &DataSource{}
+}
+
+func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
+		d.compute = data.Compute
+	}
+}
+
+func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+	}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Looks up one compute instance, by `id` or by `network_id` and `name`, whether or not " +
+			"this configuration manages it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The instance ID. Give either this or `network_id` and `name`.",
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"network_id": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The instance's network; with `name`, an alternative to `id`.",
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"name": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The instance name; with `network_id`, an alternative to `id`.",
+				Validators:          []validator.String{nameValidator{}},
+			},
+			"flavor_id":                    computed("The instance's flavor."),
+			"image_id":                     computed("The image the instance booted from."),
+			"ssh_certificate_authority_id": computed("The SSH certificate authority trusted by the instance, if any."),
+			"security_group_ids": schema.SetAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The security groups applied to the instance.",
+			},
+			"public_ip": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the instance has a public IP address."},
+			"allowed_source_addresses": schema.SetAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Prefixes the instance may send packets from besides its own address.",
+			},
+			"description": computed("The instance's description."),
+			"tags": schema.MapAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The instance's tags, without those Unikorn reserves.",
+			},
+			"organization_id":     computed("The organization the instance belongs to."),
+			"project_id":          computed("The project the instance belongs to."),
+			"region_id":           computed("The region the instance runs in."),
+			"private_ip":          computed("The instance's IPv4 address on its network."),
+			"public_ip_address":   computed("The instance's public IPv4 address, if it has one."),
+			"mac_address":         computed("The MAC address of the instance's network interface."),
+			"power_state":         computed("`Pending`, `Running`, `Stopping` or `Stopped`."),
+			"provisioning_status": computed("The cloud's provisioning status."),
+			"health_status":       computed("The cloud's health status."),
+			"creation_time":       computed("When the instance was created (RFC 3339)."),
+		},
+	}
+}
+
+func (d *DataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
+		datasourcevalidator.RequiredTogether(path.MatchRoot("network_id"), path.MatchRoot("name")),
+	}
+}
+
+func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var data observed
+
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ref := data.ref()
+
+	if data.ID.IsNull() {
+		// The ID derives from network and name, so a look-up by name is one by ID.
+		id, err := unikorn.DeriveServerID(data.NetworkID.ValueString(), data.Name.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("network_id"), "Invalid network ID", err.Error())
+
+			return
+		}
+
+		ref.ID = id
+	}
+
+	instance, err := d.compute.Get(ctx, ref)
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance", err)...)
+
+		return
+	}
+
+	data.setFrom(ctx, instance, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+}

@@ -1,0 +1,189 @@
+package instance
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+)
+
+var (
+	pathID        = path.Root("id")
+	pathPublicIP  = path.Root("public_ip")
+	pathUserDataW = path.Root("user_data_wo")
+)
+
+// observed is what the resource and the data source both show of an instance.
+type observed struct {
+	ID                        types.String `tfsdk:"id"`
+	Name                      types.String `tfsdk:"name"`
+	NetworkID                 types.String `tfsdk:"network_id"`
+	FlavorID                  types.String `tfsdk:"flavor_id"`
+	ImageID                   types.String `tfsdk:"image_id"`
+	SSHCertificateAuthorityID types.String `tfsdk:"ssh_certificate_authority_id"`
+	SecurityGroupIDs          types.Set    `tfsdk:"security_group_ids"`
+	PublicIP                  types.Bool   `tfsdk:"public_ip"`
+	AllowedSourceAddresses    types.Set    `tfsdk:"allowed_source_addresses"`
+	Description               types.String `tfsdk:"description"`
+	Tags                      types.Map    `tfsdk:"tags"`
+	OrganizationID            types.String `tfsdk:"organization_id"`
+	ProjectID                 types.String `tfsdk:"project_id"`
+	RegionID                  types.String `tfsdk:"region_id"`
+	PrivateIP                 types.String `tfsdk:"private_ip"`
+	PublicIPAddress           types.String `tfsdk:"public_ip_address"`
+	MACAddress                types.String `tfsdk:"mac_address"`
+	PowerState                types.String `tfsdk:"power_state"`
+	ProvisioningStatus        types.String `tfsdk:"provisioning_status"`
+	HealthStatus              types.String `tfsdk:"health_status"`
+	CreationTime              types.String `tfsdk:"creation_time"`
+}
+
+// model is the resource's state and plan.
+type model struct {
+	observed
+
+	UserData          types.String   `tfsdk:"user_data"`
+	UserDataWO        types.String   `tfsdk:"user_data_wo"`
+	UserDataWOVersion types.Int64    `tfsdk:"user_data_wo_version"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+}
+
+// identityModel is the resource identity: enough to find the instance again.
+type identityModel struct {
+	ID             types.String `tfsdk:"id"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+}
+
+// allKnown reports whether every input the façade validates is known, i.e. whether
+// a plan can be checked against the cloud.
+func (m *model) allKnown() bool {
+	for _, value := range []interface{ IsUnknown() bool }{
+		m.Name, m.NetworkID, m.FlavorID, m.ImageID, m.UserData, m.UserDataWO,
+		m.SSHCertificateAuthorityID, m.SecurityGroupIDs, m.PublicIP, m.AllowedSourceAddresses, m.Tags,
+	} {
+		if value.IsUnknown() {
+			return false
+		}
+	}
+
+	return true
+}
+
+// spec is what the configuration asks of the façade. userData is the effective user
+// data: the write-only value when given (it is only ever in the configuration).
+func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Spec {
+	spec := compute.Spec{
+		Name:                      m.Name.ValueString(),
+		NetworkID:                 m.NetworkID.ValueString(),
+		FlavorID:                  m.FlavorID.ValueString(),
+		ImageID:                   m.ImageID.ValueString(),
+		UserData:                  m.UserData.ValueString(),
+		SSHCertificateAuthorityID: m.SSHCertificateAuthorityID.ValueString(),
+		PublicIP:                  m.PublicIP.ValueBool(),
+		Description:               m.Description.ValueString(),
+	}
+
+	if !m.UserDataWO.IsNull() {
+		spec.UserData = m.UserDataWO.ValueString()
+	}
+
+	diags.Append(m.SecurityGroupIDs.ElementsAs(ctx, &spec.SecurityGroupIDs, false)...)
+	diags.Append(m.AllowedSourceAddresses.ElementsAs(ctx, &spec.AllowedSourceAddresses, false)...)
+	diags.Append(m.Tags.ElementsAs(ctx, &spec.Tags, false)...)
+
+	return spec
+}
+
+// ref locates the instance of a state.
+func (m *observed) ref() compute.Ref {
+	return compute.Ref{
+		ID:             m.ID.ValueString(),
+		OrganizationID: m.OrganizationID.ValueString(),
+		ProjectID:      m.ProjectID.ValueString(),
+		RegionID:       m.RegionID.ValueString(),
+		NetworkID:      m.NetworkID.ValueString(),
+	}
+}
+
+// setFrom copies what the cloud says about the instance into the model. Empty
+// collections and descriptions keep their configured spelling (null or empty). User
+// data is not part of it: it may be write-only, and is never read back.
+func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(instance.ID)
+	m.Name = types.StringValue(instance.Spec.Name)
+	m.NetworkID = types.StringValue(instance.Spec.NetworkID)
+	m.FlavorID = types.StringValue(instance.Spec.FlavorID)
+	m.ImageID = types.StringValue(instance.Spec.ImageID)
+	m.SSHCertificateAuthorityID = optionalString(instance.Spec.SSHCertificateAuthorityID)
+	m.PublicIP = types.BoolValue(instance.Spec.PublicIP)
+	m.Description = keepEmpty(m.Description, instance.Spec.Description)
+	m.OrganizationID = types.StringValue(instance.OrganizationID)
+	m.ProjectID = types.StringValue(instance.ProjectID)
+	m.RegionID = types.StringValue(instance.RegionID)
+	m.PrivateIP = types.StringValue(instance.PrivateIP)
+	m.PublicIPAddress = types.StringValue(instance.PublicIP)
+	m.MACAddress = types.StringValue(instance.MACAddress)
+	m.PowerState = types.StringValue(instance.PowerState)
+	m.ProvisioningStatus = types.StringValue(instance.ProvisioningStatus)
+	m.HealthStatus = types.StringValue(instance.HealthStatus)
+	m.CreationTime = types.StringValue(instance.CreationTime.UTC().Format(time.RFC3339))
+
+	m.SecurityGroupIDs = stringSet(ctx, m.SecurityGroupIDs, instance.Spec.SecurityGroupIDs, diags)
+	m.AllowedSourceAddresses = stringSet(ctx, m.AllowedSourceAddresses, instance.Spec.AllowedSourceAddresses, diags)
+
+	if len(instance.Spec.Tags) == 0 && (m.Tags.IsNull() || len(m.Tags.Elements()) == 0) {
+		if m.Tags.IsUnknown() {
+			m.Tags = types.MapNull(types.StringType)
+		}
+	} else {
+		tags, d := types.MapValueFrom(ctx, types.StringType, instance.Spec.Tags)
+		diags.Append(d...)
+		m.Tags = tags
+	}
+}
+
+// identity returns the identity of the instance in the model.
+func (m *observed) identity() identityModel {
+	return identityModel{ID: m.ID, OrganizationID: m.OrganizationID, ProjectID: m.ProjectID}
+}
+
+func optionalString(value string) types.String {
+	if value == "" {
+		return types.StringNull()
+	}
+
+	return types.StringValue(value)
+}
+
+// keepEmpty returns value, or prior when both are empty, so that a description
+// configured as "" does not read back as null.
+func keepEmpty(prior types.String, value string) types.String {
+	if value == "" && !prior.IsUnknown() && prior.ValueString() == "" {
+		return prior
+	}
+
+	return optionalString(value)
+}
+
+// stringSet returns values as a set, keeping prior's null-or-empty spelling when the
+// cloud reports none.
+func stringSet(ctx context.Context, prior types.Set, values []string, diags *diag.Diagnostics) types.Set {
+	if len(values) == 0 && !prior.IsUnknown() && (prior.IsNull() || len(prior.Elements()) == 0) {
+		return prior
+	}
+
+	if len(values) == 0 {
+		return types.SetNull(types.StringType)
+	}
+
+	set, d := types.SetValueFrom(ctx, types.StringType, values)
+	diags.Append(d...)
+
+	return set
+}

@@ -1,0 +1,149 @@
+package instance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// ModifyPlan checks a plan against the cloud while the values are known, so that a
+// bad flavor, image, security group or SSH certificate authority fails the plan, not
+// the apply half-way. It also warns about replacements, which lose data, and fills in
+// what the plan can already know: the ID (derived from network and name) and the
+// organization, project and region (those of the network).
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+
+	var plan, config model
+
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	creating := req.State.Raw.IsNull()
+	needsCheck := creating
+
+	if !creating {
+		var state model
+
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+
+		if resp.Diagnostics.HasError() {
+			return
+		}
+
+		replaced := replacingChanges(&plan, &state)
+		if len(replaced) > 0 {
+			resp.Diagnostics.AddWarning("Instance will be replaced",
+				fmt.Sprintf("Changing %s replaces instance %q (%s): its server, its disk and its IP addresses "+
+					"are lost, and a new server is created from the image.",
+					strings.Join(replaced, ", "), state.Name.ValueString(), state.ID.ValueString()))
+
+			creating = true
+		}
+
+		needsCheck = creating || !plan.SecurityGroupIDs.Equal(state.SecurityGroupIDs)
+	}
+
+	if !needsCheck || r.compute == nil || !config.allKnown() {
+		return
+	}
+
+	plan.UserDataWO = config.UserDataWO
+	spec := plan.spec(ctx, &resp.Diagnostics)
+
+	placement, err := r.compute.Validate(ctx, spec)
+	if err != nil {
+		resp.Diagnostics.Append(planDiagnostics(err, !config.UserDataWO.IsNull())...)
+
+		return
+	}
+
+	if creating {
+		resp.Diagnostics.Append(planNewInstance(ctx, resp, spec, placement.Network)...)
+	}
+}
+
+// replacingChanges names the attributes whose change replaces the instance.
+func replacingChanges(plan, state *model) []string {
+	candidates := []struct {
+		name           string
+		planned, prior attr.Value
+	}{
+		{"name", plan.Name, state.Name},
+		{"network_id", plan.NetworkID, state.NetworkID},
+		{"flavor_id", plan.FlavorID, state.FlavorID},
+		{"image_id", plan.ImageID, state.ImageID},
+		{"user_data", plan.UserData, state.UserData},
+		{"user_data_wo_version", plan.UserDataWOVersion, state.UserDataWOVersion},
+		{"ssh_certificate_authority_id", plan.SSHCertificateAuthorityID, state.SSHCertificateAuthorityID},
+	}
+
+	var changed []string
+
+	for _, candidate := range candidates {
+		if !candidate.planned.Equal(candidate.prior) {
+			changed = append(changed, candidate.name)
+		}
+	}
+
+	return changed
+}
+
+// planNewInstance fills in what a new instance's plan can know before it exists; what
+// only the cloud can tell stays unknown, even where a replaced instance knew it.
+func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, spec compute.Spec, network *unikorn.Network) diag.Diagnostics {
+	var diags diag.Diagnostics
+
+	id, err := unikorn.DeriveServerID(network.Metadata.ID, spec.Name)
+	if err != nil {
+		return nil
+	}
+
+	known := map[string]string{
+		"id":              id,
+		"organization_id": network.Metadata.OrganizationID,
+		"project_id":      network.Metadata.ProjectID,
+		"region_id":       network.Status.RegionID,
+	}
+	for name, value := range known {
+		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringValue(value))...)
+	}
+
+	for _, name := range []string{"private_ip", "public_ip_address", "mac_address", "power_state", "provisioning_status", "health_status", "creation_time"} {
+		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+	}
+
+	return diags
+}
+
+// planDiagnostics points each validation problem at its attribute. User data that came
+// from the write-only attribute is blamed on that attribute.
+func planDiagnostics(err error, writeOnlyUserData bool) diag.Diagnostics {
+	var problems *compute.ValidationError
+	if writeOnlyUserData && errors.As(err, &problems) {
+		for i := range problems.Problems {
+			if problems.Problems[i].Field == compute.FieldUserData {
+				problems.Problems[i].Field = compute.Field(pathUserDataW.String())
+			}
+		}
+	}
+
+	return diagnostic.Compute("Unable to check the instance against the cloud", err)
+}

@@ -1,0 +1,287 @@
+// Package instance is the unikorn_compute_instance resource: it maps the Terraform
+// schema to and from the compute façade, which does all the work.
+package instance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+)
+
+// TypeName is the resource's Terraform type.
+const TypeName = "unikorn_compute_instance"
+
+// defaultTimeout applies to create, update and delete when the configuration sets none.
+// Bare-metal machines can take many minutes to provision.
+const defaultTimeout = 30 * time.Minute
+
+// privateAllocationKey keeps the instance's quota allocation ID in private state, so
+// that it can be released even when the server that also records it is gone.
+const privateAllocationKey = "allocation_id"
+
+var (
+	_ resource.Resource                = (*Resource)(nil)
+	_ resource.ResourceWithConfigure   = (*Resource)(nil)
+	_ resource.ResourceWithImportState = (*Resource)(nil)
+	_ resource.ResourceWithIdentity    = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*Resource)(nil)
+)
+
+// Resource is unikorn_compute_instance.
+type Resource struct {
+	compute *compute.Service
+}
+
+// NewResource returns the resource for the provider to serve.
+func NewResource() resource.Resource {
+	return &Resource{}
+}
+
+func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
+		r.compute = data.Compute
+	}
+}
+
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, config model
+
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	timeout, diags := plan.Timeouts.Create(ctx, defaultTimeout)
+	resp.Diagnostics.Append(diags...)
+
+	// Write-only values exist only in the configuration.
+	plan.UserDataWO = config.UserDataWO
+	spec := plan.spec(ctx, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	instance, err := r.compute.Create(ctx, spec)
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to create the instance", err)...)
+
+		return
+	}
+
+	// Record the instance before waiting, so that a failed wait leaves it in state
+	// (tainted, to be replaced) rather than unknown to Terraform.
+	r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ready, err := r.compute.WaitReady(ctx, instance)
+	if ready != nil {
+		r.save(ctx, &plan, ready, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	}
+
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Instance did not become ready", err)...)
+	}
+}
+
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state model
+
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	instance, err := r.compute.Get(ctx, state.ref())
+	if errors.Is(err, compute.ErrNotFound) {
+		r.forget(ctx, state.ref(), req.Private, &resp.Diagnostics)
+		resp.State.RemoveResource(ctx)
+
+		return
+	}
+
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance", err)...)
+
+		return
+	}
+
+	r.save(ctx, &state, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+}
+
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state model
+
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	timeout, diags := plan.Timeouts.Update(ctx, defaultTimeout)
+	resp.Diagnostics.Append(diags...)
+
+	spec := plan.spec(ctx, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	instance, err := r.compute.Update(ctx, state.ref(), spec)
+	if instance != nil {
+		r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	}
+
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to update the instance", err)...)
+	}
+}
+
+func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state model
+
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	timeout, diags := state.Timeouts.Delete(ctx, defaultTimeout)
+	resp.Diagnostics.Append(diags...)
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	allocationID := privateAllocation(ctx, req.Private, &resp.Diagnostics)
+
+	if err := r.compute.Delete(ctx, state.ref(), allocationID); err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to delete the instance", err)...)
+	}
+}
+
+// ImportState accepts `<id>`, `<organization_id>/<project_id>/<id>`, or an identity.
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var identity identityModel
+
+	if req.ID == "" {
+		resp.Diagnostics.Append(resp.Identity.Get(ctx, &identity)...)
+	} else {
+		parts := strings.Split(req.ID, "/")
+
+		switch {
+		case len(parts) == 1 && uuidPattern.MatchString(parts[0]):
+			identity.ID = types.StringValue(parts[0])
+		case len(parts) == 3 && uuidPattern.MatchString(parts[0]) && uuidPattern.MatchString(parts[1]) && uuidPattern.MatchString(parts[2]):
+			identity.OrganizationID, identity.ProjectID, identity.ID = types.StringValue(parts[0]), types.StringValue(parts[1]), types.StringValue(parts[2])
+		default:
+			resp.Diagnostics.Append(diagnostic.Error("Invalid import ID",
+				fmt.Sprintf("%q is neither an instance ID nor organization_id/project_id/id.", req.ID),
+				"Import with the instance ID, e.g. `terraform import "+TypeName+".web a1b2c3d4-…`, or with "+
+					"`<organization_id>/<project_id>/<id>`."))
+
+			return
+		}
+	}
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathID, identity.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization_id"), identity.OrganizationID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), identity.ProjectID)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, identity)...)
+}
+
+// privateWriter and privateReader are the framework's private state, whose type is
+// internal to the framework.
+type (
+	privateWriter interface {
+		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	}
+	privateReader interface {
+		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	}
+)
+
+// save writes instance into m, and m into state, identity and private state.
+func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instance, state *tfsdk.State,
+	identity *tfsdk.ResourceIdentity, private privateWriter, diags *diag.Diagnostics,
+) {
+	m.setFrom(ctx, instance, diags)
+	// Write-only values are never persisted.
+	m.UserDataWO = types.StringNull()
+	diags.Append(state.Set(ctx, m)...)
+
+	if identity != nil {
+		diags.Append(identity.Set(ctx, m.identity())...)
+	}
+
+	if instance.AllocationID != "" {
+		value, _ := json.Marshal(instance.AllocationID) //nolint:errchkjson // a string always marshals
+		diags.Append(private.SetKey(ctx, privateAllocationKey, value)...)
+	}
+}
+
+// forget releases the quota of an instance whose server vanished behind Terraform's
+// back: the instance is gone, so Terraform forgets it, and nothing else would ever
+// give its quota back.
+func (r *Resource) forget(ctx context.Context, ref compute.Ref, private privateReader, diags *diag.Diagnostics) {
+	allocationID := privateAllocation(ctx, private, diags)
+
+	tflog.Warn(ctx, "instance server no longer exists; removing it from state", map[string]any{"id": ref.ID})
+
+	if allocationID == "" {
+		return
+	}
+
+	if err := r.compute.Delete(ctx, ref, allocationID); err != nil {
+		diags.AddWarning("Unable to release the quota of a vanished instance",
+			fmt.Sprintf("Instance %s no longer exists, but releasing its quota allocation %s failed: %v", ref.ID, allocationID, err))
+	}
+}
+
+func privateAllocation(ctx context.Context, private privateReader, diags *diag.Diagnostics) string {
+	raw, d := private.GetKey(ctx, privateAllocationKey)
+	diags.Append(d...)
+
+	var allocationID string
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &allocationID); err != nil {
+			diags.AddWarning("Unreadable private state", "The recorded quota allocation ID could not be read: "+err.Error())
+		}
+	}
+
+	return allocationID
+}

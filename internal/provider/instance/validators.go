@@ -1,0 +1,98 @@
+package instance
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+)
+
+// The validators below run the façade's own rules at plan time, so that a value is
+// judged by exactly one implementation whether Terraform or the façade sees it first.
+
+type nameValidator struct{}
+
+func (nameValidator) Description(context.Context) string {
+	return "must be a valid instance name (a Kubernetes label value)"
+}
+
+func (v nameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (nameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	if err := compute.ValidateName(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid instance name", err.Error())
+	}
+}
+
+type cidrValidator struct{}
+
+func (cidrValidator) Description(context.Context) string { return "must be an IPv4 CIDR prefix" }
+
+func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	if err := compute.ValidateCIDR(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid allowed source address", err.Error())
+	}
+}
+
+type tagNamesValidator struct{}
+
+func (tagNamesValidator) Description(context.Context) string {
+	return "tag names must not use a prefix reserved by Unikorn"
+}
+
+func (v tagNamesValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (tagNamesValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	for name := range req.ConfigValue.Elements() {
+		if err := compute.ValidateTagName(name); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Reserved tag name", err.Error())
+		}
+	}
+}
+
+// publicAddressUnlessToggled keeps the known public address across plans, except when
+// public_ip changes: then the address is released or allocated and only the apply
+// can tell it.
+type publicAddressUnlessToggled struct{}
+
+func (publicAddressUnlessToggled) Description(context.Context) string {
+	return "keeps the public address unless public_ip changes"
+}
+
+func (m publicAddressUnlessToggled) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (publicAddressUnlessToggled) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	var planned, prior types.Bool
+
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, pathPublicIP, &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, pathPublicIP, &prior)...)
+
+	if planned.IsUnknown() || !planned.Equal(prior) {
+		return
+	}
+
+	resp.PlanValue = req.StateValue
+}
