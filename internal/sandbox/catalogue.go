@@ -1,0 +1,170 @@
+package sandbox
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// catalogueCacheControl is what region sends with flavor and image catalogues: they
+// change rarely, and only for one organization.
+const catalogueCacheControl = "max-age=86400, private"
+
+// Image scopes of the v2 image list.
+const (
+	scopeOwned     = "owned"
+	scopeAvailable = "available"
+)
+
+func (s *Sandbox) listRegions(req *request) (*reply, error) {
+	if err := requireOrganization(req.caller, req.PathValue("organizationID"), rbacRegions, opRead); err != nil {
+		return nil, err
+	}
+
+	return replyOK(regions), nil
+}
+
+// requireRegion checks the organization-scoped path of a region catalogue: members
+// only, and a region nobody may see is simply not found.
+func requireRegion(req *request, endpoint, operation string) error {
+	if err := requireOrganization(req.caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
+		return err
+	}
+
+	if !regionExists(req.PathValue("regionID")) {
+		return errNotFound()
+	}
+
+	return nil
+}
+
+func (s *Sandbox) listFlavors(req *request) (*reply, error) {
+	if err := requireRegion(req, rbacFlavors, opRead); err != nil {
+		return nil, err
+	}
+
+	return &reply{status: http.StatusOK, body: flavors, cacheControl: catalogueCacheControl}, nil
+}
+
+// listImages is the v1 catalogue: ready images that are global or the organization's own.
+func (s *Sandbox) listImages(req *request) (*reply, error) {
+	if err := requireRegion(req, rbacImages, opRead); err != nil {
+		return nil, err
+	}
+
+	organizationID := req.PathValue("organizationID")
+
+	images := s.world.selectImages(func(image *unikorn.Image, owner string) bool {
+		return image.Status.State == unikorn.ImageReady && (owner == "" || owner == organizationID)
+	})
+
+	return &reply{status: http.StatusOK, body: images, cacheControl: catalogueCacheControl}, nil
+}
+
+// listImagesV2 selects by organization, scope and status. Without organizationID only
+// global images are listed; organizations the caller is not in are dropped silently.
+func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
+	// No organization lets the caller see the region, so it does not exist for it.
+	if len(req.caller.projects) == 0 || !regionExists(req.PathValue("regionID")) {
+		return nil, errNotFound()
+	}
+
+	values := req.URL.Query()
+
+	scope := values.Get("scope")
+	if scope == "" {
+		scope = scopeAvailable
+	}
+
+	if scope != scopeOwned && scope != scopeAvailable {
+		return nil, errBadRequest("parameter \"scope\" in query has an error: value %q is not one of the allowed values", scope)
+	}
+
+	states := values["status"]
+	for _, state := range states {
+		if !slices.Contains([]string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed}, state) {
+			return nil, errBadRequest("parameter \"status\" in query has an error: value %q is not one of the allowed values", state)
+		}
+	}
+
+	var organizationIDs []string
+
+	for _, id := range values["organizationID"] {
+		if req.caller.isMember(id) {
+			organizationIDs = append(organizationIDs, id)
+		}
+	}
+
+	images := s.world.selectImages(func(image *unikorn.Image, owner string) bool {
+		owned := owner != "" && slices.Contains(organizationIDs, owner)
+		inScope := owned || (scope == scopeAvailable && owner == "")
+
+		return inScope && oneOf(states, image.Status.State)
+	})
+
+	return &reply{status: http.StatusOK, body: images, cacheControl: "no-cache"}, nil
+}
+
+// selectImages returns the global and organization images that keep selects, sorted by name.
+func (w *world) selectImages(keep func(image *unikorn.Image, owner string) bool) []unikorn.Image {
+	images := []unikorn.Image{}
+
+	for i := range globalImages {
+		if keep(&globalImages[i], "") {
+			images = append(images, globalImages[i])
+		}
+	}
+
+	for _, record := range byID(w.Images) {
+		if keep(&record.Image, record.OrganizationID) {
+			images = append(images, record.Image)
+		}
+	}
+
+	slices.SortStableFunc(images, func(a, b unikorn.Image) int {
+		return strings.Compare(a.Metadata.Name, b.Metadata.Name)
+	})
+
+	return images
+}
+
+// findImage returns an image and its owning organization ("" for global images).
+func (w *world) findImage(id string) (*unikorn.Image, string, bool) {
+	for i := range globalImages {
+		if globalImages[i].Metadata.ID == id {
+			return &globalImages[i], "", true
+		}
+	}
+
+	if record, ok := w.Images[id]; ok {
+		return &record.Image, record.OrganizationID, true
+	}
+
+	return nil, "", false
+}
+
+// deleteImage deletes one of the organization's own images, unless a server uses it.
+func (s *Sandbox) deleteImage(req *request) (*reply, error) {
+	if err := requireRegion(req, rbacImages, opDelete); err != nil {
+		return nil, err
+	}
+
+	id := req.PathValue("imageID")
+
+	record, ok := s.world.Images[id]
+	if !ok || record.OrganizationID != req.PathValue("organizationID") {
+		return nil, errNotFound()
+	}
+
+	for _, server := range s.world.Servers {
+		if server.Server.Spec.ImageID == id {
+			return nil, &apiError{http.StatusConflict, unikorn.ErrorConflict, "image is in use and cannot be deleted"}
+		}
+	}
+
+	delete(s.world.Images, id)
+
+	return replyAccepted(nil), nil
+}

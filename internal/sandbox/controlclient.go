@@ -1,0 +1,131 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// ControlClient calls the control API of a sandbox running in another process, with
+// the same effect as the Sandbox methods of the same names.
+type ControlClient struct {
+	baseURL string
+	token   string
+	http    *http.Client
+}
+
+// NewControlClient returns a client of the sandbox at baseURL (e.g.
+// http://127.0.0.1:8080), authenticating as the fixture user. A nil hc means
+// http.DefaultClient.
+func NewControlClient(baseURL, token string, hc *http.Client) *ControlClient {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+
+	return &ControlClient{baseURL: strings.TrimSuffix(baseURL, "/"), token: token, http: hc}
+}
+
+// Stats returns the request counters.
+func (c *ControlClient) Stats(ctx context.Context) (Stats, error) {
+	var stats Stats
+	err := c.do(ctx, http.MethodGet, "stats", nil, &stats)
+
+	return stats, err
+}
+
+// ResetStats zeroes the request counters.
+func (c *ControlClient) ResetStats(ctx context.Context) error {
+	return c.do(ctx, http.MethodDelete, "stats", nil, nil)
+}
+
+// AddFault installs a fault rule and returns its ID.
+func (c *ControlClient) AddFault(ctx context.Context, rule FaultRule) (string, error) {
+	var created faultCreated
+	err := c.do(ctx, http.MethodPost, "faults", rule, &created)
+
+	return created.ID, err
+}
+
+// ClearFaults removes every fault rule.
+func (c *ControlClient) ClearFaults(ctx context.Context) error {
+	return c.do(ctx, http.MethodDelete, "faults", nil, nil)
+}
+
+// UpdateSettings changes timings at run time.
+func (c *ControlClient) UpdateSettings(ctx context.Context, settings Settings) error {
+	return c.do(ctx, http.MethodPut, "settings", settings, nil)
+}
+
+// Allocations returns every identity allocation in every project.
+func (c *ControlClient) Allocations(ctx context.Context) ([]unikorn.Allocation, error) {
+	var allocations []unikorn.Allocation
+	err := c.do(ctx, http.MethodGet, "allocations", nil, &allocations)
+
+	return allocations, err
+}
+
+// FailServer makes a server's provisioning fail.
+func (c *ControlClient) FailServer(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPost, "servers/"+url.PathEscape(id)+"/fail", nil, nil)
+}
+
+// do sends one control request; in and out are JSON bodies, either may be nil.
+func (c *ControlClient) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+
+	if in != nil {
+		data, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encoding sandbox control request: %w", err)
+		}
+
+		body = bytes.NewReader(data)
+	}
+
+	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+controlPrefix+path, body)
+	if err != nil {
+		return fmt.Errorf("building sandbox control request: %w", err)
+	}
+
+	req.Header.Set("Authorization", "Bearer "+c.token)
+
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("sandbox control %s %s: %w", method, path, err)
+	}
+
+	defer resp.Body.Close()
+
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("sandbox control %s %s: reading response: %w", method, path, err)
+	}
+
+	if resp.StatusCode >= http.StatusBadRequest {
+		var e unikorn.ErrorBody
+		if json.Unmarshal(data, &e) == nil && e.Error != "" {
+			return fmt.Errorf("sandbox control %s %s: %d %s: %s", method, path, resp.StatusCode, e.Error, e.ErrorDescription)
+		}
+
+		return fmt.Errorf("sandbox control %s %s: status %d", method, path, resp.StatusCode)
+	}
+
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("sandbox control %s %s: decoding response: %w", method, path, err)
+		}
+	}
+
+	return nil
+}

@@ -1,0 +1,177 @@
+package sandbox
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fault is an installed FaultRule with its counters.
+type fault struct {
+	id          string
+	rule        FaultRule
+	probability float64
+	delay       time.Duration
+	// matched counts requests that matched the rule; fired counts those it faulted.
+	matched int
+	fired   int
+}
+
+// faultStatus is a fault rule as the control API lists it.
+type faultStatus struct {
+	ID string `json:"id"`
+	FaultRule
+	Probability float64 `json:"probability"`
+	Matched     int     `json:"matched"`
+	Fired       int     `json:"fired"`
+}
+
+// newFault validates a rule. probability is already resolved: the caller decides what
+// an absent probability means.
+func (s *Sandbox) newFault(rule FaultRule, probability float64) (*fault, error) {
+	rule.Method = strings.ToUpper(rule.Method)
+
+	if rule.Route != "" && !s.isRoute(rule.Method, rule.Route) {
+		return nil, errBadRequest("route %q is not an API route template for method %q", rule.Route, rule.Method)
+	}
+
+	if rule.Status != 0 && (rule.Status < 400 || rule.Status > 599) {
+		return nil, errBadRequest("status %d is neither 0 (drop the connection) nor an error status", rule.Status)
+	}
+
+	if rule.Count < 0 || rule.After < 0 {
+		return nil, errBadRequest("count and after must not be negative")
+	}
+
+	if probability < 0 || probability > 1 {
+		return nil, errBadRequest("probability %v is outside [0, 1]", probability)
+	}
+
+	var delay time.Duration
+
+	if rule.Delay != "" {
+		d, err := time.ParseDuration(rule.Delay)
+		if err != nil || d < 0 {
+			return nil, errBadRequest("delay %q is not a non-negative Go duration", rule.Delay)
+		}
+
+		delay = d
+	}
+
+	return &fault{rule: rule, probability: probability, delay: delay}, nil
+}
+
+// isRoute reports whether route is the template of a registered API route, for the
+// given method or, when method is empty, for any.
+func (s *Sandbox) isRoute(method, route string) bool {
+	for pattern := range s.routes {
+		patternMethod, patternRoute, _ := strings.Cut(pattern, " ")
+		if patternRoute == route && (method == "" || method == patternMethod) {
+			return true
+		}
+	}
+
+	return false
+}
+
+func (s *Sandbox) installFault(f *fault) string {
+	s.faultsMu.Lock()
+	defer s.faultsMu.Unlock()
+
+	s.nextFaultID++
+	f.id = strconv.Itoa(s.nextFaultID)
+	s.faults = append(s.faults, f)
+
+	return f.id
+}
+
+// countRequest records a request in the stats and returns the latency to add to it.
+// Every API request counts, faulted or not.
+func (s *Sandbox) countRequest(pattern string) time.Duration {
+	s.faultsMu.Lock()
+	defer s.faultsMu.Unlock()
+
+	s.stats.Total++
+
+	if pattern != "" {
+		s.stats.Routes[pattern]++
+	}
+
+	return s.latency
+}
+
+// matchFault returns the first rule that faults a request on the given route pattern,
+// updating every matching rule's counters on the way.
+func (s *Sandbox) matchFault(pattern string) *fault {
+	if pattern == "" {
+		return nil
+	}
+
+	method, route, _ := strings.Cut(pattern, " ")
+
+	s.faultsMu.Lock()
+	defer s.faultsMu.Unlock()
+
+	for _, f := range s.faults {
+		if (f.rule.Method != "" && f.rule.Method != method) || (f.rule.Route != "" && f.rule.Route != route) {
+			continue
+		}
+
+		f.matched++
+
+		if f.matched <= f.rule.After {
+			continue
+		}
+
+		if f.rule.Count > 0 && f.fired >= f.rule.Count {
+			continue
+		}
+
+		//nolint:gosec // Fault probability is a simulation, not security.
+		if rand.Float64() >= f.probability {
+			continue
+		}
+
+		f.fired++
+		snapshot := *f
+
+		return &snapshot
+	}
+
+	return nil
+}
+
+// inject answers a faulted request: after the rule's delay, with the standard error
+// body for its status, or by dropping the connection without a response.
+func (s *Sandbox) inject(w http.ResponseWriter, r *http.Request, f *fault) {
+	s.logger.Info("injecting fault", "fault", f)
+
+	if !sleep(r.Context(), f.delay) {
+		return
+	}
+
+	if f.rule.Status != 0 {
+		writeError(w, errorForStatus(f.rule.Status))
+
+		return
+	}
+
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		// Connections that cannot be hijacked (HTTP/2) are aborted by the server instead.
+		panic(http.ErrAbortHandler)
+	}
+
+	_ = conn.Close()
+}
+
+func (f *fault) status() faultStatus {
+	return faultStatus{ID: f.id, FaultRule: f.rule, Probability: f.probability, Matched: f.matched, Fired: f.fired}
+}
+
+func (f *fault) String() string {
+	return fmt.Sprintf("rule %s (%s %s, status %d)", f.id, f.rule.Method, f.rule.Route, f.rule.Status)
+}

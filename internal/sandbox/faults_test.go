@@ -1,0 +1,253 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const serverRoute = "/api/v2/servers/{serverID}"
+
+// statuses sends n GETs of the default network and returns their statuses.
+func (h *harness) statuses(n int) []int {
+	h.t.Helper()
+
+	statuses := make([]int, n)
+	for i := range statuses {
+		statuses[i] = h.call(http.MethodGet, "/api/v2/networks/"+NetworkDefaultID, nil).status
+	}
+
+	return statuses
+}
+
+func TestFaultStatusAndCount(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusServiceUnavailable, Count: 2})
+	require.NoError(t, err)
+
+	assert.Equal(t, []int{503, 503, 200, 200}, h.statuses(4))
+
+	body := h.call(http.MethodGet, "/api/v2/networks", nil).expect(http.StatusOK, nil)
+	assert.NotEmpty(t, body.body, "a rule only faults its own route")
+}
+
+func TestFaultAnswersTheStandardErrorBody(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(FaultRule{Route: "/api/v2/networks/{networkID}", Status: http.StatusConflict})
+	require.NoError(t, err)
+
+	body := h.call(http.MethodGet, "/api/v2/networks/"+NetworkDefaultID, nil).expectError(http.StatusConflict, unikorn.ErrorConflict)
+	assert.Equal(t, "the requested resource already exists", body.ErrorDescription)
+}
+
+func TestFaultAfterSkipsMatches(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusBadGateway, After: 2, Count: 1})
+	require.NoError(t, err)
+
+	assert.Equal(t, []int{200, 200, 502, 200}, h.statuses(4))
+}
+
+func TestFaultWithUnlimitedCountKeepsFiring(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusInternalServerError})
+	require.NoError(t, err)
+
+	assert.Equal(t, []int{500, 500, 500}, h.statuses(3))
+
+	h.sb.ClearFaults()
+	assert.Equal(t, []int{200}, h.statuses(1))
+}
+
+func TestFaultWithProbabilityZeroNeverFires(t *testing.T) {
+	h := newHarness(t)
+
+	h.call(http.MethodPost, "/sandbox/v1/faults", `{"route":"/api/v2/networks/{networkID}","status":503,"probability":0}`).expect(http.StatusCreated, nil)
+	assert.Equal(t, []int{200, 200, 200, 200, 200}, h.statuses(5))
+
+	// Omitted, the probability is 1.
+	h.call(http.MethodPost, "/sandbox/v1/faults", `{"route":"/api/v2/networks/{networkID}","status":503}`).expect(http.StatusCreated, nil)
+	assert.Equal(t, []int{503}, h.statuses(1))
+
+	var faults []faultStatus
+
+	h.call(http.MethodGet, "/sandbox/v1/faults", nil).expect(http.StatusOK, &faults)
+	require.Len(t, faults, 2)
+	assert.Equal(t, 6, faults[0].Matched)
+	assert.Zero(t, faults[0].Fired)
+	assert.Equal(t, 1, faults[1].Fired)
+}
+
+func TestFaultDelay(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(FaultRule{Route: "/api/v2/networks/{networkID}", Status: http.StatusGatewayTimeout, Delay: "150ms", Count: 1})
+	require.NoError(t, err)
+
+	start := time.Now()
+	assert.Equal(t, []int{504}, h.statuses(1))
+	assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
+}
+
+func TestFaultStatusZeroDropsTheConnection(t *testing.T) {
+	h := newHarness(t)
+	server := h.createReadyServer("dropped")
+
+	_, err := h.sb.AddFault(FaultRule{Method: http.MethodGet, Route: serverRoute, Status: 0, Count: 1})
+	require.NoError(t, err)
+
+	req, err := http.NewRequest(http.MethodGet, h.url+"/api/v2/servers/"+server.Metadata.ID, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+
+	// A fresh transport, so the request cannot be retried on another idle connection.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+	_, err = client.Do(req)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET), "got %v", err)
+
+	// The rule is spent: the next request is served.
+	h.getServer(server.Metadata.ID)
+}
+
+func TestFaultRuleValidation(t *testing.T) {
+	h := newHarness(t)
+
+	for name, rule := range map[string]FaultRule{
+		"unknown route":       {Route: "/api/v2/server/{serverID}", Status: 500},
+		"route of no method":  {Method: http.MethodPatch, Route: serverRoute, Status: 500},
+		"success status":      {Route: serverRoute, Status: 200},
+		"bad delay":           {Route: serverRoute, Status: 500, Delay: "soon"},
+		"negative count":      {Route: serverRoute, Status: 500, Count: -1},
+		"probability above 1": {Route: serverRoute, Status: 500, Probability: 1.5},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := h.sb.AddFault(rule)
+			require.Error(t, err)
+		})
+	}
+}
+
+func TestStatsCountByRouteTemplateAndReset(t *testing.T) {
+	h := newHarness(t)
+
+	first := h.createReadyServer("first")
+	second := h.createReadyServer("second")
+
+	_, err := h.sb.AddFault(FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusServiceUnavailable, Count: 1})
+	require.NoError(t, err)
+
+	h.call(http.MethodGet, "/api/v2/servers/"+first.Metadata.ID, nil).expect(http.StatusServiceUnavailable, nil)
+	h.call(http.MethodGet, "/api/v2/servers/"+second.Metadata.ID, nil).expect(http.StatusOK, nil)
+	h.call(http.MethodGet, "/api/v2/nothing", nil).expect(http.StatusNotFound, nil)
+
+	stats := h.sb.Stats()
+	assert.Equal(t, 2, stats.Routes["POST /api/v2/servers"])
+	// Two reads by createReadyServer, the faulted one and the served one.
+	assert.Equal(t, 4, stats.Routes["GET /api/v2/servers/{serverID}"])
+	assert.Equal(t, 7, stats.Total, "unmatched requests count in the total only")
+
+	// Control requests are not counted.
+	var overHTTP Stats
+
+	h.call(http.MethodGet, "/sandbox/v1/stats", nil).expect(http.StatusOK, &overHTTP)
+	assert.Equal(t, stats, overHTTP)
+
+	h.call(http.MethodDelete, "/sandbox/v1/stats", nil).expect(http.StatusNoContent, nil)
+	assert.Equal(t, Stats{Total: 0, Routes: map[string]int{}}, h.sb.Stats())
+}
+
+func TestLatencyAppliesToAPIRequestsOnly(t *testing.T) {
+	h := newHarness(t)
+
+	require.NoError(t, h.sb.UpdateSettings(Settings{Latency: "120ms"}))
+
+	start := time.Now()
+	h.call(http.MethodGet, "/sandbox/v1/stats", nil).expect(http.StatusOK, nil)
+	assert.Less(t, time.Since(start), 120*time.Millisecond)
+
+	start = time.Now()
+	h.call(http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, nil)
+	assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond)
+}
+
+func TestSettingsChangeDelaysOfNewTransitions(t *testing.T) {
+	h := newHarness(t)
+
+	slow := h.createServer(serverCreate("slow"))
+
+	var settings Settings
+
+	h.call(http.MethodPut, "/sandbox/v1/settings", Settings{ProvisionDelay: "10s", DeprovisionDelay: "20s"}).expect(http.StatusOK, &settings)
+	assert.Equal(t, Settings{Latency: "0s", ProvisionDelay: "10s", DeprovisionDelay: "20s"}, settings)
+
+	slower := h.createServer(serverCreate("slower"))
+
+	h.clock.Advance(settle)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(slow.Metadata.ID).Metadata.ProvisioningStatus, "started under the old delay")
+	assert.Equal(t, unikorn.ProvisioningPending, h.getServer(slower.Metadata.ID).Metadata.ProvisioningStatus)
+
+	h.clock.Advance(10 * time.Second)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(slower.Metadata.ID).Metadata.ProvisioningStatus)
+
+	h.call(http.MethodPut, "/sandbox/v1/settings", Settings{Latency: "later"}).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+}
+
+func TestControlAPIIsForTheFixtureUserOnly(t *testing.T) {
+	h := newHarness(t)
+
+	h.callAs("", http.MethodGet, "/sandbox/v1/stats", nil).expectError(http.StatusUnauthorized, unikorn.ErrorAccessDenied)
+	h.callAs(OutsiderToken, http.MethodGet, "/sandbox/v1/stats", nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.call(http.MethodGet, "/sandbox/v1/nothing", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+}
+
+func TestControlClient(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	control := NewControlClient(h.url, DefaultToken, nil)
+
+	server := h.createReadyServer("controlled")
+
+	stats, err := control.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, stats.Routes["POST /api/v2/servers"])
+
+	require.NoError(t, control.ResetStats(ctx))
+
+	stats, err = control.Stats(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, stats.Total)
+
+	id, err := control.AddFault(ctx, FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusTooManyRequests, Count: 1})
+	require.NoError(t, err)
+	assert.NotEmpty(t, id)
+	h.call(http.MethodGet, "/api/v2/servers/"+server.Metadata.ID, nil).expect(http.StatusTooManyRequests, nil)
+
+	_, err = control.AddFault(ctx, FaultRule{Route: "/nowhere", Status: 500})
+	require.ErrorContains(t, err, "400 invalid_request")
+
+	require.NoError(t, control.ClearFaults(ctx))
+	require.NoError(t, control.UpdateSettings(ctx, Settings{DeprovisionDelay: "1s"}))
+
+	require.NoError(t, control.FailServer(ctx, server.Metadata.ID))
+	assert.Equal(t, unikorn.ProvisioningError, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+	require.ErrorContains(t, control.FailServer(ctx, "f0000000-0000-4000-8000-000000000000"), "404")
+
+	allocations, err := control.Allocations(ctx)
+	require.NoError(t, err)
+	assert.Len(t, allocations, 3, "the fixture networks' allocations")
+}

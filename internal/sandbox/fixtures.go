@@ -1,0 +1,280 @@
+package sandbox
+
+import (
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Fixture IDs: present at every fresh start, so tests, examples and documentation can
+// name them.
+const (
+	OrganizationID = "a0000000-0000-4000-8000-000000000001"
+	ProjectID      = "a0000000-0000-4000-8000-000000000002"
+	OtherProjectID = "a0000000-0000-4000-8000-000000000003"
+
+	RegionID = "b0000000-0000-4000-8000-000000000001"
+
+	NetworkDefaultID   = "c0000000-0000-4000-8000-000000000001"
+	NetworkSecondaryID = "c0000000-0000-4000-8000-000000000002"
+	NetworkOtherID     = "c0000000-0000-4000-8000-000000000003"
+
+	SecurityGroupAllowSSHID     = "d0000000-0000-4000-8000-000000000001"
+	SecurityGroupAllowWebID     = "d0000000-0000-4000-8000-000000000002"
+	SecurityGroupSecondarySSHID = "d0000000-0000-4000-8000-000000000003"
+
+	SSHCAID      = "e0000000-0000-4000-8000-000000000001"
+	OtherSSHCAID = "e0000000-0000-4000-8000-000000000002"
+
+	FlavorStandardID = "11111111-1111-1111-1111-111111111111"
+	FlavorGPUID      = "22222222-2222-2222-2222-222222222222"
+	FlavorArmID      = "55555555-5555-5555-5555-555555555555"
+	FlavorMetalID    = "66666666-6666-6666-6666-666666666666"
+	FlavorTinyID     = "12121212-1212-1212-1212-121212121212"
+
+	ImageUbuntuID      = "33333333-3333-3333-3333-333333333333"
+	ImageUbuntuGPUID   = "44444444-4444-4444-4444-444444444444"
+	ImageUbuntuArmID   = "77777777-7777-7777-7777-777777777777"
+	ImageUbuntuMetalID = "88888888-8888-8888-8888-888888888888"
+	ImageDebianID      = "99999999-9999-9999-9999-999999999999"
+)
+
+// Tokens of the two fixture users.
+const (
+	// DefaultToken belongs to a member of the fixture organization with the
+	// project-user role on both of its projects.
+	DefaultToken = "sandbox-token"
+	// OutsiderToken belongs to a valid user who is a member of no organization.
+	OutsiderToken = "sandbox-outsider-token"
+)
+
+// Public keys of the fixture SSH certificate authorities, in normalized form.
+const (
+	sandboxCAPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBzTsPHmWKzGT4Ppj0gjE9I0tO/bkR4jUIXrz1g0Nl0Z"
+	otherCAPublicKey   = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAR77nRvdG65Y6b93lGIa4bC2vIcV9fjAUG7DUTcHYQU"
+)
+
+// Allocation kinds that region itself charges.
+const networkAllocationKind = "networks.region.unikorn-cloud.org"
+
+// fixtureTime is the creation time of every fixture, so that a fresh sandbox always
+// answers byte for byte the same.
+var fixtureTime = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// principal is what a token resolves to: the projects it may use, by organization.
+type principal struct {
+	projects map[string][]string
+}
+
+func (p *principal) isMember(organizationID string) bool {
+	_, ok := p.projects[organizationID]
+
+	return ok
+}
+
+func (p *principal) canUse(organizationID, projectID string) bool {
+	for _, id := range p.projects[organizationID] {
+		if id == projectID {
+			return true
+		}
+	}
+
+	return false
+}
+
+var (
+	fixtureUser = &principal{projects: map[string][]string{OrganizationID: {ProjectID, OtherProjectID}}}
+	outsider    = &principal{projects: map[string][]string{}}
+)
+
+// The catalogue: fixed, read-only, never saved.
+var (
+	organizations = []unikorn.Organization{{
+		Metadata: provisionedMetadata(OrganizationID, "sandbox"),
+		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
+	}}
+
+	projects = []unikorn.Project{
+		fixtureProject(ProjectID, "sandbox-project"),
+		fixtureProject(OtherProjectID, "other-project"),
+	}
+
+	regions = []unikorn.Region{{
+		Metadata: provisionedMetadata(RegionID, "sandbox-1"),
+		Spec:     unikorn.RegionSpec{Type: "simulated"},
+	}}
+
+	// flavors are in the contract's order: GPU count, then CPUs, then memory.
+	flavors = []unikorn.Flavor{
+		fixtureFlavor(FlavorTinyID, "sim-tiny-1", unikorn.FlavorSpec{CPUs: 1, Memory: 2, Disk: 10, Architecture: unikorn.ArchitectureX86_64}),
+		fixtureFlavor(FlavorArmID, "sim-arm-2", unikorn.FlavorSpec{CPUs: 2, Memory: 4, Disk: 40, Architecture: unikorn.ArchitectureAarch64}),
+		fixtureFlavor(FlavorStandardID, "sim-standard-4", unikorn.FlavorSpec{CPUs: 4, Memory: 8, Disk: 100, Architecture: unikorn.ArchitectureX86_64}),
+		fixtureFlavor(FlavorMetalID, "sim-metal-32", unikorn.FlavorSpec{CPUs: 32, Memory: 128, Disk: 1000, Architecture: unikorn.ArchitectureX86_64, Baremetal: true}),
+		fixtureFlavor(FlavorGPUID, "sim-gpu-8", unikorn.FlavorSpec{
+			CPUs: 8, Memory: 16, Disk: 200, Architecture: unikorn.ArchitectureX86_64,
+			GPU: &unikorn.GPUSpec{Vendor: "NVIDIA", Model: "L4", Memory: 16, PhysicalCount: 1, LogicalCount: 1},
+		}),
+	}
+
+	ubuntu2404 = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04", Codename: "noble", Variant: "server"}
+	debian12   = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "debian", Version: "12", Codename: "bookworm"}
+
+	// globalImages are visible to every organization.
+	globalImages = []unikorn.Image{
+		fixtureImage(ImageUbuntuID, "ubuntu-24.04-amd64", unikorn.ImageSpec{
+			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 20, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
+		}),
+		fixtureImage(ImageUbuntuGPUID, "ubuntu-24.04-gpu-amd64", unikorn.ImageSpec{
+			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 30, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
+			GPU: &unikorn.ImageGPU{Vendor: "NVIDIA", Driver: "550.54.15", Models: []string{"L4"}},
+		}),
+		fixtureImage(ImageUbuntuArmID, "ubuntu-24.04-arm64", unikorn.ImageSpec{
+			Architecture: unikorn.ArchitectureAarch64, SizeGiB: 20, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
+		}),
+		fixtureImage(ImageUbuntuMetalID, "ubuntu-24.04-metal", unikorn.ImageSpec{
+			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 50, Virtualization: unikorn.VirtualizationBaremetal, OS: ubuntu2404,
+		}),
+		fixtureImage(ImageDebianID, "debian-12-amd64", unikorn.ImageSpec{
+			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 8, Virtualization: unikorn.VirtualizationAny, OS: debian12,
+		}),
+	}
+)
+
+// quotaKind describes a quota kind the way identity presents it.
+type quotaKind struct {
+	displayName string
+	description string
+	// defaultQuantity is the identity chart default, 0 for kinds it does not define.
+	defaultQuantity int
+}
+
+var quotaKinds = map[string]quotaKind{
+	"servers":     {"Servers", "A server, either virtual or bare metal.", 10},
+	"gpus":        {"GPUs", "A general purpose GPU.", 40},
+	"floatingips": {"Floating IPs", "A public IP address that can be attached to a server.", 0},
+	"publicips":   {"Public IPs", "A public IP address.", 5},
+	"networks":    {"Networks", "A layer 3 network.", 5},
+}
+
+func provisionedMetadata(id, name string) unikorn.ReadMetadata {
+	return unikorn.ReadMetadata{
+		StaticMetadata: unikorn.StaticMetadata{
+			WriteMetadata: unikorn.WriteMetadata{Name: name},
+			ID:            id,
+			CreationTime:  fixtureTime,
+		},
+		ProvisioningStatus: unikorn.ProvisioningProvisioned,
+		HealthStatus:       unikorn.HealthHealthy,
+	}
+}
+
+func fixtureProject(id, name string) unikorn.Project {
+	return unikorn.Project{
+		Metadata: unikorn.OrganizationScopedMetadata{
+			ReadMetadata:   provisionedMetadata(id, name),
+			OrganizationID: OrganizationID,
+		},
+		Spec: unikorn.ProjectSpec{GroupIDs: []string{}},
+	}
+}
+
+// fixtureFlavor has only an ID and a name: flavors carry no times or statuses.
+func fixtureFlavor(id, name string, spec unikorn.FlavorSpec) unikorn.Flavor {
+	return unikorn.Flavor{
+		Metadata: unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: name}, ID: id},
+		Spec:     spec,
+	}
+}
+
+func fixtureImage(id, name string, spec unikorn.ImageSpec) unikorn.Image {
+	return unikorn.Image{
+		Metadata: unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: name}, ID: id, CreationTime: fixtureTime},
+		Spec:     spec,
+		Status:   unikorn.ImageStatus{State: unikorn.ImageReady},
+	}
+}
+
+func findFlavor(id string) *unikorn.Flavor {
+	for i := range flavors {
+		if flavors[i].Metadata.ID == id {
+			return &flavors[i]
+		}
+	}
+
+	return nil
+}
+
+func findProject(organizationID, projectID string) *unikorn.Project {
+	for i := range projects {
+		if projects[i].Metadata.OrganizationID == organizationID && projects[i].Metadata.ID == projectID {
+			return &projects[i]
+		}
+	}
+
+	return nil
+}
+
+func regionExists(id string) bool {
+	for _, region := range regions {
+		if region.Metadata.ID == id {
+			return true
+		}
+	}
+
+	return false
+}
+
+// fixtureWorld is the world of a fresh start: the fixture networks (charged to the
+// quota, as region charges every network), their security groups, the SSH CAs and
+// the organization's quota.
+func fixtureWorld() (*world, error) {
+	w := newWorld()
+
+	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5}
+
+	for _, n := range []struct{ id, name, prefix, project string }{
+		{NetworkDefaultID, "default", "10.0.0.0/24", ProjectID},
+		{NetworkSecondaryID, "secondary", "10.1.0.0/24", ProjectID},
+		{NetworkOtherID, "other", "10.2.0.0/24", OtherProjectID},
+	} {
+		record, err := newNetworkRecord(n.id, unikorn.WriteMetadata{Name: n.name}, OrganizationID, n.project, RegionID,
+			unikorn.NetworkSpec{DNSNameservers: []string{}}, n.prefix, defaultReservations(), fixtureTime)
+		if err != nil {
+			return nil, err
+		}
+
+		applyProvisioning(&record.Network.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+
+		if err := w.chargeNetwork(record, fixtureTime); err != nil {
+			return nil, err
+		}
+
+		w.Networks[n.id] = record
+	}
+
+	tcp := func(port int) unikorn.SecurityGroupRule {
+		return unikorn.SecurityGroupRule{Direction: "ingress", Protocol: "tcp", Port: &port}
+	}
+
+	for _, sg := range []struct {
+		id, name, network string
+		rules             []unikorn.SecurityGroupRule
+	}{
+		{SecurityGroupAllowSSHID, "allow-ssh", NetworkDefaultID, []unikorn.SecurityGroupRule{tcp(22)}},
+		{SecurityGroupAllowWebID, "allow-web", NetworkDefaultID, []unikorn.SecurityGroupRule{tcp(80), tcp(443)}},
+		{SecurityGroupSecondarySSHID, "secondary-ssh", NetworkSecondaryID, []unikorn.SecurityGroupRule{tcp(22)}},
+	} {
+		record := newSecurityGroupRecord(sg.id, unikorn.WriteMetadata{Name: sg.name}, &w.Networks[sg.network].Network, sg.rules, fixtureTime)
+		applyProvisioning(&record.SecurityGroup.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+		w.SecurityGroups[sg.id] = record
+	}
+
+	for _, ca := range []struct{ id, name, project, key string }{
+		{SSHCAID, "sandbox-ca", ProjectID, sandboxCAPublicKey},
+		{OtherSSHCAID, "other-ca", OtherProjectID, otherCAPublicKey},
+	} {
+		w.SSHCertificateAuthorities[ca.id] = newSSHCertificateAuthority(ca.id, unikorn.WriteMetadata{Name: ca.name}, OrganizationID, ca.project, ca.key, fixtureTime)
+	}
+
+	return w, nil
+}

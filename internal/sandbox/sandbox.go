@@ -1,0 +1,150 @@
+// Package sandbox is an in-memory simulation of the Unikorn region and identity APIs:
+// the same paths, bodies, status codes, list semantics and asynchronous lifecycles as
+// the real services, with fixed fixtures, fault injection and a control API for tests
+// and benchmarks. See docs/sandbox.md for the behaviour it promises.
+package sandbox
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options configure a Sandbox.
+type Options struct {
+	// Token is the bearer token of the fixture user; empty means DefaultToken.
+	Token string
+	// ProvisionDelay is how long a create or update takes to settle. Zero means zero:
+	// the create response still says pending, the next read says provisioned.
+	ProvisionDelay time.Duration
+	// DeprovisionDelay is how long a deleted object stays deprovisioning before it is gone.
+	DeprovisionDelay time.Duration
+	// Latency is added to every API request, to make benchmarks realistic.
+	Latency time.Duration
+	// StatePath is a JSON file loaded at start when it exists and saved after every
+	// change and on Close; empty means no persistence.
+	StatePath string
+	// Logger receives one line per request; nil discards.
+	Logger *slog.Logger
+}
+
+// DefaultOptions are the documented defaults of the unikorn-sandbox command.
+func DefaultOptions() Options {
+	return Options{
+		Token:            DefaultToken,
+		ProvisionDelay:   time.Second,
+		DeprovisionDelay: 500 * time.Millisecond,
+	}
+}
+
+// Sandbox is the simulated region and identity service. It is an http.Handler that
+// serves both APIs and the /sandbox/v1 control API.
+type Sandbox struct {
+	token     string
+	statePath string
+	logger    *slog.Logger
+	// now is the clock every lifecycle reads; tests replace it to step time exactly.
+	now func() time.Time
+
+	api     *http.ServeMux
+	control *http.ServeMux
+	// routes holds every API route template, to reject fault rules that could never match.
+	routes map[string]bool
+
+	// mu guards the world and the delays of the transitions it schedules.
+	mu               sync.Mutex
+	world            *world
+	provisionDelay   time.Duration
+	deprovisionDelay time.Duration
+
+	// faultsMu guards what the control API steers per request: stats, faults, latency.
+	faultsMu    sync.Mutex
+	stats       Stats
+	faults      []*fault
+	nextFaultID int
+	latency     time.Duration
+}
+
+// New returns a sandbox holding the fixtures, or the world saved at opts.StatePath
+// when that file exists.
+func New(opts Options) (*Sandbox, error) {
+	if opts.Token == "" {
+		opts.Token = DefaultToken
+	}
+
+	if opts.Token == OutsiderToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the outsider token %q", OutsiderToken)
+	}
+
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+
+	s := &Sandbox{
+		token:            opts.Token,
+		statePath:        opts.StatePath,
+		logger:           logger,
+		now:              time.Now,
+		routes:           map[string]bool{},
+		provisionDelay:   opts.ProvisionDelay,
+		deprovisionDelay: opts.DeprovisionDelay,
+		latency:          opts.Latency,
+		stats:            Stats{Routes: map[string]int{}},
+	}
+
+	if err := s.loadOrCreateWorld(); err != nil {
+		return nil, err
+	}
+
+	s.registerRoutes()
+	s.registerControlRoutes()
+
+	return s, nil
+}
+
+func (s *Sandbox) loadOrCreateWorld() error {
+	if s.statePath != "" {
+		w, ok, err := loadWorld(s.statePath)
+		if err != nil {
+			return err
+		}
+
+		if ok {
+			s.world = w
+
+			return nil
+		}
+	}
+
+	w, err := fixtureWorld()
+	if err != nil {
+		return err
+	}
+
+	s.world = w
+
+	return nil
+}
+
+// Close brings every due transition up to date and saves the state. The sandbox runs
+// no background work, so there is nothing else to stop.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.world.advance(s.now())
+
+	return s.saveLocked()
+}
+
+// saveLocked persists the world when a state path is configured. Callers hold mu.
+func (s *Sandbox) saveLocked() error {
+	if s.statePath == "" {
+		return nil
+	}
+
+	return s.world.save(s.statePath)
+}

@@ -1,0 +1,274 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// controlPrefix is where the control API lives; its requests bypass latency, faults
+// and stats, which exist to shape what API clients see.
+const controlPrefix = "/sandbox/v1/"
+
+// request is what an API handler works with: the HTTP request, who sent it, and the
+// instant the world was brought up to date for it.
+type request struct {
+	*http.Request
+	caller *principal
+	now    time.Time
+}
+
+// apiHandler is one API operation. It runs with the world locked and advanced to now.
+type apiHandler func(req *request) (*reply, error)
+
+// ServeHTTP serves the region API, the identity API and the control API.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+		if _, pattern := s.control.Handler(r); pattern == "" {
+			serveUnmatched(s.control, w, r)
+		} else {
+			s.control.ServeHTTP(w, r)
+		}
+
+		return
+	}
+
+	start := time.Now()
+	recorder := &statusRecorder{ResponseWriter: w}
+
+	defer func() {
+		s.logger.Info("request", "method", r.Method, "path", r.URL.RequestURI(), "status", recorder.status, "duration", time.Since(start))
+	}()
+
+	// The route template keys stats and faults: /api/v2/servers/{serverID} is one
+	// route however many servers there are.
+	_, pattern := s.api.Handler(r)
+	latency := s.countRequest(pattern)
+
+	if !sleep(r.Context(), latency) {
+		return
+	}
+
+	if f := s.matchFault(pattern); f != nil {
+		s.inject(recorder, r, f)
+
+		return
+	}
+
+	if pattern == "" {
+		serveUnmatched(s.api, recorder, r)
+
+		return
+	}
+
+	s.api.ServeHTTP(recorder, r)
+}
+
+// handle registers an authenticated API operation under a route pattern such as
+// "GET /api/v2/servers/{serverID}".
+func (s *Sandbox) handle(pattern string, handler apiHandler) {
+	s.routes[pattern] = true
+
+	s.api.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		caller, err := s.authenticate(r)
+		if err != nil {
+			writeUnauthorized(w, r, err)
+
+			return
+		}
+
+		if err := validatePathIDs(r); err != nil {
+			writeError(w, err)
+
+			return
+		}
+
+		status, cacheControl, body, err := s.run(r, caller, handler)
+		if err != nil {
+			writeError(w, err)
+
+			return
+		}
+
+		writeJSON(w, status, cacheControl, body)
+	})
+}
+
+// run executes a handler against the up-to-date world and encodes its reply before
+// the lock is released. A successful change is saved at once.
+func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (int, string, []byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	now := s.now()
+	advanced := s.world.advance(now)
+
+	rep, err := handler(&request{Request: r, caller: caller, now: now})
+
+	if advanced || (err == nil && r.Method != http.MethodGet) {
+		if saveErr := s.saveLocked(); saveErr != nil {
+			s.logger.Error("saving sandbox state", "error", saveErr)
+		}
+	}
+
+	if err != nil {
+		return 0, "", nil, err
+	}
+
+	var body []byte
+
+	if rep.body != nil {
+		if body, err = json.Marshal(rep.body); err != nil {
+			return 0, "", nil, err
+		}
+
+		body = append(body, '\n')
+	}
+
+	return rep.status, rep.cacheControl, body, nil
+}
+
+// uuidPathParameters are the path parameters the contract declares `format: uuid`.
+var uuidPathParameters = []string{
+	"organizationID", "projectID", "regionID", "imageID", "networkID",
+	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID",
+}
+
+func validatePathIDs(r *http.Request) error {
+	for _, name := range uuidPathParameters {
+		if value := r.PathValue(name); value != "" && !uuidPattern.MatchString(value) {
+			return errBadRequest("parameter %q in path has an error: string doesn't match the format \"uuid\"", name)
+		}
+	}
+
+	return nil
+}
+
+// authenticate resolves the bearer token. The scheme is case-insensitive and the
+// header must be exactly two space-separated parts, as in the real services.
+func (s *Sandbox) authenticate(r *http.Request) (*principal, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return nil, fmt.Errorf("authorization header missing")
+	}
+
+	parts := strings.Split(header, " ")
+	if len(parts) != 2 {
+		return nil, fmt.Errorf("authorization header malformed")
+	}
+
+	if !strings.EqualFold(parts[0], "bearer") {
+		return nil, fmt.Errorf("authorization scheme not allowed")
+	}
+
+	switch parts[1] {
+	case s.token:
+		return fixtureUser, nil
+	case OutsiderToken:
+		return outsider, nil
+	}
+
+	return nil, fmt.Errorf("token validation failed")
+}
+
+// writeUnauthorized is the 401 of a failed authentication, pointing the client at the
+// protected resource metadata as RFC 9728 describes.
+func writeUnauthorized(w http.ResponseWriter, r *http.Request, cause error) {
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error=%q, error_description=%q, resource_metadata=%q`,
+		unikorn.ErrorAccessDenied, cause.Error(), baseURL(r)+"/.well-known/openid-protected-resource"))
+
+	writeError(w, &apiError{http.StatusUnauthorized, unikorn.ErrorAccessDenied, cause.Error()})
+}
+
+// baseURL is the scheme and host the client used to reach the sandbox.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+
+	return scheme + "://" + r.Host
+}
+
+// serveUnmatched answers a request no route takes: 405 when the path exists for
+// another method, 404 otherwise.
+func serveUnmatched(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = method
+
+		if _, pattern := mux.Handler(probe); pattern != "" {
+			allowed = append(allowed, method)
+		}
+	}
+
+	if len(allowed) == 0 {
+		writeError(w, &apiError{http.StatusNotFound, unikorn.ErrorNotFound, "no matching operation was found"})
+
+		return
+	}
+
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, &apiError{http.StatusMethodNotAllowed, unikorn.ErrorMethodNotAllowed, "method not allowed"})
+}
+
+// protectedResource is core `openidProtectedResource`, which every service publishes
+// so that a client given a 401 can discover where to authenticate.
+func protectedResource(w http.ResponseWriter, r *http.Request) {
+	body, _ := json.Marshal(map[string]any{
+		"resource":                 baseURL(r),
+		"authorization_servers":    []string{baseURL(r)},
+		"scopes_supported":         []string{},
+		"bearer_methods_supported": []string{"header"},
+	})
+
+	writeJSON(w, http.StatusOK, "", body)
+}
+
+// sleep waits for d unless the client goes away first; it reports whether to carry on.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// statusRecorder remembers the status of a response for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection to drop it.
+func (r *statusRecorder) Unwrap() http.ResponseWriter {
+	return r.ResponseWriter
+}

@@ -1,0 +1,288 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/base64"
+	"net/netip"
+	"slices"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+func serverMetadata(record *serverRecord) *unikorn.ProjectScopedMetadata {
+	return &record.Server.Metadata
+}
+
+func (s *Sandbox) lookupServer(req *request, operation string) (*serverRecord, error) {
+	return lookup(s.world.Servers, req.PathValue("serverID"), req.caller, serverMetadata, rbacServers, operation)
+}
+
+func (s *Sandbox) listServers(req *request) (*reply, error) {
+	q, err := parseListQuery(req.Request, req.caller)
+	if err != nil {
+		return nil, err
+	}
+
+	return replyOK(filterList(q, req.caller, byID(s.world.Servers), func(record *serverRecord) (unikorn.Server, listing) {
+		status := record.Server.Status
+
+		return record.Server, projectListing(&record.Server.Metadata, status.RegionID, status.NetworkID)
+	})), nil
+}
+
+// serverSpecRequired is the required part of region `serverV2Spec`.
+var serverSpecRequired = []string{"spec", "spec.flavorId", "spec.imageId"}
+
+// validateServerSpecSyntax is the schema part of `serverV2Spec`, checked before any lookup.
+func validateServerSpecSyntax(spec *unikorn.ServerSpec) error {
+	if err := validateUUID("/spec/flavorId", spec.FlavorID); err != nil {
+		return err
+	}
+
+	if err := validateUUID("/spec/imageId", spec.ImageID); err != nil {
+		return err
+	}
+
+	if _, err := base64.StdEncoding.DecodeString(spec.UserData); err != nil {
+		return errBadRequest("request body has an error: doesn't match schema: Error at \"/spec/userData\": string is not base64 encoded")
+	}
+
+	if spec.Networking != nil {
+		for _, address := range spec.Networking.AllowedSourceAddresses {
+			if _, err := netip.ParsePrefix(address); err != nil {
+				return errBadRequest("allowed source address %q is not a CIDR", address)
+			}
+		}
+	}
+
+	return nil
+}
+
+// validateServerSpec checks what a server refers to, for a server on network that
+// uses the SSH CA caID (may be empty).
+func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.Network, caID, infrastructureRef string) error {
+	flavor := findFlavor(spec.FlavorID)
+	if flavor == nil {
+		return errBadRequest("flavor %s does not exist", spec.FlavorID)
+	}
+
+	if _, owner, ok := s.world.findImage(spec.ImageID); !ok || (owner != "" && owner != network.Metadata.OrganizationID) {
+		return errBadRequest("image %s does not exist or is not available to the organization", spec.ImageID)
+	}
+
+	if spec.Networking != nil {
+		for _, id := range spec.Networking.SecurityGroups {
+			group, ok := s.world.SecurityGroups[id]
+			if !ok || group.SecurityGroup.Status.NetworkID != network.Metadata.ID {
+				return errUnprocessable("security group %s does not exist on network %s", id, network.Metadata.ID)
+			}
+		}
+	}
+
+	if caID != "" && spec.UserData != "" {
+		// Decoding cannot fail: the syntax check ran first.
+		userData, _ := base64.StdEncoding.DecodeString(spec.UserData)
+		if !isCloudInit(userData) {
+			return errUnprocessable("user data is not in a recognised cloud-init format, which a server with an SSH certificate authority requires")
+		}
+	}
+
+	if flavor.Spec.PinnedOnly && infrastructureRef == "" {
+		return errUnprocessable("flavor %s may only be used with an infrastructureRef", flavor.Metadata.ID)
+	}
+
+	return nil
+}
+
+// cloudInitPrefixes start every user data format cloud-init recognises.
+var cloudInitPrefixes = [][]byte{
+	[]byte("#cloud-config"),
+	[]byte("#!"),
+	[]byte("#include"),
+	[]byte("#cloud-boothook"),
+	[]byte("#part-handler"),
+	[]byte("Content-Type: multipart"),
+	{0x1f, 0x8b}, // gzip
+}
+
+func isCloudInit(userData []byte) bool {
+	for _, prefix := range cloudInitPrefixes {
+		if bytes.HasPrefix(userData, prefix) {
+			return true
+		}
+	}
+
+	return false
+}
+
+// normalizeServerSpec drops an empty networking block, which the contract omits.
+func normalizeServerSpec(spec unikorn.ServerSpec) unikorn.ServerSpec {
+	if n := spec.Networking; n != nil && len(n.SecurityGroups) == 0 && !n.PublicIP && len(n.AllowedSourceAddresses) == 0 {
+		spec.Networking = nil
+	}
+
+	return spec
+}
+
+func (s *Sandbox) createServer(req *request) (*reply, error) {
+	var body unikorn.ServerCreate
+	if err := decodeBody(req.Request, &body, requiredWith(append(serverSpecRequired, "spec.networkId")...)...); err != nil {
+		return nil, err
+	}
+
+	spec := body.Spec
+
+	if err := validateWriteMetadata(body.Metadata); err != nil {
+		return nil, err
+	}
+
+	if err := validateUUID("/spec/networkId", spec.NetworkID); err != nil {
+		return nil, err
+	}
+
+	if err := validateServerSpecSyntax(&spec.ServerSpec); err != nil {
+		return nil, err
+	}
+
+	network, err := s.lookupNetwork(req, spec.NetworkID, rbacServers, opCreate)
+	if err != nil {
+		return nil, err
+	}
+
+	if network.Network.Metadata.DeletionTime != nil {
+		return nil, errBadRequest("network is being deleted")
+	}
+
+	if err := s.validateSSHCertificateAuthority(spec.SSHCertificateAuthorityID, &network.Network); err != nil {
+		return nil, err
+	}
+
+	if err := s.validateServerSpec(&spec.ServerSpec, &network.Network, spec.SSHCertificateAuthorityID, spec.InfrastructureRef); err != nil {
+		return nil, err
+	}
+
+	id, err := unikorn.DeriveServerID(spec.NetworkID, body.Metadata.Name)
+	if err != nil {
+		return nil, errBadRequest("%v", err)
+	}
+
+	if _, exists := s.world.Servers[id]; exists {
+		return nil, errConflict()
+	}
+
+	metadata := network.Network.Metadata
+
+	record := &serverRecord{
+		Server: unikorn.Server{
+			Metadata: projectMetadata(id, body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.now),
+			Spec:     normalizeServerSpec(spec.ServerSpec),
+			Status: unikorn.ServerStatus{
+				RegionID:                  network.Network.Status.RegionID,
+				NetworkID:                 spec.NetworkID,
+				SSHCertificateAuthorityID: spec.SSHCertificateAuthorityID,
+				InfrastructureRef:         spec.InfrastructureRef,
+			},
+		},
+		Lifecycle: provisionSchedule(req.now, s.provisionDelay),
+	}
+
+	s.world.Servers[id] = record
+
+	return replyCreated(record.Server), nil
+}
+
+// validateSSHCertificateAuthority requires a server's CA to belong to the network's
+// organization and project.
+func (s *Sandbox) validateSSHCertificateAuthority(id string, network *unikorn.Network) error {
+	if id == "" {
+		return nil
+	}
+
+	ca, ok := s.world.SSHCertificateAuthorities[id]
+	if !ok {
+		return errUnprocessable("SSH certificate authority %s does not exist", id)
+	}
+
+	if ca.Metadata.OrganizationID != network.Metadata.OrganizationID || ca.Metadata.ProjectID != network.Metadata.ProjectID {
+		return errUnprocessable("SSH certificate authority %s must be in the same organization and project as the network", id)
+	}
+
+	return nil
+}
+
+func (s *Sandbox) getServer(req *request) (*reply, error) {
+	record, err := s.lookupServer(req, opRead)
+	if err != nil {
+		return nil, err
+	}
+
+	return replyOK(record.Server), nil
+}
+
+// updateServer replaces a server's spec, description and tags. A new flavor or image
+// recreates the cloud server, which loses its disk and addresses.
+func (s *Sandbox) updateServer(req *request) (*reply, error) {
+	record, err := s.lookupServer(req, opUpdate)
+	if err != nil {
+		return nil, err
+	}
+
+	var body unikorn.ServerUpdate
+	if err := decodeBody(req.Request, &body, requiredWith(serverSpecRequired...)...); err != nil {
+		return nil, err
+	}
+
+	if err := validateWriteMetadata(body.Metadata); err != nil {
+		return nil, err
+	}
+
+	if err := validateServerSpecSyntax(&body.Spec); err != nil {
+		return nil, err
+	}
+
+	server := &record.Server
+
+	if server.Metadata.DeletionTime != nil {
+		return nil, errBadRequest("server is being deleted")
+	}
+
+	if body.Metadata.Name != server.Metadata.Name {
+		return nil, errUnprocessable("server names are immutable")
+	}
+
+	network := &s.world.Networks[server.Status.NetworkID].Network
+	if err := s.validateServerSpec(&body.Spec, network, server.Status.SSHCertificateAuthorityID, server.Status.InfrastructureRef); err != nil {
+		return nil, err
+	}
+
+	if body.Spec.FlavorID != server.Spec.FlavorID || body.Spec.ImageID != server.Spec.ImageID {
+		record.Rebuild = true
+		record.Power = nil
+	}
+
+	rewriteMetadata(&server.Metadata.ReadMetadata, body.Metadata, req.now)
+	server.Spec = normalizeServerSpec(body.Spec)
+	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+
+	return replyAccepted(record.Server), nil
+}
+
+func (s *Sandbox) deleteServer(req *request) (*reply, error) {
+	record, err := s.lookupServer(req, opDelete)
+	if err != nil {
+		return nil, err
+	}
+
+	if markDeleting(&record.Server.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay) {
+		record.Power = nil
+	}
+
+	return replyAccepted(nil), nil
+}
+
+// usesSecurityGroup reports whether a server's spec names the security group.
+func (record *serverRecord) usesSecurityGroup(id string) bool {
+	networking := record.Server.Spec.Networking
+
+	return networking != nil && slices.Contains(networking.SecurityGroups, id)
+}

@@ -1,0 +1,244 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// stateVersion is bumped whenever the saved form of world changes incompatibly.
+const stateVersion = 1
+
+// world is everything a user can change: what -state saves and loads. The catalogue
+// (organizations, projects, regions, flavors, global images) is fixed and lives in
+// fixtures.go, so a state file never pins an old catalogue.
+type world struct {
+	Version                   int                                         `json:"version"`
+	Networks                  map[string]*networkRecord                   `json:"networks"`
+	SecurityGroups            map[string]*securityGroupRecord             `json:"securityGroups"`
+	SSHCertificateAuthorities map[string]*unikorn.SSHCertificateAuthority `json:"sshCertificateAuthorities"`
+	Servers                   map[string]*serverRecord                    `json:"servers"`
+	Images                    map[string]*imageRecord                     `json:"images"`
+	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
+	// Quotas maps organization ID to kind to quantity.
+	Quotas map[string]map[string]int `json:"quotas"`
+	// MACSequence numbers every MAC handed out, so that a recreated server visibly
+	// gets a new one.
+	MACSequence uint32 `json:"macSequence"`
+	// NextPublicHost is the next-fit cursor of public address allocation.
+	NextPublicHost uint32 `json:"nextPublicHost"`
+}
+
+type networkRecord struct {
+	Network   unikorn.Network `json:"network"`
+	Lifecycle schedule        `json:"lifecycle,omitempty"`
+	// AllocationID is the identity allocation that charges the network to the quota.
+	AllocationID string `json:"allocationId"`
+	// PrivateKey is the network's cloud identity key pair (OpenSSH PEM), which every
+	// server on the network shares.
+	PrivateKey string `json:"privateKey"`
+	// NextHost is the next-fit cursor of private address allocation.
+	NextHost uint32 `json:"nextHost"`
+}
+
+type securityGroupRecord struct {
+	SecurityGroup unikorn.SecurityGroup `json:"securityGroup"`
+	Lifecycle     schedule              `json:"lifecycle,omitempty"`
+}
+
+type serverRecord struct {
+	Server    unikorn.Server `json:"server"`
+	Lifecycle schedule       `json:"lifecycle,omitempty"`
+	// Power is the pending power transition (Stopping → Stopped, Pending → Running).
+	Power schedule `json:"power,omitempty"`
+	// Rebuild says the provisioning in progress recreates the cloud server, because
+	// the flavor or image changed: disk and addresses are lost.
+	Rebuild bool `json:"rebuild,omitempty"`
+}
+
+type imageRecord struct {
+	Image unikorn.Image `json:"image"`
+	// OrganizationID owns the image; global catalogue images have none.
+	OrganizationID string   `json:"organizationId,omitempty"`
+	Lifecycle      schedule `json:"lifecycle,omitempty"`
+}
+
+func newWorld() *world {
+	return &world{
+		Version:                   stateVersion,
+		Networks:                  map[string]*networkRecord{},
+		SecurityGroups:            map[string]*securityGroupRecord{},
+		SSHCertificateAuthorities: map[string]*unikorn.SSHCertificateAuthority{},
+		Servers:                   map[string]*serverRecord{},
+		Images:                    map[string]*imageRecord{},
+		Allocations:               map[string]*unikorn.Allocation{},
+		Quotas:                    map[string]map[string]int{},
+	}
+}
+
+// loadWorld reads a saved world; ok is false when the file does not exist.
+func loadWorld(path string) (w *world, ok bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+
+	if err != nil {
+		return nil, false, fmt.Errorf("reading sandbox state: %w", err)
+	}
+
+	w = newWorld()
+	if err := json.Unmarshal(data, w); err != nil {
+		return nil, false, fmt.Errorf("decoding sandbox state %s: %w", path, err)
+	}
+
+	if w.Version != stateVersion {
+		return nil, false, fmt.Errorf("sandbox state %s has version %d, this sandbox reads version %d", path, w.Version, stateVersion)
+	}
+
+	return w, true, nil
+}
+
+// save writes the world atomically: a reader, or a crash halfway, sees either the old
+// file or the new one, never a torn mix.
+func (w *world) save(path string) error {
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding sandbox state: %w", err)
+	}
+
+	temp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("saving sandbox state: %w", err)
+	}
+
+	defer os.Remove(temp.Name())
+
+	if _, err := temp.Write(append(data, '\n')); err != nil {
+		temp.Close()
+
+		return fmt.Errorf("saving sandbox state: %w", err)
+	}
+
+	if err := temp.Close(); err != nil {
+		return fmt.Errorf("saving sandbox state: %w", err)
+	}
+
+	if err := os.Rename(temp.Name(), path); err != nil {
+		return fmt.Errorf("saving sandbox state: %w", err)
+	}
+
+	return nil
+}
+
+// advance applies every transition that has fallen due by now and reports whether
+// anything changed.
+func (w *world) advance(now time.Time) bool {
+	changed := false
+
+	for id, record := range w.Servers {
+		serverChanged, gone := w.advanceServer(record, now)
+		if serverChanged {
+			changed = true
+		}
+
+		if gone {
+			delete(w.Servers, id)
+		}
+	}
+
+	for id, record := range w.SecurityGroups {
+		for _, to := range record.Lifecycle.due(now) {
+			changed = true
+
+			if applyProvisioning(&record.SecurityGroup.Metadata.ReadMetadata, to) {
+				delete(w.SecurityGroups, id)
+			}
+		}
+	}
+
+	for id, record := range w.Networks {
+		for _, to := range record.Lifecycle.due(now) {
+			changed = true
+
+			if applyProvisioning(&record.Network.Metadata.ReadMetadata, to) {
+				// Region releases the network's quota once the network is gone.
+				delete(w.Allocations, record.AllocationID)
+				delete(w.Networks, id)
+			}
+		}
+	}
+
+	for _, record := range w.Images {
+		for _, to := range record.Lifecycle.due(now) {
+			changed = true
+			record.Image.Status.State = to
+		}
+	}
+
+	return changed
+}
+
+// advanceServer applies a server's due provisioning and power transitions.
+func (w *world) advanceServer(record *serverRecord, now time.Time) (changed, gone bool) {
+	status := &record.Server.Status
+
+	for _, to := range record.Lifecycle.due(now) {
+		changed = true
+
+		switch to {
+		case toGone:
+			return true, true
+		case unikorn.ProvisioningProvisioning:
+			if record.Rebuild {
+				status.PrivateIP, status.PublicIP, status.MACAddress = "", "", ""
+				status.PowerState = unikorn.PowerBuilding
+			} else if status.PowerState == "" {
+				status.PowerState = unikorn.PowerBuilding
+			}
+		case unikorn.ProvisioningProvisioned:
+			w.realizeServer(record)
+		}
+
+		applyProvisioning(&record.Server.Metadata.ReadMetadata, to)
+	}
+
+	for _, to := range record.Power.due(now) {
+		changed = true
+		status.PowerState = to
+	}
+
+	return changed, false
+}
+
+// realizeServer is the cloud server coming up: it gets addresses it lacks, loses a
+// public address it no longer asks for, and boots unless it was stopped.
+func (w *world) realizeServer(record *serverRecord) {
+	server := &record.Server
+	record.Rebuild = false
+
+	if server.Status.PrivateIP == "" {
+		network := w.Networks[server.Status.NetworkID]
+		server.Status.PrivateIP = w.allocatePrivateAddress(network)
+		w.MACSequence++
+		server.Status.MACAddress = macAddress(w.MACSequence)
+	}
+
+	wantsPublicIP := server.Spec.Networking != nil && server.Spec.Networking.PublicIP
+
+	switch {
+	case wantsPublicIP && server.Status.PublicIP == "":
+		server.Status.PublicIP = w.allocatePublicAddress()
+	case !wantsPublicIP:
+		server.Status.PublicIP = ""
+	}
+
+	if server.Status.PowerState == "" || server.Status.PowerState == unikorn.PowerBuilding {
+		server.Status.PowerState = unikorn.PowerRunning
+	}
+}
