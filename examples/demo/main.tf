@@ -1,0 +1,82 @@
+# What `make demo` applies against a throwaway sandbox: it reads the catalogue a
+# Unikorn organization sees and prints it. The provider block is empty because the
+# sandbox prints the UNIKORN_* variables the provider falls back to.
+
+terraform {
+  required_version = ">= 1.14"
+
+  required_providers {
+    unikorn = {
+      source = "unikorn-cloud/unikorn"
+    }
+  }
+}
+
+provider "unikorn" {}
+
+data "unikorn_regions" "all" {}
+
+locals {
+  region = data.unikorn_regions.all.regions[0]
+}
+
+data "unikorn_flavors" "all" {
+  region_id = local.region.id
+}
+
+# The smallest flavor with a GPU: the API lists flavors smallest first.
+data "unikorn_flavors" "gpu" {
+  region_id = local.region.id
+  gpu       = true
+}
+
+data "unikorn_images" "all" {
+  region_id = local.region.id
+}
+
+# An Ubuntu image for x86_64, the kind an instance would boot.
+data "unikorn_images" "ubuntu" {
+  region_id    = local.region.id
+  os_distro    = "ubuntu"
+  architecture = "x86_64"
+}
+
+output "regions" {
+  description = "Every region of the organization."
+  value       = { for r in data.unikorn_regions.all.regions : r.name => "${r.type}, ${r.id}" }
+}
+
+output "flavors" {
+  description = "Every flavor of the first region."
+  value = {
+    for f in data.unikorn_flavors.all.flavors : f.name => join(", ", compact([
+      "${f.cpus} CPU",
+      "${f.memory} GiB",
+      "${f.disk} GB disk",
+      f.architecture,
+      f.baremetal ? "bare metal" : "",
+      f.gpu != null ? "${f.gpu.count}x ${f.gpu.vendor} ${f.gpu.model} ${f.gpu.memory} GiB" : "",
+    ]))
+  }
+}
+
+output "images" {
+  description = "Every ready image of the first region."
+  value = {
+    for i in data.unikorn_images.all.images : i.name => join(", ", compact([
+      "${i.os.distro} ${i.os.version}",
+      i.architecture,
+      "${i.size_gib} GiB",
+      i.virtualization,
+      i.gpu != null ? "${i.gpu.vendor} driver ${i.gpu.driver}" : "",
+    ]))
+  }
+}
+
+output "smallest_gpu_flavor" {
+  value = try(data.unikorn_flavors.gpu.flavors[0].name, "none")
+}
+
+output "ubuntu_x86_64_images" {
+  value = [for i in data.unikorn_images.ubuntu.images : i.name]
+}
