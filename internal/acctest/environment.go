@@ -1,0 +1,243 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Environment variables that point the acceptance tests at a real Unikorn instead of
+// the sandbox. The first five are the provider's own; the UNIKORN_ACC_* ones name
+// existing objects the tests may read and build on.
+const (
+	EnvRegionEndpoint   = "UNIKORN_REGION_ENDPOINT"
+	EnvIdentityEndpoint = "UNIKORN_IDENTITY_ENDPOINT"
+	EnvToken            = "UNIKORN_TOKEN"
+	EnvOrganizationID   = "UNIKORN_ORGANIZATION_ID"
+	EnvProjectID        = "UNIKORN_PROJECT_ID"
+
+	EnvRegionID  = "UNIKORN_ACC_REGION_ID"
+	EnvNetworkID = "UNIKORN_ACC_NETWORK_ID"
+	EnvFlavorID  = "UNIKORN_ACC_FLAVOR_ID"
+	EnvImageID   = "UNIKORN_ACC_IMAGE_ID"
+)
+
+// Sandbox timings under test: short enough for fast tests, long enough that the
+// provider must really wait for provisioning and deletion.
+const (
+	sandboxProvisionDelay   = 100 * time.Millisecond
+	sandboxDeprovisionDelay = 50 * time.Millisecond
+)
+
+// Environment is what one acceptance test runs against.
+type Environment struct {
+	// Settings are the provider attributes that reach it.
+	Settings ProviderSettings
+
+	// RegionID, NetworkID, FlavorID and ImageID name objects that exist and work
+	// together: the flavor and image are in the region and fit each other, and the
+	// network is in the region, the organization and the project.
+	RegionID  string
+	NetworkID string
+	FlavorID  string
+	ImageID   string
+
+	// Client is an API client of its own (not the provider's), for checks and for
+	// changes made behind Terraform's back.
+	Client *unikorn.Client
+
+	// control drives the sandbox; nil against a real Unikorn.
+	control *sandbox.ControlClient
+}
+
+// New returns the environment of one acceptance test: a fresh sandbox, stopped when
+// the test ends, or a real Unikorn when UNIKORN_REGION_ENDPOINT is set. Like
+// resource.Test it skips unless TF_ACC is set, so plain `go test` stays fast.
+func New(t *testing.T) *Environment {
+	t.Helper()
+
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance tests run with TF_ACC=1 (make testacc)")
+	}
+
+	var env *Environment
+	if os.Getenv(EnvRegionEndpoint) != "" {
+		env = fromEnvironment(t)
+	} else {
+		env = startSandbox(t)
+	}
+
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint:   env.Settings.RegionEndpoint,
+		IdentityEndpoint: env.Settings.IdentityEndpoint,
+		Token:            env.Settings.Token,
+		UserAgent:        "terraform-provider-unikorn-acctest",
+	})
+	require.NoError(t, err)
+
+	env.Client = client
+
+	return env
+}
+
+func startSandbox(t *testing.T) *Environment {
+	t.Helper()
+
+	opts := sandbox.DefaultOptions()
+	opts.ProvisionDelay = sandboxProvisionDelay
+	opts.DeprovisionDelay = sandboxDeprovisionDelay
+
+	sb, err := sandbox.New(opts)
+	require.NoError(t, err)
+
+	server := httptest.NewServer(sb)
+
+	t.Cleanup(func() {
+		server.Close()
+		require.NoError(t, sb.Close())
+	})
+
+	return &Environment{
+		Settings: ProviderSettings{
+			RegionEndpoint:   server.URL,
+			IdentityEndpoint: server.URL,
+			Token:            opts.Token,
+			OrganizationID:   sandbox.OrganizationID,
+			ProjectID:        sandbox.ProjectID,
+		},
+		RegionID:  sandbox.RegionID,
+		NetworkID: sandbox.NetworkDefaultID,
+		FlavorID:  sandbox.FlavorStandardID,
+		ImageID:   sandbox.ImageUbuntuID,
+		control:   sandbox.NewControlClient(server.URL, opts.Token, server.Client()),
+	}
+}
+
+// fromEnvironment reads a real target, failing with every missing variable at once.
+func fromEnvironment(t *testing.T) *Environment {
+	t.Helper()
+
+	var missing []string
+
+	get := func(name string) string {
+		value := os.Getenv(name)
+		if value == "" {
+			missing = append(missing, name)
+		}
+
+		return value
+	}
+
+	env := &Environment{
+		Settings: ProviderSettings{
+			RegionEndpoint:   get(EnvRegionEndpoint),
+			IdentityEndpoint: get(EnvIdentityEndpoint),
+			Token:            get(EnvToken),
+			OrganizationID:   get(EnvOrganizationID),
+			ProjectID:        get(EnvProjectID),
+		},
+		RegionID:  get(EnvRegionID),
+		NetworkID: get(EnvNetworkID),
+		FlavorID:  get(EnvFlavorID),
+		ImageID:   get(EnvImageID),
+	}
+
+	if len(missing) > 0 {
+		t.Fatalf("%s is set, so the acceptance tests target a real Unikorn, which also needs %s (see README.md)",
+			EnvRegionEndpoint, strings.Join(missing, ", "))
+	}
+
+	return env
+}
+
+// IsSandbox reports whether the test runs against the in-process sandbox.
+func (e *Environment) IsSandbox() bool {
+	return e.control != nil
+}
+
+// SkipUnlessSandbox skips a test (or a part of it) that needs to look inside or
+// steer the simulation, which a real Unikorn does not allow.
+func (e *Environment) SkipUnlessSandbox(t *testing.T) {
+	t.Helper()
+
+	if !e.IsSandbox() {
+		t.Skip("needs the sandbox: it inspects or steers the simulation")
+	}
+}
+
+// PreCheck fails fast, with the reason, when a real target cannot be reached with the
+// configured token; the sandbox needs no check.
+func (e *Environment) PreCheck(t *testing.T) {
+	t.Helper()
+
+	if e.IsSandbox() {
+		return
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	if _, err := e.Client.ListRegions(ctx, e.Settings.OrganizationID); err != nil {
+		t.Fatalf("cannot list the regions of organization %s at %s: %v",
+			e.Settings.OrganizationID, e.Settings.RegionEndpoint, err)
+	}
+}
+
+// ProviderConfig is the provider block for this environment, to prepend to a test's
+// configuration.
+func (e *Environment) ProviderConfig() string {
+	return e.Settings.Config()
+}
+
+// ProviderSettings are the attributes of a provider block. A test copies and changes
+// them to provoke an error: a bad token, an unreachable endpoint.
+type ProviderSettings struct {
+	RegionEndpoint   string
+	IdentityEndpoint string
+	Token            string
+	OrganizationID   string
+	ProjectID        string
+}
+
+// Config writes the settings as a provider block, leaving out empty ones so that the
+// provider falls back to the environment for them. Every value is written out rather
+// than exported, because parallel tests cannot share one process environment.
+func (s ProviderSettings) Config() string {
+	var b strings.Builder
+
+	b.WriteString("provider \"unikorn\" {\n")
+
+	for _, attribute := range []struct{ name, value string }{
+		{"region_endpoint", s.RegionEndpoint},
+		{"identity_endpoint", s.IdentityEndpoint},
+		{"token", s.Token},
+		{"organization_id", s.OrganizationID},
+		{"project_id", s.ProjectID},
+	} {
+		if attribute.value != "" {
+			fmt.Fprintf(&b, "  %s = %s\n", attribute.name, Quote(attribute.value))
+		}
+	}
+
+	b.WriteString("}\n")
+
+	return b.String()
+}
+
+// Quote writes s as an HCL string literal, escaping the template sequences that a
+// Go-quoted string would leave active.
+func Quote(s string) string {
+	quoted := fmt.Sprintf("%q", s)
+	quoted = strings.ReplaceAll(quoted, "${", "$${")
+
+	return strings.ReplaceAll(quoted, "%{", "%%{")
+}

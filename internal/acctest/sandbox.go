@@ -1,0 +1,92 @@
+package acctest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// The helpers below inspect or steer the sandbox; against a real Unikorn they skip
+// the test, so call them only where the check cannot be made otherwise.
+
+// Stats returns the requests the sandbox has served since it started or since
+// ResetStats, by route template.
+func (e *Environment) Stats(t *testing.T) sandbox.Stats {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	stats, err := e.control.Stats(context.Background())
+	require.NoError(t, err)
+
+	return stats
+}
+
+// ResetStats zeroes the sandbox's request counters.
+func (e *Environment) ResetStats(t *testing.T) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.ResetStats(context.Background()))
+}
+
+// AddFault makes the sandbox fail the requests the rule matches; it returns the rule's ID.
+func (e *Environment) AddFault(t *testing.T, rule sandbox.FaultRule) string {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	id, err := e.control.AddFault(context.Background(), rule)
+	require.NoError(t, err)
+
+	return id
+}
+
+// ClearFaults removes every fault rule.
+func (e *Environment) ClearFaults(t *testing.T) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.ClearFaults(context.Background()))
+}
+
+// UpdateSettings changes the sandbox's latency and delays while the test runs.
+func (e *Environment) UpdateSettings(t *testing.T, settings sandbox.Settings) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.UpdateSettings(context.Background(), settings))
+}
+
+// Allocations returns every quota allocation in every project: what a leak check
+// compares before and after.
+func (e *Environment) Allocations(t *testing.T) []unikorn.Allocation {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	allocations, err := e.control.Allocations(context.Background())
+	require.NoError(t, err)
+
+	return allocations
+}
+
+// FailServer puts a server into provisioning status `error`, as a cloud failure would.
+func (e *Environment) FailServer(t *testing.T, serverID string) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.FailServer(context.Background(), serverID))
+}
+
+// Servers lists the servers the test's token can see that match q; it works against
+// a real Unikorn too.
+func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Server {
+	t.Helper()
+
+	servers, err := e.Client.ListServers(context.Background(), q)
+	require.NoError(t, err)
+
+	return servers
+}

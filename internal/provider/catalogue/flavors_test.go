@@ -1,0 +1,253 @@
+package catalogue_test
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// TestAccFlavors_filters runs every filter over the sandbox's five fixture flavors,
+// which the API lists smallest first: sim-tiny-1 (1 CPU, 2 GiB), sim-arm-2 (2, 4,
+// aarch64), sim-standard-4 (4, 8), sim-metal-32 (32, 128, bare metal), sim-gpu-8 (8,
+// 16, one NVIDIA L4).
+func TestAccFlavors_filters(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	const all = "data.unikorn_flavors.all"
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{{
+			Config: env.ProviderConfig() + `
+locals {
+  region_id = ` + acctest.Quote(env.RegionID) + `
+}
+
+data "unikorn_flavors" "all" {
+  region_id = local.region_id
+}
+
+data "unikorn_flavors" "name" {
+  region_id = local.region_id
+  name      = "sim-arm-2"
+}
+
+data "unikorn_flavors" "aarch64" {
+  region_id    = local.region_id
+  architecture = "aarch64"
+}
+
+data "unikorn_flavors" "min_cpus" {
+  region_id = local.region_id
+  min_cpus  = 8
+}
+
+data "unikorn_flavors" "min_memory" {
+  region_id  = local.region_id
+  min_memory = 8
+}
+
+data "unikorn_flavors" "gpu" {
+  region_id = local.region_id
+  gpu       = true
+}
+
+data "unikorn_flavors" "no_gpu" {
+  region_id = local.region_id
+  gpu       = false
+}
+
+data "unikorn_flavors" "nvidia" {
+  region_id  = local.region_id
+  gpu_vendor = "NVIDIA"
+}
+
+data "unikorn_flavors" "amd" {
+  region_id  = local.region_id
+  gpu_vendor = "AMD"
+}
+
+data "unikorn_flavors" "combined" {
+  region_id    = local.region_id
+  architecture = "x86_64"
+  min_cpus     = 4
+  gpu          = false
+}
+
+data "unikorn_flavors" "nothing" {
+  region_id = local.region_id
+  name      = "no-such-flavor"
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				namesAre(all, "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
+				namesAre("data.unikorn_flavors.name", "flavors", "sim-arm-2"),
+				namesAre("data.unikorn_flavors.aarch64", "flavors", "sim-arm-2"),
+				namesAre("data.unikorn_flavors.min_cpus", "flavors", "sim-metal-32", "sim-gpu-8"),
+				namesAre("data.unikorn_flavors.min_memory", "flavors", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
+				namesAre("data.unikorn_flavors.gpu", "flavors", "sim-gpu-8"),
+				namesAre("data.unikorn_flavors.no_gpu", "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32"),
+				namesAre("data.unikorn_flavors.nvidia", "flavors", "sim-gpu-8"),
+				namesAre("data.unikorn_flavors.amd", "flavors"),
+				namesAre("data.unikorn_flavors.combined", "flavors", "sim-standard-4", "sim-metal-32"),
+				namesAre("data.unikorn_flavors.nothing", "flavors"),
+
+				// Every attribute, once with a GPU and once without.
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(4), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id":           knownvalue.StringExact(sandbox.FlavorGPUID),
+					"name":         knownvalue.StringExact("sim-gpu-8"),
+					"cpus":         knownvalue.Int64Exact(8),
+					"memory":       knownvalue.Int64Exact(16),
+					"disk":         knownvalue.Int64Exact(200),
+					"architecture": knownvalue.StringExact("x86_64"),
+					"baremetal":    knownvalue.Bool(false),
+					"gpu": knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"vendor": knownvalue.StringExact("NVIDIA"),
+						"model":  knownvalue.StringExact("L4"),
+						"memory": knownvalue.Int64Exact(16),
+						"count":  knownvalue.Int64Exact(1),
+					}),
+				})),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id":           knownvalue.StringExact(sandbox.FlavorMetalID),
+					"name":         knownvalue.StringExact("sim-metal-32"),
+					"cpus":         knownvalue.Int64Exact(32),
+					"memory":       knownvalue.Int64Exact(128),
+					"disk":         knownvalue.Int64Exact(1000),
+					"architecture": knownvalue.StringExact("x86_64"),
+					"baremetal":    knownvalue.Bool(true),
+					"gpu":          knownvalue.Null(),
+				})),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.OrganizationID)),
+			},
+		}},
+	})
+}
+
+// TestAccFlavors_byName finds the environment's flavor by its name; it runs against
+// a real Unikorn too.
+func TestAccFlavors_byName(t *testing.T) {
+	env := acctest.New(t)
+
+	flavors, err := env.Client.ListFlavors(context.Background(), env.Settings.OrganizationID, env.RegionID)
+	require.NoError(t, err)
+
+	var name string
+
+	for _, flavor := range flavors {
+		if flavor.Metadata.ID == env.FlavorID {
+			name = flavor.Metadata.Name
+		}
+	}
+
+	require.NotEmpty(t, name, "flavor %s is not in region %s", env.FlavorID, env.RegionID)
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{{
+			Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id = ` + acctest.Quote(env.RegionID) + `
+  name      = ` + acctest.Quote(name) + `
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.unikorn_flavors.this", tfjsonpath.New("flavors"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id":   knownvalue.StringExact(env.FlavorID),
+						"name": knownvalue.StringExact(name),
+					})})),
+			},
+		}},
+	})
+}
+
+func TestAccFlavors_invalidFilters(t *testing.T) {
+	env := acctest.New(t)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id    = "any"
+  architecture = "sparc"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*architecture.*"x86_64"`),
+			},
+			{
+				Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id  = "any"
+  gpu_vendor = "nvidia"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*gpu_vendor.*"NVIDIA"`),
+			},
+			{
+				Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id = "any"
+  min_cpus  = 0
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value.*min_cpus.*at least 1`),
+			},
+		},
+	})
+}
+
+func TestAccFlavors_unknownRegion(t *testing.T) {
+	env := acctest.New(t)
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{{
+			Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id = "b0000000-0000-4000-8000-0000000000ff"
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Unable to list flavors.*404.*does\s+not\s+exist`),
+		}},
+	})
+}
+
+func TestAccFlavors_badToken(t *testing.T) {
+	env := acctest.New(t)
+
+	settings := env.Settings
+	settings.Token = "not-a-valid-token"
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{{
+			Config: settings.Config() + `
+data "unikorn_flavors" "this" {
+  region_id = ` + acctest.Quote(env.RegionID) + `
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Unable to list flavors.*401.*token\s+was\s+not\s+accepted`),
+		}},
+	})
+}
