@@ -1,0 +1,135 @@
+package compute
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Selector names one network, security group or SSH certificate authority: by ID, or
+// by name within a project. Region does not keep names unique, so a look-up by name
+// must find exactly one object to be trusted.
+type Selector struct {
+	// ID selects the object directly; the other fields are then ignored.
+	ID string
+
+	// Name selects by name among the objects of OrganizationID and ProjectID, and
+	// for security groups of NetworkID when it is set.
+	Name           string
+	OrganizationID string
+	ProjectID      string
+	NetworkID      string
+}
+
+// LookupError means a look-up did not find exactly one object: none with the ID or
+// name, or several with the name (Matches holds their IDs).
+type LookupError struct {
+	Kind     string
+	Selector Selector
+	Matches  []string
+}
+
+func (e *LookupError) Error() string {
+	if e.Selector.ID != "" {
+		return fmt.Sprintf("%s %s does not exist or is not visible to these credentials", e.Kind, e.Selector.ID)
+	}
+
+	where := "project " + e.Selector.ProjectID + " of organization " + e.Selector.OrganizationID
+	if e.Selector.NetworkID != "" {
+		where = "network " + e.Selector.NetworkID + " in " + where
+	}
+
+	if len(e.Matches) == 0 {
+		return fmt.Sprintf("no %s is named %q in %s", e.Kind, e.Selector.Name, where)
+	}
+
+	return fmt.Sprintf("the name %q does not say which %s is meant: %d in %s carry it (%s)",
+		e.Selector.Name, e.Kind, len(e.Matches), where, strings.Join(e.Matches, ", "))
+}
+
+// Network finds one network.
+func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
+	return lookup(ctx, "network", selector, s.client.GetNetwork,
+		func(ctx context.Context) ([]unikorn.Network, error) {
+			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+			})
+		},
+		func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata })
+}
+
+// SecurityGroup finds one security group.
+func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
+	return lookup(ctx, "security group", selector, s.client.GetSecurityGroup,
+		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
+			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+				NetworkIDs:      nonEmpty(selector.NetworkID),
+			})
+		},
+		func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata })
+}
+
+// SSHCertificateAuthority finds one SSH certificate authority.
+func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
+	return lookup(ctx, "SSH certificate authority", selector, s.client.GetSSHCertificateAuthority,
+		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
+			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+			})
+		},
+		func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
+			return &authority.Metadata
+		})
+}
+
+// lookup is the one way every kind is found. By ID it asks for the object, turning
+// "absent" and "hidden" (region answers 403 for objects of projects the caller is
+// not in) into a LookupError; by name it lists the project's objects and requires
+// exactly one with the name, because region has no name filter and no uniqueness.
+func lookup[T any](
+	ctx context.Context,
+	kind string,
+	selector Selector,
+	get func(context.Context, string) (*T, error),
+	list func(context.Context) ([]T, error),
+	metadata func(*T) *unikorn.ProjectScopedMetadata,
+) (*T, error) {
+	if selector.ID != "" {
+		object, err := get(ctx, selector.ID)
+		if unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
+			return nil, &LookupError{Kind: kind, Selector: Selector{ID: selector.ID}}
+		}
+
+		return object, err
+	}
+
+	objects, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	var matches []*T
+
+	for i := range objects {
+		if metadata(&objects[i]).Name == selector.Name {
+			matches = append(matches, &objects[i])
+		}
+	}
+
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+
+	ids := make([]string, len(matches))
+	for i, match := range matches {
+		ids[i] = metadata(match).ID
+	}
+
+	return nil, &LookupError{Kind: kind, Selector: selector, Matches: ids}
+}
