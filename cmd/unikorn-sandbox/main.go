@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.Join(err, sb.Close())
 	}
 
-	endpoint := "http://" + clientAddress(listener.Addr().(*net.TCPAddr))
+	endpoint := "http://" + clientAddress(listener.Addr())
 
 	for _, variable := range [][2]string{
 		{"UNIKORN_REGION_ENDPOINT", endpoint},
@@ -121,13 +121,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // clientAddress is the address a client on this machine dials: a wildcard listener
 // is reached on loopback.
-func clientAddress(addr *net.TCPAddr) string {
-	host := addr.IP
-	if host.IsUnspecified() {
-		host = net.IPv4(127, 0, 0, 1)
+func clientAddress(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
 	}
 
-	return net.JoinHostPort(host.String(), fmt.Sprint(addr.Port))
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+
+	return net.JoinHostPort(host, port)
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]+$`)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -66,6 +67,11 @@ func TestRunPrintsExportsServesAndSavesOnShutdown(t *testing.T) {
 func TestRunRejectsBadFlags(t *testing.T) {
 	err := run(context.Background(), []string{"-provision-delay", "soon"}, io.Discard, io.Discard)
 	require.Error(t, err)
+}
+
+func TestClientAddressReachesAWildcardListenerOnLoopback(t *testing.T) {
+	assert.Equal(t, "127.0.0.1:8080", clientAddress(&net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}))
+	assert.Equal(t, "10.1.2.3:80", clientAddress(&net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 80}))
 }
 
 func TestShellQuote(t *testing.T) {
