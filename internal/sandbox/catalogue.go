@@ -66,11 +66,6 @@ func (s *Sandbox) listImages(req *request) (*reply, error) {
 // listImagesV2 selects by organization, scope and status. Without organizationID only
 // global images are listed; organizations the caller is not in are dropped silently.
 func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
-	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.caller.projects) == 0 || !regionExists(req.PathValue("regionID")) {
-		return nil, errNotFound()
-	}
-
 	values := req.URL.Query()
 
 	scope := values.Get("scope")
@@ -87,6 +82,11 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 		if !slices.Contains([]string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed}, state) {
 			return nil, errBadRequest("parameter \"status\" in query has an error: value %q is not one of the allowed values", state)
 		}
+	}
+
+	// No organization lets the caller see the region, so it does not exist for it.
+	if len(req.caller.projects) == 0 || !regionExists(req.PathValue("regionID")) {
+		return nil, errNotFound()
 	}
 
 	var organizationIDs []string

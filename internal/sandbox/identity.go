@@ -80,14 +80,14 @@ func (s *Sandbox) getQuotas(req *request) (*reply, error) {
 // setQuotas is the administrator's quota update: listed kinds get the new quantity,
 // others keep theirs.
 func (s *Sandbox) setQuotas(req *request) (*reply, error) {
-	organizationID := req.PathValue("organizationID")
-
-	if err := requireOrganization(req.caller, organizationID, rbacQuotas, opUpdate); err != nil {
+	var body unikorn.QuotasWrite
+	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
 		return nil, err
 	}
 
-	var body unikorn.QuotasWrite
-	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
+	organizationID := req.PathValue("organizationID")
+
+	if err := requireOrganization(req.caller, organizationID, rbacQuotas, opUpdate); err != nil {
 		return nil, err
 	}
 
@@ -115,14 +115,14 @@ func decodeAllocation(req *request) (unikorn.AllocationWrite, error) {
 }
 
 func (s *Sandbox) createAllocation(req *request) (*reply, error) {
-	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
-
-	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
+	body, err := decodeAllocation(req)
+	if err != nil {
 		return nil, err
 	}
 
-	body, err := decodeAllocation(req)
-	if err != nil {
+	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
+
+	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -161,12 +161,12 @@ func (s *Sandbox) getAllocation(req *request) (*reply, error) {
 
 // updateAllocation replaces an allocation; over quota it is left as it was.
 func (s *Sandbox) updateAllocation(req *request) (*reply, error) {
-	allocation, err := s.findAllocation(req, opUpdate)
+	body, err := decodeAllocation(req)
 	if err != nil {
 		return nil, err
 	}
 
-	body, err := decodeAllocation(req)
+	allocation, err := s.findAllocation(req, opUpdate)
 	if err != nil {
 		return nil, err
 	}

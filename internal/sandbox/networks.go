@@ -188,11 +188,6 @@ func (s *Sandbox) getNetwork(req *request) (*reply, error) {
 }
 
 func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
-	record, err := s.lookupNetwork(req, req.PathValue("networkID"), rbacNetworks, opUpdate)
-	if err != nil {
-		return nil, err
-	}
-
 	var body unikorn.NetworkUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(networkSpecRequired...)...); err != nil {
 		return nil, err
@@ -203,6 +198,11 @@ func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
 	}
 
 	if err := validateNetworkSpec(body.Spec); err != nil {
+		return nil, err
+	}
+
+	record, err := s.lookupNetwork(req, req.PathValue("networkID"), rbacNetworks, opUpdate)
+	if err != nil {
 		return nil, err
 	}
 

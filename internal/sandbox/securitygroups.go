@@ -120,11 +120,6 @@ func (s *Sandbox) getSecurityGroup(req *request) (*reply, error) {
 }
 
 func (s *Sandbox) updateSecurityGroup(req *request) (*reply, error) {
-	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.caller, securityGroupMetadata, rbacSecurityGroups, opUpdate)
-	if err != nil {
-		return nil, err
-	}
-
 	var body unikorn.SecurityGroupUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(securityGroupSpecRequired...)...); err != nil {
 		return nil, err
@@ -135,6 +130,11 @@ func (s *Sandbox) updateSecurityGroup(req *request) (*reply, error) {
 	}
 
 	if err := validateRules(body.Spec.Rules); err != nil {
+		return nil, err
+	}
+
+	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.caller, securityGroupMetadata, rbacSecurityGroups, opUpdate)
+	if err != nil {
 		return nil, err
 	}
 

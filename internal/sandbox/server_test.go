@@ -112,7 +112,8 @@ func TestRequestValidationIs400BeforeHandlers(t *testing.T) {
 			"metadata": map[string]any{"name": 7},
 			"spec":     map[string]any{"flavorId": FlavorStandardID, "imageId": ImageUbuntuID, "networkId": NetworkDefaultID},
 		}},
-		"name not a label value": {http.MethodPost, "/api/v2/servers", serverCreate("-bad name-")},
+		"name not a label value":         {http.MethodPost, "/api/v2/servers", serverCreate("-bad name-")},
+		"body checked before the lookup": {http.MethodPut, "/api/v2/servers/f0000000-0000-4000-8000-000000000000", `{}`},
 		"malformed body ID": {http.MethodPost, "/api/v2/servers", func() unikorn.ServerCreate {
 			body := serverCreate("ok")
 			body.Spec.FlavorID = "sim-standard-4"

@@ -156,17 +156,17 @@ const (
 // snapshotServer creates an image of the server, owned by its organization. It copies
 // the server's image description and becomes ready after the provision delay.
 func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
-	record, err := s.lookupServer(req, opRead)
-	if err != nil {
-		return nil, err
-	}
-
 	var body unikorn.SnapshotCreate
 	if err := decodeBody(req.Request, &body, requiredWith("spec")...); err != nil {
 		return nil, err
 	}
 
 	if err := validateWriteMetadata(body.Metadata); err != nil {
+		return nil, err
+	}
+
+	record, err := s.lookupServer(req, opRead)
+	if err != nil {
 		return nil, err
 	}
 

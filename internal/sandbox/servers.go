@@ -222,11 +222,6 @@ func (s *Sandbox) getServer(req *request) (*reply, error) {
 // updateServer replaces a server's spec, description and tags. A new flavor or image
 // recreates the cloud server, which loses its disk and addresses.
 func (s *Sandbox) updateServer(req *request) (*reply, error) {
-	record, err := s.lookupServer(req, opUpdate)
-	if err != nil {
-		return nil, err
-	}
-
 	var body unikorn.ServerUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(serverSpecRequired...)...); err != nil {
 		return nil, err
@@ -237,6 +232,11 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 	}
 
 	if err := validateServerSpecSyntax(&body.Spec); err != nil {
+		return nil, err
+	}
+
+	record, err := s.lookupServer(req, opUpdate)
+	if err != nil {
 		return nil, err
 	}
 
