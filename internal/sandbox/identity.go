@@ -49,7 +49,7 @@ func (s *Sandbox) listProjects(req *request) (*reply, error) {
 	result := []unikorn.Project{}
 
 	for _, project := range projects {
-		if req.caller.canUse(organizationID, project.Metadata.ID) && project.Metadata.OrganizationID == organizationID {
+		if project.Metadata.OrganizationID == organizationID && req.caller.canUse(organizationID, project.Metadata.ID) {
 			result = append(result, project)
 		}
 	}

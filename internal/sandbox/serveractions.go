@@ -183,6 +183,8 @@ func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
 
 	organizationID := server.Metadata.OrganizationID
 
+	// Caller tags are kept, except that only region may say where an image came from
+	// and whose it is.
 	tags := unikorn.Tags{}
 
 	for _, tag := range body.Metadata.Tags {
