@@ -1,0 +1,136 @@
+package instance_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const address = "unikorn_compute_instance.test"
+
+// attrs are the arguments of the test instance, as HCL expressions.
+type attrs map[string]string
+
+// baseAttrs is a small, valid instance on the environment's network.
+func baseAttrs(env *acctest.Environment) attrs {
+	return attrs{
+		"name":       acctest.Quote("web"),
+		"network_id": acctest.Quote(env.NetworkID),
+		"flavor_id":  acctest.Quote(env.FlavorID),
+		"image_id":   acctest.Quote(env.ImageID),
+	}
+}
+
+// with returns a copy of a with the given arguments added or replaced; an empty
+// expression removes the argument.
+func (a attrs) with(pairs ...string) attrs {
+	result := maps.Clone(a)
+
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			delete(result, pairs[i])
+		} else {
+			result[pairs[i]] = pairs[i+1]
+		}
+	}
+
+	return result
+}
+
+// config writes the provider block and the test instance.
+func config(env *acctest.Environment, a attrs) string {
+	var b strings.Builder
+
+	b.WriteString(env.ProviderConfig())
+	b.WriteString("\nresource \"unikorn_compute_instance\" \"test\" {\n")
+
+	for _, name := range slices.Sorted(maps.Keys(a)) {
+		fmt.Fprintf(&b, "  %s = %s\n", name, a[name])
+	}
+
+	b.WriteString("}\n")
+
+	return b.String()
+}
+
+// instanceAllocations returns the identity allocations charged for instances.
+func instanceAllocations(t *testing.T, env *acctest.Environment) []unikorn.Allocation {
+	t.Helper()
+
+	return slices.DeleteFunc(env.Allocations(t), func(a unikorn.Allocation) bool {
+		return a.Spec.Kind != compute.AllocationKind
+	})
+}
+
+// checkNothingLeft proves that a destroyed configuration leaves neither a server nor
+// quota behind.
+func checkNothingLeft(t *testing.T, env *acctest.Environment) resource.TestCheckFunc {
+	t.Helper()
+
+	return func(*terraform.State) error {
+		if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) > 0 {
+			return fmt.Errorf("%d servers left behind, the first %s", len(servers), servers[0].Metadata.ID)
+		}
+
+		if allocations := instanceAllocations(t, env); len(allocations) > 0 {
+			return fmt.Errorf("%d instance allocations left behind, the first for instance %s", len(allocations), allocations[0].Spec.ID)
+		}
+
+		return nil
+	}
+}
+
+// checkSandbox runs a check of the sandbox's own records after a step.
+func checkSandbox(check func() error) resource.TestCheckFunc {
+	return func(*terraform.State) error { return check() }
+}
+
+// testCase is the common frame of the instance's acceptance tests.
+func testCase(t *testing.T, env *acctest.Environment, steps ...resource.TestStep) resource.TestCase {
+	t.Helper()
+
+	return resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		CheckDestroy:             checkNothingLeft(t, env),
+		Steps:                    steps,
+	}
+}
+
+// deleteServerBehindTerraform deletes an instance's server through the API, as a
+// person would, and waits until it is gone.
+func deleteServerBehindTerraform(t *testing.T, env *acctest.Environment, serverID string) {
+	t.Helper()
+
+	ctx := context.Background()
+	require.NoError(t, env.Client.DeleteServer(ctx, serverID))
+	require.Eventually(t, func() bool {
+		_, err := env.Client.GetServer(ctx, serverID)
+
+		return unikorn.IsNotFound(err)
+	}, 10*time.Second, 10*time.Millisecond)
+}
+
+// instanceID is the ID an instance called name on the default network has.
+func instanceID(t *testing.T, name string) string {
+	t.Helper()
+
+	id, err := unikorn.DeriveServerID(sandbox.NetworkDefaultID, name)
+	require.NoError(t, err)
+
+	return id
+}
