@@ -1,0 +1,113 @@
+package acctest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
+)
+
+// CLI runs the Terraform CLI itself in a working directory of its own, against the
+// provider served in-process. It is for what the testing framework cannot observe:
+// the warnings a plan prints, and commands such as `terraform apply -invoke`.
+type CLI struct {
+	t         *testing.T
+	dir       string
+	terraform string
+	environ   []string
+}
+
+// CLI starts the provider for one test and returns a CLI whose configuration is the
+// environment's provider block followed by config.
+func (e *Environment) CLI(t *testing.T, config string) *CLI {
+	t.Helper()
+
+	terraform := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if terraform == "" {
+		t.Skip("TF_ACC_TERRAFORM_PATH names no Terraform CLI (make testacc sets it)")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+
+	go func() {
+		err := tf6server.Serve(provider.Address, providerserver.NewProtocol6(provider.New(ProviderVersion)()),
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithoutLogStderrOverride())
+		if err != nil {
+			t.Errorf("serving the provider: %v", err)
+		}
+	}()
+
+	config6 := <-reattach
+	t.Cleanup(func() {
+		cancel()
+		<-closed
+	})
+
+	reattachJSON, err := json.Marshal(map[string]any{
+		provider.Address: map[string]any{
+			"Protocol":        config6.Protocol,
+			"ProtocolVersion": config6.ProtocolVersion,
+			"Pid":             config6.Pid,
+			"Test":            true,
+			"Addr":            map[string]string{"Network": config6.Addr.Network(), "String": config6.Addr.String()},
+		},
+	})
+	require.NoError(t, err)
+
+	cli := &CLI{
+		t:         t,
+		dir:       t.TempDir(),
+		terraform: terraform,
+		environ: append(os.Environ(),
+			"TF_REATTACH_PROVIDERS="+string(reattachJSON),
+			"TF_IN_AUTOMATION=1",
+			"CHECKPOINT_DISABLE=1",
+		),
+	}
+	cli.WriteConfig(e.ProviderConfig() + config)
+	cli.Run("init", "-input=false")
+
+	return cli
+}
+
+// WriteConfig replaces the working directory's configuration.
+func (c *CLI) WriteConfig(config string) {
+	c.t.Helper()
+
+	require.NoError(c.t, os.WriteFile(filepath.Join(c.dir, "main.tf"), []byte(config), 0o600))
+}
+
+// Run runs a Terraform command and returns what it printed; the test fails if the
+// command does.
+func (c *CLI) Run(args ...string) string {
+	c.t.Helper()
+
+	output, err := c.Try(args...)
+	require.NoError(c.t, err, "terraform %v:\n%s", args, output)
+
+	return output
+}
+
+// Try runs a Terraform command and returns what it printed and how it ended.
+func (c *CLI) Try(args ...string) (string, error) {
+	c.t.Helper()
+
+	command := exec.CommandContext(c.t.Context(), c.terraform, append(args, "-no-color")...) //nolint:gosec // the test's own Terraform
+	command.Dir = c.dir
+	command.Env = c.environ
+
+	output, err := command.CombinedOutput()
+
+	return string(output), err
+}
