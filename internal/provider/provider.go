@@ -19,6 +19,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -151,6 +152,9 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		catalogue.NewFlavorsDataSource,
 		catalogue.NewImagesDataSource,
 		instance.NewDataSource,
+		network.NewNetworkDataSource,
+		network.NewSecurityGroupDataSource,
+		network.NewSSHCertificateAuthorityDataSource,
 	}
 }
 

@@ -1,0 +1,233 @@
+// Package network serves the look-ups of what a compute instance is placed on and
+// protected by: networks, security groups and SSH certificate authorities, each by ID
+// or by name within a project.
+package network
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+var (
+	pathID             = path.Root("id")
+	pathName           = path.Root("name")
+	pathOrganizationID = path.Root("organization_id")
+	pathProjectID      = path.Root("project_id")
+)
+
+// kind is what sets one look-up data source apart from the others; everything else,
+// from the schema's common attributes to the error for an ambiguous name, is shared.
+type kind[T any] struct {
+	typeName    string
+	noun        string
+	description string
+	// attributes are the kind's own, beside those every look-up has.
+	attributes map[string]schema.Attribute
+	// narrowing names further attributes that narrow a look-up by name (and so make
+	// no sense with an ID).
+	narrowing []string
+
+	newModel func() model[T]
+	find     func(*compute.Service, context.Context, compute.Selector) (*T, error)
+	metadata func(*T) *unikorn.ProjectScopedMetadata
+}
+
+// model is the state of one kind: the common attributes plus its own.
+type model[T any] interface {
+	common() *commonModel
+	// narrow adds the kind's narrowing attributes to a look-up by name.
+	narrow(*compute.Selector)
+	// set fills in the kind's own attributes.
+	set(context.Context, *T, *diag.Diagnostics)
+}
+
+// commonModel holds the attributes every look-up has.
+type commonModel struct {
+	ID             types.String `tfsdk:"id"`
+	Name           types.String `tfsdk:"name"`
+	Description    types.String `tfsdk:"description"`
+	Tags           types.Map    `tfsdk:"tags"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+}
+
+func (c *commonModel) common() *commonModel { return c }
+
+func (c *commonModel) setMetadata(ctx context.Context, metadata *unikorn.ProjectScopedMetadata, diags *diag.Diagnostics) {
+	c.ID = types.StringValue(metadata.ID)
+	c.Name = types.StringValue(metadata.Name)
+	c.OrganizationID = types.StringValue(metadata.OrganizationID)
+	c.ProjectID = types.StringValue(metadata.ProjectID)
+	c.Description = types.StringNull()
+
+	if metadata.Description != "" {
+		c.Description = types.StringValue(metadata.Description)
+	}
+
+	tags := make(map[string]string, len(metadata.Tags))
+	for _, tag := range metadata.Tags {
+		tags[tag.Name] = tag.Value
+	}
+
+	value, d := types.MapValueFrom(ctx, types.StringType, tags)
+	diags.Append(d...)
+	c.Tags = value
+}
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*dataSource[unikorn.Network])(nil)
+	_ datasource.DataSourceWithConfigValidators = (*dataSource[unikorn.Network])(nil)
+)
+
+// dataSource looks one object of a kind up, by ID or by name.
+type dataSource[T any] struct {
+	kind     kind[T]
+	provider *providerdata.Data
+}
+
+func (d *dataSource[T]) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = d.kind.typeName
+}
+
+func (d *dataSource[T]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *dataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	noun := d.kind.noun
+
+	attributes := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "ID of the " + noun + ". Give either this or `name`.",
+			Validators:          []validator.String{instanceref.IDValidator()},
+		},
+		"name": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Name of the " + noun + ". Names need not be unique, so a look-up by name " +
+				"fails unless exactly one " + noun + " in the project has it.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"organization_id": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Organization to search by name; defaults to the provider's `organization_id`. " +
+				"With `id` it is read from the " + noun + ".",
+			Validators: []validator.String{instanceref.IDValidator()},
+		},
+		"project_id": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Project to search by name; defaults to the provider's `project_id`. " +
+				"With `id` it is read from the " + noun + ".",
+			Validators: []validator.String{instanceref.IDValidator()},
+		},
+		"description": schema.StringAttribute{
+			Computed: true, MarkdownDescription: "Description of the " + noun + "; null when it has none.",
+		},
+		"tags": schema.MapAttribute{
+			Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Tags of the " + noun + ", by name.",
+		},
+	}
+	maps.Copy(attributes, d.kind.attributes)
+
+	resp.Schema = schema.Schema{MarkdownDescription: d.kind.description, Attributes: attributes}
+}
+
+func (d *dataSource[T]) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	validators := []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
+	}
+
+	for _, scope := range append([]string{"organization_id", "project_id"}, d.kind.narrowing...) {
+		validators = append(validators, datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot(scope)))
+	}
+
+	return validators
+}
+
+func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	data := d.kind.newModel()
+
+	resp.Diagnostics.Append(req.Config.Get(ctx, data)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	common := data.common()
+	selector := compute.Selector{ID: common.ID.ValueString()}
+
+	// An ID names one object wherever it is, so only a name is searched in a scope.
+	if selector.ID == "" {
+		selector.Name = common.Name.ValueString()
+		selector.OrganizationID = d.provider.Organization(common.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+		selector.ProjectID = d.provider.Project(common.ProjectID, pathProjectID, &resp.Diagnostics)
+		data.narrow(&selector)
+	}
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	object, err := d.kind.find(d.provider.Compute, ctx, selector)
+	if err != nil {
+		resp.Diagnostics.Append(d.lookupFailed(err))
+
+		return
+	}
+
+	common.setMetadata(ctx, d.kind.metadata(object), &resp.Diagnostics)
+	data.set(ctx, object, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, data)...)
+}
+
+// lookupFailed points a look-up that found no single object at the attribute that
+// selected it, and says what to do.
+func (d *dataSource[T]) lookupFailed(err error) diag.Diagnostic {
+	noun := d.kind.noun
+	title := strings.ToUpper(noun[:1]) + noun[1:]
+
+	var lookupErr *compute.LookupError
+	if !errors.As(err, &lookupErr) {
+		return diagnostic.APIError("Unable to read the "+noun, err)
+	}
+
+	// The façade's message is a clause; the diagnostic shows it as a sentence.
+	problem := strings.ToUpper(err.Error()[:1]) + err.Error()[1:] + "."
+
+	switch {
+	case lookupErr.Selector.ID != "":
+		return diagnostic.AttributeError(pathID, title+" not found", problem,
+			"Check the ID, and that the provider's token is a member of the "+noun+"'s project.")
+	case len(lookupErr.Matches) == 0:
+		return diagnostic.AttributeError(pathName, title+" not found", problem,
+			"Check the name and the scope searched ("+strings.Join(append([]string{"organization_id", "project_id"}, d.kind.narrowing...), ", ")+
+				"); where organization_id and project_id are not set, the provider's are used.")
+	default:
+		narrow := ""
+		for _, attribute := range d.kind.narrowing {
+			narrow += ", or narrow the look-up with `" + attribute + "`"
+		}
+
+		return diagnostic.AttributeError(pathName, "Ambiguous "+noun+" name", problem,
+			"Look the "+noun+" up by `id` (one of those above) instead"+narrow+
+				", or rename the others so that the name is unique.")
+	}
+}

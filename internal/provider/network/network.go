@@ -1,0 +1,65 @@
+package network
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// NetworkTypeName is the network data source's Terraform type.
+const NetworkTypeName = "unikorn_network"
+
+// NewNetworkDataSource returns the unikorn_network data source.
+func NewNetworkDataSource() datasource.DataSource {
+	return &dataSource[unikorn.Network]{kind: kind[unikorn.Network]{
+		typeName: NetworkTypeName,
+		noun:     "network",
+		description: "Looks up a network, by `id` or by `name` within a project. An instance's " +
+			"organization, project and region are those of its network.",
+		attributes: map[string]schema.Attribute{
+			"region_id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "Region the network is in.",
+			},
+			"prefix": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "IPv4 prefix of the network, e.g. `10.0.0.0/24`.",
+			},
+			"dns_nameservers": schema.ListAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "DNS servers the network hands out; empty when it uses the platform's.",
+			},
+		},
+		newModel: func() model[unikorn.Network] { return &networkModel{} },
+		find:     (*compute.Service).Network,
+		metadata: func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata },
+	}}
+}
+
+type networkModel struct {
+	commonModel
+
+	RegionID       types.String `tfsdk:"region_id"`
+	Prefix         types.String `tfsdk:"prefix"`
+	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+}
+
+func (m *networkModel) narrow(*compute.Selector) {}
+
+func (m *networkModel) set(ctx context.Context, network *unikorn.Network, diags *diag.Diagnostics) {
+	m.RegionID = types.StringValue(network.Status.RegionID)
+	m.Prefix = types.StringValue(network.Status.Prefix)
+
+	nameservers := network.Spec.DNSNameservers
+	if nameservers == nil {
+		nameservers = []string{}
+	}
+
+	value, d := types.ListValueFrom(ctx, types.StringType, nameservers)
+	diags.Append(d...)
+	m.DNSNameservers = value
+}
