@@ -20,6 +20,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -152,6 +153,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		catalogue.NewFlavorsDataSource,
 		catalogue.NewImagesDataSource,
 		instance.NewDataSource,
+		sshkey.NewDataSource,
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
@@ -160,7 +162,9 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 
 // EphemeralResources lists the ephemeral resource types; add a constructor here to serve one.
 func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{}
+	return []func() ephemeral.EphemeralResource{
+		sshkey.NewEphemeralResource,
+	}
 }
 
 // Actions lists the action types; add a constructor here to serve one.

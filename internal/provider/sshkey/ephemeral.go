@@ -1,0 +1,71 @@
+package sshkey
+
+import (
+	"context"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+)
+
+var (
+	_ ephemeral.EphemeralResource              = (*EphemeralResource)(nil)
+	_ ephemeral.EphemeralResourceWithConfigure = (*EphemeralResource)(nil)
+)
+
+// EphemeralResource is the unikorn_compute_instance_ssh_key ephemeral resource.
+type EphemeralResource struct {
+	compute *compute.Service
+}
+
+// NewEphemeralResource returns the ephemeral resource for the provider to serve.
+func NewEphemeralResource() ephemeral.EphemeralResource {
+	return &EphemeralResource{}
+}
+
+func (r *EphemeralResource) Metadata(_ context.Context, _ ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *EphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
+	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
+		r.compute = data.Compute
+	}
+}
+
+func (r *EphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	attributes := instanceref.EphemeralAttributes()
+	maps.Copy(attributes, map[string]schema.Attribute{
+		"private_key":        schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: privateKeyDescription},
+		"public_key_openssh": schema.StringAttribute{Computed: true, MarkdownDescription: publicKeyDescription},
+	})
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The private SSH key of a compute instance, read each time Terraform needs it and " +
+			"never written to the plan or the state. Use it where ephemeral values are accepted: provider " +
+			"configuration, write-only attributes, provisioner `connection` blocks, other ephemeral resources.",
+		Attributes: attributes,
+	}
+}
+
+func (r *EphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
+	var data model
+
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	resp.Diagnostics.Append(data.read(ctx, r.compute)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	resp.Diagnostics.Append(resp.Result.Set(ctx, &data)...)
+}
