@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
@@ -154,6 +155,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		catalogue.NewImagesDataSource,
 		instance.NewDataSource,
 		sshkey.NewDataSource,
+		console.NewDataSource,
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
