@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -42,7 +43,7 @@ func (e *Environment) CLI(t *testing.T, config string) *CLI {
 
 	go func() {
 		err := tf6server.Serve(provider.Address, providerserver.NewProtocol6(provider.New(ProviderVersion)()),
-			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithoutLogStderrOverride())
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
 		if err != nil {
 			t.Errorf("serving the provider: %v", err)
 		}
@@ -81,11 +82,20 @@ func (e *Environment) CLI(t *testing.T, config string) *CLI {
 	return cli
 }
 
+// requiredProviders names the provider's source, as a user's configuration does, so
+// that Terraform looks for it under the address it is served at.
+const requiredProviders = `terraform {
+  required_providers {
+    unikorn = { source = "unikorn-cloud/unikorn" }
+  }
+}
+`
+
 // WriteConfig replaces the working directory's configuration.
 func (c *CLI) WriteConfig(config string) {
 	c.t.Helper()
 
-	require.NoError(c.t, os.WriteFile(filepath.Join(c.dir, "main.tf"), []byte(config), 0o600))
+	require.NoError(c.t, os.WriteFile(filepath.Join(c.dir, "main.tf"), []byte(requiredProviders+config), 0o600))
 }
 
 // Run runs a Terraform command and returns what it printed; the test fails if the
@@ -103,7 +113,8 @@ func (c *CLI) Run(args ...string) string {
 func (c *CLI) Try(args ...string) (string, error) {
 	c.t.Helper()
 
-	command := exec.CommandContext(c.t.Context(), c.terraform, append(args, "-no-color")...) //nolint:gosec // the test's own Terraform
+	// Not the test's context: a cleanup (such as a destroy) runs after it is cancelled.
+	command := exec.CommandContext(context.Background(), c.terraform, append(args, "-no-color")...) //nolint:gosec // the test's own Terraform
 	command.Dir = c.dir
 	command.Env = c.environ
 

@@ -1,0 +1,330 @@
+package instance_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// wrapped lets a space in a pattern match the line breaks Terraform inserts.
+func wrapped(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
+}
+
+func TestAccInstanceQuotaRefusal(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	gpu := baseAttrs(env).with(
+		"count", "3",
+		"name", `"gpu-${count.index}"`,
+		"flavor_id", acctest.Quote(sandbox.FlavorGPUID),
+		"image_id", acctest.Quote(sandbox.ImageUbuntuGPUID),
+	)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			Config:      config(env, gpu),
+			ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
+		},
+		resource.TestStep{
+			// Nothing changes the outcome: the two that stand are in state, the third
+			// still does not fit; the records prove nothing was created for it.
+			PreConfig: func() {
+				assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 2, "the other two stand")
+				assert.Len(t, instanceAllocations(t, env), 2, "the third charged nothing")
+			},
+			Config:      config(env, gpu),
+			ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
+		},
+	))
+}
+
+func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			PreConfig: func() {
+				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 500, Count: 1})
+			},
+			Config:      config(env, baseAttrs(env)),
+			ExpectError: wrapped(`creating the server: POST /api/v2/servers: 500`),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
+				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is not repeated")
+			},
+			// The fault is spent: the same configuration now applies.
+			Config: config(env, baseAttrs(env)),
+		},
+	))
+}
+
+func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			PreConfig: func() {
+				// Someone else created "web" on the network, outside this configuration.
+				_, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
+					Metadata: unikorn.WriteMetadata{Name: "web"},
+					Spec: unikorn.ServerCreateSpec{
+						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+						NetworkID:  env.NetworkID,
+					},
+				})
+				require.NoError(t, err)
+			},
+			Config: config(env, baseAttrs(env)),
+			ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
+				sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
+
+				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
+					deleteServerBehindTerraform(t, env, server.Metadata.ID)
+				}
+			},
+			Config: config(env, baseAttrs(env)),
+		},
+	))
+}
+
+func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	var started time.Time
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			PreConfig: func() {
+				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
+				started = time.Now()
+
+				go failFirstServer(t, env)
+			},
+			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+			ExpectError: wrapped(`the cloud failed to provision instance`),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Less(t, time.Since(started), time.Minute, "the failure is noticed long before the timeout")
+				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+			},
+			// The failed instance was kept, tainted: the next apply replaces it.
+			Config: config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
+			}},
+		},
+	))
+}
+
+// failFirstServer marks the first server to appear as failed, as a cloud failure would.
+func failFirstServer(t *testing.T, env *acctest.Environment) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) > 0 {
+			env.FailServer(t, servers[0].Metadata.ID)
+
+			return
+		}
+	}
+}
+
+func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			PreConfig:   func() { env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"}) },
+			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "1s" }`)),
+			ExpectError: wrapped(`gave up waiting for instance`),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1, "the instance is known, not orphaned")
+				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+			},
+			Config: config(env, baseAttrs(env).with("timeouts", `{ create = "1m" }`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
+			}},
+		},
+	))
+}
+
+func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: config(env, baseAttrs(env))},
+		resource.TestStep{
+			PreConfig: func() { deleteServerBehindTerraform(t, env, instanceID(t, "web")) },
+			Config:    config(env, baseAttrs(env)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+			}},
+			Check: checkSandbox(func() error {
+				// The vanished instance's quota was released; only the new one's remains.
+				if allocations := instanceAllocations(t, env); len(allocations) != 1 {
+					return fmt.Errorf("want 1 instance allocation after re-creating, got %d", len(allocations))
+				}
+
+				return nil
+			}),
+		},
+	))
+}
+
+func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	var impostorID string
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: config(env, baseAttrs(env))},
+		resource.TestStep{
+			PreConfig: func() {
+				impostor, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
+					Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instanceID(t, "web")}}},
+					Spec: unikorn.ServerCreateSpec{
+						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+						NetworkID:  env.NetworkID,
+					},
+				})
+				require.NoError(t, err)
+
+				impostorID = impostor.Metadata.ID
+			},
+			Config:      config(env, baseAttrs(env)),
+			ExpectError: regexp.MustCompile(`(?s)realized by 2 servers.*` + instanceID(t, "web")),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.NotEmpty(t, impostorID)
+				deleteServerBehindTerraform(t, env, impostorID)
+			},
+			Config: config(env, baseAttrs(env)),
+		},
+	))
+}
+
+func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	var (
+		watch   sync.WaitGroup
+		stop    = make(chan struct{})
+		orphans []string
+	)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: config(env, baseAttrs(env))},
+		resource.TestStep{
+			PreConfig: func() {
+				env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "500ms"})
+
+				// Watch the records while Terraform destroys: a server must never be
+				// without its allocation.
+				watch.Go(func() {
+					for {
+						select {
+						case <-stop:
+							return
+						case <-time.After(5 * time.Millisecond):
+						}
+
+						servers := env.Servers(t, unikorn.ServerQuery{})
+						if len(servers) > 0 && len(instanceAllocations(t, env)) == 0 {
+							orphans = append(orphans, servers[0].Metadata.ProvisioningStatus)
+						}
+					}
+				})
+			},
+			Config: env.ProviderConfig(),
+			Check: func(state *terraform.State) error {
+				close(stop)
+				watch.Wait()
+
+				if len(orphans) > 0 {
+					return fmt.Errorf("the allocation was released while the server existed (%v)", orphans)
+				}
+
+				return checkNothingLeft(t, env)(state)
+			},
+		},
+	))
+}
+
+func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	// Each step gets one 503 and one 429 on every idempotent request it makes, on top
+	// of a clean slate, so that no route fails more often than the client retries.
+	faults := func() {
+		env.ClearFaults(t)
+
+		for _, route := range []struct{ method, route string }{
+			{"GET", "/api/v2/servers"},
+			{"GET", "/api/v2/servers/{serverID}"},
+			{"GET", "/api/v2/networks/{networkID}"},
+			{"PUT", "/api/v2/servers/{serverID}"},
+			{"DELETE", "/api/v2/servers/{serverID}"},
+			{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
+		} {
+			for _, status := range []int{503, 429} {
+				env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+			}
+		}
+	}
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
+		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
+		resource.TestStep{
+			PreConfig: func() {
+				faults()
+				env.ResetStats(t)
+				// The old instance is destroyed first; the new one's create fails once.
+				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 503, Count: 1})
+			},
+			Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
+			ExpectError: wrapped(`POST /api/v2/servers: 503`),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is sent once")
+				faults()
+			},
+			Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
+		},
+	))
+}
