@@ -20,6 +20,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -171,7 +172,10 @@ func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral
 
 // Actions lists the action types; add a constructor here to serve one.
 func (p *unikornProvider) Actions(context.Context) []func() action.Action {
-	return []func() action.Action{}
+	return []func() action.Action{
+		instanceaction.NewPower,
+		instanceaction.NewSnapshot,
+	}
 }
 
 // ListResources lists the list resource types (for `terraform query`); add a

@@ -1,0 +1,98 @@
+package instanceaction_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Sandbox routes of the power calls, as its statistics name them.
+const (
+	routeStart      = "POST /api/v2/servers/{serverID}/start"
+	routeStop       = "POST /api/v2/servers/{serverID}/stop"
+	routeHardReboot = "POST /api/v2/servers/{serverID}/hardreboot"
+	routeSnapshot   = "POST /api/v2/servers/{serverID}/snapshot"
+)
+
+// instance is a compute instance called name on the environment's network.
+func instance(env *acctest.Environment, name string) string {
+	return `
+resource "unikorn_compute_instance" "` + name + `" {
+  name       = "` + name + `"
+  network_id = ` + acctest.Quote(env.NetworkID) + `
+  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
+  image_id   = ` + acctest.Quote(env.ImageID) + `
+}
+`
+}
+
+// powerAction is a power action on instance web.
+func powerAction(name, operation string) string {
+	return `
+action "unikorn_compute_instance_power" "` + name + `" {
+  config {
+    instance_id = unikorn_compute_instance.web.id
+    operation   = "` + operation + `"
+  }
+}
+`
+}
+
+// trigger is a terraform_data whose creation and updates (a change of input) invoke
+// the action at address.
+func trigger(name, input, action string) string {
+	return `
+resource "terraform_data" "` + name + `" {
+  input = ["` + input + `", unikorn_compute_instance.web.id]
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create, after_update]
+      actions = [` + action + `]
+    }
+  }
+}
+`
+}
+
+// serverOf returns the server behind instance name, read from the API.
+func serverOf(t *testing.T, env *acctest.Environment, name string) unikorn.Server {
+	t.Helper()
+
+	id, err := unikorn.DeriveServerID(env.NetworkID, name)
+	require.NoError(t, err)
+
+	servers := env.Servers(t, unikorn.ServerQuery{Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: id}}})
+	require.Len(t, servers, 1)
+
+	return servers[0]
+}
+
+// checkPowerState checks the power state of instance web's server in the cloud.
+func checkPowerState(t *testing.T, env *acctest.Environment, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := serverOf(t, env, "web").Status.PowerState; got != want {
+			return fmt.Errorf("the server is %s, want %s", got, want)
+		}
+
+		return nil
+	}
+}
+
+// checkCalls checks how often the sandbox has served route.
+func checkCalls(t *testing.T, env *acctest.Environment, route string, want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := env.Stats(t).Routes[route]; got != want {
+			return fmt.Errorf("%s was called %d times, want %d", route, got, want)
+		}
+
+		return nil
+	}
+}

@@ -1,0 +1,126 @@
+// Package instanceaction serves the actions on a compute instance: power operations
+// and snapshots. Both find the instance the same way, wait for the cloud within a
+// timeout, and tell the user what they are waiting for while they wait.
+package instanceaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// defaultTimeout matches the instance resource's: clouds that are slow to boot a
+// server are as slow to stop or snapshot it.
+const defaultTimeout = 30 * time.Minute
+
+// configured is embedded by every action of the package to receive the façade.
+type configured struct {
+	compute *compute.Service
+}
+
+func (c *configured) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
+		c.compute = data.Compute
+	}
+}
+
+// timeoutAttribute bounds the wait for what the action waits for.
+func timeoutAttribute(waitsFor string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "Longest time to wait for " + waitsFor + ", as a duration such as `\"10m\"` or " +
+			"`\"1h30m\"`. Defaults to `\"" + defaultTimeout.String() + "\"`. When it passes, the action fails; " +
+			"what the cloud was asked to do may still happen.",
+		Validators: []validator.String{validators.PositiveDuration()},
+	}
+}
+
+// withTimeout bounds ctx by the configured timeout. The value was validated unless it
+// was unknown then, so it is checked again here.
+func withTimeout(ctx context.Context, timeout types.String, diags *diag.Diagnostics) (context.Context, context.CancelFunc) {
+	limit := defaultTimeout
+
+	if value := timeout.ValueString(); value != "" {
+		parsed, err := time.ParseDuration(value)
+		if err != nil || parsed <= 0 {
+			diags.AddAttributeError(path.Root("timeout"), "Invalid duration",
+				fmt.Sprintf("%q is not a positive duration. Use a number with a unit, such as \"30s\", \"2m\" or \"1m30s\".", value))
+
+			return ctx, func() {}
+		}
+
+		limit = parsed
+	}
+
+	return context.WithTimeout(ctx, limit)
+}
+
+// reporter passes the façade's progress on to Terraform as it happens, and remembers
+// whether it had anything to say.
+type reporter struct {
+	resp *action.InvokeResponse
+	sent bool
+}
+
+func (r *reporter) progress(message string) {
+	r.sent = true
+	r.resp.SendProgress(action.InvokeProgressEvent{Message: message})
+}
+
+// failed reports an operation the façade could not carry out. A wait that ran out is
+// explained here, because an action records nothing in state that a later apply could
+// carry on from. diagnostic.Compute explains the API's answers, failed requests and
+// the façade's other typed errors; what else the façade returns is its own refusal,
+// such as an impossible power transition or a failed snapshot, whose message already
+// says what to do, and which must not get the advice for an unreachable service that
+// Compute gives errors it does not know.
+func failed(summary string, err error) diag.Diagnostics {
+	var wait *compute.WaitError
+
+	switch {
+	case errors.As(err, &wait):
+		return diag.Diagnostics{diagnostic.Error(summary, sentence(err),
+			"The cloud was asked and may still finish; nothing is undone. Check the instance before "+
+				"invoking the action again, and raise the action's timeout if the cloud is slow.")}
+	case explained(err):
+		return diagnostic.Compute(summary, err)
+	default:
+		return diag.Diagnostics{diagnostic.Error(summary, sentence(err), "")}
+	}
+}
+
+func explained(err error) bool {
+	var (
+		apiErr       *unikorn.APIError
+		netErr       net.Error
+		inconsistent *compute.ConsistencyError
+		provisioning *compute.ProvisioningFailedError
+	)
+
+	return errors.As(err, &apiErr) || errors.As(err, &netErr) || errors.As(err, &inconsistent) ||
+		errors.As(err, &provisioning) || errors.Is(err, compute.ErrNotFound) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+}
+
+// sentence shows an error, which Go words as a clause, as a sentence.
+func sentence(err error) string {
+	message := err.Error()
+
+	return strings.ToUpper(message[:1]) + message[1:] + "."
+}

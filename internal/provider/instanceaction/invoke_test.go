@@ -1,0 +1,65 @@
+package instanceaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+func TestFailedExplainsEachKindOfFailure(t *testing.T) {
+	t.Parallel()
+
+	apiErr := &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
+		Method: http.MethodPost, Path: "/api/v2/servers/x/stop"}
+
+	tests := map[string]struct {
+		err     error
+		want    []string
+		wantNot []string
+	}{
+		"a refusal keeps its own advice only": {
+			err:     errors.New("instance x is stopped: only a running instance can be rebooted (start a stopped one instead)"),
+			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},
+			wantNot: []string{"could not be reached"},
+		},
+		"an API answer is shown with advice for its status": {
+			err:  fmt.Errorf("asking the cloud to stop instance x: %w", apiErr),
+			want: []string{"POST /api/v2/servers/x/stop: 404 not_found", "does not exist or is not visible"},
+		},
+		"a wait that ran out says the cloud may still finish": {
+			err:     &compute.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded},
+			want:    []string{"Gave up waiting for instance x to be Stopped", "may still finish", "timeout"},
+			wantNot: []string{"tainted"},
+		},
+		"a missing instance is said to be missing": {
+			err:  compute.ErrNotFound,
+			want: []string{"The instance does not exist"},
+		},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			diags := failed("Unable to do it", test.err)
+			require.Len(t, diags, 1)
+			assert.Equal(t, "Unable to do it", diags[0].Summary())
+
+			for _, want := range test.want {
+				assert.Contains(t, diags[0].Detail(), want)
+			}
+
+			for _, wantNot := range test.wantNot {
+				assert.NotContains(t, diags[0].Detail(), wantNot)
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package instanceaction
+
+import (
+	"context"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
+)
+
+// SnapshotTypeName is the snapshot action's Terraform type.
+const SnapshotTypeName = "unikorn_compute_instance_snapshot"
+
+var (
+	_ action.Action              = (*Snapshot)(nil)
+	_ action.ActionWithConfigure = (*Snapshot)(nil)
+)
+
+// Snapshot is the unikorn_compute_instance_snapshot action.
+type Snapshot struct {
+	configured
+}
+
+// NewSnapshot returns the action for the provider to serve.
+func NewSnapshot() action.Action {
+	return &Snapshot{}
+}
+
+type snapshotModel struct {
+	instanceref.Model
+
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+	Tags        types.Map    `tfsdk:"tags"`
+	Timeout     types.String `tfsdk:"timeout"`
+}
+
+func (a *Snapshot) Metadata(_ context.Context, _ action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = SnapshotTypeName
+}
+
+func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	attributes := instanceref.ActionAttributes()
+	maps.Copy(attributes, map[string]schema.Attribute{
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
+				"ending with a letter or digit. Image names need not be unique.",
+			Validators: []validator.String{imageNameValidator{}},
+		},
+		"description": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "Description of the image.",
+		},
+		"tags": schema.MapAttribute{
+			Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Tags of the image. Tags named `compute.unikorn-cloud.org:…` are dropped: " +
+				"the provider sets `" + compute.SnapshotInstanceIDTag + "` to the instance's ID itself, so " +
+				"that the image's origin cannot be forged, and Unikorn adds `images.unikorn-cloud.org:source = snapshot`.",
+		},
+		"timeout": timeoutAttribute("the image to be ready"),
+	})
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Makes an image of a compute instance's disk and waits until the image is `ready`, " +
+			"reporting its ID and state as it goes. The image belongs to the instance's organization; find it " +
+			"with the `unikorn_images` data source's `instance_id` filter and boot new instances from it. It is " +
+			"not managed by Terraform: delete it in Unikorn when it is no longer needed.\n\n" +
+			"Snapshot a stopped instance (see the `unikorn_compute_instance_power` action) for a consistent disk.",
+		Attributes: attributes,
+	}
+}
+
+func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var data snapshotModel
+
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+
+	request := compute.SnapshotRequest{Name: data.Name.ValueString(), Description: data.Description.ValueString()}
+	resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := withTimeout(ctx, data.Timeout, &resp.Diagnostics)
+	defer cancel()
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	report := &reporter{resp: resp}
+
+	if _, err := a.compute.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
+		resp.Diagnostics.Append(failed("Unable to snapshot the instance", err)...)
+	}
+}
+
+type imageNameValidator struct{}
+
+func (imageNameValidator) Description(context.Context) string {
+	return "must be a valid image name (a Kubernetes label value)"
+}
+
+func (v imageNameValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (imageNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	if err := compute.ValidateImageName(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid image name", err.Error())
+	}
+}
