@@ -1,6 +1,7 @@
 # What `make demo` applies against a throwaway sandbox: it reads the catalogue a
-# Unikorn organization sees and prints it. The provider block is empty because the
-# sandbox prints the UNIKORN_* variables the provider falls back to.
+# Unikorn organization sees, creates an instance on the sandbox's default network
+# and prints both. The provider block is empty because the sandbox prints the
+# UNIKORN_* variables the provider falls back to.
 
 terraform {
   required_version = ">= 1.14"
@@ -18,6 +19,12 @@ data "unikorn_regions" "all" {}
 
 locals {
   region = data.unikorn_regions.all.regions[0]
+}
+
+variable "flavor" {
+  description = "Name of the instance's flavor; the demo plans a change of it to show a replacement."
+  type        = string
+  default     = "sim-standard-4"
 }
 
 data "unikorn_flavors" "all" {
@@ -79,4 +86,42 @@ output "smallest_gpu_flavor" {
 
 output "ubuntu_x86_64_images" {
   value = [for i in data.unikorn_images.ubuntu.images : i.name]
+}
+
+# The sandbox's project has a network called "default" with an SSH security group.
+data "unikorn_network" "default" {
+  name = "default"
+}
+
+data "unikorn_security_group" "ssh" {
+  name = "allow-ssh"
+}
+
+resource "unikorn_compute_instance" "web" {
+  name               = "demo-web"
+  network_id         = data.unikorn_network.default.id
+  flavor_id          = one([for f in data.unikorn_flavors.all.flavors : f.id if f.name == var.flavor])
+  image_id           = data.unikorn_images.ubuntu.images[0].id
+  security_group_ids = [data.unikorn_security_group.ssh.id]
+  public_ip          = true
+
+  user_data = <<-CLOUD_CONFIG
+    #cloud-config
+    packages: [nginx]
+  CLOUD_CONFIG
+
+  tags = {
+    app = "demo"
+  }
+}
+
+output "instance" {
+  description = "The demo instance as the cloud reports it."
+  value = {
+    id          = unikorn_compute_instance.web.id
+    private_ip  = unikorn_compute_instance.web.private_ip
+    public_ip   = unikorn_compute_instance.web.public_ip_address
+    power_state = unikorn_compute_instance.web.power_state
+    status      = "${unikorn_compute_instance.web.provisioning_status}, ${unikorn_compute_instance.web.health_status}"
+  }
 }
