@@ -177,7 +177,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	if _, err := s.Validate(ctx, spec); err != nil {
+	if err := s.ValidateUpdate(ctx, spec); err != nil {
 		return nil, err
 	}
 

@@ -516,3 +516,29 @@ func TestSSHKeyAndConsoleOutput(t *testing.T) {
 	_, err = e.service.SSHKey(t.Context(), compute.Ref{ID: "a1234567-0000-4000-8000-000000000000"})
 	require.True(t, errors.Is(err, compute.ErrNotFound))
 }
+
+// An update cannot change the flavor or the image, so it does not check them: an
+// instance whose image has since left the catalogue can still have its tags changed.
+func TestUpdateDoesNotConsultTheCatalogue(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	spec := standardSpec("web")
+	spec.Tags = map[string]string{"still": "updatable"}
+	spec.SecurityGroupIDs = []string{sandbox.SecurityGroupAllowSSHID}
+
+	// A new façade has nothing cached, so every look-up it makes shows in the stats.
+	fresh := compute.NewService(e.client, compute.WithPollPolicy(compute.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5}))
+	e.sandbox.ResetStats()
+
+	updated, err := fresh.Update(t.Context(), instance.Ref(), spec)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"still": "updatable"}, updated.Spec.Tags)
+
+	routes := e.sandbox.Stats().Routes
+	assert.Zero(t, routes["GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors"])
+	assert.Zero(t, routes["GET /api/v1/organizations/{organizationID}/regions/{regionID}/images"])
+	assert.Equal(t, 1, routes["GET /api/v2/securitygroups/{securityGroupID}"], "what the update changes is checked")
+}

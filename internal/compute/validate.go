@@ -160,6 +160,20 @@ type Placement struct {
 // returns every problem it finds at once. The same checks guard Create, and a plan can
 // run them early whenever the values are known.
 func (s *Service) Validate(ctx context.Context, spec Spec) (*Placement, error) {
+	return s.validate(ctx, spec, true)
+}
+
+// ValidateUpdate checks only what an in-place update can change: the static rules and
+// the references to security groups and an SSH certificate authority. The flavor and
+// image cannot change in place, so an instance whose image has since left the
+// catalogue can still have its tags or security groups changed.
+func (s *Service) ValidateUpdate(ctx context.Context, spec Spec) error {
+	_, err := s.validate(ctx, spec, false)
+
+	return err
+}
+
+func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Placement, error) {
 	problems := &ValidationError{}
 	validateStatic(spec, problems)
 
@@ -177,8 +191,10 @@ func (s *Service) Validate(ctx context.Context, spec Spec) (*Placement, error) {
 
 	placement := &Placement{Network: network}
 
-	if err := s.validatePlacement(ctx, spec, placement, problems); err != nil {
-		return nil, err
+	if placing {
+		if err := s.validatePlacement(ctx, spec, placement, problems); err != nil {
+			return nil, err
+		}
 	}
 
 	if err := s.validateReferences(ctx, spec, network, problems); err != nil {

@@ -68,6 +68,14 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	plan.UserDataWO = config.UserDataWO
 	spec := plan.spec(ctx, &resp.Diagnostics)
 
+	if !creating {
+		if err := r.compute.ValidateUpdate(ctx, spec); err != nil {
+			resp.Diagnostics.Append(planDiagnostics(err, false)...)
+		}
+
+		return
+	}
+
 	placement, err := r.compute.Validate(ctx, spec)
 	if err != nil {
 		resp.Diagnostics.Append(planDiagnostics(err, !config.UserDataWO.IsNull())...)
@@ -75,9 +83,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 
-	if creating {
-		resp.Diagnostics.Append(planNewInstance(ctx, resp, spec, placement.Network)...)
-	}
+	resp.Diagnostics.Append(planNewInstance(ctx, resp, spec, placement.Network)...)
 }
 
 // replacingChanges names the attributes whose change replaces the instance.

@@ -73,7 +73,7 @@ func TestAccInstancePlanTimeValidation(t *testing.T) {
 			}
 
 			resource.ParallelTest(t, testCase(t, env, resource.TestStep{
-				Config:      config(env, a),
+				Config: config(env, a),
 				// Terraform wraps long lines, so a space may stand for any white space.
 				ExpectError: regexp.MustCompile(strings.ReplaceAll(tc.want, " ", `\s+`)),
 			}))
