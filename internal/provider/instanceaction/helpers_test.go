@@ -21,11 +21,12 @@ const (
 	routeSnapshot   = "POST /api/v2/servers/{serverID}/snapshot"
 )
 
-// instance is a compute instance called name on the environment's network.
-func instance(env *acctest.Environment, name string) string {
+// instance is the compute instance web on the environment's network, on which the
+// tests act.
+func instance(env *acctest.Environment) string {
 	return `
-resource "unikorn_compute_instance" "` + name + `" {
-  name       = "` + name + `"
+resource "unikorn_compute_instance" "web" {
+  name       = "web"
   network_id = ` + acctest.Quote(env.NetworkID) + `
   flavor_id  = ` + acctest.Quote(env.FlavorID) + `
   image_id   = ` + acctest.Quote(env.ImageID) + `
@@ -86,11 +87,12 @@ func checkPowerState(t *testing.T, env *acctest.Environment, want string) resour
 	}
 }
 
-// checkCalls checks how often the sandbox has served route.
-func checkCalls(t *testing.T, env *acctest.Environment, route string, want int) resource.TestCheckFunc {
+// checkCalledOnce checks that the sandbox has served route exactly once: an action
+// that has nothing to do must not call the cloud again.
+func checkCalledOnce(t *testing.T, env *acctest.Environment, route string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if got := env.Stats(t).Routes[route]; got != want {
-			return fmt.Errorf("%s was called %d times, want %d", route, got, want)
+		if got := env.Stats(t).Routes[route]; got != 1 {
+			return fmt.Errorf("%s was called %d times, want once", route, got)
 		}
 
 		return nil

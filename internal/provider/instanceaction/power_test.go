@@ -21,7 +21,7 @@ func TestAccPower_stop(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env, "web") + powerAction("stop", "stop")
+	base := env.ProviderConfig() + instance(env) + powerAction("stop", "stop")
 	powerState := statecheck.ExpectKnownValue("unikorn_compute_instance.web", tfjsonpath.New("power_state"), knownvalue.StringExact("Stopped"))
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -32,7 +32,7 @@ func TestAccPower_stop(t *testing.T) {
 				Config: base + trigger("stop", "first", "action.unikorn_compute_instance_power.stop"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkPowerState(t, env, "Stopped"),
-					checkCalls(t, env, routeStop, 1),
+					checkCalledOnce(t, env, routeStop),
 				),
 			},
 			{
@@ -54,7 +54,7 @@ func TestAccPower_stop(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkPowerState(t, env, "Stopped"),
-					checkCalls(t, env, routeStop, 1),
+					checkCalledOnce(t, env, routeStop),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{powerState},
 			},
@@ -68,7 +68,7 @@ func TestAccPower_transitions(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env, "web") +
+	base := env.ProviderConfig() + instance(env) +
 		powerAction("stop", "stop") + powerAction("reboot", "reboot") +
 		powerAction("start", "start") + powerAction("hard_reboot", "hard_reboot") +
 		trigger("stop", "once", "action.unikorn_compute_instance_power.stop")
@@ -89,7 +89,7 @@ func TestAccPower_transitions(t *testing.T) {
 				Config: base + trigger("start", "once", "action.unikorn_compute_instance_power.start"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkPowerState(t, env, "Running"),
-					checkCalls(t, env, routeStart, 1),
+					checkCalledOnce(t, env, routeStart),
 				),
 			},
 			{
@@ -97,7 +97,7 @@ func TestAccPower_transitions(t *testing.T) {
 					trigger("hard_reboot", "once", "action.unikorn_compute_instance_power.hard_reboot"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkPowerState(t, env, "Running"),
-					checkCalls(t, env, routeHardReboot, 1),
+					checkCalledOnce(t, env, routeHardReboot),
 				),
 			},
 		},

@@ -81,6 +81,10 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
 
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
 	request := compute.SnapshotRequest{Name: data.Name.ValueString(), Description: data.Description.ValueString()}
 	resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...)
 

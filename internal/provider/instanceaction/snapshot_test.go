@@ -102,7 +102,7 @@ func TestAccSnapshot_bootFromSnapshot(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env, "web") + snapshotAction("") +
+	base := env.ProviderConfig() + instance(env) + snapshotAction("") +
 		trigger("snapshot", "once", "action.unikorn_compute_instance_snapshot.web")
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -113,7 +113,7 @@ func TestAccSnapshot_bootFromSnapshot(t *testing.T) {
 				Config: base,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkSnapshot(t, env),
-					checkCalls(t, env, routeSnapshot, 1),
+					checkCalledOnce(t, env, routeSnapshot),
 				),
 			},
 			{
@@ -142,7 +142,7 @@ resource "unikorn_compute_instance" "restored" {
 					statecheck.ExpectKnownValue("unikorn_compute_instance.restored", tfjsonpath.New("power_state"), knownvalue.StringExact("Running")),
 				},
 				// The snapshot is taken once, when the terraform_data is created.
-				Check: checkCalls(t, env, routeSnapshot, 1),
+				Check: checkCalledOnce(t, env, routeSnapshot),
 			},
 		},
 	})
@@ -155,7 +155,7 @@ func TestAccSnapshot_failures(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env, "web")
+	base := env.ProviderConfig() + instance(env)
 	snapshot := func(input, extra string) string {
 		return snapshotAction(extra) + trigger("snapshot", input, "action.unikorn_compute_instance_snapshot.web")
 	}
