@@ -181,5 +181,7 @@ func (p *unikornProvider) Actions(context.Context) []func() action.Action {
 // ListResources lists the list resource types (for `terraform query`); add a
 // constructor here to serve one.
 func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{}
+	return []func() list.ListResource{
+		instance.NewListResource,
+	}
 }

@@ -1,0 +1,205 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+)
+
+var (
+	_ list.ListResource              = (*ListResource)(nil)
+	_ list.ListResourceWithConfigure = (*ListResource)(nil)
+)
+
+// ListResource is the unikorn_compute_instance list resource: `terraform query`
+// finds instances, typically to import them with generated configuration.
+type ListResource struct {
+	provider *providerdata.Data
+}
+
+// NewListResource returns the list resource for the provider to serve.
+func NewListResource() list.ListResource {
+	return &ListResource{}
+}
+
+// listModel is the `config` block of a list block: the filters.
+type listModel struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+	NetworkID      types.String `tfsdk:"network_id"`
+	Tags           types.Map    `tfsdk:"tags"`
+}
+
+func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (l *ListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds compute instances for `terraform query`, to review them or to generate " +
+			"configuration that imports them. Every filter narrows the search; without any, it finds every " +
+			"instance of the organization, in every project the token can see. Each result is named " +
+			"`<name> (<id>)` and carries the instance's identity. Instances that are being deleted are " +
+			"left out, and an instance that more than one server claims is reported as a warning instead of " +
+			"a result, because it cannot be imported until the extra servers are removed.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id` " +
+					"(or `UNIKORN_ORGANIZATION_ID`).",
+				Validators: []validator.String{uuidValidator()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only instances of this project. Unlike look-ups, the search does not " +
+					"default to the provider's `project_id`: without it, every project the token can see is searched.",
+				Validators: []validator.String{uuidValidator()},
+			},
+			"region_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only instances in this region.",
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"network_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only instances on this network.",
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"tags": schema.MapAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Only instances that carry every one of these tags with exactly these values. " +
+					"Names under a `*.unikorn-cloud.org` prefix are reserved by Unikorn and rejected.",
+				Validators: []validator.Map{tagNamesValidator{}},
+			},
+		},
+	}
+}
+
+func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var (
+		config listModel
+		diags  diag.Diagnostics
+	)
+
+	diags.Append(req.Config.Get(ctx, &config)...)
+
+	query := compute.ListQuery{
+		ProjectID: config.ProjectID.ValueString(),
+		RegionID:  config.RegionID.ValueString(),
+		NetworkID: config.NetworkID.ValueString(),
+	}
+
+	if !diags.HasError() {
+		query.OrganizationID = l.provider.Organization(config.OrganizationID, path.Root("organization_id"), &diags)
+		diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...)
+	}
+
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+
+		return
+	}
+
+	listing, err := l.provider.Compute.List(ctx, query)
+	if err != nil {
+		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list instances", err))
+
+		return
+	}
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		// Warnings carry no identity, so Terraform shows them without counting them
+		// as results; they come first so that the limit never hides them.
+		for _, conflict := range listing.Conflicts {
+			warning := list.ListResult{}
+			warning.Diagnostics.AddWarning("Instance left out: more than one server claims it", conflict.Error())
+
+			if !push(warning) {
+				return
+			}
+		}
+
+		for i, instance := range listing.Instances {
+			if int64(i) >= req.Limit {
+				return
+			}
+
+			if !push(listResult(ctx, req, instance)) {
+				return
+			}
+		}
+	}
+}
+
+// listResult shows one instance as the resource's Read would: the same identity and,
+// when Terraform asks for it, the same state. What only a configuration knows (user
+// data, timeouts) is null, so that generated configuration leaves it out.
+func listResult(ctx context.Context, req list.ListRequest, instance *compute.Instance) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", instance.Spec.Name, instance.ID)
+
+	listed := model{
+		observed: observed{
+			SecurityGroupIDs:       types.SetNull(types.StringType),
+			AllowedSourceAddresses: types.SetNull(types.StringType),
+			Tags:                   types.MapNull(types.StringType),
+		},
+		UserData:          types.StringNull(),
+		UserDataWO:        types.StringNull(),
+		UserDataWOVersion: types.Int64Null(),
+	}
+	listed.setFrom(ctx, instance, &result.Diagnostics)
+
+	result.Diagnostics.Append(result.Identity.Set(ctx, listed.identity())...)
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	listed.Timeouts = nullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, &listed)...)
+	}
+
+	return result
+}
+
+// nullTimeouts is an unset timeouts block. Even a null object needs its attribute
+// types, and only the resource schema knows them.
+func nullTimeouts(ctx context.Context, resourceSchema interface {
+	TypeAtPath(context.Context, path.Path) (attr.Type, diag.Diagnostics)
+}, diags *diag.Diagnostics,
+) timeouts.Value {
+	typ, d := resourceSchema.TypeAtPath(ctx, path.Root("timeouts"))
+	diags.Append(d...)
+
+	object, ok := typ.(attr.TypeWithAttributeTypes)
+	if !ok {
+		diags.AddError("Unexpected timeouts type", fmt.Sprintf("The resource schema gives timeouts the type %T, which is not an object. "+
+			"This is a bug in the provider; please report it.", typ))
+
+		return timeouts.Value{}
+	}
+
+	return timeouts.Value{Object: types.ObjectNull(object.AttributeTypes())}
+}
