@@ -98,6 +98,24 @@ func (c *CLI) WriteConfig(config string) {
 	require.NoError(c.t, os.WriteFile(filepath.Join(c.dir, "main.tf"), []byte(requiredProviders+config), 0o600))
 }
 
+// WriteFile writes a file into the working directory beside the configuration, such
+// as the `.tfquery.hcl` file that `terraform query` reads.
+func (c *CLI) WriteFile(name, content string) {
+	c.t.Helper()
+
+	require.NoError(c.t, os.WriteFile(filepath.Join(c.dir, name), []byte(content), 0o600))
+}
+
+// ReadFile returns a file of the working directory, such as one Terraform generated.
+func (c *CLI) ReadFile(name string) string {
+	c.t.Helper()
+
+	content, err := os.ReadFile(filepath.Join(c.dir, name))
+	require.NoError(c.t, err)
+
+	return string(content)
+}
+
 // Run runs a Terraform command and returns what it printed; the test fails if the
 // command does.
 func (c *CLI) Run(args ...string) string {

@@ -1,17 +1,29 @@
 package instance_test
 
 import (
+	"context"
 	"fmt"
+	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -90,7 +102,7 @@ func TestAccInstanceListFilters(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	web1, web2, db, batch := fleet[0], fleet[1], fleet[2], fleet[3]
+	web1, web2, db := fleet[0], fleet[1], fleet[2]
 
 	queries := listBlock("all", "") +
 		listBlock("project", fmt.Sprintf("  config {\n    project_id = %q\n  }", sandbox.ProjectID)) +
@@ -138,10 +150,185 @@ func TestAccInstanceListFilters(t *testing.T) {
 				queryfilter.ByResourceIdentity(identityOf(t, m)), knownvalue.StringExact(displayNameOf(t, m))))
 	}
 
-	_ = batch
-
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: env.ProviderConfig() + fleetConfig(env, fleet)},
 		resource.TestStep{Query: true, Config: queries, QueryResultChecks: checks},
+		resource.TestStep{
+			Query:       true,
+			Config:      listBlock("reserved", "  config {\n    tags = { \"compute.unikorn-cloud.org/instance-id\" = \"x\" }\n  }"),
+			ExpectError: regexp.MustCompile(`Reserved tag name`),
+		},
 	))
+}
+
+// Configuration that `terraform query` generates imports the instances it found, and
+// the plan after the import is empty. It works against a real Unikorn too: a tag
+// unique to the run keeps the query to the test's own instances.
+func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	run := uuid.NewString()[:8]
+
+	var members []member
+	for _, suffix := range []string{"a", "b"} {
+		members = append(members, member{"query-" + run + "-" + suffix, env.NetworkID, env.Settings.ProjectID,
+			fmt.Sprintf("{ run = %q }", run)})
+	}
+
+	creator := env.CLI(t, fleetConfig(env, members))
+	creator.Run("apply", "-auto-approve", "-input=false")
+	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
+
+	importer := env.CLI(t, "")
+	importer.WriteFile("find.tfquery.hcl", listBlock("found", fmt.Sprintf("  config {\n    tags = { run = %q }\n  }", run)))
+
+	found := importer.Run("query", "-generate-config-out=generated.tf")
+	generated := importer.ReadFile("generated.tf")
+
+	for _, m := range members {
+		id, err := unikorn.DeriveServerID(m.networkID, m.name)
+		require.NoError(t, err)
+
+		assert.Contains(t, found, m.name+" ("+id+")")
+		assert.Regexp(t, `identity = \{\s+id\s+= "`+id+`"`, generated)
+		assert.Contains(t, generated, `name                         = "`+m.name+`"`)
+	}
+
+	plan := importer.Run("plan", "-input=false")
+	assert.Contains(t, plan, "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.")
+
+	importer.Run("apply", "-auto-approve", "-input=false")
+	// The importer now manages the instances; it destroys them before the creator,
+	// which then finds them gone.
+	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
+
+	// -detailed-exitcode fails the command (exit code 2) when the plan has changes.
+	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+}
+
+// An instance that two servers claim cannot be imported, so the query leaves it out
+// and says why, naming both servers.
+func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+
+	impostor, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
+		Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instanceID(t, "web")}}},
+		Spec: unikorn.ServerCreateSpec{
+			ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+			NetworkID:  env.NetworkID,
+		},
+	})
+	require.NoError(t, err)
+	// Removed before the destroy, which needs the instance to be unambiguous again.
+	t.Cleanup(func() { deleteServerBehindTerraform(t, env, impostor.Metadata.ID) })
+
+	cli.WriteFile("find.tfquery.hcl", listBlock("all", ""))
+	found := cli.Run("query")
+
+	assert.Contains(t, found, "Warning: Instance left out: more than one server claims it")
+	assert.Regexp(t, wrapped(impostor.Metadata.ID), found)
+	assert.Regexp(t, wrapped(instanceID(t, "web")), found)
+	assert.Regexp(t, wrapped(`list.unikorn_compute_instance.all] returned 0 results`), found, "no result is shown for the instance")
+}
+
+// The provider itself stops at the limit and leaves the resource object out unless
+// asked for it; Terraform would hide both, so this talks to the provider directly.
+func TestListHonoursLimitAndIncludeResource(t *testing.T) {
+	t.Parallel()
+
+	sb, err := sandbox.New(sandbox.Options{Token: sandbox.DefaultToken})
+	require.NoError(t, err)
+
+	api := httptest.NewServer(sb)
+	t.Cleanup(func() {
+		api.Close()
+		require.NoError(t, sb.Close())
+	})
+
+	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: api.URL, IdentityEndpoint: api.URL, Token: sandbox.DefaultToken})
+	require.NoError(t, err)
+
+	for _, name := range []string{"a", "b", "c"} {
+		_, err := compute.NewService(client).Create(t.Context(), compute.Spec{
+			Name: name, NetworkID: sandbox.NetworkDefaultID, FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID,
+		})
+		require.NoError(t, err)
+	}
+
+	served, err := providerserver.NewProtocol6WithError(provider.New(acctest.ProviderVersion)())()
+	require.NoError(t, err)
+
+	server, ok := served.(tfprotov6.ProviderServerWithListResource)
+	require.True(t, ok, "the provider server lists resources")
+
+	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	require.NoError(t, err)
+
+	configured, err := server.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
+		Config: dynamicValue(t, schemas.Provider.Block, map[string]tftypes.Value{
+			"region_endpoint":   tftypes.NewValue(tftypes.String, api.URL),
+			"identity_endpoint": tftypes.NewValue(tftypes.String, api.URL),
+			"token":             tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+			"organization_id":   tftypes.NewValue(tftypes.String, sandbox.OrganizationID),
+		}),
+	})
+	require.NoError(t, err)
+	require.Empty(t, configured.Diagnostics)
+
+	list := func(limit int64, includeResource bool) []tfprotov6.ListResourceResult {
+		stream, err := server.ListResource(t.Context(), &tfprotov6.ListResourceRequest{
+			TypeName:        "unikorn_compute_instance",
+			Config:          dynamicValue(t, schemas.ListResourceSchemas["unikorn_compute_instance"].Block, nil),
+			IncludeResource: includeResource,
+			Limit:           limit,
+		})
+		require.NoError(t, err)
+
+		return slices.Collect(stream.Results)
+	}
+
+	results := list(2, false)
+	require.Len(t, results, 2)
+
+	for _, result := range results {
+		assert.Empty(t, result.Diagnostics)
+		assert.NotNil(t, result.Identity)
+		assert.Nil(t, result.Resource)
+	}
+
+	results = list(100, true)
+	require.Len(t, results, 3)
+	assert.Equal(t, "a ("+instanceID(t, "a")+")", results[0].DisplayName)
+	assert.NotNil(t, results[0].Resource)
+}
+
+// dynamicValue is an object of the block's type with the given attributes set and
+// every other one null, as Terraform sends a configuration.
+func dynamicValue(t *testing.T, block *tfprotov6.SchemaBlock, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	t.Helper()
+
+	typ := block.ValueType()
+	values := map[string]tftypes.Value{}
+
+	for name, attributeType := range typ.(tftypes.Object).AttributeTypes {
+		value, ok := set[name]
+		if !ok {
+			value = tftypes.NewValue(attributeType, nil)
+		}
+
+		values[name] = value
+	}
+
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, values))
+	require.NoError(t, err)
+
+	return &dv
 }
