@@ -77,3 +77,25 @@ func (e *CompensationError) Error() string {
 }
 
 func (e *CompensationError) Unwrap() error { return e.Err }
+
+// RefusedError means the instance's state does not allow what was asked, such as
+// rebooting a stopped instance. Reason says why and what to do instead.
+type RefusedError struct {
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// SnapshotFailedError means the cloud could not make the snapshot image.
+type SnapshotFailedError struct {
+	InstanceID string
+	ImageID    string
+}
+
+func (e *SnapshotFailedError) Error() string {
+	return fmt.Sprintf("the cloud failed to snapshot instance %s: image %s is failed", e.InstanceID, e.ImageID)
+}
+
+func refused(format string, args ...any) error {
+	return &RefusedError{Reason: fmt.Sprintf(format, args...)}
+}

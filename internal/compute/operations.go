@@ -37,7 +37,7 @@ func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progres
 	}
 
 	if instance.ProvisioningStatus != unikorn.ProvisioningProvisioned {
-		return nil, fmt.Errorf("instance %s is %s: power operations need a provisioned instance, so wait for it to finish provisioning",
+		return nil, refused("instance %s is %s: power operations need a provisioned instance, so wait for it to finish provisioning",
 			instance.ID, instance.ProvisioningStatus)
 	}
 
@@ -79,7 +79,7 @@ func (s *Service) powerPlan(instance *Instance, op PowerOperation) (string, func
 		}
 
 		if state == PowerStopping {
-			return "", nil, fmt.Errorf("instance %s is stopping: wait until it is stopped, then start it", instance.ID)
+			return "", nil, refused("instance %s is stopping: wait until it is stopped, then start it", instance.ID)
 		}
 
 		return PowerRunning, s.client.StartServer, nil
@@ -89,13 +89,13 @@ func (s *Service) powerPlan(instance *Instance, op PowerOperation) (string, func
 		}
 
 		if state == PowerPending {
-			return "", nil, fmt.Errorf("instance %s is starting: wait until it is running, then stop it", instance.ID)
+			return "", nil, refused("instance %s is starting: wait until it is running, then stop it", instance.ID)
 		}
 
 		return PowerStopped, s.client.StopServer, nil
 	case PowerReboot, PowerHardReboot:
 		if state != PowerRunning {
-			return "", nil, fmt.Errorf("instance %s is %s: only a running instance can be rebooted (start a stopped one instead)",
+			return "", nil, refused("instance %s is %s: only a running instance can be rebooted (start a stopped one instead)",
 				instance.ID, strings.ToLower(state))
 		}
 
@@ -105,7 +105,7 @@ func (s *Service) powerPlan(instance *Instance, op PowerOperation) (string, func
 
 		return PowerRunning, s.client.SoftRebootServer, nil
 	default:
-		return "", nil, fmt.Errorf("unknown power operation %q: use one of %v", op, PowerOperations())
+		return "", nil, refused("unknown power operation %q: use one of %v", op, PowerOperations())
 	}
 }
 
@@ -120,8 +120,8 @@ type SnapshotRequest struct {
 // image carries the instance's ID in a reserved tag (its provenance), which callers
 // cannot set or forge.
 func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*unikorn.Image, error) {
-	if err := ValidateName(request.Name); err != nil {
-		return nil, err
+	if err := ValidateImageName(request.Name); err != nil {
+		return nil, &ValidationError{Problems: []Problem{{Field: FieldName, Summary: "Invalid image name", Detail: err.Error()}}}
 	}
 
 	instance, err := s.Get(ctx, ref)
@@ -168,8 +168,7 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		}
 
 		if state == unikorn.ImageFailed {
-			return false, fmt.Errorf("the cloud failed to snapshot instance %s: image %s is failed; delete it and try again",
-				instance.ID, image.Metadata.ID)
+			return false, &SnapshotFailedError{InstanceID: instance.ID, ImageID: image.Metadata.ID}
 		}
 
 		return state == unikorn.ImageReady, nil

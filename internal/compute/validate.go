@@ -67,9 +67,19 @@ var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za
 
 // ValidateName checks an instance name without calling the API.
 func ValidateName(name string) error {
+	return validateLabel("instance", name)
+}
+
+// ValidateImageName checks the name of an image to be made from an instance.
+func ValidateImageName(name string) error {
+	return validateLabel("image", name)
+}
+
+// validateLabel applies core's one rule for every name, worded for what is named.
+func validateLabel(noun, name string) error {
 	if !labelValue.MatchString(name) {
-		return fmt.Errorf("%q is not a valid instance name: use 1 to 63 letters, digits, '-', '_' or '.', "+
-			"starting and ending with a letter or digit", name)
+		return fmt.Errorf("%q is not a valid %s name: use 1 to 63 letters, digits, '-', '_' or '.', "+
+			"starting and ending with a letter or digit", name, noun)
 	}
 
 	return nil

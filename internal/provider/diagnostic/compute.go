@@ -3,6 +3,7 @@ package diagnostic
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -25,6 +26,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 		failed       *compute.ProvisioningFailedError
 		wait         *compute.WaitError
 		compensation *compute.CompensationError
+		refusal      *compute.RefusedError
+		snapshot     *compute.SnapshotFailedError
 	)
 
 	switch {
@@ -53,17 +56,31 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, failed.Error()+".",
 			"The instance is recorded in the state as tainted: the next apply replaces it. If it fails again, "+
 				"report the instance ID to the platform operator.")}
+	case errors.As(err, &refusal):
+		// The reason already says what to do instead.
+		return diag.Diagnostics{Error(summary, sentence(refusal.Reason), "")}
+	case errors.As(err, &snapshot):
+		return diag.Diagnostics{Error(summary, sentence(snapshot.Error()),
+			"Delete the failed image and try again; if it fails again, report the instance ID to the platform operator.")}
 	case errors.As(err, &compensation):
 		return diag.Diagnostics{Error(summary, compensation.Error()+".",
 			"Something may be left behind: check the named object and remove it if it is there.")}
 	case errors.As(err, &wait):
-		return diag.Diagnostics{Error(summary, wait.Error()+".",
-			"The cloud did not finish in time. The instance is recorded in the state (tainted after a create) and "+
-				"the next apply carries on; raise the timeouts if the cloud is slow.")}
+		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
+			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow.")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist: no server carries its tag.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
 	default:
 		return diag.Diagnostics{APIError(summary, err)}
 	}
+}
+
+// sentence shows an error, which Go words as a clause, as a sentence.
+func sentence(clause string) string {
+	if clause == "" {
+		return clause
+	}
+
+	return strings.ToUpper(clause[:1]) + clause[1:] + "."
 }

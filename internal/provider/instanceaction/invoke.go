@@ -5,10 +5,7 @@ package instanceaction
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -19,10 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // defaultTimeout matches the instance resource's: clouds that are slow to boot a
@@ -81,46 +76,4 @@ type reporter struct {
 func (r *reporter) progress(message string) {
 	r.sent = true
 	r.resp.SendProgress(action.InvokeProgressEvent{Message: message})
-}
-
-// failed reports an operation the façade could not carry out. A wait that ran out is
-// explained here, because an action records nothing in state that a later apply could
-// carry on from. diagnostic.Compute explains the API's answers, failed requests and
-// the façade's other typed errors; what else the façade returns is its own refusal,
-// such as an impossible power transition or a failed snapshot, whose message already
-// says what to do, and which must not get the advice for an unreachable service that
-// Compute gives errors it does not know.
-func failed(summary string, err error) diag.Diagnostics {
-	var wait *compute.WaitError
-
-	switch {
-	case errors.As(err, &wait):
-		return diag.Diagnostics{diagnostic.Error(summary, sentence(err),
-			"The cloud was asked and may still finish; nothing is undone. Check the instance before "+
-				"invoking the action again, and raise the action's timeout if the cloud is slow.")}
-	case explained(err):
-		return diagnostic.Compute(summary, err)
-	default:
-		return diag.Diagnostics{diagnostic.Error(summary, sentence(err), "")}
-	}
-}
-
-func explained(err error) bool {
-	var (
-		apiErr       *unikorn.APIError
-		netErr       net.Error
-		inconsistent *compute.ConsistencyError
-		provisioning *compute.ProvisioningFailedError
-	)
-
-	return errors.As(err, &apiErr) || errors.As(err, &netErr) || errors.As(err, &inconsistent) ||
-		errors.As(err, &provisioning) || errors.Is(err, compute.ErrNotFound) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
-}
-
-// sentence shows an error, which Go words as a clause, as a sentence.
-func sentence(err error) string {
-	message := err.Error()
-
-	return strings.ToUpper(message[:1]) + message[1:] + "."
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
 )
 
@@ -97,7 +98,7 @@ func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *acti
 
 	instance, err := a.compute.Power(ctx, data.Ref(), operation, report.progress)
 	if err != nil {
-		resp.Diagnostics.Append(failed(fmt.Sprintf("Unable to %s the instance", strings.ReplaceAll(string(operation), "_", " ")), err)...)
+		resp.Diagnostics.Append(diagnostic.Compute(fmt.Sprintf("Unable to %s the instance", strings.ReplaceAll(string(operation), "_", " ")), err)...)
 
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
 )
 
@@ -102,7 +103,7 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 	report := &reporter{resp: resp}
 
 	if _, err := a.compute.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
-		resp.Diagnostics.Append(failed("Unable to snapshot the instance", err)...)
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
 	}
 }
 

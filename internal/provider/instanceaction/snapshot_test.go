@@ -189,7 +189,7 @@ action "unikorn_compute_instance_snapshot" "bad" {
 					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
 				},
 				Config:      base + snapshot("slow", `    timeout = "1s"`),
-				ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*Gave\s+up\s+waiting\s+for\s+image\s+[0-9a-f-]+\s+to\s+be\s+ready(.|\n)*may still finish(.|\n)*raise the action's timeout`),
+				ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*Gave\s+up\s+waiting\s+for\s+image\s+[0-9a-f-]+\s+to\s+be\s+ready(.|\n)*may still finish(.|\n)*Raise\s+the\s+timeout`),
 			},
 			{Config: base},
 		},

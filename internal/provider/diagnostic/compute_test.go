@@ -1,4 +1,4 @@
-package instanceaction
+package diagnostic_test
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-func TestFailedExplainsEachKindOfFailure(t *testing.T) {
+func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 	t.Parallel()
 
 	apiErr := &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
@@ -26,7 +27,7 @@ func TestFailedExplainsEachKindOfFailure(t *testing.T) {
 		wantNot []string
 	}{
 		"a refusal keeps its own advice only": {
-			err:     errors.New("instance x is stopped: only a running instance can be rebooted (start a stopped one instead)"),
+			err:     &compute.RefusedError{Reason: "instance x is stopped: only a running instance can be rebooted (start a stopped one instead)"},
 			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},
 			wantNot: []string{"could not be reached"},
 		},
@@ -39,6 +40,15 @@ func TestFailedExplainsEachKindOfFailure(t *testing.T) {
 			want:    []string{"Gave up waiting for instance x to be Stopped", "may still finish", "timeout"},
 			wantNot: []string{"tainted"},
 		},
+		"a failed snapshot says what to do": {
+			err:     &compute.SnapshotFailedError{InstanceID: "x", ImageID: "y"},
+			want:    []string{"The cloud failed to snapshot instance x: image y is failed.", "Delete the failed image"},
+			wantNot: []string{"could not be reached"},
+		},
+		"a connection failure points at the endpoint": {
+			err:  fmt.Errorf("listing servers: %w", errors.New("dial tcp 127.0.0.1:1: connect: connection refused")),
+			want: []string{"connection refused", "could not be reached"},
+		},
 		"a missing instance is said to be missing": {
 			err:  compute.ErrNotFound,
 			want: []string{"The instance does not exist"},
@@ -49,7 +59,7 @@ func TestFailedExplainsEachKindOfFailure(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			diags := failed("Unable to do it", test.err)
+			diags := diagnostic.Compute("Unable to do it", test.err)
 			require.Len(t, diags, 1)
 			assert.Equal(t, "Unable to do it", diags[0].Summary())
 
