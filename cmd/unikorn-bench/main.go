@@ -1,0 +1,85 @@
+// Command unikorn-bench runs the provider's end-to-end benchmark (see internal/bench)
+// and writes its figures into a section of BENCHMARKS.md. `make bench` builds the
+// binaries it needs and runs it; it takes a few minutes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if err := run(ctx, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "unikorn-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	flags := flag.NewFlagSet("unikorn-bench", flag.ContinueOnError)
+
+	var options bench.Options
+
+	flags.StringVar(&options.Terraform, "terraform", "terraform", "Terraform CLI to run")
+	flags.StringVar(&options.ProviderDir, "provider-dir", "", "directory holding the terraform-provider-unikorn binary to measure")
+	flags.StringVar(&options.Sandbox, "sandbox", "", "unikorn-sandbox binary")
+	flags.StringVar(&options.WorkDir, "work-dir", "", "directory for configurations, states and the sandbox log")
+	flags.IntVar(&options.Parallelism, "parallelism", 10, "Terraform's -parallelism")
+	flags.DurationVar(&options.Latency, "latency", 25*time.Millisecond, "latency the sandbox adds to every request")
+	flags.DurationVar(&options.ProvisionDelay, "provision-delay", 2*time.Second, "the sandbox's provisioning time")
+	flags.DurationVar(&options.DeprovisionDelay, "deprovision-delay", 500*time.Millisecond, "the sandbox's deprovisioning time")
+	counts := flags.String("instances", "1,10,100", "comma-separated instance counts")
+	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose `bench` section receives the figures; empty prints them")
+
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+
+	if options.ProviderDir == "" || options.Sandbox == "" || options.WorkDir == "" {
+		return errors.New("-provider-dir, -sandbox and -work-dir are required (make bench sets them)")
+	}
+
+	for _, field := range strings.Split(*counts, ",") {
+		count, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || count < 1 {
+			return fmt.Errorf("-instances: %q is not a positive number", field)
+		}
+
+		options.Counts = append(options.Counts, count)
+	}
+
+	options.Progress = os.Stderr
+
+	report, err := bench.Run(ctx, options)
+	if err != nil {
+		return err
+	}
+
+	markdown := report.Markdown()
+	if *output == "" {
+		fmt.Print(markdown)
+
+		return nil
+	}
+
+	if err := bench.UpdateSection(*output, "bench", markdown); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(os.Stderr, "wrote", *output)
+
+	return nil
+}

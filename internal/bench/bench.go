@@ -1,0 +1,263 @@
+// Package bench measures the provider end to end: the real Terraform CLI runs the
+// provider binary, as a user's Terraform would, against the sandbox command with
+// realistic latency and provisioning time, and the benchmark records wall time, API
+// requests by route (from the sandbox's own counters) and the provider's peak memory
+// for each phase of an instance's life.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// Options say what to run and where the binaries are.
+type Options struct {
+	// Terraform is the Terraform CLI; ProviderDir holds the provider binary, named
+	// terraform-provider-unikorn; Sandbox is the unikorn-sandbox binary.
+	Terraform   string
+	ProviderDir string
+	Sandbox     string
+	// WorkDir receives the configurations, states and the sandbox's log.
+	WorkDir string
+
+	// Counts are the numbers of instances to run, each from nothing to nothing.
+	Counts []int
+	// Parallelism is Terraform's -parallelism (its default is 10).
+	Parallelism int
+
+	Latency          time.Duration
+	ProvisionDelay   time.Duration
+	DeprovisionDelay time.Duration
+
+	// Progress receives a line per step; nil discards.
+	Progress io.Writer
+}
+
+// Phase names, in the order they run.
+const (
+	PhasePlan    = "plan"
+	PhaseApply   = "apply"
+	PhaseRefresh = "refresh"
+	PhaseDestroy = "destroy"
+)
+
+// Phase is one Terraform command and what it cost.
+type Phase struct {
+	Name    string
+	Command string
+	Wall    time.Duration
+	// Requests are the sandbox's counters for the phase alone, by route template.
+	Requests sandbox.Stats
+	// PeakRSS is the highest peak resident set of any provider process the command
+	// started, in bytes; Providers is how many there were.
+	PeakRSS   int64
+	Providers int
+	// Changes are how long each resource's create or delete took, from Terraform's
+	// machine-readable output (apply and destroy only).
+	Changes []time.Duration
+}
+
+// Result is every phase of one count of instances.
+type Result struct {
+	Instances int
+	Phases    []Phase
+}
+
+// Phase returns the phase of that name.
+func (r *Result) Phase(name string) *Phase {
+	for i := range r.Phases {
+		if r.Phases[i].Name == name {
+			return &r.Phases[i]
+		}
+	}
+
+	return nil
+}
+
+// Report is a whole benchmark run.
+type Report struct {
+	Options    Options
+	Machine    Machine
+	PollPolicy compute.PollPolicy
+	Started    time.Time
+	Results    []Result
+}
+
+// Run benchmarks every count in turn against one sandbox, leaving nothing behind.
+func Run(ctx context.Context, options Options) (*Report, error) {
+	if len(options.Counts) == 0 || options.Parallelism < 1 {
+		return nil, errors.New("the benchmark needs at least one instance count and a parallelism of at least 1")
+	}
+
+	progress := options.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+
+	machine, err := DescribeMachine(ctx, options.Terraform)
+	if err != nil {
+		return nil, err
+	}
+
+	report := &Report{Options: options, Machine: machine, PollPolicy: compute.DefaultPollPolicy(), Started: time.Now()}
+
+	sb, err := startSandbox(ctx, options.Sandbox, filepath.Join(options.WorkDir, "sandbox.log"),
+		options.Latency, options.ProvisionDelay, options.DeprovisionDelay)
+	if err != nil {
+		return nil, err
+	}
+
+	defer func() { _ = sb.stop() }()
+
+	if err := sb.setServerQuota(ctx, slices.Max(options.Counts)); err != nil {
+		return nil, err
+	}
+
+	cliConfigPath := filepath.Join(options.WorkDir, "terraformrc")
+	if err := cliConfig(cliConfigPath, options.ProviderDir); err != nil {
+		return nil, err
+	}
+
+	environ := append(cleanEnviron(os.Environ()), sb.environ()...)
+	environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+
+	for _, count := range options.Counts {
+		fmt.Fprintf(progress, "==> %d instance(s)\n", count)
+
+		dir := filepath.Join(options.WorkDir, "instances-"+strconv.Itoa(count))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+
+		if err := benchConfig(dir, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID); err != nil {
+			return nil, err
+		}
+
+		result, err := runCount(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, sb, count, options, progress)
+		if err != nil {
+			return nil, err
+		}
+
+		report.Results = append(report.Results, *result)
+	}
+
+	return report, nil
+}
+
+// runCount creates, refreshes and destroys count instances, one phase at a time.
+func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int, options Options, progress io.Writer) (*Result, error) {
+	vars := []string{"-input=false", "-var", "instances=" + strconv.Itoa(count), "-parallelism=" + strconv.Itoa(options.Parallelism)}
+
+	phases := []struct {
+		name   string
+		args   []string
+		action string // the change whose per-resource durations -json output gives
+	}{
+		// The plan is saved so that the apply measures the creation alone; together
+		// they are what `terraform apply` does.
+		{PhasePlan, append([]string{"plan", "-out=create.tfplan"}, vars...), ""},
+		{PhaseApply, []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(options.Parallelism), "create.tfplan"}, "create"},
+		// A plan right after the apply must find nothing to change: exit code 0.
+		{PhaseRefresh, append([]string{"plan", "-detailed-exitcode"}, vars...), ""},
+		{PhaseDestroy, append([]string{"destroy", "-auto-approve", "-json"}, vars...), "delete"},
+	}
+
+	result := &Result{Instances: count}
+
+	for _, phase := range phases {
+		if err := sb.control.ResetStats(ctx); err != nil {
+			return nil, err
+		}
+
+		run, err := tf.run(ctx, phase.args...)
+		if err != nil {
+			return nil, err
+		}
+
+		if err := run.mustSucceed(); err != nil {
+			return nil, err
+		}
+
+		stats, err := sb.control.Stats(ctx)
+		if err != nil {
+			return nil, err
+		}
+
+		measured := Phase{
+			Name:      phase.name,
+			Command:   run.commandLine,
+			Wall:      run.wall,
+			Requests:  stats,
+			PeakRSS:   run.peakRSS,
+			Providers: run.providers,
+		}
+
+		if phase.action != "" {
+			durations, err := resourceDurations(run.stdout, phase.action)
+			if err != nil {
+				return nil, err
+			}
+
+			if len(durations) != count {
+				return nil, fmt.Errorf("%s reported %d resources changed, want %d", run.commandLine, len(durations), count)
+			}
+
+			for _, d := range durations {
+				measured.Changes = append(measured.Changes, d)
+			}
+
+			slices.Sort(measured.Changes)
+		}
+
+		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak\n",
+			phase.name, run.wall.Round(10*time.Millisecond), stats.Total, float64(run.peakRSS)/(1<<20))
+
+		result.Phases = append(result.Phases, measured)
+	}
+
+	return result, checkNothingLeft(ctx, sb)
+}
+
+// checkNothingLeft proves that a destroy freed everything: a benchmark that leaked
+// would measure less work than it should.
+func checkNothingLeft(ctx context.Context, sb *sandboxProcess) error {
+	allocations, err := sb.control.Allocations(ctx)
+	if err != nil {
+		return err
+	}
+
+	var leaked []string
+
+	for _, allocation := range allocations {
+		if allocation.Spec.Kind == compute.AllocationKind {
+			leaked = append(leaked, allocation.Spec.ID)
+		}
+	}
+
+	if len(leaked) > 0 {
+		return fmt.Errorf("the destroy left %d instance allocations behind: %s", len(leaked), strings.Join(leaked, ", "))
+	}
+
+	return nil
+}
+
+// cleanEnviron drops the settings that would change what is measured: Terraform's
+// logging and workspace, and any provider settings that would point elsewhere.
+func cleanEnviron(environ []string) []string {
+	return slices.DeleteFunc(slices.Clone(environ), func(entry string) bool {
+		name, _, _ := strings.Cut(entry, "=")
+
+		return strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "UNIKORN_")
+	})
+}
