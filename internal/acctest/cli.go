@@ -32,6 +32,24 @@ type CLI struct {
 func (e *Environment) CLI(t *testing.T, config string) *CLI {
 	t.Helper()
 
+	cli := NewCLI(t, t.TempDir())
+	cli.WriteConfig(e.ProviderConfig() + config)
+	cli.Run("init", "-input=false")
+
+	return cli
+}
+
+// NewCLI starts the provider for one test and returns a CLI that works in dir,
+// which holds a configuration already. It needs no Unikorn, so it suits commands
+// that only need the provider's schema, such as `terraform validate`; like the
+// acceptance tests it skips unless TF_ACC is set.
+func NewCLI(t *testing.T, dir string) *CLI {
+	t.Helper()
+
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance tests run with TF_ACC=1 (make testacc)")
+	}
+
 	terraform := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if terraform == "" {
 		t.Skip("TF_ACC_TERRAFORM_PATH names no Terraform CLI (make testacc sets it)")
@@ -66,9 +84,9 @@ func (e *Environment) CLI(t *testing.T, config string) *CLI {
 	})
 	require.NoError(t, err)
 
-	cli := &CLI{
+	return &CLI{
 		t:         t,
-		dir:       t.TempDir(),
+		dir:       dir,
 		terraform: terraform,
 		environ: append(os.Environ(),
 			"TF_REATTACH_PROVIDERS="+string(reattachJSON),
@@ -76,10 +94,6 @@ func (e *Environment) CLI(t *testing.T, config string) *CLI {
 			"CHECKPOINT_DISABLE=1",
 		),
 	}
-	cli.WriteConfig(e.ProviderConfig() + config)
-	cli.Run("init", "-input=false")
-
-	return cli
 }
 
 // requiredProviders names the provider's source, as a user's configuration does, so
