@@ -1,0 +1,264 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/stretchr/testify/require"
+)
+
+// openAPIDirEnv names the folder that holds the upstream OpenAPI documents.
+const openAPIDirEnv = "UNIKORN_OPENAPI_DIR"
+
+// documents are the upstream documents the client calls, by the service that
+// publishes them. Both reference the core document beside them.
+var documents = []struct{ service, file string }{
+	{"region", "region-v1.17.4.spec.yaml"},
+	{"identity", "identity-v1.17.7.spec.yaml"},
+}
+
+// uuidPattern is what `format: uuid` means here: the canonical 8-4-4-4-12 hex layout.
+// kin-openapi leaves the format unchecked unless told, and its RFC 4122 pattern would
+// reject region's own fixture IDs (11111111-1111-1111-1111-111111111111), whose
+// version and variant nibbles are not RFC values.
+const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+
+// service is one upstream document and the router that finds its operations.
+type service struct {
+	name   string
+	router routers.Router
+}
+
+// contract is the wire contract: it finds the operation an exchange belongs to and
+// checks the request and the response against it.
+type contract struct {
+	services []service
+	options  *openapi3filter.Options
+}
+
+// violation is one way an exchange breaks the contract.
+type violation struct {
+	// operation is the service, method and path template, e.g.
+	// "region GET /api/v2/servers/{serverID}", or the raw path when no operation matched.
+	operation string
+	// direction is "request" or "response".
+	direction string
+	message   string
+}
+
+func (v violation) String() string {
+	return fmt.Sprintf("%s [%s]: %s", v.operation, v.direction, v.message)
+}
+
+// summarize renders violations in the order first seen, each once: polling repeats
+// the same exchange many times.
+func summarize(violations []violation) []string {
+	var (
+		order []violation
+		count = map[violation]int{}
+	)
+
+	for _, v := range violations {
+		if count[v] == 0 {
+			order = append(order, v)
+		}
+
+		count[v]++
+	}
+
+	lines := make([]string, 0, len(order))
+
+	for _, v := range order {
+		line := v.String()
+		if n := count[v]; n > 1 {
+			line += fmt.Sprintf(" (%d times)", n)
+		}
+
+		lines = append(lines, line)
+	}
+
+	return lines
+}
+
+// loadContract loads and validates the documents in dir. They validate unchanged, so
+// no loader or validation option is relaxed.
+func loadContract(t *testing.T, dir string) *contract {
+	t.Helper()
+
+	c := &contract{
+		options: &openapi3filter.Options{
+			// Authentication is the sandbox's business; here only the shape counts.
+			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			// An undeclared status is as much a break of the contract as a bad body.
+			IncludeResponseStatus: true,
+			// Report every problem of an exchange, not just the first.
+			MultiError: true,
+			// A body sent to an operation that declares none (start, stop, ...) is a break too.
+			RejectWhenRequestBodyNotSpecified: true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{
+				openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidPattern)),
+				// Messages name the member and the reason without dumping the schema.
+				openapi3.DisableSchemaErrorDetails(),
+			},
+		},
+	}
+
+	for _, document := range documents {
+		path := filepath.Join(dir, document.file)
+
+		loader := openapi3.NewLoader()
+		loader.IsExternalRefsAllowed = true
+
+		doc, err := loader.LoadFromFile(path)
+		require.NoError(t, err, "loading %s", path)
+		require.NoError(t, doc.Validate(t.Context()), "validating %s", path)
+
+		// The documents declare no servers, so routes match on the path alone, whatever
+		// host the sandbox listens on.
+		require.Empty(t, doc.Servers, "%s declares servers; the routers would then match on their hosts", path)
+
+		router, err := gorillamux.NewRouter(doc)
+		require.NoError(t, err, "routing %s", path)
+
+		c.services = append(c.services, service{name: document.service, router: router})
+	}
+
+	return c
+}
+
+// exchange is one attempt of the client: the request as sent and the response as
+// received, bodies included.
+type exchange struct {
+	request      *http.Request
+	requestBody  []byte
+	status       int
+	header       http.Header
+	responseBody []byte
+}
+
+// check returns every way the exchange breaks the contract. skipResponseBody leaves
+// the response body unchecked (status and headers still are).
+func (c *contract) check(ctx context.Context, ex exchange, skipResponseBody bool) []violation {
+	request := withBody(ex.request, ex.requestBody)
+
+	m, err := c.find(request)
+	if err != nil {
+		return []violation{{operation: request.Method + " " + request.URL.Path, direction: "request", message: err.Error()}}
+	}
+
+	var found []violation
+
+	report := func(direction, format string, args ...any) {
+		found = append(found, violation{
+			operation: fmt.Sprintf("%s %s %s", m.service, m.route.Method, m.route.Path),
+			direction: direction,
+			message:   fmt.Sprintf(format, args...),
+		})
+	}
+
+	requestInput := &openapi3filter.RequestValidationInput{
+		Request:    request,
+		PathParams: m.pathParams,
+		Route:      m.route,
+		Options:    c.options,
+	}
+
+	for _, message := range messages(openapi3filter.ValidateRequest(ctx, requestInput)) {
+		report("request", "%s", message)
+	}
+
+	options := *c.options
+	options.ExcludeResponseBody = skipResponseBody
+
+	err = openapi3filter.ValidateResponse(ctx, &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: requestInput,
+		Status:                 ex.status,
+		Header:                 ex.header,
+		Body:                   io.NopCloser(bytes.NewReader(ex.responseBody)),
+		Options:                &options,
+	})
+
+	for _, message := range messages(err) {
+		report("response", "%d: %s", ex.status, message)
+	}
+
+	return found
+}
+
+// match is the operation that serves a request.
+type match struct {
+	service    string
+	route      *routers.Route
+	pathParams map[string]string
+}
+
+// find returns the one operation, across every document, that serves request.
+func (c *contract) find(request *http.Request) (match, error) {
+	var (
+		found  []match
+		misses []string
+	)
+
+	for _, s := range c.services {
+		route, pathParams, err := s.router.FindRoute(request)
+		if err != nil {
+			misses = append(misses, fmt.Sprintf("%s: %v", s.name, err))
+
+			continue
+		}
+
+		found = append(found, match{service: s.name, route: route, pathParams: pathParams})
+	}
+
+	switch len(found) {
+	case 0:
+		return match{}, fmt.Errorf("no document declares this operation (%s)", strings.Join(misses, "; "))
+	case 1:
+		return found[0], nil
+	default:
+		return match{}, fmt.Errorf("both %s and %s declare this operation", found[0].service, found[1].service)
+	}
+}
+
+// withBody returns a copy of request whose body reads body, so that validation
+// neither consumes nor races with what the transport sends.
+func withBody(request *http.Request, body []byte) *http.Request {
+	clone := request.Clone(request.Context())
+	clone.Body = http.NoBody
+
+	if body != nil {
+		clone.Body = io.NopCloser(bytes.NewReader(body))
+	}
+
+	return clone
+}
+
+// messages flattens what kin-openapi reports, one line per problem.
+func messages(err error) []string {
+	if err == nil {
+		return nil
+	}
+
+	// Only the top level is split: a nested MultiError belongs to the parameter or
+	// body that its wrapper names.
+	if multi, ok := err.(openapi3.MultiError); ok { //nolint:errorlint // Deliberately the top level only, see above.
+		var all []string
+		for _, e := range multi {
+			all = append(all, messages(e)...)
+		}
+
+		return all
+	}
+
+	return []string{err.Error()}
+}
