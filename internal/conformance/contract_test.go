@@ -177,6 +177,16 @@ func (c *contract) check(ctx context.Context, ex exchange, skipResponseBody bool
 		report("request", "%s", message)
 	}
 
+	for _, name := range undeclaredQueryParameters(m.route, request.URL.Query()) {
+		report("request", "query parameter %q is not declared", name)
+	}
+
+	if body := m.route.Operation.RequestBody; body != nil && body.Value != nil && ex.requestBody != nil {
+		for _, member := range undeclaredBodyMembers(body.Value.Content, request.Header, ex.requestBody) {
+			report("request", "body member %q is not declared", member)
+		}
+	}
+
 	options := *c.options
 	options.ExcludeResponseBody = skipResponseBody
 
@@ -190,6 +200,12 @@ func (c *contract) check(ctx context.Context, ex exchange, skipResponseBody bool
 
 	for _, message := range messages(err) {
 		report("response", "%d: %s", ex.status, message)
+	}
+
+	if response := m.route.Operation.Responses.Status(ex.status); response != nil && response.Value != nil && !skipResponseBody {
+		for _, member := range undeclaredBodyMembers(response.Value.Content, ex.header, ex.responseBody) {
+			report("response", "%d: body member %q is not declared", ex.status, member)
+		}
 	}
 
 	return found
