@@ -30,7 +30,9 @@ var documents = []struct{ service, file string }{
 // uuidPattern is what `format: uuid` means here: the canonical 8-4-4-4-12 hex layout.
 // kin-openapi leaves the format unchecked unless told, and its RFC 4122 pattern would
 // reject region's own fixture IDs (11111111-1111-1111-1111-111111111111), whose
-// version and variant nibbles are not RFC values.
+// version and variant nibbles are not RFC values. Formats stay otherwise as upstream
+// validates them: ipv4 in particular is unchecked, because security group rule
+// prefixes, declared ipv4, carry CIDRs (unikorn-api.md 2.5).
 const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 
 // service is one upstream document and the router that finds its operations.
