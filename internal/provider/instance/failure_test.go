@@ -162,7 +162,7 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 		resource.TestStep{
 			PreConfig:   func() { env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"}) },
 			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "1s" }`)),
-			ExpectError: wrapped(`gave up waiting for instance`),
+			ExpectError: wrapped(`Gave up waiting for instance`),
 		},
 		resource.TestStep{
 			PreConfig: func() {

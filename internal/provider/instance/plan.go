@@ -20,8 +20,9 @@ import (
 // ModifyPlan checks a plan against the cloud while the values are known, so that a
 // bad flavor, image, security group or SSH certificate authority fails the plan, not
 // the apply half-way. It also warns about replacements, which lose data, and fills in
-// what the plan can already know: the ID (derived from network and name) and the
-// organization, project and region (those of the network).
+// what the plan can already know: the organization, project and region (those of the
+// network). The ID, though derivable, stays unknown until the instance exists: what
+// reads an instance by its ID (an ephemeral SSH key, say) must wait for it.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -83,7 +84,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 
-	resp.Diagnostics.Append(planNewInstance(ctx, resp, spec, placement.Network)...)
+	resp.Diagnostics.Append(planNewInstance(ctx, resp, placement.Network)...)
 }
 
 // replacingChanges names the attributes whose change replaces the instance.
@@ -114,16 +115,10 @@ func replacingChanges(plan, state *model) []string {
 
 // planNewInstance fills in what a new instance's plan can know before it exists; what
 // only the cloud can tell stays unknown, even where a replaced instance knew it.
-func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, spec compute.Spec, network *unikorn.Network) diag.Diagnostics {
+func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, network *unikorn.Network) diag.Diagnostics {
 	var diags diag.Diagnostics
 
-	id, err := unikorn.DeriveServerID(network.Metadata.ID, spec.Name)
-	if err != nil {
-		return nil
-	}
-
 	known := map[string]string{
-		"id":              id,
 		"organization_id": network.Metadata.OrganizationID,
 		"project_id":      network.Metadata.ProjectID,
 		"region_id":       network.Status.RegionID,
@@ -132,7 +127,7 @@ func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, spe
 		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringValue(value))...)
 	}
 
-	for _, name := range []string{"private_ip", "public_ip_address", "mac_address", "power_state", "provisioning_status", "health_status", "creation_time"} {
+	for _, name := range []string{"id", "private_ip", "public_ip_address", "mac_address", "power_state", "provisioning_status", "health_status", "creation_time"} {
 		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
 	}
 

@@ -34,8 +34,8 @@ func TestAccInstanceCreateReadImport(t *testing.T) {
 			Config: config(env, baseAttrs(env).with("tags", `{ team = "web" }`)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
-				// Derived from network and name, the ID is known before the instance exists.
-				plancheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(instanceID(t, "web"))),
+				// What reads the instance by ID must wait until it exists.
+				plancheck.ExpectUnknownValue(address, tfjsonpath.New("id")),
 				plancheck.ExpectKnownValue(address, tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{

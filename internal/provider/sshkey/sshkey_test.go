@@ -72,15 +72,13 @@ func isCloudKey(t *testing.T, env *acctest.Environment, public bool) knownvalue.
 	})
 }
 
-// TestAccSSHKey_ephemeralAndDataSource reads the key of an existing instance through
-// the ephemeral resource, made visible by the echo provider, and through the data
-// source: both give the key exactly as the API does. Narrowed to a project the
-// instance is not in, neither finds it.
+// TestAccSSHKey_ephemeralAndDataSource reads the key of an instance through the
+// ephemeral resource, made visible by the echo provider, and through the data source,
+// in the same apply that creates the instance: both give the key exactly as the API
+// does. Narrowed to a project the instance is not in, neither finds it.
 func TestAccSSHKey_ephemeralAndDataSource(t *testing.T) {
 	env := acctest.New(t)
 
-	// Instance IDs are known before the instance exists, so a key read in the same
-	// plan that creates the instance would find nothing: the instance comes first.
 	config := env.ProviderConfig() + instanceConfig(env) + `
 ephemeral "unikorn_compute_instance_ssh_key" "web" {
   instance_id = unikorn_compute_instance.web.id
@@ -104,7 +102,6 @@ data "unikorn_compute_instance_ssh_key" "web" {
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactoriesWithEcho,
 		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
 		Steps: []resource.TestStep{
-			{Config: env.ProviderConfig() + instanceConfig(env)},
 			{
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
