@@ -13,6 +13,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -55,12 +56,12 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"id": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The instance ID. Give either this or `network_id` and `name`.",
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"network_id": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The instance's network; with `name`, an alternative to `id`.",
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,

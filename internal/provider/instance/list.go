@@ -17,6 +17,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 var (
@@ -65,23 +66,23 @@ func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 				Optional: true,
 				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id` " +
 					"(or `UNIKORN_ORGANIZATION_ID`).",
-				Validators: []validator.String{uuidValidator()},
+				Validators: []validator.String{validators.UUID()},
 			},
 			"project_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Only instances of this project. Unlike look-ups, the search does not " +
 					"default to the provider's `project_id`: without it, every project the token can see is searched.",
-				Validators: []validator.String{uuidValidator()},
+				Validators: []validator.String{validators.UUID()},
 			},
 			"region_id": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only instances in this region.",
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"network_id": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only instances on this network.",
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"tags": schema.MapAttribute{
 				Optional:    true,

@@ -20,6 +20,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // TypeName is the resource's Terraform type.
@@ -200,9 +201,9 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		parts := strings.Split(req.ID, "/")
 
 		switch {
-		case len(parts) == 1 && uuidPattern.MatchString(parts[0]):
+		case len(parts) == 1 && validators.IsUUID(parts[0]):
 			identity.ID = types.StringValue(parts[0])
-		case len(parts) == 3 && uuidPattern.MatchString(parts[0]) && uuidPattern.MatchString(parts[1]) && uuidPattern.MatchString(parts[2]):
+		case len(parts) == 3 && validators.IsUUID(parts[0]) && validators.IsUUID(parts[1]) && validators.IsUUID(parts[2]):
 			identity.OrganizationID, identity.ProjectID, identity.ID = types.StringValue(parts[0]), types.StringValue(parts[1]), types.StringValue(parts[2])
 		default:
 			resp.Diagnostics.Append(diagnostic.Error("Invalid import ID",

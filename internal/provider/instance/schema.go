@@ -2,7 +2,6 @@ package instance
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -17,14 +16,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
-
-// uuidPattern accepts the canonical lowercase UUIDs Unikorn uses for every ID.
-var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-func uuidValidator() validator.String {
-	return stringvalidator.RegexMatches(uuidPattern, "must be a lowercase UUID such as c0000000-0000-4000-8000-000000000001")
-}
 
 // replacedWithLoss is said of every attribute whose change recreates the server.
 const replacedWithLoss = " Changing it replaces the instance: the server, its disk and its IP addresses are lost."
@@ -56,21 +50,21 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				MarkdownDescription: "The network the instance is attached to. The instance's organization, project " +
 					"and region are those of the network." + replacedWithLoss,
 				PlanModifiers: replace,
-				Validators:    []validator.String{uuidValidator()},
+				Validators:    []validator.String{validators.UUID()},
 			},
 			"flavor_id": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The flavor (CPUs, memory, disk, GPUs); see the `unikorn_flavors` data source. " +
 					"Its architecture must match the image's and its disk must hold the image." + replacedWithLoss,
 				PlanModifiers: replace,
-				Validators:    []validator.String{uuidValidator()},
+				Validators:    []validator.String{validators.UUID()},
 			},
 			"image_id": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The image to boot, which must be `ready`; see the `unikorn_images` data source. " +
 					"Bare-metal images need a bare-metal flavor, virtualized images a virtual one." + replacedWithLoss,
 				PlanModifiers: replace,
-				Validators:    []validator.String{uuidValidator()},
+				Validators:    []validator.String{validators.UUID()},
 			},
 			"user_data": schema.StringAttribute{
 				Optional: true,
@@ -105,13 +99,13 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				MarkdownDescription: "An SSH certificate authority, of the same organization and project as the network, " +
 					"whose certificates may log in. With it, `user_data` must be a cloud-init document." + replacedWithLoss,
 				PlanModifiers: replace,
-				Validators:    []validator.String{uuidValidator()},
+				Validators:    []validator.String{validators.UUID()},
 			},
 			"security_group_ids": schema.SetAttribute{
 				Optional:            true,
 				ElementType:         types.StringType,
 				MarkdownDescription: "Security groups of the instance's network to apply. Updated in place.",
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(uuidValidator())},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.UUID())},
 			},
 			"public_ip": schema.BoolAttribute{
 				Optional: true,

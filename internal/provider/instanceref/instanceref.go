@@ -5,9 +5,6 @@
 package instanceref
 
 import (
-	"regexp"
-
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	datasourceschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	ephemeralschema "github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
@@ -15,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // Model is the part of a configuration that names the instance; embed it.
@@ -44,14 +42,6 @@ const (
 		"which otherwise covers every project the token can read."
 )
 
-// uuidPattern accepts the canonical lowercase UUIDs Unikorn uses for every ID.
-var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// IDValidator rejects a value that cannot be a Unikorn ID before any API call.
-func IDValidator() validator.String {
-	return stringvalidator.RegexMatches(uuidPattern, "must be a lowercase UUID such as c0000000-0000-4000-8000-000000000001")
-}
-
 // The framework has one schema package per kind of Terraform type, so the same three
 // attributes are spelled once for each kind that needs them.
 
@@ -59,13 +49,13 @@ func IDValidator() validator.String {
 func DataSourceAttributes() map[string]datasourceschema.Attribute {
 	return map[string]datasourceschema.Attribute{
 		"instance_id": datasourceschema.StringAttribute{
-			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{IDValidator()},
+			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"organization_id": datasourceschema.StringAttribute{
-			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"project_id": datasourceschema.StringAttribute{
-			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 	}
 }
@@ -74,13 +64,13 @@ func DataSourceAttributes() map[string]datasourceschema.Attribute {
 func EphemeralAttributes() map[string]ephemeralschema.Attribute {
 	return map[string]ephemeralschema.Attribute{
 		"instance_id": ephemeralschema.StringAttribute{
-			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{IDValidator()},
+			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"organization_id": ephemeralschema.StringAttribute{
-			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"project_id": ephemeralschema.StringAttribute{
-			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 	}
 }
@@ -89,13 +79,13 @@ func EphemeralAttributes() map[string]ephemeralschema.Attribute {
 func ActionAttributes() map[string]actionschema.Attribute {
 	return map[string]actionschema.Attribute{
 		"instance_id": actionschema.StringAttribute{
-			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{IDValidator()},
+			Required: true, MarkdownDescription: instanceIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"organization_id": actionschema.StringAttribute{
-			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: organizationIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 		"project_id": actionschema.StringAttribute{
-			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{IDValidator()},
+			Optional: true, MarkdownDescription: projectIDDescription, Validators: []validator.String{validators.UUID()},
 		},
 	}
 }

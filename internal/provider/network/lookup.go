@@ -20,8 +20,8 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -117,7 +117,7 @@ func (d *dataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, re
 		"id": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "ID of the " + noun + ". Give either this or `name`.",
-			Validators:          []validator.String{instanceref.IDValidator()},
+			Validators:          []validator.String{validators.UUID()},
 		},
 		"name": schema.StringAttribute{
 			Optional: true, Computed: true,
@@ -129,13 +129,13 @@ func (d *dataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			Optional: true, Computed: true,
 			MarkdownDescription: "Organization to search by name; defaults to the provider's `organization_id`. " +
 				"With `id` it is read from the " + noun + ".",
-			Validators: []validator.String{instanceref.IDValidator()},
+			Validators: []validator.String{validators.UUID()},
 		},
 		"project_id": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Project to search by name; defaults to the provider's `project_id`. " +
 				"With `id` it is read from the " + noun + ".",
-			Validators: []validator.String{instanceref.IDValidator()},
+			Validators: []validator.String{validators.UUID()},
 		},
 		"description": schema.StringAttribute{
 			Computed: true, MarkdownDescription: "Description of the " + noun + "; null when it has none.",

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -33,7 +33,7 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 				Optional: true, Computed: true,
 				MarkdownDescription: "Network the security group belongs to. With `name`, only this network " +
 					"is searched; with `id` it is read from the group. An instance can only use the groups of its own network.",
-				Validators: []validator.String{instanceref.IDValidator()},
+				Validators: []validator.String{validators.UUID()},
 			},
 			"region_id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Region the security group is in.",
