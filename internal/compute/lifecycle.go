@@ -98,18 +98,14 @@ func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance,
 		func(candidate *Instance, _ *unikorn.Server) bool { return candidate.Ready() })
 }
 
-// waitServer polls the instance's server until done accepts it. A 404 right after a
-// write means region's cache has not caught up yet, not that the server is gone.
+// waitServer polls the instance's server until done accepts it. A server missing right
+// after a write means region's cache has not caught up yet, not that it is gone.
 func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance, *unikorn.Server) bool) (*Instance, error) {
 	var latest *Instance
 
 	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
-		server, err := s.client.GetServer(ctx, instance.ServerID)
-		if unikorn.IsNotFound(err) {
-			return false, nil
-		}
-
-		if err != nil {
+		server, err := s.readServer(ctx, instance)
+		if err != nil || server == nil {
 			return false, err
 		}
 
@@ -127,10 +123,37 @@ func (s *Service) waitServer(ctx context.Context, instance *Instance, what strin
 	return latest, nil
 }
 
+// readServer reads the instance's server afresh, or nil when there is none. Within a
+// known scope the read shares one list of the network's servers with the reads of
+// every other instance there; otherwise it asks for the server itself.
+func (s *Service) readServer(ctx context.Context, instance *Instance) (*unikorn.Server, error) {
+	if sc, ok := scopeOf(instance.Ref()); ok {
+		servers, err := s.servers.servers(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+
+		for i := range servers {
+			if servers[i].Metadata.ID == instance.ServerID {
+				return &servers[i], nil
+			}
+		}
+
+		return nil, nil
+	}
+
+	server, err := s.client.GetServer(ctx, instance.ServerID)
+	if unikorn.IsNotFound(err) {
+		return nil, nil
+	}
+
+	return server, err
+}
+
 // Get finds the instance by its tag. Exactly one server must carry it: none is
 // ErrNotFound, several is a ConsistencyError naming them.
 func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
-	servers, err := s.client.ListServers(ctx, serverQuery(ref))
+	servers, err := s.taggedServers(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +171,23 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 		return nil, &ConsistencyError{InstanceID: ref.ID, ServerIDs: ids}
 	}
+}
+
+// taggedServers lists the servers that carry the instance tag of ref. A fully scoped
+// reference (what state holds) shares one list of its network's servers with the
+// reads of other instances there, and picks its own from it; a partial one (an
+// import by ID) asks region to filter by the tag.
+func (s *Service) taggedServers(ctx context.Context, ref Ref) ([]unikorn.Server, error) {
+	if sc, ok := scopeOf(ref); ok {
+		servers, err := s.servers.servers(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+
+		return taggedServers(servers, ref.ID), nil
+	}
+
+	return s.client.ListServers(ctx, serverQuery(ref))
 }
 
 func serverQuery(ref Ref) unikorn.ServerQuery {
@@ -276,17 +316,17 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 	}
 
 	err = s.waitFor(ctx, "server "+instance.ServerID+" of instance "+instance.ID+" to be deleted", func(ctx context.Context) (bool, error) {
-		server, err := s.client.GetServer(ctx, instance.ServerID)
-		if unikorn.IsNotFound(err) {
-			return true, nil
+		server, err := s.readServer(ctx, instance)
+		if err != nil || server == nil {
+			return err == nil, err
 		}
 
-		if err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningError {
+		if server.Metadata.ProvisioningStatus == unikorn.ProvisioningError {
 			return false, fmt.Errorf("the cloud failed to delete server %s of instance %s: its provisioning status is error; "+
 				"its quota allocation is kept until it is gone", instance.ServerID, instance.ID)
 		}
 
-		return false, err
+		return false, nil
 	})
 	if err != nil {
 		return err

@@ -46,6 +46,10 @@ func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progres
 		return nil, err
 	}
 
+	if call == nil && instance.PowerState == target {
+		return instance, nil
+	}
+
 	if call != nil {
 		if err := call(ctx, instance.ServerID); err != nil {
 			return nil, fmt.Errorf("asking the cloud to %s instance %s: %w", op, instance.ID, err)

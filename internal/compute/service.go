@@ -14,24 +14,32 @@ import (
 type Service struct {
 	client    *unikorn.Client
 	catalogue *catalogue
+	servers   *serverLists
 	poll      PollPolicy
+	// pollEpoch anchors the service's poll grid (see waitFor).
+	pollEpoch time.Time
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
-// grow by Factor up to Max, each shortened by up to Jitter (a fraction) so that many
-// instances created together do not poll in lock-step. A low Max keeps the delay
-// between the cloud reaching a state and the façade noticing it short.
+// grow by Factor up to Max. A low Max keeps the delay between the cloud reaching a
+// state and the façade noticing it short. With Factor 2 and Max a power-of-two
+// multiple of Min, the ticks of every interval fall on the ticks of the shorter ones,
+// so that waits at different stages still share their reads.
 type PollPolicy struct {
 	Min    time.Duration
 	Max    time.Duration
 	Factor float64
-	Jitter float64
 }
 
-// DefaultPollPolicy notices a change within half a second of it happening.
+// DefaultPollPolicy notices a change within 0.4 s (plus a round trip) of it
+// happening, with no more than 2.5 reads a second for all the waits on one network.
+// The first, shorter interval serves changes that settle quickly, such as deletions.
 func DefaultPollPolicy() PollPolicy {
-	return PollPolicy{Min: 100 * time.Millisecond, Max: 500 * time.Millisecond, Factor: 1.5, Jitter: 0.2}
+	return PollPolicy{Min: 200 * time.Millisecond, Max: 400 * time.Millisecond, Factor: 2}
 }
+
+// minPollInterval keeps a misconfigured policy from polling in a busy loop.
+const minPollInterval = time.Millisecond
 
 // Option configures a Service.
 type Option func(*Service)
@@ -54,12 +62,21 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	service := &Service{
 		client:    client,
 		catalogue: newCatalogue(client, DefaultCatalogueTTL),
+		servers:   newServerLists(client.ListServers, DefaultReadGathering),
 		poll:      DefaultPollPolicy(),
 	}
 
 	for _, option := range options {
 		option(service)
 	}
+
+	service.poll.Min = max(service.poll.Min, minPollInterval)
+	service.poll.Max = max(service.poll.Max, service.poll.Min)
+	service.poll.Factor = max(service.poll.Factor, 1)
+
+	// A random phase keeps provider processes, each polling on its own grid, out of
+	// step with each other; within one process the waits are in step on purpose.
+	service.pollEpoch = time.Now().Add(-rand.N(service.poll.Max)) //nolint:gosec // a phase needs no cryptographic randomness
 
 	return service
 }
@@ -71,18 +88,17 @@ func (s *Service) Client() *unikorn.Client {
 
 // waitFor calls check until it reports done or fails, pacing calls by the poll policy.
 // It returns ctx's error, wrapped with what it was waiting for, when ctx ends first.
+//
+// The first check comes after the first interval, not at once: a wait follows a
+// request whose answer already said the change was under way. Every check falls on a
+// tick of the service's poll grid, the multiples of the current interval since
+// pollEpoch, so that the waits of one provider process (Terraform creates many
+// instances at once) wake together and share their reads (see serverLists).
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	interval := s.poll.Min
 
 	for {
-		done, err := check(ctx)
-		if err != nil || done {
-			return err
-		}
-
-		delay := time.Duration(float64(interval) * (1 - s.poll.Jitter*rand.Float64())) //nolint:gosec // jitter needs no cryptographic randomness
-
-		timer := time.NewTimer(delay)
+		timer := time.NewTimer(s.untilTick(time.Now(), interval))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -91,8 +107,23 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 		case <-timer.C:
 		}
 
+		done, err := check(ctx)
+		if err != nil && ctx.Err() != nil {
+			// The check failed because the wait's time ran out while it read.
+			return &WaitError{What: what, Err: context.Cause(ctx)}
+		}
+
+		if err != nil || done {
+			return err
+		}
+
 		interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
 	}
+}
+
+// untilTick is the time from now to the next tick of the poll grid of interval.
+func (s *Service) untilTick(now time.Time, interval time.Duration) time.Duration {
+	return interval - now.Sub(s.pollEpoch)%interval
 }
 
 // WaitError means a wait ended (timeout or cancellation) before its condition held.

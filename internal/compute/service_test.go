@@ -51,7 +51,7 @@ func newEnv(t *testing.T) *env {
 	require.NoError(t, err)
 
 	service := compute.NewService(client, compute.WithPollPolicy(compute.PollPolicy{
-		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5, Jitter: 0.1,
+		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
 	}))
 
 	return &env{url: server.URL, sandbox: sb, client: client, service: service}

@@ -1,0 +1,115 @@
+package compute
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// DefaultReadGathering is how long a server list waits for more readers before it is
+// sent. Terraform starts the reads of a run's instances within a few milliseconds of
+// each other, and waits that end on the same poll tick wake together; this window
+// lets each group share one request, and costs a single read no more than a fraction
+// of one round trip.
+const DefaultReadGathering = 10 * time.Millisecond
+
+// scope is the narrowest set of servers one request can list for many instances at
+// once: those on one network, in the network's organization, project and region.
+type scope struct {
+	organizationID, projectID, regionID, networkID string
+}
+
+// scopeOf returns the scope of a reference that names every part of it.
+func scopeOf(ref Ref) (scope, bool) {
+	sc := scope{ref.OrganizationID, ref.ProjectID, ref.RegionID, ref.NetworkID}
+
+	return sc, sc.organizationID != "" && sc.projectID != "" && sc.regionID != "" && sc.networkID != ""
+}
+
+// serverLists coalesces concurrent reads of the servers in one scope into one list
+// request. Terraform reads and waits for many instances at once in one provider
+// process, so instead of one request per instance, every reader of a network that
+// arrives while a list is gathering shares that list.
+//
+// A reader never shares a list that was sent before it arrived: a read that follows a
+// write (a create, an update, a delete) always sees a list taken after the write.
+type serverLists struct {
+	list   func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error)
+	gather time.Duration
+
+	mu sync.Mutex
+	// gathering holds, per scope, the list that readers can still join.
+	gathering map[scope]*serverList
+}
+
+// serverList is one list request and, once done is closed, its answer. The answer is
+// shared by every reader, so nobody may modify it.
+type serverList struct {
+	done    chan struct{}
+	servers []unikorn.Server
+	err     error
+}
+
+func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error), gather time.Duration) *serverLists {
+	return &serverLists{list: list, gather: gather, gathering: map[scope]*serverList{}}
+}
+
+// servers returns every server in sc, from a list request sent after the call began.
+func (l *serverLists) servers(ctx context.Context, sc scope) ([]unikorn.Server, error) {
+	l.mu.Lock()
+
+	call, ok := l.gathering[sc]
+	if !ok {
+		call = &serverList{done: make(chan struct{})}
+		l.gathering[sc] = call
+
+		// The request outlives any one reader, which may give up while others
+		// still wait for it; the client's own timeouts bound it.
+		go l.send(context.WithoutCancel(ctx), sc, call)
+	}
+
+	l.mu.Unlock()
+
+	select {
+	case <-call.done:
+		return call.servers, call.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// send closes the gathering window of call, then sends it.
+func (l *serverLists) send(ctx context.Context, sc scope, call *serverList) {
+	if l.gather > 0 {
+		time.Sleep(l.gather)
+	}
+
+	// From here on, new readers start a new list: this one is about to be sent, and
+	// may not see what happens after.
+	l.mu.Lock()
+	delete(l.gathering, sc)
+	l.mu.Unlock()
+
+	call.servers, call.err = l.list(ctx, unikorn.ServerQuery{
+		OrganizationIDs: []string{sc.organizationID},
+		ProjectIDs:      []string{sc.projectID},
+		RegionIDs:       []string{sc.regionID},
+		NetworkIDs:      []string{sc.networkID},
+	})
+	close(call.done)
+}
+
+// taggedServers returns the servers that carry the instance tag of instanceID.
+func taggedServers(servers []unikorn.Server, instanceID string) []unikorn.Server {
+	var tagged []unikorn.Server
+
+	for i := range servers {
+		if value, ok := servers[i].Metadata.Tags.Get(InstanceIDTag); ok && value == instanceID {
+			tagged = append(tagged, servers[i])
+		}
+	}
+
+	return tagged
+}

@@ -1,0 +1,198 @@
+package compute
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+var testScope = scope{"org", "project", "region", "network"}
+
+// versionedLists answers every list with one server whose name is the version of the
+// world when the list was sent.
+type versionedLists struct {
+	version atomic.Int64
+	calls   atomic.Int64
+	queries chan unikorn.ServerQuery
+}
+
+func (v *versionedLists) list(_ context.Context, query unikorn.ServerQuery) ([]unikorn.Server, error) {
+	v.calls.Add(1)
+
+	if v.queries != nil {
+		v.queries <- query
+	}
+
+	server := unikorn.Server{}
+	server.Metadata.Name = string(rune('a' + v.version.Load()))
+
+	return []unikorn.Server{server}, nil
+}
+
+func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
+	t.Parallel()
+
+	lists := &versionedLists{}
+	l := newServerLists(lists.list, 100*time.Millisecond)
+
+	var wg sync.WaitGroup
+
+	for range 20 {
+		wg.Go(func() {
+			servers, err := l.servers(t.Context(), testScope)
+			assert.NoError(t, err)
+			assert.Len(t, servers, 1)
+		})
+	}
+
+	wg.Wait()
+	assert.Equal(t, int64(1), lists.calls.Load())
+
+	_, err := l.servers(t.Context(), scope{"org", "project", "region", "other-network"})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), lists.calls.Load(), "another network is another list")
+}
+
+func TestAListAsksForItsWholeScope(t *testing.T) {
+	t.Parallel()
+
+	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 1)}
+	l := newServerLists(lists.list, 0)
+
+	_, err := l.servers(t.Context(), testScope)
+	require.NoError(t, err)
+	assert.Equal(t, unikorn.ServerQuery{
+		OrganizationIDs: []string{"org"}, ProjectIDs: []string{"project"},
+		RegionIDs: []string{"region"}, NetworkIDs: []string{"network"},
+	}, <-lists.queries)
+}
+
+// A read that starts after a write must not be answered by a list sent before it,
+// even while that list is still on its way.
+func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
+	t.Parallel()
+
+	sent := make(chan struct{})
+	release := make(chan struct{})
+	lists := &versionedLists{}
+
+	var first atomic.Bool
+
+	l := newServerLists(func(ctx context.Context, query unikorn.ServerQuery) ([]unikorn.Server, error) {
+		servers, err := lists.list(ctx, query)
+		if first.CompareAndSwap(false, true) {
+			close(sent)
+			<-release // the answer to the first list is slow to come back
+		}
+
+		return servers, err
+	}, time.Millisecond)
+
+	before := make(chan []unikorn.Server, 1)
+
+	go func() {
+		servers, err := l.servers(context.Background(), testScope)
+		assert.NoError(t, err)
+		before <- servers
+	}()
+
+	<-sent
+	lists.version.Store(1) // the write completes while the first list is in flight
+
+	// Were the read to join the list in flight, it would wait for its answer, held
+	// back until this read returns.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+
+	after, err := l.servers(ctx, testScope)
+	require.NoError(t, err)
+	assert.Equal(t, "b", after[0].Metadata.Name, "the read after the write sees it")
+
+	close(release)
+	assert.Equal(t, "a", (<-before)[0].Metadata.Name, "the read before the write got the list it joined")
+	assert.Equal(t, int64(2), lists.calls.Load())
+}
+
+func TestAReaderThatGivesUpLeavesTheOthersTheirAnswer(t *testing.T) {
+	t.Parallel()
+
+	lists := &versionedLists{}
+	l := newServerLists(lists.list, 50*time.Millisecond)
+
+	impatient, cancel := context.WithCancel(t.Context())
+	cancel()
+
+	_, err := l.servers(impatient, testScope)
+	require.ErrorIs(t, err, context.Canceled)
+
+	servers, err := l.servers(t.Context(), testScope)
+	require.NoError(t, err)
+	assert.Len(t, servers, 1)
+	assert.Equal(t, int64(1), lists.calls.Load(), "both joined the same list")
+}
+
+func TestTaggedServersPicksTheInstancesOwn(t *testing.T) {
+	t.Parallel()
+
+	server := func(id string, tags ...unikorn.Tag) unikorn.Server {
+		s := unikorn.Server{}
+		s.Metadata.ID, s.Metadata.Tags = id, tags
+
+		return s
+	}
+
+	servers := []unikorn.Server{
+		server("s1", unikorn.Tag{Name: InstanceIDTag, Value: "i1"}),
+		server("s2", unikorn.Tag{Name: "team", Value: "i1"}),
+		server("s3"),
+		server("s4", unikorn.Tag{Name: "team", Value: "web"}, unikorn.Tag{Name: InstanceIDTag, Value: "i1"}),
+		server("s5", unikorn.Tag{Name: InstanceIDTag, Value: "i2"}),
+	}
+
+	ids := func(servers []unikorn.Server) []string {
+		var ids []string
+		for _, s := range servers {
+			ids = append(ids, s.Metadata.ID)
+		}
+
+		return ids
+	}
+
+	assert.Equal(t, []string{"s1", "s4"}, ids(taggedServers(servers, "i1")))
+	assert.Empty(t, taggedServers(servers, "i3"))
+}
+
+func TestScopeNeedsEveryPart(t *testing.T) {
+	t.Parallel()
+
+	_, ok := scopeOf(Ref{ID: "i", OrganizationID: "o", ProjectID: "p", RegionID: "r", NetworkID: "n"})
+	assert.True(t, ok)
+
+	_, ok = scopeOf(Ref{ID: "i", OrganizationID: "o", ProjectID: "p", RegionID: "r"})
+	assert.False(t, ok, "an import by ID knows no network")
+}
+
+// Waits tick on one grid, so that waits at different stages of their backoff still
+// wake together.
+func TestPollTicksNest(t *testing.T) {
+	t.Parallel()
+
+	epoch := time.Now()
+	s := &Service{pollEpoch: epoch}
+
+	assert.Equal(t, 150*time.Millisecond, s.untilTick(epoch.Add(250*time.Millisecond), 200*time.Millisecond))
+	assert.Equal(t, 200*time.Millisecond, s.untilTick(epoch.Add(400*time.Millisecond), 200*time.Millisecond), "a tick is never now")
+
+	for offset := time.Duration(0); offset < 2*time.Second; offset += 37 * time.Millisecond {
+		now := epoch.Add(offset)
+		long := now.Add(s.untilTick(now, 400*time.Millisecond))
+		assert.Zero(t, long.Sub(epoch)%(200*time.Millisecond), "every 400 ms tick is a 200 ms tick")
+	}
+}

@@ -1,0 +1,113 @@
+package compute_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Instances created together wait together: their polls become shared lists of the
+// network's servers, not one read per instance.
+func TestConcurrentWaitsShareTheirReads(t *testing.T) {
+	t.Parallel()
+
+	const instances = 8
+
+	e := newEnv(t)
+	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "300ms"}))
+	e.sandbox.ResetStats()
+
+	var wg sync.WaitGroup
+
+	for i := range instances {
+		wg.Go(func() { e.create(t, standardSpec(fmt.Sprintf("web-%d", i))) })
+	}
+
+	wg.Wait()
+
+	routes := e.sandbox.Stats().Routes
+	assert.Equal(t, instances, routes["POST /api/v2/servers"])
+	assert.Zero(t, routes["GET /api/v2/servers/{serverID}"], "no wait reads its own server")
+
+	// Alone, each wait would read about 300 ms ÷ 20 ms = 15 times.
+	assert.Less(t, routes["GET /api/v2/servers"], 3*15, "the waits shared their reads")
+}
+
+// slowAnswers holds back the answers of server lists after region has produced them,
+// as a slow network does: a list on its way then carries the world as it was when
+// the list was served.
+type slowAnswers struct {
+	delay time.Duration
+}
+
+func (s slowAnswers) RoundTrip(request *http.Request) (*http.Response, error) {
+	response, err := http.DefaultTransport.RoundTrip(request)
+	if request.Method == http.MethodGet && request.URL.Path == "/api/v2/servers" {
+		time.Sleep(s.delay)
+	}
+
+	return response, err
+}
+
+// However many reads are on their way, one that starts after a write sees it.
+func TestAReadAfterAWriteSeesIt(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.DefaultToken,
+		HTTPClient: &http.Client{Transport: slowAnswers{delay: 30 * time.Millisecond}},
+	})
+	require.NoError(t, err)
+
+	service := compute.NewService(client)
+
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+
+	var readers sync.WaitGroup
+
+	// Readers keep a list on its way at every moment.
+	for range 4 {
+		readers.Go(func() {
+			for ctx.Err() == nil {
+				_, _ = service.Get(ctx, instance.Ref())
+			}
+		})
+	}
+
+	server, err := e.client.GetServer(t.Context(), instance.ServerID)
+	require.NoError(t, err)
+
+	// Each write lands at another point of the readers' cycle: while a list gathers
+	// readers (10 ms), and while one is on its way back (30 ms more).
+	for i, pause := range []time.Duration{0, 5, 15, 25, 35} {
+		time.Sleep(pause * time.Millisecond)
+
+		description := fmt.Sprintf("revision %d", i)
+		_, err := e.client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
+			Metadata: unikorn.WriteMetadata{Name: server.Metadata.Name, Description: description, Tags: server.Metadata.Tags},
+			Spec:     server.Spec,
+		})
+		require.NoError(t, err)
+
+		got, err := service.Get(t.Context(), instance.Ref())
+		require.NoError(t, err)
+		assert.Equal(t, description, got.Spec.Description)
+	}
+
+	stop()
+	readers.Wait()
+}
