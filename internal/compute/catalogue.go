@@ -77,8 +77,20 @@ func (c *catalogue) invalidate(key string) {
 	c.mu.Unlock()
 }
 
+// forgetPlacement drops what the catalogue holds about a network and its region's
+// flavors and images, so that the next look-up asks the cloud again.
+func (c *catalogue) forgetPlacement(network *unikorn.Network) {
+	c.invalidate(networkKey(network.Metadata.ID))
+	c.invalidate(flavorsKey(network.Metadata.OrganizationID, network.Status.RegionID))
+	c.invalidate(imagesKey(network.Metadata.OrganizationID, network.Status.RegionID))
+}
+
+func networkKey(id string) string {
+	return "network/" + id
+}
+
 func (c *catalogue) network(ctx context.Context, id string) (*unikorn.Network, error) {
-	network, _, err := cached(c, "network/"+id, time.Time{}, func() (*unikorn.Network, error) {
+	network, _, err := cached(c, networkKey(id), time.Time{}, func() (*unikorn.Network, error) {
 		return c.client.GetNetwork(ctx, id)
 	})
 

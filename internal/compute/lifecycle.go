@@ -69,6 +69,13 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 
 	ref := Ref{ID: id, OrganizationID: organizationID, ProjectID: projectID, RegionID: network.Status.RegionID, NetworkID: network.Metadata.ID}
 
+	// A refusal other than the name being taken may mean that the catalogue cache let
+	// through a network, flavor or image that has changed since: whoever validates
+	// next, in this run, asks the cloud again and gets a precise answer.
+	if isClientError(err) && !unikorn.IsConflict(err) {
+		s.catalogue.forgetPlacement(network)
+	}
+
 	// A create that got no clear refusal may have happened anyway; a create is never
 	// repeated, but it is looked for, and adopted when it is ours.
 	if !isClientError(err) {
