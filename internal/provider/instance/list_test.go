@@ -266,7 +266,10 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	served, err := providerserver.NewProtocol6WithError(provider.New(acctest.ProviderVersion)())()
 	require.NoError(t, err)
 
-	server, ok := served.(tfprotov6.ProviderServerWithListResource)
+	server, ok := served.(interface {
+		tfprotov6.ProviderServer
+		tfprotov6.ListResourceServer
+	})
 	require.True(t, ok, "the provider server lists resources")
 
 	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
@@ -315,10 +318,12 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 func dynamicValue(t *testing.T, block *tfprotov6.SchemaBlock, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
 
-	typ := block.ValueType()
+	typ, ok := block.ValueType().(tftypes.Object)
+	require.True(t, ok, "a block is an object")
+
 	values := map[string]tftypes.Value{}
 
-	for name, attributeType := range typ.(tftypes.Object).AttributeTypes {
+	for name, attributeType := range typ.AttributeTypes {
 		value, ok := set[name]
 		if !ok {
 			value = tftypes.NewValue(attributeType, nil)
