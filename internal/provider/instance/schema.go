@@ -34,8 +34,8 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "The instance ID. It derives from the network and the name (UUIDv5), " +
-					"so it is known at plan time and the same name on the same network always has the same ID.",
+				MarkdownDescription: "The instance ID. It derives from the network and the name (UUIDv5), so the same " +
+					"name on the same network always has the same ID; it is known once the instance exists.",
 				PlanModifiers: useState,
 			},
 			"name": schema.StringAttribute{
