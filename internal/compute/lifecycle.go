@@ -112,8 +112,12 @@ func (s *Service) waitServer(ctx context.Context, instance *Instance, what strin
 
 	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
 		server, err := s.readServer(ctx, instance)
-		if err != nil || server == nil {
-			return false, err
+		if err != nil {
+			return false, &readError{err: err}
+		}
+
+		if server == nil {
+			return false, nil
 		}
 
 		latest = instanceFromServer(server)
@@ -324,8 +328,12 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 
 	err = s.waitFor(ctx, "server "+instance.ServerID+" of instance "+instance.ID+" to be deleted", func(ctx context.Context) (bool, error) {
 		server, err := s.readServer(ctx, instance)
-		if err != nil || server == nil {
-			return err == nil, err
+		if err != nil {
+			return false, &readError{err: err}
+		}
+
+		if server == nil {
+			return true, nil
 		}
 
 		if server.Metadata.ProvisioningStatus == unikorn.ProvisioningError {

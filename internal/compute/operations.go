@@ -162,7 +162,7 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		}
 
 		if err != nil {
-			return false, err
+			return false, &readError{err: err}
 		}
 
 		image = latest

@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -94,8 +95,14 @@ func (s *Service) Client() *unikorn.Client {
 // tick of the service's poll grid, the multiples of the current interval since
 // pollEpoch, so that the waits of one provider process (Terraform creates many
 // instances at once) wake together and share their reads (see serverLists).
+//
+// A read that fails without a definite answer (a 5xx, a 429, a broken connection)
+// does not end the wait: the change is under way whatever one read says, and giving
+// up would leave, say, a new instance tainted and replaced. The next tick reads again,
+// and only maxFailedReads such failures in a row end the wait.
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	interval := s.poll.Min
+	failedReads := 0
 
 	for {
 		timer := time.NewTimer(s.untilTick(time.Now(), interval))
@@ -113,9 +120,23 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 			return &WaitError{What: what, Err: context.Cause(ctx)}
 		}
 
+		var failed *readError
+		if errors.As(err, &failed) && !isClientError(failed.err) && failedReads < maxFailedReads {
+			failedReads++
+			interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
+
+			continue
+		}
+
+		if failed != nil {
+			return failed.err
+		}
+
 		if err != nil || done {
 			return err
 		}
+
+		failedReads = 0
 
 		interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
 	}
@@ -125,6 +146,20 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 func (s *Service) untilTick(now time.Time, interval time.Duration) time.Duration {
 	return interval - now.Sub(s.pollEpoch)%interval
 }
+
+// maxFailedReads is how many failed reads in a row a wait rides out: enough for a
+// brief outage of a few ticks, few enough that a broken API is reported in seconds.
+const maxFailedReads = 3
+
+// readError marks the failure of a wait's status read, as opposed to a failure the
+// read revealed (such as a server in error).
+type readError struct {
+	err error
+}
+
+func (e *readError) Error() string { return e.err.Error() }
+
+func (e *readError) Unwrap() error { return e.err }
 
 // WaitError means a wait ended (timeout or cancellation) before its condition held.
 type WaitError struct {

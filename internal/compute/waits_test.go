@@ -1,0 +1,85 @@
+package compute_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const serverListRoute = "/api/v2/servers"
+
+// A status read that fails says nothing about the change waited for: the wait reads
+// again, so that one bad answer does not fail (and taint) a healthy instance.
+func TestAWaitRidesOutFailedReads(t *testing.T) {
+	t.Parallel()
+
+	for _, status := range []int{http.StatusInternalServerError, http.StatusServiceUnavailable, 0} {
+		e := newEnv(t)
+		require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "100ms"}))
+
+		instance, err := e.service.Create(t.Context(), standardSpec("web"))
+		require.NoError(t, err)
+
+		_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: status, Count: 3})
+		require.NoError(t, err)
+
+		ready, err := e.service.WaitReady(t.Context(), instance)
+		require.NoError(t, err, "status %d", status)
+		assert.True(t, ready.Ready())
+
+		require.NoError(t, e.service.Delete(t.Context(), ready.Ref(), ready.AllocationID))
+	}
+}
+
+func TestAWaitGivesUpOnAnAPIThatKeepsFailing(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
+
+	instance, err := e.service.Create(t.Context(), standardSpec("web"))
+	require.NoError(t, err)
+
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusInternalServerError})
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+
+	_, err = e.service.WaitReady(ctx, instance)
+
+	var apiErr *unikorn.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+	assert.NoError(t, ctx.Err(), "the failure is reported long before the deadline")
+
+	var wait *compute.WaitError
+	assert.NotErrorAs(t, err, &wait)
+}
+
+// A refusal is an answer: the wait does not read again.
+func TestAWaitEndsAtARefusal(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
+
+	instance, err := e.service.Create(t.Context(), standardSpec("web"))
+	require.NoError(t, err)
+
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusForbidden, Count: 1})
+	require.NoError(t, err)
+	e.sandbox.ResetStats()
+
+	_, err = e.service.WaitReady(t.Context(), instance)
+	require.True(t, unikorn.IsForbidden(err), "got %v", err)
+	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET "+serverListRoute])
+}
