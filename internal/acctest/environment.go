@@ -206,6 +206,9 @@ type ProviderSettings struct {
 	Token            string
 	OrganizationID   string
 	ProjectID        string
+	// RequestTimeout bounds each API request, as a Go duration; empty means the
+	// provider's default.
+	RequestTimeout string
 }
 
 // Config writes the settings as a provider block, leaving out empty ones so that the
@@ -222,6 +225,7 @@ func (s ProviderSettings) Config() string {
 		{"token", s.Token},
 		{"organization_id", s.OrganizationID},
 		{"project_id", s.ProjectID},
+		{"request_timeout", s.RequestTimeout},
 	} {
 		if attribute.value != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", attribute.name, Quote(attribute.value))

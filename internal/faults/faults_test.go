@@ -1,0 +1,309 @@
+package faults_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench"
+)
+
+// Environment variables of the full run (see the package documentation).
+const (
+	envFaults = "UNIKORN_FAULTS"
+	envReport = "UNIKORN_FAULTS_REPORT"
+	envSeed   = "UNIKORN_FAULTS_SEED"
+)
+
+func full() bool {
+	return os.Getenv(envFaults) == "full"
+}
+
+// matrixCase is one fault at one request of one phase.
+type matrixCase struct {
+	phase      phase
+	route      string
+	occurrence int
+	fault      fault
+	// runs is how many runs the phase needed to succeed.
+	runs int
+}
+
+func (c *matrixCase) String() string {
+	return fmt.Sprintf("%s/%s#%d/%s", c.phase, strings.ReplaceAll(c.route, "/", "_"), c.occurrence, c.fault.name)
+}
+
+// matrix lists the cases: every request of every phase, by route and occurrence.
+// The full matrix fails the first and the last occurrence of each route with every
+// kind of fault; the reduced one the first occurrence with one kind, the kinds taken
+// in turn.
+func matrix(routes map[phase]map[string]int) []*matrixCase {
+	var cases []*matrixCase
+
+	for _, p := range phases {
+		for _, route := range sortedRoutes(routes[p]) {
+			occurrences := []int{0}
+			if count := routes[p][route]; full() && count > 1 {
+				occurrences = append(occurrences, count-1)
+			}
+
+			for _, occurrence := range occurrences {
+				kinds := []fault{faults[len(cases)%len(faults)]}
+				if full() {
+					kinds = faults
+				}
+
+				for _, f := range kinds {
+					cases = append(cases, &matrixCase{phase: p, route: route, occurrence: occurrence, fault: f})
+				}
+			}
+		}
+	}
+
+	return cases
+}
+
+func TestEveryRequestFailing(t *testing.T) {
+	routes := cleanRoutes(t)
+	cases := matrix(routes)
+	start := time.Now()
+
+	t.Run("case", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(c.String(), func(t *testing.T) {
+				t.Parallel()
+				runCase(t, c)
+			})
+		}
+	})
+
+	if t.Failed() {
+		return
+	}
+
+	summary := summarizeMatrix(cases, time.Since(start))
+	t.Log(summary)
+	report(t, "faults-matrix", summary)
+}
+
+// runCase lives the instance's life up to the case's phase, fails the phase once
+// with the case's fault, and proves it converged; then it deletes the instance (if
+// the phase did not) and proves nothing is left.
+func runCase(t *testing.T, c *matrixCase) {
+	l := newLife(t)
+
+	for _, p := range phases {
+		switch {
+		case p == c.phase:
+			l.env.ResetStats(t)
+			l.env.AddFault(t, c.fault.rule(c.route, c.occurrence))
+			runs := l.converge(p)
+
+			switch fired := l.fired(); {
+			case fired == 0 && c.occurrence > 0:
+				// Polls vary with timing: this life read fewer times than the clean ones.
+				t.Skipf("%s requested %s fewer than %d times", p, c.route, c.occurrence+1)
+			default:
+				require.Equal(t, 1, fired, "the fault was injected")
+			}
+
+			c.runs = runs
+			t.Logf("%s converged in %d run(s)", p, runs)
+			l.env.ClearFaults(t)
+
+			if p != phaseDelete {
+				require.Zero(t, l.env.Stats(t).Routes["DELETE /api/v2/servers/{serverID}"],
+					"one failed request never costs the instance: it was not replaced")
+			}
+
+			l.requireAgreement(p)
+		case p == phaseDelete || slices.Index(phases, p) < slices.Index(phases, c.phase):
+			require.Equal(t, 1, l.converge(p), "%s without a fault", p)
+		}
+	}
+
+	if c.phase != phaseDelete {
+		l.requireAgreement(phaseDelete)
+	}
+}
+
+func summarizeMatrix(cases []*matrixCase, took time.Duration) string {
+	runs := map[int]int{}
+	slots := map[string]bool{}
+
+	for _, c := range cases {
+		if c.runs == 0 {
+			continue // skipped: the request it would have failed never came
+		}
+
+		runs[c.runs]++
+		slots[fmt.Sprintf("%s %s#%d", c.phase, c.route, c.occurrence)] = true
+	}
+
+	var b strings.Builder
+
+	cased := 0
+	for _, n := range runs {
+		cased += n
+	}
+
+	fmt.Fprintf(&b, "Fault matrix (`%s`): %d cases, %d requests of create, update and delete × %s, in %s.\n",
+		matrixCommand(), cased, len(slots), faultNames(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Each converged with zero leaked allocations, zero orphan servers and a state that agrees with the sandbox; "+
+		"runs of the faulted command until it succeeded:")
+
+	for n := 1; n <= maxRuns; n++ {
+		if runs[n] > 0 {
+			fmt.Fprintf(&b, " %d× %d run(s);", runs[n], n)
+		}
+	}
+
+	return strings.TrimSuffix(b.String(), ";") + ".\n"
+}
+
+func matrixCommand() string {
+	if full() {
+		return "make faults"
+	}
+
+	return "make test, reduced"
+}
+
+func faultNames() string {
+	if !full() {
+		return "one fault each, in turn " + strings.Join(names(), ", ")
+	}
+
+	return "every fault (" + strings.Join(names(), ", ") + ")"
+}
+
+func names() []string {
+	var names []string
+	for _, f := range faults {
+		names = append(names, f.name)
+	}
+
+	return names
+}
+
+// faultProbability is the chance that a route of a phase gets a fault in the
+// randomized run.
+const faultProbability = 0.1
+
+// randomCounts are what a randomized run did.
+type randomCounts struct {
+	iterations int
+	drawn      int // faults installed
+	fired      int // faults the sandbox injected
+	commands   int // Terraform commands run to converge, failed ones included
+	minimum    int // the commands a run without faults needs
+}
+
+func (c *randomCounts) add(other randomCounts) {
+	c.iterations += other.iterations
+	c.drawn += other.drawn
+	c.fired += other.fired
+	c.commands += other.commands
+	c.minimum += other.minimum
+}
+
+// A randomized run: in every phase of every iteration, each route the phase calls
+// gets, with probability faultProbability, a fault of a random kind at a random
+// occurrence. The faults drawn follow from the seed alone; which of them fire at a
+// poll depends on timing.
+func TestRandomFaults(t *testing.T) {
+	iterations, shards := 6, 2
+	if full() {
+		iterations, shards = 200, 4
+	}
+
+	seed := uint64(20261121)
+
+	if value := os.Getenv(envSeed); value != "" {
+		parsed, err := strconv.ParseUint(value, 10, 64)
+		require.NoError(t, err, envSeed)
+
+		seed = parsed
+	}
+
+	routes := cleanRoutes(t)
+	start := time.Now()
+
+	var (
+		mu    sync.Mutex
+		total randomCounts
+	)
+
+	t.Run("shard", func(t *testing.T) {
+		for shard := range shards {
+			t.Run(strconv.Itoa(shard), func(t *testing.T) {
+				t.Parallel()
+
+				counts := randomShard(t, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
+
+				mu.Lock()
+				total.add(counts)
+				mu.Unlock()
+			})
+		}
+	})
+
+	if t.Failed() {
+		return
+	}
+
+	summary := fmt.Sprintf("Randomized run (`%s`, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
+		"%d faults drawn, %d fired; %d Terraform commands where %d would do without faults; "+
+		"0 leaked allocations, 0 orphan servers, state and sandbox agreeing after every phase; %s.\n",
+		matrixCommand(), seed, faultProbability*100, total.iterations, total.drawn, total.fired,
+		total.commands, total.minimum, time.Since(start).Round(time.Second))
+	t.Log(summary)
+	report(t, "faults-random", summary)
+}
+
+func randomShard(t *testing.T, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
+	l := newLife(t)
+	counts := randomCounts{iterations: iterations}
+
+	for range iterations {
+		for _, p := range phases {
+			for _, route := range sortedRoutes(routes[p]) {
+				// Three draws per route, whatever the outcome, so that the faults of
+				// later routes do not depend on how often this one is requested.
+				hit, kind, where := rng.Float64(), rng.IntN(len(faults)), rng.Float64()
+				if hit >= faultProbability {
+					continue
+				}
+
+				l.env.AddFault(t, faults[kind].rule(route, int(where*float64(routes[p][route]))))
+				counts.drawn++
+			}
+
+			counts.commands += l.converge(p)
+			counts.minimum++
+			counts.fired += l.fired()
+			l.env.ClearFaults(t)
+
+			l.requireAgreement(p)
+		}
+	}
+
+	return counts
+}
+
+// report records a summary in the section of that name of the file UNIKORN_FAULTS_REPORT names.
+func report(t *testing.T, section, summary string) {
+	t.Helper()
+
+	if path := os.Getenv(envReport); path != "" {
+		require.NoError(t, bench.UpdateSection(path, section, summary))
+	}
+}

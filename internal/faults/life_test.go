@@ -1,0 +1,240 @@
+package faults_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const (
+	// The provider gives up on an attempt after requestTimeout; a slow fault answers
+	// after faultDelay, too late.
+	requestTimeout = "2s"
+	faultDelay     = "3s"
+
+	// maxRuns bounds how often one command is run before the system counts as stuck:
+	// every fault fires once, so a second run should already succeed.
+	maxRuns = 5
+)
+
+// fault is one kind of failure the sandbox injects.
+type fault struct {
+	name   string
+	status int // 0 drops the connection
+	delay  string
+}
+
+var faults = []fault{
+	{name: "500", status: http.StatusInternalServerError},
+	{name: "503", status: http.StatusServiceUnavailable},
+	{name: "429", status: http.StatusTooManyRequests},
+	{name: "dropped", status: 0},
+	{name: "timeout", status: 0, delay: faultDelay},
+}
+
+// rule is the fault f at the request that is the given occurrence of route (a stats
+// key such as "GET /api/v2/servers") from now on.
+func (f fault) rule(route string, occurrence int) sandbox.FaultRule {
+	method, template, _ := strings.Cut(route, " ")
+
+	return sandbox.FaultRule{Method: method, Route: template, Status: f.status, Delay: f.delay, After: occurrence, Count: 1}
+}
+
+// phase is a step of an instance's life: one Terraform command, run until it succeeds.
+type phase string
+
+const (
+	phaseCreate phase = "create"
+	phaseUpdate phase = "update"
+	phaseDelete phase = "delete"
+)
+
+var phases = []phase{phaseCreate, phaseUpdate, phaseDelete}
+
+// life is one instance's life in a sandbox of its own, through the Terraform CLI.
+type life struct {
+	t   *testing.T
+	env *acctest.Environment
+	cli *acctest.CLI
+}
+
+func newLife(t *testing.T) *life {
+	t.Helper()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+	env.Settings.RequestTimeout = requestTimeout
+
+	return &life{t: t, env: env, cli: env.CLI(t, instanceConfig(env, phaseCreate))}
+}
+
+// instanceConfig is the instance as the phase wants it. The update changes
+// everything that changes in place, so that it moves quota and reads a security group.
+func instanceConfig(env *acctest.Environment, p phase) string {
+	description, team, publicIP, groups := "first", "a", "false", "[]"
+	if p != phaseCreate {
+		description, team, publicIP, groups = "second", "b", "true", acctest.Quote(sandbox.SecurityGroupAllowSSHID)
+		groups = "[" + groups + "]"
+	}
+
+	return fmt.Sprintf(`
+resource "unikorn_compute_instance" "test" {
+  name               = "web"
+  network_id         = %s
+  flavor_id          = %s
+  image_id           = %s
+  description        = %q
+  tags               = { team = %q }
+  public_ip          = %s
+  security_group_ids = %s
+}
+`, acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID), description, team, publicIP, groups)
+}
+
+// converge runs the phase's command until it succeeds and returns how many runs
+// that took.
+func (l *life) converge(p phase) int {
+	l.t.Helper()
+
+	args := []string{"apply", "-auto-approve", "-input=false"}
+	if p == phaseDelete {
+		args[0] = "destroy"
+	} else {
+		l.cli.WriteConfig(l.env.ProviderConfig() + instanceConfig(l.env, p))
+	}
+
+	var failures []string
+
+	for run := 1; run <= maxRuns; run++ {
+		output, err := l.cli.Try(args...)
+		if err == nil {
+			return run
+		}
+
+		failures = append(failures, output)
+	}
+
+	l.t.Fatalf("%s did not succeed in %d runs; the last said:\n%s", p, maxRuns, failures[len(failures)-1])
+
+	return 0
+}
+
+// requireAgreement proves that, after the phase, state and cloud agree and nothing
+// leaked: one server and one allocation for the instance in state, or none at all
+// after a delete.
+func (l *life) requireAgreement(p phase) {
+	l.t.Helper()
+
+	servers := l.env.Servers(l.t, unikorn.ServerQuery{})
+	allocations := l.instanceAllocations()
+
+	if p == phaseDelete {
+		require.Empty(l.t, servers, "no orphan server")
+		require.Empty(l.t, allocations, "no leaked allocation")
+		require.NotContains(l.t, l.cli.Run("state", "list"), "unikorn_compute_instance.", "nothing left in state")
+
+		return
+	}
+
+	// A plan finds nothing to change: what state holds is what the cloud has, and
+	// what the configuration asks for.
+	output, err := l.cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(l.t, err, "state and cloud disagree after %s:\n%s", p, output)
+
+	id, err := unikorn.DeriveServerID(l.env.NetworkID, "web")
+	require.NoError(l.t, err)
+
+	require.Len(l.t, servers, 1, "exactly the instance's server")
+
+	tag, _ := servers[0].Metadata.Tags.Get(compute.InstanceIDTag)
+	require.Equal(l.t, id, tag)
+
+	require.Len(l.t, allocations, 1, "exactly the instance's allocation")
+	require.Equal(l.t, id, allocations[0].Spec.ID)
+
+	allocationTag, _ := servers[0].Metadata.Tags.Get(compute.AllocationIDTag)
+	require.Equal(l.t, allocations[0].Metadata.ID, allocationTag, "the server names its allocation")
+}
+
+func (l *life) instanceAllocations() []unikorn.Allocation {
+	return slices.DeleteFunc(l.env.Allocations(l.t), func(a unikorn.Allocation) bool {
+		return a.Spec.Kind != compute.AllocationKind
+	})
+}
+
+// fired counts the faults the sandbox has injected under its current rules.
+func (l *life) fired() int {
+	l.t.Helper()
+
+	request, err := http.NewRequestWithContext(context.Background(), http.MethodGet,
+		l.env.Settings.RegionEndpoint+"/sandbox/v1/faults", nil)
+	require.NoError(l.t, err)
+	request.Header.Set("Authorization", "Bearer "+l.env.Settings.Token)
+
+	response, err := http.DefaultClient.Do(request)
+	require.NoError(l.t, err)
+
+	defer response.Body.Close()
+
+	var rules []struct {
+		Fired int `json:"fired"`
+	}
+
+	require.Equal(l.t, http.StatusOK, response.StatusCode)
+	require.NoError(l.t, json.NewDecoder(response.Body).Decode(&rules))
+
+	fired := 0
+	for _, rule := range rules {
+		fired += rule.Fired
+	}
+
+	return fired
+}
+
+// cleanRoutes lives clean lives and returns, per phase, how often each route was
+// requested: the requests the fault tests fail one by one. Polls vary with timing, so
+// a route counts as often as it was requested in the least busy of two lives.
+func cleanRoutes(t *testing.T) map[phase]map[string]int {
+	t.Helper()
+
+	routes := map[phase]map[string]int{}
+
+	for range 2 {
+		l := newLife(t)
+
+		for _, p := range phases {
+			l.env.ResetStats(t)
+			require.Equal(t, 1, l.converge(p), "a clean %s succeeds at once", p)
+
+			seen := l.env.Stats(t).Routes
+			if routes[p] == nil {
+				routes[p] = seen
+
+				continue
+			}
+
+			for route, count := range routes[p] {
+				routes[p][route] = min(count, seen[route])
+			}
+		}
+	}
+
+	return routes
+}
+
+// sortedRoutes returns the routes of a phase in a stable order.
+func sortedRoutes(routes map[string]int) []string {
+	return slices.Sorted(maps.Keys(routes))
+}
