@@ -63,6 +63,11 @@ func callObject[T any](ctx context.Context, c *Client, op operation) (*T, error)
 		return nil, err
 	}
 
+	return decodeObject[T](op, body)
+}
+
+// decodeObject decodes the single-object answer to op, which must not be null.
+func decodeObject[T any](op operation, body []byte) (*T, error) {
 	var out *T
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, op.decodeError(err)
@@ -75,14 +80,19 @@ func callObject[T any](ctx context.Context, c *Client, op operation) (*T, error)
 	return out, nil
 }
 
-// callList performs op and decodes its array answer. Region answers `null` instead of
-// `[]` for some empty results; both decode to an empty list.
+// callList performs op and decodes its array answer.
 func callList[T any](ctx context.Context, c *Client, op operation) ([]T, error) {
 	body, err := c.send(ctx, op)
 	if err != nil {
 		return nil, err
 	}
 
+	return decodeList[T](op, body)
+}
+
+// decodeList decodes the array answer to op. Region answers `null` instead of `[]`
+// for some empty results; both decode to an empty list.
+func decodeList[T any](op operation, body []byte) ([]T, error) {
 	var out []T
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, op.decodeError(err)
