@@ -198,20 +198,19 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if req.ID == "" {
 		resp.Diagnostics.Append(resp.Identity.Get(ctx, &identity)...)
 	} else {
-		parts := strings.Split(req.ID, "/")
-
-		switch {
-		case len(parts) == 1 && validators.IsUUID(parts[0]):
-			identity.ID = types.StringValue(parts[0])
-		case len(parts) == 3 && validators.IsUUID(parts[0]) && validators.IsUUID(parts[1]) && validators.IsUUID(parts[2]):
-			identity.OrganizationID, identity.ProjectID, identity.ID = types.StringValue(parts[0]), types.StringValue(parts[1]), types.StringValue(parts[2])
-		default:
+		organizationID, projectID, id, ok := parseImportID(req.ID)
+		if !ok {
 			resp.Diagnostics.Append(diagnostic.Error("Invalid import ID",
 				fmt.Sprintf("%q is neither an instance ID nor organization_id/project_id/id.", req.ID),
 				"Import with the instance ID, e.g. `terraform import "+TypeName+".web a1b2c3d4-…`, or with "+
 					"`<organization_id>/<project_id>/<id>`."))
 
 			return
+		}
+
+		identity.ID = types.StringValue(id)
+		if organizationID != "" {
+			identity.OrganizationID, identity.ProjectID = types.StringValue(organizationID), types.StringValue(projectID)
 		}
 	}
 
@@ -223,6 +222,26 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization_id"), identity.OrganizationID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), identity.ProjectID)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, identity)...)
+}
+
+// parseImportID reads `<id>` or `<organization_id>/<project_id>/<id>`, each a
+// Unikorn ID; the scope is empty in the first form.
+func parseImportID(importID string) (organizationID, projectID, id string, ok bool) {
+	parts := strings.Split(importID, "/")
+	for _, part := range parts {
+		if !validators.IsUUID(part) {
+			return "", "", "", false
+		}
+	}
+
+	switch len(parts) {
+	case 1:
+		return "", "", parts[0], true
+	case 3:
+		return parts[0], parts[1], parts[2], true
+	default:
+		return "", "", "", false
+	}
 }
 
 // privateWriter and privateReader are the framework's private state, whose type is
