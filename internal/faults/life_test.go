@@ -168,6 +168,16 @@ func (l *life) requireAgreement(p phase) {
 	require.Equal(l.t, allocations[0].Metadata.ID, allocationTag, "the server names its allocation")
 }
 
+// requireNothingReplaced proves that a create or update, however often it failed,
+// never deleted a server: no fault costs a user their instance.
+func (l *life) requireNothingReplaced(p phase) {
+	l.t.Helper()
+
+	if p != phaseDelete {
+		require.Zero(l.t, l.env.Stats(l.t).Routes["DELETE /api/v2/servers/{serverID}"], "%s replaced the instance", p)
+	}
+}
+
 func (l *life) instanceAllocations() []unikorn.Allocation {
 	return slices.DeleteFunc(l.env.Allocations(l.t), func(a unikorn.Allocation) bool {
 		return a.Spec.Kind != compute.AllocationKind
