@@ -11,7 +11,7 @@ import (
 
 // Service is the instance façade over one API client. It is safe for concurrent use,
 // and is meant to be shared by everything in one provider process so that they share
-// its catalogue cache.
+// its catalogue cache and their reads of servers.
 type Service struct {
 	client    *unikorn.Client
 	catalogue *catalogue
@@ -115,28 +115,22 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 		}
 
 		done, err := check(ctx)
-		if err != nil && ctx.Err() != nil {
-			// The check failed because the wait's time ran out while it read.
-			return &WaitError{What: what, Err: context.Cause(ctx)}
-		}
 
 		var failed *readError
-		if errors.As(err, &failed) && !isClientError(failed.err) && failedReads < maxFailedReads {
+
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// The check failed because the wait's time ran out while it read.
+			return &WaitError{What: what, Err: context.Cause(ctx)}
+		case errors.As(err, &failed) && !isClientError(failed.err) && failedReads < maxFailedReads:
 			failedReads++
-			interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
-
-			continue
-		}
-
-		if failed != nil {
+		case failed != nil:
 			return failed.err
-		}
-
-		if err != nil || done {
+		case err != nil || done:
 			return err
+		default:
+			failedReads = 0
 		}
-
-		failedReads = 0
 
 		interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
 	}
