@@ -78,7 +78,7 @@ func startSandbox(ctx context.Context, binary, logPath string, latency, provisio
 			return nil, errors.Join(err, process.stop())
 		}
 	case err := <-process.exited:
-		return nil, fmt.Errorf("the sandbox exited before listening (%v); its log is %s", err, logPath)
+		return nil, fmt.Errorf("the sandbox exited before listening, its log is %s: %w", logPath, err)
 	case <-time.After(30 * time.Second):
 		return nil, errors.Join(errors.New("the sandbox did not start within 30 seconds"), process.stop())
 	}

@@ -93,8 +93,8 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 
 	// Each write lands at another point of the readers' cycle: while a list gathers
 	// readers (10 ms), and while one is on its way back (30 ms more).
-	for i, pause := range []time.Duration{0, 5, 15, 25, 35} {
-		time.Sleep(pause * time.Millisecond)
+	for i, pause := range []time.Duration{0, 5 * time.Millisecond, 15 * time.Millisecond, 25 * time.Millisecond, 35 * time.Millisecond} {
+		time.Sleep(pause)
 
 		description := fmt.Sprintf("revision %d", i)
 		_, err := e.client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
