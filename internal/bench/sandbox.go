@@ -78,6 +78,10 @@ func startSandbox(ctx context.Context, binary, logPath string, latency, provisio
 			return nil, errors.Join(err, process.stop())
 		}
 	case err := <-process.exited:
+		if err == nil {
+			err = errors.New("it exited with status 0")
+		}
+
 		return nil, fmt.Errorf("the sandbox exited before listening, its log is %s: %w", logPath, err)
 	case <-time.After(30 * time.Second):
 		return nil, errors.Join(errors.New("the sandbox did not start within 30 seconds"), process.stop())
