@@ -139,7 +139,7 @@ func (s *Service) waitServer(ctx context.Context, instance *Instance, what strin
 // every other instance there; otherwise it asks for the server itself.
 func (s *Service) readServer(ctx context.Context, instance *Instance) (*unikorn.Server, error) {
 	if sc, ok := scopeOf(instance.Ref()); ok {
-		servers, err := s.servers.servers(ctx, sc)
+		servers, err := s.servers.servers(ctx, sc, instance.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -186,11 +186,11 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 // taggedServers lists the servers that carry the instance tag of ref. A fully scoped
 // reference (what state holds) shares one list of its network's servers with the
-// reads of other instances there, and picks its own from it; a partial one (an
-// import by ID) asks region to filter by the tag.
+// reads of other instances there, and picks its own from it; read alone, or with a
+// partial reference (an import by ID), it asks region to filter by the tag.
 func (s *Service) taggedServers(ctx context.Context, ref Ref) ([]unikorn.Server, error) {
 	if sc, ok := scopeOf(ref); ok {
-		servers, err := s.servers.servers(ctx, sc)
+		servers, err := s.servers.servers(ctx, sc, ref.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -47,6 +47,10 @@ type serverLists struct {
 // serverList is one list request and, once done is closed, its answer. The answer is
 // shared by every reader, so nobody may modify it.
 type serverList struct {
+	// instances are the instances whose readers joined, guarded by serverLists.mu
+	// until the list is sent.
+	instances map[string]struct{}
+
 	done    chan struct{}
 	servers []unikorn.Server
 	err     error
@@ -56,13 +60,15 @@ func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.S
 	return &serverLists{list: list, gather: gather, gathering: map[scope]*serverList{}}
 }
 
-// servers returns every server in sc, from a list request sent after the call began.
-func (l *serverLists) servers(ctx context.Context, sc scope) ([]unikorn.Server, error) {
+// servers returns, from a list request sent after the call began, the servers in sc
+// that may realize instanceID: every server in sc when readers of several instances
+// share the list, only those carrying its tag when it is read alone.
+func (l *serverLists) servers(ctx context.Context, sc scope, instanceID string) ([]unikorn.Server, error) {
 	l.mu.Lock()
 
 	call, ok := l.gathering[sc]
 	if !ok {
-		call = &serverList{done: make(chan struct{})}
+		call = &serverList{instances: map[string]struct{}{}, done: make(chan struct{})}
 		l.gathering[sc] = call
 
 		// The request outlives any one reader, which may give up while others
@@ -70,6 +76,7 @@ func (l *serverLists) servers(ctx context.Context, sc scope) ([]unikorn.Server, 
 		go l.send(context.WithoutCancel(ctx), sc, call)
 	}
 
+	call.instances[instanceID] = struct{}{}
 	l.mu.Unlock()
 
 	select {
@@ -90,14 +97,23 @@ func (l *serverLists) send(ctx context.Context, sc scope, call *serverList) {
 	// may not see what happens after.
 	l.mu.Lock()
 	delete(l.gathering, sc)
-	l.mu.Unlock()
-
-	call.servers, call.err = l.list(ctx, unikorn.ServerQuery{
+	query := unikorn.ServerQuery{
 		OrganizationIDs: []string{sc.organizationID},
 		ProjectIDs:      []string{sc.projectID},
 		RegionIDs:       []string{sc.regionID},
 		NetworkIDs:      []string{sc.networkID},
-	})
+	}
+
+	// A network may hold many servers: a list for one instance only asks for those
+	// carrying its tag, as a read of that instance alone would.
+	if len(call.instances) == 1 {
+		for instanceID := range call.instances {
+			query.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: instanceID}}
+		}
+	}
+	l.mu.Unlock()
+
+	call.servers, call.err = l.list(ctx, query)
 	close(call.done)
 }
 

@@ -46,7 +46,7 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 
 	for range 20 {
 		wg.Go(func() {
-			servers, err := l.servers(t.Context(), testScope)
+			servers, err := l.servers(t.Context(), testScope, "instance")
 			assert.NoError(t, err)
 			assert.Len(t, servers, 1)
 		})
@@ -55,23 +55,42 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, int64(1), lists.calls.Load())
 
-	_, err := l.servers(t.Context(), scope{"org", "project", "region", "other-network"})
+	_, err := l.servers(t.Context(), scope{"org", "project", "region", "other-network"}, "instance")
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), lists.calls.Load(), "another network is another list")
 }
 
-func TestAListAsksForItsWholeScope(t *testing.T) {
+// A list shared by several instances asks for the whole scope; a list for one
+// instance asks only for the servers carrying its tag.
+func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 	t.Parallel()
 
-	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 1)}
-	l := newServerLists(lists.list, 0)
+	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 2)}
+	l := newServerLists(lists.list, 100*time.Millisecond)
 
-	_, err := l.servers(t.Context(), testScope)
-	require.NoError(t, err)
-	assert.Equal(t, unikorn.ServerQuery{
+	whole := unikorn.ServerQuery{
 		OrganizationIDs: []string{"org"}, ProjectIDs: []string{"project"},
 		RegionIDs: []string{"region"}, NetworkIDs: []string{"network"},
-	}, <-lists.queries)
+	}
+
+	_, err := l.servers(t.Context(), testScope, "web")
+	require.NoError(t, err)
+
+	alone := whole
+	alone.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: "web"}}
+	assert.Equal(t, alone, <-lists.queries)
+
+	var wg sync.WaitGroup
+	for _, instanceID := range []string{"web", "db", "web"} {
+		wg.Go(func() {
+			_, err := l.servers(t.Context(), testScope, instanceID)
+			assert.NoError(t, err)
+		})
+	}
+
+	wg.Wait()
+	assert.Equal(t, whole, <-lists.queries)
+	assert.Equal(t, int64(2), lists.calls.Load())
 }
 
 // A read that starts after a write must not be answered by a list sent before it,
@@ -98,7 +117,7 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 	before := make(chan []unikorn.Server, 1)
 
 	go func() {
-		servers, err := l.servers(context.Background(), testScope)
+		servers, err := l.servers(context.Background(), testScope, "instance")
 		assert.NoError(t, err)
 		before <- servers
 	}()
@@ -111,7 +130,7 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 
-	after, err := l.servers(ctx, testScope)
+	after, err := l.servers(ctx, testScope, "instance")
 	require.NoError(t, err)
 	assert.Equal(t, "b", after[0].Metadata.Name, "the read after the write sees it")
 
@@ -129,10 +148,10 @@ func TestAReaderThatGivesUpLeavesTheOthersTheirAnswer(t *testing.T) {
 	impatient, cancel := context.WithCancel(t.Context())
 	cancel()
 
-	_, err := l.servers(impatient, testScope)
+	_, err := l.servers(impatient, testScope, "instance")
 	require.ErrorIs(t, err, context.Canceled)
 
-	servers, err := l.servers(t.Context(), testScope)
+	servers, err := l.servers(t.Context(), testScope, "instance")
 	require.NoError(t, err)
 	assert.Len(t, servers, 1)
 	assert.Equal(t, int64(1), lists.calls.Load(), "both joined the same list")
