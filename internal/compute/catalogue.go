@@ -35,8 +35,13 @@ func newCatalogue(client *unikorn.Client, ttl time.Duration) *catalogue {
 }
 
 // cached returns the value under key, loading it when absent, expired, or loaded
-// before notAfter (a caller's way to insist on data fresher than what it saw).
-func cached[T any](c *catalogue, key string, notBefore time.Time, load func() (T, error)) (T, time.Time, error) {
+// before notBefore (a caller's way to insist on data fresher than what it saw).
+// Concurrent callers share one load, which therefore runs detached from any one
+// caller's cancellation (the client's own timeouts bound it): a caller that gives up
+// stops waiting for it, but does not fail the others.
+func cached[T any](ctx context.Context, c *catalogue, key string, notBefore time.Time, load func(context.Context) (T, error)) (T, time.Time, error) {
+	var zero T
+
 	c.mu.Lock()
 	entry, ok := c.entries[key]
 	c.mu.Unlock()
@@ -45,8 +50,9 @@ func cached[T any](c *catalogue, key string, notBefore time.Time, load func() (T
 		return entry.value.(T), entry.loadedAt, nil //nolint:forcetypeassert // one key, one type
 	}
 
-	result, err, _ := c.flight.Do(key, func() (any, error) {
-		value, err := load()
+	shared := context.WithoutCancel(ctx)
+	results := c.flight.DoChan(key, func() (any, error) {
+		value, err := load(shared)
 		if err != nil {
 			return nil, err
 		}
@@ -59,15 +65,19 @@ func cached[T any](c *catalogue, key string, notBefore time.Time, load func() (T
 
 		return entry, nil
 	})
-	if err != nil {
-		var zero T
 
-		return zero, time.Time{}, err
+	select {
+	case <-ctx.Done():
+		return zero, time.Time{}, context.Cause(ctx)
+	case result := <-results:
+		if result.Err != nil {
+			return zero, time.Time{}, result.Err
+		}
+
+		entry = result.Val.(cacheEntry) //nolint:forcetypeassert // see above
+
+		return entry.value.(T), entry.loadedAt, nil //nolint:forcetypeassert // see above
 	}
-
-	entry = result.(cacheEntry) //nolint:forcetypeassert // see above
-
-	return entry.value.(T), entry.loadedAt, nil //nolint:forcetypeassert // see above
 }
 
 // invalidate drops every entry under key, e.g. after a write that changes it.
@@ -90,7 +100,7 @@ func networkKey(id string) string {
 }
 
 func (c *catalogue) network(ctx context.Context, id string) (*unikorn.Network, error) {
-	network, _, err := cached(c, networkKey(id), time.Time{}, func() (*unikorn.Network, error) {
+	network, _, err := cached(ctx, c, networkKey(id), time.Time{}, func(ctx context.Context) (*unikorn.Network, error) {
 		return c.client.GetNetwork(ctx, id)
 	})
 
@@ -107,8 +117,10 @@ func imagesKey(organizationID, regionID string) string {
 
 // flavor returns the flavor with the given ID, or nil when the region has none.
 func (c *catalogue) flavor(ctx context.Context, organizationID, regionID, id string) (*unikorn.Flavor, error) {
-	return findFresh(c, flavorsKey(organizationID, regionID), id,
-		func() ([]unikorn.Flavor, error) { return c.client.ListFlavors(ctx, organizationID, regionID) },
+	return findFresh(ctx, c, flavorsKey(organizationID, regionID), id,
+		func(ctx context.Context) ([]unikorn.Flavor, error) {
+			return c.client.ListFlavors(ctx, organizationID, regionID)
+		},
 		func(f *unikorn.Flavor) string { return f.Metadata.ID })
 }
 
@@ -116,8 +128,10 @@ func (c *catalogue) flavor(ctx context.Context, organizationID, regionID, id str
 // are not ready are missing from the list compute uses, so a miss asks for the image
 // itself to tell "not ready" from "unknown".
 func (c *catalogue) image(ctx context.Context, organizationID, regionID, id string) (*unikorn.Image, error) {
-	image, err := findFresh(c, imagesKey(organizationID, regionID), id,
-		func() ([]unikorn.Image, error) { return c.client.ListImages(ctx, organizationID, regionID) },
+	image, err := findFresh(ctx, c, imagesKey(organizationID, regionID), id,
+		func(ctx context.Context) ([]unikorn.Image, error) {
+			return c.client.ListImages(ctx, organizationID, regionID)
+		},
 		func(i *unikorn.Image) string { return i.Metadata.ID })
 	if err != nil || image != nil {
 		return image, err
@@ -132,11 +146,11 @@ func (c *catalogue) image(ctx context.Context, organizationID, regionID, id stri
 }
 
 // findFresh looks an item up in a cached list, reloading the list once on a miss.
-func findFresh[T any](c *catalogue, key, id string, list func() ([]T, error), idOf func(*T) string) (*T, error) {
+func findFresh[T any](ctx context.Context, c *catalogue, key, id string, list func(context.Context) ([]T, error), idOf func(*T) string) (*T, error) {
 	notBefore := time.Time{}
 
 	for range 2 {
-		items, loadedAt, err := cached(c, key, notBefore, list)
+		items, loadedAt, err := cached(ctx, c, key, notBefore, list)
 		if err != nil {
 			return nil, err
 		}
