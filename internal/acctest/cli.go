@@ -61,7 +61,9 @@ func NewCLI(t *testing.T, dir string) *CLI {
 
 	go func() {
 		err := tf6server.Serve(provider.Address, providerserver.NewProtocol6(provider.New(ProviderVersion)()),
-			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
+			// As the testing framework does: provider logs only when TF_LOG asks for them.
+			tf6server.WithLoggingSink(t))
 		if err != nil {
 			t.Errorf("serving the provider: %v", err)
 		}
