@@ -86,11 +86,17 @@ func NewCLI(t *testing.T, dir string) *CLI {
 	})
 	require.NoError(t, err)
 
+	// An empty CLI configuration of the test's own, so that the user's (a
+	// dev_overrides block, say) cannot swap the provider under test.
+	cliConfig := filepath.Join(t.TempDir(), "terraformrc")
+	require.NoError(t, os.WriteFile(cliConfig, nil, 0o600))
+
 	return &CLI{
 		t:         t,
 		dir:       dir,
 		terraform: terraform,
 		environ: append(os.Environ(),
+			"TF_CLI_CONFIG_FILE="+cliConfig,
 			"TF_REATTACH_PROVIDERS="+string(reattachJSON),
 			"TF_IN_AUTOMATION=1",
 			"CHECKPOINT_DISABLE=1",
