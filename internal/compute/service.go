@@ -26,19 +26,31 @@ type Service struct {
 // state and the façade noticing it short. With Factor 2 and Max a power-of-two
 // multiple of Min, the ticks of every interval fall on the ticks of the shorter ones,
 // so that waits at different stages still share their reads.
+//
+// A wait still going after Patience is for a slow change (a bare-metal machine takes
+// many minutes), where noticing it a second later costs nothing: its intervals keep
+// growing, up to Slow, so that a long wait costs few requests.
 type PollPolicy struct {
 	Min    time.Duration
 	Max    time.Duration
 	Factor float64
+
+	Patience time.Duration
+	Slow     time.Duration
 }
 
 // DefaultPollPolicy notices a change within a quarter of a second (plus a round trip)
 // of it happening, with no more than four reads a second for all the waits on one
 // network. Measured with Terraform creating 100 instances ten at a time (see
 // BENCHMARKS.md), a cap of 400 ms left a run 17% above its lower bound, 250 ms about
-// 12%; each wait reads at most one more time than the provisioning lasts in caps.
+// 12%. A constant interval reads at most once more than the change lasts in
+// intervals; a shorter first one would add a read. After half a minute the change is
+// a slow one, and reads slow down to one every two seconds.
 func DefaultPollPolicy() PollPolicy {
-	return PollPolicy{Min: 125 * time.Millisecond, Max: 250 * time.Millisecond, Factor: 2}
+	return PollPolicy{
+		Min: 250 * time.Millisecond, Max: 250 * time.Millisecond, Factor: 2,
+		Patience: 30 * time.Second, Slow: 2 * time.Second,
+	}
 }
 
 // minPollInterval keeps a misconfigured policy from polling in a busy loop.
@@ -105,6 +117,7 @@ func (s *Service) Client() *unikorn.Client {
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	interval := s.poll.Min
 	failedReads := 0
+	patientUntil := time.Now().Add(s.poll.Patience)
 
 	for {
 		timer := time.NewTimer(s.untilTick(time.Now(), interval))
@@ -134,7 +147,12 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 			failedReads = 0
 		}
 
-		interval = min(time.Duration(float64(interval)*s.poll.Factor), s.poll.Max)
+		ceiling := s.poll.Max
+		if s.poll.Patience > 0 && time.Now().After(patientUntil) {
+			ceiling = max(s.poll.Slow, s.poll.Max)
+		}
+
+		interval = min(time.Duration(float64(interval)*s.poll.Factor), ceiling)
 	}
 }
 
