@@ -230,24 +230,3 @@ data "unikorn_flavors" "this" {
 		}},
 	})
 }
-
-func TestAccFlavors_badToken(t *testing.T) {
-	env := acctest.New(t)
-
-	settings := env.Settings
-	settings.Token = "not-a-valid-token"
-
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: settings.Config() + `
-data "unikorn_flavors" "this" {
-  region_id = ` + acctest.Quote(env.RegionID) + `
-}
-`,
-			ExpectError: regexp.MustCompile(`(?s)Unable to list flavors.*401.*token\s+was\s+not\s+accepted`),
-		}},
-	})
-}

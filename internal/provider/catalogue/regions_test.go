@@ -55,23 +55,6 @@ data "unikorn_regions" "explicit" {
 	})
 }
 
-func TestAccRegions_badToken(t *testing.T) {
-	env := acctest.New(t)
-
-	settings := env.Settings
-	settings.Token = "not-a-valid-token"
-
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config:      settings.Config() + `data "unikorn_regions" "all" {}`,
-			ExpectError: regexp.MustCompile(`(?s)Unable to list regions.*401.*token\s+was\s+not\s+accepted`),
-		}},
-	})
-}
-
 func TestAccRegions_organizationNotVisible(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
