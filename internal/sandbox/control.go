@@ -33,15 +33,33 @@ type FaultRule struct {
 	// that a rule fires unless told otherwise; over HTTP an explicit "probability": 0
 	// is honoured and the rule never fires.
 	Probability float64 `json:"probability,omitempty"`
-	// Delay is a Go duration waited before faulting.
+	// Delay is a Go duration waited before faulting. With Phase "after" it holds the
+	// answer that long, past a client's timeout, before losing it.
 	Delay string `json:"delay,omitempty"`
+	// Phase says when the fault strikes: "" or "before" refuses the request before the
+	// service acts; "after" lets the request take effect and then loses its answer, as
+	// a gateway that times out or drops the connection after the service acted does.
+	Phase string `json:"phase"`
 }
 
-// Settings change timings at run time; an empty field leaves that timing unchanged.
+// Fault phases.
+const (
+	FaultPhaseBefore = "before"
+	FaultPhaseAfter  = "after"
+)
+
+// Settings change timings and harshness at run time; an empty field leaves that
+// setting unchanged.
 type Settings struct {
 	Latency          string `json:"latency,omitempty"`
 	ProvisionDelay   string `json:"provisionDelay,omitempty"`
 	DeprovisionDelay string `json:"deprovisionDelay,omitempty"`
+	// ReadLag is Options.ReadLag as a Go duration; it applies to writes made afterwards.
+	ReadLag string `json:"readLag,omitempty"`
+	// Seed restarts the read lags' random sequence from this seed.
+	Seed *uint64 `json:"seed,omitempty"`
+	// ShowInvisible is Options.ShowInvisible.
+	ShowInvisible *bool `json:"showInvisible,omitempty"`
 }
 
 // faultCreated is the body answering a new fault rule.

@@ -28,6 +28,19 @@ type Options struct {
 	StatePath string
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
+
+	// ReadLag is the longest time reads trail a write, as real Unikorn's cached lists
+	// and reads do: after each write, for a seeded-random time in [0, ReadLag] chosen
+	// per written object, lists and GETs may answer the object's previous version, or
+	// miss an object just created. Zero means reads are always exact.
+	ReadLag time.Duration
+	// Seed makes the read lags reproducible: the same seed and the same requests give
+	// the same lags.
+	Seed uint64
+	// ShowInvisible makes lists flatter the caller: they include objects of projects
+	// and organizations the token may not read. Off, lists drop them silently, as
+	// region's do.
+	ShowInvisible bool
 }
 
 // DefaultOptions are the documented defaults of the unikorn-sandbox command.
@@ -74,8 +87,8 @@ func New(opts Options) (*Sandbox, error) {
 		opts.Token = DefaultToken
 	}
 
-	if opts.Token == OutsiderToken {
-		return nil, fmt.Errorf("the fixture user's token must differ from the outsider token %q", OutsiderToken)
+	if opts.Token == OutsiderToken || opts.Token == ForeignToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q and %q", OutsiderToken, ForeignToken)
 	}
 
 	logger := opts.Logger

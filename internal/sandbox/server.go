@@ -171,6 +171,8 @@ func (s *Sandbox) authenticate(r *http.Request) (*principal, error) {
 		return fixtureUser, nil
 	case OutsiderToken:
 		return outsider, nil
+	case ForeignToken:
+		return foreigner, nil
 	}
 
 	return nil, fmt.Errorf("token validation failed")
