@@ -123,7 +123,8 @@ func (s *Sandbox) faultStatuses() []faultStatus {
 	return statuses
 }
 
-// UpdateSettings changes timings. Delays apply to transitions that start afterwards.
+// UpdateSettings changes timings and harshness. Delays apply to transitions that start
+// afterwards, read lag to writes made afterwards.
 func (s *Sandbox) UpdateSettings(settings Settings) error {
 	latency, err := parseSetting("latency", settings.Latency)
 	if err != nil {
@@ -136,6 +137,11 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 	}
 
 	deprovisionDelay, err := parseSetting("deprovisionDelay", settings.DeprovisionDelay)
+	if err != nil {
+		return err
+	}
+
+	readLag, err := parseSetting("readLag", settings.ReadLag)
 	if err != nil {
 		return err
 	}
@@ -155,6 +161,18 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 
 	if deprovisionDelay != nil {
 		s.deprovisionDelay = *deprovisionDelay
+	}
+
+	if readLag != nil {
+		s.lag.max = *readLag
+	}
+
+	if settings.Seed != nil {
+		s.lag.reseed(*settings.Seed)
+	}
+
+	if settings.ShowInvisible != nil {
+		s.showInvisible = *settings.ShowInvisible
 	}
 
 	return nil
@@ -181,10 +199,14 @@ func (s *Sandbox) currentSettings() Settings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	showInvisible := s.showInvisible
+
 	return Settings{
 		Latency:          latency.String(),
 		ProvisionDelay:   s.provisionDelay.String(),
 		DeprovisionDelay: s.deprovisionDelay.String(),
+		ReadLag:          s.lag.max.String(),
+		ShowInvisible:    &showInvisible,
 	}
 }
 

@@ -72,6 +72,11 @@ type Sandbox struct {
 	provisionDelay   time.Duration
 	deprovisionDelay time.Duration
 
+	// lag keeps what cached reads still show of recent writes; showInvisible turns
+	// visibility off. mu guards both.
+	lag           *readLag
+	showInvisible bool
+
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
 	stats       Stats
@@ -105,6 +110,8 @@ func New(opts Options) (*Sandbox, error) {
 		provisionDelay:   opts.ProvisionDelay,
 		deprovisionDelay: opts.DeprovisionDelay,
 		latency:          opts.Latency,
+		lag:              newReadLag(opts.ReadLag, opts.Seed),
+		showInvisible:    opts.ShowInvisible,
 		stats:            Stats{Routes: map[string]int{}},
 	}
 
