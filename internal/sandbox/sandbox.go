@@ -2,6 +2,12 @@
 // the same paths, bodies, status codes, list semantics and asynchronous lifecycles as
 // the real services, with fixed fixtures, fault injection and a control API for tests
 // and benchmarks. See docs/sandbox.md for the behaviour it promises.
+//
+// It can be as harsh as production: Options.ReadLag serves reads from a cache that
+// trails writes (seeded by Options.Seed), fault rules of phase "after" lose the answer
+// of a request that took effect, and lists drop what the token may not read unless
+// Options.ShowInvisible flatters the caller. ForeignToken reads as a member of another
+// organization.
 package sandbox
 
 import (
