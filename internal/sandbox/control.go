@@ -238,6 +238,10 @@ func (s *Sandbox) FailServer(id string) error {
 
 	s.advanceLocked()
 
+	// The failure reaches readers through the same cache as any other change.
+	before := s.lag.snapshot(s.world)
+	defer s.lag.record(before, s.world, s.now())
+
 	record, ok := s.world.Servers[id]
 	if !ok {
 		return errNotFound()
@@ -257,8 +261,14 @@ func (s *Sandbox) FailServer(id string) error {
 }
 
 // advanceLocked brings the world up to date for a control call. Callers hold mu.
+// Transitions it applies lag for readers like those applied during an API request.
 func (s *Sandbox) advanceLocked() {
-	if s.world.advance(s.now()) {
+	now := s.now()
+	before := s.lag.snapshot(s.world)
+
+	defer s.lag.record(before, s.world, now)
+
+	if s.world.advance(now) {
 		if err := s.saveLocked(); err != nil {
 			s.logger.Error("saving sandbox state", "error", err)
 		}

@@ -179,3 +179,16 @@ func TestReadLagOffReadsExactly(t *testing.T) {
 	id := h.createSSHCA("exact")
 	assert.Contains(t, h.listedSSHCAs(), id)
 }
+
+func TestReadLagCoversChangesTheCloudMakes(t *testing.T) {
+	h := newHarness(t)
+
+	server := h.createReadyServer("fragile")
+	require.NoError(t, h.sb.UpdateSettings(Settings{ReadLag: testReadLag.String()}))
+	require.NoError(t, h.sb.FailServer(server.Metadata.ID))
+
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus, "the cache has not seen the failure")
+
+	h.clock.Advance(testReadLag)
+	assert.Equal(t, unikorn.ProvisioningError, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+}
