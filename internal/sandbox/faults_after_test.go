@@ -17,16 +17,7 @@ import (
 func (h *harness) serverNames() []string {
 	h.t.Helper()
 
-	var servers []unikorn.Server
-
-	h.call(http.MethodGet, "/api/v2/servers", nil).expect(http.StatusOK, &servers)
-
-	names := make([]string, 0, len(servers))
-	for _, server := range servers {
-		names = append(names, server.Metadata.Name)
-	}
-
-	return names
+	return listed(h, DefaultToken, "/api/v2/servers", func(server unikorn.Server) string { return server.Metadata.Name })
 }
 
 func TestFaultAfterProcessingAnswersAnErrorForAWriteThatHappened(t *testing.T) {

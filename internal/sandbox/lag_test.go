@@ -50,20 +50,27 @@ func (h *harness) createSSHCA(name string) string {
 	return ca.Metadata.ID
 }
 
+// listed lists path as token and returns what key picks out of each item.
+func listed[T any](h *harness, token, path string, key func(T) string) []string {
+	h.t.Helper()
+
+	var items []T
+
+	h.callAs(token, http.MethodGet, path, nil).expect(http.StatusOK, &items)
+
+	keys := make([]string, 0, len(items))
+	for _, item := range items {
+		keys = append(keys, key(item))
+	}
+
+	return keys
+}
+
 // listedSSHCAs returns the IDs the SSH certificate authority list shows.
 func (h *harness) listedSSHCAs() []string {
 	h.t.Helper()
 
-	var cas []unikorn.SSHCertificateAuthority
-
-	h.call(http.MethodGet, "/api/v2/sshcertificateauthorities", nil).expect(http.StatusOK, &cas)
-
-	ids := make([]string, 0, len(cas))
-	for _, ca := range cas {
-		ids = append(ids, ca.Metadata.ID)
-	}
-
-	return ids
+	return listed(h, DefaultToken, "/api/v2/sshcertificateauthorities", func(ca unikorn.SSHCertificateAuthority) string { return ca.Metadata.ID })
 }
 
 func TestReadLagHidesANewObjectThenConverges(t *testing.T) {

@@ -14,16 +14,7 @@ import (
 func (h *harness) networkIDsAs(token, path string) []string {
 	h.t.Helper()
 
-	var networks []unikorn.Network
-
-	h.callAs(token, http.MethodGet, path, nil).expect(http.StatusOK, &networks)
-
-	ids := make([]string, 0, len(networks))
-	for _, network := range networks {
-		ids = append(ids, network.Metadata.ID)
-	}
-
-	return ids
+	return listed(h, token, path, func(network unikorn.Network) string { return network.Metadata.ID })
 }
 
 func TestForeignTokenSeesNothingAndIsForbiddenNotToldGone(t *testing.T) {
