@@ -70,6 +70,9 @@ grep -q '^export UNIKORN_PROJECT_ID=' "$work/sandbox.env" || {
 # shellcheck disable=SC1091 # the sandbox writes it
 . "$work/sandbox.env"
 echo "    listening on $UNIKORN_REGION_ENDPOINT (region and identity)"
+# The provider reaches instances through region's servers and identity's allocations,
+# which Unikorn grants to service principals only, not to the project user printed.
+export UNIKORN_TOKEN=sandbox-service-token
 
 # Terraform uses the provider just built instead of looking for it in the registry.
 cat >"$work/terraformrc" <<CONFIG

@@ -98,6 +98,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	logger.Info("sandbox listening", "endpoint", endpoint)
+	// The printed token is an ordinary project user's, as a real user would hold; the
+	// region instance API needs the principal a service holds.
+	logger.Info("region's servers and identity's allocations are service-to-service: use the service token to call them",
+		"token", sandbox.ServiceToken)
 
 	server := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
 

@@ -112,6 +112,9 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 
 	server := httptest.NewServer(sb)
 
+	// The instance API the provider calls (region's servers, identity's allocations)
+	// is service-to-service, as in real Unikorn: a project user's token is refused it.
+
 	t.Cleanup(func() {
 		server.Close()
 		require.NoError(t, sb.Close())
@@ -121,7 +124,7 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 		Settings: ProviderSettings{
 			RegionEndpoint:   server.URL,
 			IdentityEndpoint: server.URL,
-			Token:            opts.Token,
+			Token:            sandbox.ServiceToken,
 			OrganizationID:   sandbox.OrganizationID,
 			ProjectID:        sandbox.ProjectID,
 		},

@@ -87,6 +87,9 @@ func startSandbox(ctx context.Context, binary, logPath string, latency, provisio
 		return nil, errors.Join(errors.New("the sandbox did not start within 30 seconds"), process.stop())
 	}
 
+	// The provider reaches instances through region's servers and identity's
+	// allocations, which Unikorn grants to service principals only.
+	process.exports["UNIKORN_TOKEN"] = sandbox.ServiceToken
 	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], process.exports["UNIKORN_TOKEN"], nil)
 
 	return process, nil

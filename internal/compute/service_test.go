@@ -45,7 +45,7 @@ func newEnv(t *testing.T) *env {
 	client, err := unikorn.NewClient(unikorn.Config{
 		RegionEndpoint:   server.URL,
 		IdentityEndpoint: server.URL,
-		Token:            sandbox.DefaultToken,
+		Token:            sandbox.ServiceToken,
 		Retry:            unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
 	})
 	require.NoError(t, err)
@@ -67,7 +67,7 @@ func (e *env) setQuota(t *testing.T, kind string, quantity int) {
 	request, err := http.NewRequestWithContext(t.Context(), http.MethodPut,
 		e.url+"/api/v1/organizations/"+sandbox.OrganizationID+"/quotas", bytes.NewReader(body))
 	require.NoError(t, err)
-	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
+	request.Header.Set("Authorization", "Bearer "+sandbox.ServiceToken)
 	request.Header.Set("Content-Type", "application/json")
 
 	response, err := http.DefaultClient.Do(request)

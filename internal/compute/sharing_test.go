@@ -67,7 +67,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 	instance := e.create(t, standardSpec("web"))
 
 	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.DefaultToken,
+		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken,
 		HTTPClient: &http.Client{Transport: slowAnswers{delay: 30 * time.Millisecond}},
 	})
 	require.NoError(t, err)

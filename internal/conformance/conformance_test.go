@@ -148,7 +148,7 @@ func newRun(t *testing.T, c *contract) *run {
 	}
 
 	return &run{
-		client:          newClient(sandbox.DefaultToken),
+		client:          newClient(sandbox.ServiceToken),
 		unauthenticated: newClient("not-a-sandbox-token"),
 		recorder:        rec,
 		coverage:        &coverage{},

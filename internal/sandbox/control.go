@@ -350,7 +350,8 @@ func (s *Sandbox) registerControlRoutes() {
 	})
 }
 
-// handleControl registers a control operation; only the fixture user may call them.
+// handleControl registers a control operation; only the fixture user and the service
+// principal may call them.
 func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*reply, error)) {
 	s.control.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		caller, err := s.authenticate(r)
@@ -360,8 +361,8 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 			return
 		}
 
-		if caller != fixtureUser {
-			writeError(w, errForbidden("the control API is reserved to the fixture user"))
+		if caller != fixtureUser && caller != serviceUser {
+			writeError(w, errForbidden("the control API is reserved to the fixture user and the service principal"))
 
 			return
 		}

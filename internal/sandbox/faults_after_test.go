@@ -17,7 +17,7 @@ import (
 func (h *harness) serverNames() []string {
 	h.t.Helper()
 
-	return listed(h, DefaultToken, "/api/v2/servers", func(server unikorn.Server) string { return server.Metadata.Name })
+	return listed(h, ServiceToken, "/api/v2/servers", func(server unikorn.Server) string { return server.Metadata.Name })
 }
 
 func TestFaultAfterProcessingAnswersAnErrorForAWriteThatHappened(t *testing.T) {
@@ -51,7 +51,7 @@ func TestFaultAfterProcessingDropsTheConnection(t *testing.T) {
 
 	req, err := http.NewRequest(http.MethodDelete, h.url+"/api/v2/servers/"+server.Metadata.ID, nil)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	req.Header.Set("Authorization", "Bearer "+ServiceToken)
 
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 
@@ -74,7 +74,7 @@ func TestFaultAfterProcessingWithDelayOutlastsTheClient(t *testing.T) {
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v2/servers", strings.NewReader(data))
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	req.Header.Set("Authorization", "Bearer "+ServiceToken)
 	req.Header.Set("Content-Type", "application/json")
 
 	_, err = http.DefaultClient.Do(req)

@@ -111,7 +111,7 @@ func TestFaultStatusZeroDropsTheConnection(t *testing.T) {
 
 	req, err := http.NewRequest(http.MethodGet, h.url+"/api/v2/servers/"+server.Metadata.ID, nil)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	req.Header.Set("Authorization", "Bearer "+ServiceToken)
 
 	// A fresh transport, so the request cannot be retried on another idle connection.
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}

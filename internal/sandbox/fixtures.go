@@ -55,6 +55,11 @@ const (
 	// project-user role on its one project: it reads the fixture organization's
 	// objects as forbidden (403), never as gone.
 	ForeignToken = "sandbox-foreign-token"
+	// ServiceToken belongs to a service principal, as the compute service holds: it
+	// may use the fixture organization's projects like the fixture user and, unlike
+	// any user, call the service-to-service APIs (region's servers, identity's
+	// allocations).
+	ServiceToken = "sandbox-service-token"
 )
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.
@@ -73,6 +78,9 @@ var fixtureTime = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
 // principal is what a token resolves to: the projects it may use, by organization.
 type principal struct {
 	projects map[string][]string
+	// service marks a service principal: only it may call region's servers and
+	// identity's allocations, which real Unikorn grants to the compute service alone.
+	service bool
 }
 
 func (p *principal) isMember(organizationID string) bool {
@@ -95,6 +103,7 @@ var (
 	fixtureUser = &principal{projects: map[string][]string{OrganizationID: {ProjectID, OtherProjectID}}}
 	outsider    = &principal{projects: map[string][]string{}}
 	foreigner   = &principal{projects: map[string][]string{ForeignOrganizationID: {ForeignProjectID}}}
+	serviceUser = &principal{projects: fixtureUser.projects, service: true}
 )
 
 // The catalogue: fixed, read-only, never saved.

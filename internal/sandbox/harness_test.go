@@ -79,12 +79,13 @@ type response struct {
 	body   []byte
 }
 
-// call sends a request as the fixture user; body is encoded as JSON unless it is a
-// string, which is sent verbatim.
+// call sends a request as the service principal, which may call every API the
+// sandbox serves in the fixture organization; body is encoded as JSON unless it is a
+// string, which is sent verbatim. callAs(DefaultToken, …) is what a user may do.
 func (h *harness) call(method, path string, body any) *response {
 	h.t.Helper()
 
-	return h.callAs(DefaultToken, method, path, body)
+	return h.callAs(ServiceToken, method, path, body)
 }
 
 func (h *harness) callAs(token, method, path string, body any) *response {

@@ -36,20 +36,20 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.getSSHCertificateAuthority)
 	s.handle("DELETE /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.deleteSSHCertificateAuthority)
 
-	// Region: servers.
-	s.handle("GET /api/v2/servers", s.listServers)
-	s.handle("POST /api/v2/servers", s.createServer)
-	s.handle("GET /api/v2/servers/{serverID}", s.getServer)
-	s.handle("PUT /api/v2/servers/{serverID}", s.updateServer)
-	s.handle("DELETE /api/v2/servers/{serverID}", s.deleteServer)
-	s.handle("POST /api/v2/servers/{serverID}/start", s.power(startAction))
-	s.handle("POST /api/v2/servers/{serverID}/stop", s.power(stopAction))
-	s.handle("POST /api/v2/servers/{serverID}/softreboot", s.power(rebootAction))
-	s.handle("POST /api/v2/servers/{serverID}/hardreboot", s.power(rebootAction))
-	s.handle("GET /api/v2/servers/{serverID}/sshkey", s.getServerSSHKey)
-	s.handle("GET /api/v2/servers/{serverID}/consolesessions", s.getServerConsoleSession)
-	s.handle("GET /api/v2/servers/{serverID}/consoleoutput", s.getServerConsoleOutput)
-	s.handle("POST /api/v2/servers/{serverID}/snapshot", s.snapshotServer)
+	// Region: servers, a service-to-service API.
+	s.handleService(rbacServers, "GET /api/v2/servers", s.listServers)
+	s.handleService(rbacServers, "POST /api/v2/servers", s.createServer)
+	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}", s.getServer)
+	s.handleService(rbacServers, "PUT /api/v2/servers/{serverID}", s.updateServer)
+	s.handleService(rbacServers, "DELETE /api/v2/servers/{serverID}", s.deleteServer)
+	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/start", s.power(startAction))
+	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/stop", s.power(stopAction))
+	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/softreboot", s.power(rebootAction))
+	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/hardreboot", s.power(rebootAction))
+	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/sshkey", s.getServerSSHKey)
+	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/consolesessions", s.getServerConsoleSession)
+	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/consoleoutput", s.getServerConsoleOutput)
+	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/snapshot", s.snapshotServer)
 
 	// Identity.
 	s.handle("GET /api/v1/organizations", s.listOrganizations)
@@ -58,8 +58,35 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)
 	s.handle("GET /api/v1/organizations/{organizationID}/quotas", s.getQuotas)
 	s.handle("PUT /api/v1/organizations/{organizationID}/quotas", s.setQuotas)
-	s.handle("POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)
-	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.getAllocation)
-	s.handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.updateAllocation)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.deleteAllocation)
+	s.handleService(rbacAllocations, "POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)
+	s.handleService(rbacAllocations, "GET /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.getAllocation)
+	s.handleService(rbacAllocations, "PUT /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.updateAllocation)
+	s.handleService(rbacAllocations, "DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.deleteAllocation)
+}
+
+// handleService registers an operation of a service-to-service API. Real Unikorn grants
+// these to the compute service's own principal and to no user, whatever their role in
+// the project, so every other caller is forbidden before anything is looked up.
+func (s *Sandbox) handleService(endpoint, pattern string, handler apiHandler) {
+	s.handle(pattern, func(req *request) (*reply, error) {
+		if !req.caller.service {
+			return nil, errRBAC(endpoint, operationOf(req.Method))
+		}
+
+		return handler(req)
+	})
+}
+
+// operationOf is the RBAC operation a method performs.
+func operationOf(method string) string {
+	switch method {
+	case http.MethodGet:
+		return opRead
+	case http.MethodPut:
+		return opUpdate
+	case http.MethodDelete:
+		return opDelete
+	default:
+		return opCreate
+	}
 }

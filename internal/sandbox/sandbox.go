@@ -98,8 +98,8 @@ func New(opts Options) (*Sandbox, error) {
 		opts.Token = DefaultToken
 	}
 
-	if opts.Token == OutsiderToken || opts.Token == ForeignToken {
-		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q and %q", OutsiderToken, ForeignToken)
+	if opts.Token == OutsiderToken || opts.Token == ForeignToken || opts.Token == ServiceToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
 	}
 
 	logger := opts.Logger

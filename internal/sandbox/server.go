@@ -175,6 +175,8 @@ func (s *Sandbox) authenticate(r *http.Request) (*principal, error) {
 		return outsider, nil
 	case ForeignToken:
 		return foreigner, nil
+	case ServiceToken:
+		return serviceUser, nil
 	}
 
 	return nil, fmt.Errorf("token validation failed")

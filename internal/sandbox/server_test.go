@@ -142,7 +142,7 @@ func TestNonJSONBodyIsUnsupported(t *testing.T) {
 
 	req, err := http.NewRequest(http.MethodPost, h.url+"/api/v2/servers", nil)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	req.Header.Set("Authorization", "Bearer "+ServiceToken)
 	req.Header.Set("Content-Type", "text/plain")
 
 	resp, err := http.DefaultClient.Do(req)

@@ -28,7 +28,7 @@ func TestForeignTokenSeesNothingAndIsForbiddenNotToldGone(t *testing.T) {
 	// Lost access is 403 on a direct read, so that it cannot be mistaken for gone.
 	h.callAs(ForeignToken, http.MethodGet, "/api/v2/servers/"+server.Metadata.ID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	h.callAs(ForeignToken, http.MethodGet, "/api/v2/networks/"+NetworkDefaultID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
-	h.callAs(ForeignToken, http.MethodGet, "/api/v2/servers/f0000000-0000-4000-8000-000000000000", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.callAs(ForeignToken, http.MethodGet, "/api/v2/networks/f0000000-0000-4000-8000-000000000000", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 
 	var organizations []unikorn.Organization
 

@@ -247,7 +247,7 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	t.Parallel()
 
-	sb, err := sandbox.New(sandbox.Options{Token: sandbox.DefaultToken})
+	sb, err := sandbox.New(sandbox.Options{})
 	require.NoError(t, err)
 
 	api := httptest.NewServer(sb)
@@ -256,7 +256,7 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 		require.NoError(t, sb.Close())
 	})
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: api.URL, IdentityEndpoint: api.URL, Token: sandbox.DefaultToken})
+	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: api.URL, IdentityEndpoint: api.URL, Token: sandbox.ServiceToken})
 	require.NoError(t, err)
 
 	for _, name := range []string{"a", "b", "c"} {
@@ -282,7 +282,7 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 		Config: dynamicValue(t, schemas.Provider.Block, map[string]tftypes.Value{
 			"region_endpoint":   tftypes.NewValue(tftypes.String, api.URL),
 			"identity_endpoint": tftypes.NewValue(tftypes.String, api.URL),
-			"token":             tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+			"token":             tftypes.NewValue(tftypes.String, sandbox.ServiceToken),
 			"organization_id":   tftypes.NewValue(tftypes.String, sandbox.OrganizationID),
 		}),
 	})

@@ -1,0 +1,46 @@
+package sandbox
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// TestServiceAPIsAreForServicesAlone shows what real Unikorn grants: region's servers
+// and identity's allocations to the compute service's principal, to no user, whatever
+// their role, and the public APIs to both.
+func TestServiceAPIsAreForServicesAlone(t *testing.T) {
+	h := newHarness(t)
+	server := h.createReadyServer("service-made")
+	allocations := "/api/v1/organizations/" + OrganizationID + "/projects/" + ProjectID + "/allocations"
+
+	service := []struct{ method, path string }{
+		{http.MethodGet, "/api/v2/servers"},
+		{http.MethodPost, "/api/v2/servers"},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID},
+		{http.MethodPut, "/api/v2/servers/" + server.Metadata.ID},
+		{http.MethodDelete, "/api/v2/servers/" + server.Metadata.ID},
+		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/stop"},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/sshkey"},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/consoleoutput"},
+		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/snapshot"},
+		{http.MethodPost, allocations},
+		{http.MethodGet, allocations + "/f0000000-0000-4000-8000-000000000000"},
+		{http.MethodDelete, allocations + "/f0000000-0000-4000-8000-000000000000"},
+	}
+
+	for _, call := range service {
+		t.Run(call.method+" "+call.path, func(t *testing.T) {
+			h.callAs(DefaultToken, call.method, call.path, "{}").expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+		})
+	}
+
+	h.callAs(ServiceToken, http.MethodGet, "/api/v2/servers/"+server.Metadata.ID, nil).expect(http.StatusOK, nil)
+	h.callAs(ServiceToken, http.MethodGet, allocations+"/f0000000-0000-4000-8000-000000000000", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	for _, token := range []string{DefaultToken, ServiceToken} {
+		h.callAs(token, http.MethodGet, "/api/v2/networks/"+NetworkDefaultID, nil).expect(http.StatusOK, nil)
+		h.callAs(token, http.MethodGet, organizationPath("/quotas"), nil).expect(http.StatusOK, nil)
+	}
+}
