@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -178,4 +180,47 @@ func (r *run) computeInstance(t *testing.T) {
 
 func instanceIDs(instances []unikorn.Instance) []string {
 	return ids(instances, func(i unikorn.Instance) string { return i.Metadata.ID })
+}
+
+// The compute document judges what is sent under its prefix, and only that: the same
+// catalogue path without the prefix is region's.
+func TestComputeContractRouting(t *testing.T) {
+	dir := os.Getenv(openAPIDirEnv)
+	if dir == "" {
+		t.Skipf("%s is not set", openAPIDirEnv)
+	}
+
+	c := loadContract(t, dir)
+
+	instance := `{"metadata":{"id":"` + missingID + `","name":"web","organizationId":"` + sandbox.OrganizationID +
+		`","projectId":"` + sandbox.ProjectID + `","creationTime":"2026-11-22T10:00:00Z","provisioningStatus":"provisioned",` +
+		`"healthStatus":"healthy"},"spec":{"flavorId":"` + sandbox.FlavorStandardID + `","imageId":"` + sandbox.ImageUbuntuID + `"},` +
+		`"status":{"regionId":"r","networkId":"n","powerState":"Running"%s}}`
+
+	check := func(path, body string) []violation {
+		request, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://sandbox"+path, nil)
+		require.NoError(t, err)
+
+		return c.check(t.Context(), exchange{
+			request:      request,
+			status:       http.StatusOK,
+			header:       http.Header{"Content-Type": {"application/json"}},
+			responseBody: []byte(body),
+		}, false)
+	}
+
+	require.Empty(t, check(computePrefix+"/api/v2/instances/"+missingID, fmt.Sprintf(instance, "")))
+
+	violations := check(computePrefix+"/api/v2/instances/"+missingID, fmt.Sprintf(instance, `,"infrastructureRef":"x"`))
+	require.Len(t, violations, 1)
+	require.Equal(t, "compute GET /api/v2/instances/{instanceID}", violations[0].operation)
+	require.Contains(t, violations[0].message, "infrastructureRef")
+
+	// Region has no instances, so without the prefix nothing declares the call.
+	violations = check("/api/v2/instances/"+missingID, fmt.Sprintf(instance, ""))
+	require.Len(t, violations, 1)
+	require.Contains(t, violations[0].message, "no document declares this operation")
+
+	require.Empty(t, check("/api/v1/organizations/"+sandbox.OrganizationID+"/regions", "[]"), "region's catalogue stays region's")
+	require.Empty(t, check(computePrefix+"/api/v1/organizations/"+sandbox.OrganizationID+"/regions", "[]"), "compute's catalogue is compute's")
 }
