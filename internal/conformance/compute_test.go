@@ -45,17 +45,8 @@ func (r *run) computeCatalogue(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, version.Version)
 
-	regions, err := call(r.coverage, r.user.ListComputeRegions)(ctx, sandbox.OrganizationID)
-	require.NoError(t, err)
-	require.Contains(t, regionIDs(regions), sandbox.RegionID)
-
-	flavors, err := call(r.coverage, r.user.ListComputeFlavors)(ctx, sandbox.OrganizationID, sandbox.RegionID)
-	require.NoError(t, err)
-	require.Contains(t, flavorIDs(flavors), sandbox.FlavorStandardID)
-
-	images, err := call(r.coverage, r.user.ListComputeImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
-	require.NoError(t, err)
-	require.Contains(t, imageIDs(images), sandbox.ImageUbuntuID)
+	r.requireCatalogue(t, r.user.ListComputeRegions, r.user.ListComputeFlavors, r.user.ListComputeImages,
+		sandbox.FlavorStandardID, sandbox.ImageUbuntuID)
 }
 
 // computeInstance drives one instance through its whole life as a project user:
@@ -68,13 +59,9 @@ func (r *run) computeInstance(t *testing.T) {
 		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{{Name: "conformance", Value: "yes"}}},
 		Spec: unikorn.InstanceCreateSpec{
 			InstanceSpec: unikorn.InstanceSpec{
-				FlavorID: sandbox.FlavorStandardID,
-				ImageID:  sandbox.ImageUbuntuID,
-				Networking: &unikorn.ServerNetworking{
-					SecurityGroups:         []string{r.securityGroupID},
-					PublicIP:               true,
-					AllowedSourceAddresses: []string{"192.0.2.0/24"},
-				},
+				FlavorID:                  sandbox.FlavorStandardID,
+				ImageID:                   sandbox.ImageUbuntuID,
+				Networking:                r.networking(),
 				SSHCertificateAuthorityID: r.caID,
 				UserData:                  base64.StdEncoding.EncodeToString([]byte("#cloud-config\n")),
 			},

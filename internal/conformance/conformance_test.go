@@ -5,6 +5,7 @@
 package conformance
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
@@ -180,17 +181,7 @@ func newRun(t *testing.T, c *contract) *run {
 func (r *run) catalogue(t *testing.T) {
 	ctx := t.Context()
 
-	regions, err := call(r.coverage, r.client.ListRegions)(ctx, sandbox.OrganizationID)
-	require.NoError(t, err)
-	require.Contains(t, regionIDs(regions), sandbox.RegionID)
-
-	flavors, err := call(r.coverage, r.client.ListFlavors)(ctx, sandbox.OrganizationID, sandbox.RegionID)
-	require.NoError(t, err)
-	require.Contains(t, flavorIDs(flavors), sandbox.FlavorGPUID)
-
-	images, err := call(r.coverage, r.client.ListImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
-	require.NoError(t, err)
-	require.Contains(t, imageIDs(images), sandbox.ImageUbuntuGPUID)
+	r.requireCatalogue(t, r.client.ListRegions, r.client.ListFlavors, r.client.ListImages, sandbox.FlavorGPUID, sandbox.ImageUbuntuGPUID)
 
 	// Without an organization only global images are listed.
 	global, err := call(r.coverage, r.client.ListImagesV2)(ctx, sandbox.RegionID, unikorn.ImageQuery{})
@@ -211,6 +202,32 @@ func (r *run) catalogue(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Empty(t, owned, "the organization owns no image before it snapshots a server")
+}
+
+// requireCatalogue lists a catalogue's regions, flavors and images through the given
+// methods and requires the fixture region, flavor and image among them.
+func (r *run) requireCatalogue(
+	t *testing.T,
+	listRegions func(context.Context, string) ([]unikorn.Region, error),
+	listFlavors func(context.Context, string, string) ([]unikorn.Flavor, error),
+	listImages func(context.Context, string, string) ([]unikorn.Image, error),
+	flavorID, imageID string,
+) {
+	t.Helper()
+
+	ctx := t.Context()
+
+	regions, err := call(r.coverage, listRegions)(ctx, sandbox.OrganizationID)
+	require.NoError(t, err)
+	require.Contains(t, regionIDs(regions), sandbox.RegionID)
+
+	flavors, err := call(r.coverage, listFlavors)(ctx, sandbox.OrganizationID, sandbox.RegionID)
+	require.NoError(t, err)
+	require.Contains(t, flavorIDs(flavors), flavorID)
+
+	images, err := call(r.coverage, listImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
+	require.NoError(t, err)
+	require.Contains(t, imageIDs(images), imageID)
 }
 
 func (r *run) identity(t *testing.T) {
@@ -381,14 +398,10 @@ func (r *run) serverLifecycle(t *testing.T) {
 		},
 		Spec: unikorn.ServerCreateSpec{
 			ServerSpec: unikorn.ServerSpec{
-				FlavorID: sandbox.FlavorStandardID,
-				ImageID:  sandbox.ImageUbuntuID,
-				Networking: &unikorn.ServerNetworking{
-					SecurityGroups:         []string{r.securityGroupID},
-					PublicIP:               true,
-					AllowedSourceAddresses: []string{"192.0.2.0/24"},
-				},
-				UserData: base64.StdEncoding.EncodeToString([]byte("#cloud-config\npackages: [htop]\n")),
+				FlavorID:   sandbox.FlavorStandardID,
+				ImageID:    sandbox.ImageUbuntuID,
+				Networking: r.networking(),
+				UserData:   base64.StdEncoding.EncodeToString([]byte("#cloud-config\npackages: [htop]\n")),
 			},
 			NetworkID:                 r.networkID,
 			SSHCertificateAuthorityID: r.caID,
@@ -440,6 +453,16 @@ func (r *run) serverLifecycle(t *testing.T) {
 	update.Metadata.Name = "renamed"
 	_, err = call(r.coverage, r.client.UpdateServer)(ctx, r.serverID, update)
 	require.True(t, unikorn.IsUnprocessable(err), "a rename is a 422, got %v", err)
+}
+
+// networking is what the run's servers and instances attach to: every member set, so
+// that each is seen on the wire.
+func (r *run) networking() *unikorn.ServerNetworking {
+	return &unikorn.ServerNetworking{
+		SecurityGroups:         []string{r.securityGroupID},
+		PublicIP:               true,
+		AllowedSourceAddresses: []string{"192.0.2.0/24"},
+	}
 }
 
 func (r *run) serverPower(t *testing.T) {

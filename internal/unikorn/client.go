@@ -1,4 +1,4 @@
-// Package unikorn is the HTTP client of the Unikorn region and identity APIs: typed
+// Package unikorn is the HTTP client of the Unikorn region, identity and compute APIs: typed
 // bodies from the OpenAPI contract, bearer authentication, error decoding, retries of
 // idempotent calls and masked request logging.
 package unikorn
@@ -50,7 +50,7 @@ type Config struct {
 	Retry RetryPolicy
 }
 
-// Client calls the region and identity APIs. It is safe for concurrent use and keeps
+// Client calls the region, identity and compute APIs. It is safe for concurrent use and keeps
 // connections alive across calls, so one Client should serve a whole provider.
 type Client struct {
 	httpClient   *http.Client
