@@ -120,6 +120,8 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 
+	// Get takes the instance for gone only on a definite answer (see compute.Get);
+	// a token that lost access is an error, and the instance stays in state.
 	instance, err := r.compute.Get(ctx, state.ref())
 	if errors.Is(err, compute.ErrNotFound) {
 		r.forget(ctx, state.ref(), req.Private, &resp.Diagnostics)
@@ -274,9 +276,9 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	}
 }
 
-// forget releases the quota of an instance whose server vanished behind Terraform's
-// back: the instance is gone, so Terraform forgets it, and nothing else would ever
-// give its quota back.
+// forget tells what is left of an instance whose server vanished behind Terraform's
+// back. Read runs during plan, and a plan never writes: the quota allocation is only
+// named, for whoever removed the server to release.
 func (r *Resource) forget(ctx context.Context, ref compute.Ref, private privateReader, diags *diag.Diagnostics) {
 	allocationID := privateAllocation(ctx, private, diags)
 
@@ -286,10 +288,11 @@ func (r *Resource) forget(ctx context.Context, ref compute.Ref, private privateR
 		return
 	}
 
-	if err := r.compute.Delete(ctx, ref, allocationID); err != nil {
-		diags.AddWarning("Unable to release the quota of a vanished instance",
-			fmt.Sprintf("Instance %s no longer exists, but releasing its quota allocation %s failed: %v", ref.ID, allocationID, err))
-	}
+	diags.AddWarning("Instance no longer exists",
+		fmt.Sprintf("The server of instance %s was deleted outside Terraform, so Terraform forgets the instance. "+
+			"Its quota allocation %s (organization %s, project %s) may still be charged: reading never changes the cloud, "+
+			"so release it with the tool that deleted the server, or ask the platform operator.",
+			ref.ID, allocationID, ref.OrganizationID, ref.ProjectID))
 }
 
 func privateAllocation(ctx context.Context, private privateReader, diags *diag.Diagnostics) string {
