@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -133,4 +134,17 @@ func instanceID(t *testing.T, name string) string {
 	require.NoError(t, err)
 
 	return id
+}
+
+// writes counts the requests in stats that could change something.
+func writes(stats sandbox.Stats) int {
+	count := 0
+
+	for route, n := range stats.Routes {
+		if !strings.HasPrefix(route, http.MethodGet+" ") {
+			count += n
+		}
+	}
+
+	return count
 }

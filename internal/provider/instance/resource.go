@@ -124,8 +124,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	// a token that lost access is an error, and the instance stays in state.
 	instance, err := r.compute.Get(ctx, state.ref())
 	if errors.Is(err, compute.ErrNotFound) {
-		r.forget(ctx, state.ref(), req.Private, &resp.Diagnostics)
-		resp.State.RemoveResource(ctx)
+		r.vanished(ctx, &state, req.Private, resp)
 
 		return
 	}
@@ -276,23 +275,25 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	}
 }
 
-// forget tells what is left of an instance whose server vanished behind Terraform's
-// back. Read runs during plan, and a plan never writes: the quota allocation is only
-// named, for whoever removed the server to release.
-func (r *Resource) forget(ctx context.Context, ref compute.Ref, private privateReader, diags *diag.Diagnostics) {
-	allocationID := privateAllocation(ctx, private, diags)
+// vanishedStatus marks, in state, an instance whose server was deleted behind
+// Terraform's back while its quota is still charged (see vanished).
+const vanishedStatus = "deleted"
 
-	tflog.Warn(ctx, "instance server no longer exists; removing it from state", map[string]any{"id": ref.ID})
+// vanished records that the instance's server is gone. Read runs during plan, and a
+// plan never writes: an instance whose quota allocation is known stays in state,
+// marked, so that the next apply replaces it and its delete releases the quota. One
+// with nothing to release is simply forgotten.
+func (r *Resource) vanished(ctx context.Context, state *model, private privateReader, resp *resource.ReadResponse) {
+	tflog.Warn(ctx, "instance server no longer exists", map[string]any{"id": state.ID.ValueString()})
 
-	if allocationID == "" {
+	if privateAllocation(ctx, private, &resp.Diagnostics) == "" {
+		resp.State.RemoveResource(ctx)
+
 		return
 	}
 
-	diags.AddWarning("Instance no longer exists",
-		fmt.Sprintf("The server of instance %s was deleted outside Terraform, so Terraform forgets the instance. "+
-			"Its quota allocation %s (organization %s, project %s) may still be charged: reading never changes the cloud, "+
-			"so release it with the tool that deleted the server, or ask the platform operator.",
-			ref.ID, allocationID, ref.OrganizationID, ref.ProjectID))
+	state.ProvisioningStatus = types.StringValue(vanishedStatus)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func privateAllocation(ctx context.Context, private privateReader, diags *diag.Diagnostics) string {
