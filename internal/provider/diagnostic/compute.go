@@ -55,7 +55,10 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary,
 			taken.Error()+". Instance IDs derive from the network and the name, so that instance is the one this "+
 				"resource describes, created earlier or outside this configuration. Nothing was created and no quota was charged.",
-			fmt.Sprintf("To manage the existing instance, import it (NAME being this resource's name in the configuration):\n\n"+
+			fmt.Sprintf("If this resource is being replaced with create_before_destroy, the instance named is the one it "+
+				"replaces: names are unique per network, so give the replacement another name (or leave "+
+				"create_before_destroy out). Otherwise, to manage the existing instance, import it (NAME being this "+
+				"resource's name in the configuration):\n\n"+
 				"  terraform import %s.NAME %s/%s/%s\n\nor give this instance another name.",
 				InstanceTypeName, taken.OrganizationID, taken.ProjectID, taken.InstanceID))}
 	case errors.As(err, &quota) && quota.Charged:

@@ -114,7 +114,7 @@ func (m *observed) ref() compute.Ref {
 
 // setFrom copies what the cloud says about the instance into the model. Empty
 // collections and descriptions keep their configured spelling (null or empty). User
-// data is not part of it: it may be write-only, and is never read back.
+// data is not part of it: the resource reads it back only on import (see save).
 func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(instance.ID)
 	m.Name = types.StringValue(instance.Spec.Name)

@@ -261,6 +261,14 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	identity *tfsdk.ResourceIdentity, private privateWriter, diags *diag.Diagnostics,
 ) {
 	m.setFrom(ctx, instance, diags)
+
+	// An imported instance has no user data in state; the cloud keeps it, so it is
+	// read back, unless it came from the write-only attribute. Otherwise the
+	// configuration's text stands.
+	if m.UserData.IsNull() && m.UserDataWOVersion.IsNull() && instance.Spec.UserData != "" {
+		m.UserData = types.StringValue(instance.Spec.UserData)
+	}
+
 	// Write-only values are never persisted.
 	m.UserDataWO = types.StringNull()
 	diags.Append(state.Set(ctx, m)...)
