@@ -53,9 +53,13 @@ func (a attrs) with(pairs ...string) attrs {
 
 // config writes the provider block and the test instance.
 func config(env *acctest.Environment, a attrs) string {
+	return env.ProviderConfig() + instanceBlock(a)
+}
+
+// instanceBlock writes the test instance alone.
+func instanceBlock(a attrs) string {
 	var b strings.Builder
 
-	b.WriteString(env.ProviderConfig())
 	b.WriteString("\nresource \"unikorn_compute_instance\" \"test\" {\n")
 
 	for _, name := range slices.Sorted(maps.Keys(a)) {

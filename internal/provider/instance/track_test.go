@@ -2,12 +2,22 @@ package instance_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // The cloud keeps user data, so an instance imported again (after `state rm`) plans
@@ -57,4 +67,64 @@ func TestAccInstanceTimeoutsOnlyChangeWritesNothing(t *testing.T) {
 			}),
 		},
 	))
+}
+
+// staleLists stands between Terraform and region as a cache that has not caught up
+// does: while empty is set, every server list comes back empty, though the servers
+// are there.
+type staleLists struct {
+	empty atomic.Bool
+}
+
+func (s *staleLists) proxy(t *testing.T, target string) string {
+	t.Helper()
+
+	upstream, err := url.Parse(target)
+	require.NoError(t, err)
+
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	proxy.ModifyResponse = func(response *http.Response) error {
+		request := response.Request
+		if s.empty.Load() && request.Method == http.MethodGet && request.URL.Path == "/api/v2/servers" && response.StatusCode == http.StatusOK {
+			_ = response.Body.Close()
+			response.Body = io.NopCloser(strings.NewReader("[]"))
+			response.ContentLength = 2
+			response.Header.Set("Content-Length", "2")
+		}
+
+		return nil
+	}
+
+	server := httptest.NewServer(proxy)
+	t.Cleanup(server.Close)
+
+	return server.URL
+}
+
+// Lists that miss a running server neither make a plan delete it nor a destroy
+// release its quota while it runs: the provider asks for the server itself.
+func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	lists := &staleLists{}
+	env.Settings.RegionEndpoint = lists.proxy(t, env.Settings.RegionEndpoint)
+
+	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	lists.empty.Store(true)
+	env.ResetStats(t)
+
+	output, err := cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(t, err, "a plan over stale lists must find no changes:\n%s", output)
+	assert.Zero(t, writes(env.Stats(t)), "a plan wrote to the cloud")
+	assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1)
+
+	// A destroy that does not refresh, still over stale lists: the server is found,
+	// deleted and waited for, and only then is the quota released.
+	cli.Run("destroy", "-auto-approve", "-input=false", "-refresh=false")
+	assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}), "no server left running")
+	assert.Empty(t, instanceAllocations(t, env), "no allocation left charged")
+	assert.Equal(t, 1, env.Stats(t).Routes["DELETE /api/v2/servers/{serverID}"])
 }
