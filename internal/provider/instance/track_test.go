@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -127,4 +128,38 @@ func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
 	assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}), "no server left running")
 	assert.Empty(t, instanceAllocations(t, env), "no allocation left charged")
 	assert.Equal(t, 1, env.Stats(t).Routes["DELETE /api/v2/servers/{serverID}"])
+}
+
+// A valid token of someone who may not see the instance (lists leave it out) has
+// lost access: refreshing with it is an error, and the instance stays in state.
+func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	lists := &staleLists{}
+	env.Settings.RegionEndpoint = lists.proxy(t, env.Settings.RegionEndpoint)
+
+	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	lists.empty.Store(true)
+
+	outsider := env.Settings
+	outsider.Token = sandbox.OutsiderToken
+	cli.WriteConfig(outsider.Config() + instanceBlock(baseAttrs(env)))
+	env.ResetStats(t)
+
+	output, err := cli.Try("apply", "-refresh-only", "-auto-approve", "-input=false")
+	require.Error(t, err, "refreshing without access must fail:\n%s", output)
+	assert.Regexp(t, `(?s)cannot be read with these\s+credentials.*not known to be\s+gone`, output)
+	assert.NotContains(t, output, "has been deleted")
+	assert.Zero(t, writes(env.Stats(t)))
+
+	// With the right token again, the instance is there and unchanged.
+	lists.empty.Store(false)
+	cli.WriteConfig(env.ProviderConfig() + instanceBlock(baseAttrs(env)))
+	assert.Contains(t, cli.Run("state", "list"), address)
+
+	output, err = cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(t, err, "the instance was kept:\n%s", output)
 }
