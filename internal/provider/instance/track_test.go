@@ -102,17 +102,27 @@ func (s *staleLists) proxy(t *testing.T, target string) string {
 	return server.URL
 }
 
-// Lists that miss a running server neither make a plan delete it nor a destroy
-// release its quota while it runs: the provider asks for the server itself.
-func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+// applyBehindStaleLists creates the test instance through the CLI, with region
+// behind staleLists.
+func applyBehindStaleLists(t *testing.T, env *acctest.Environment) (*staleLists, *acctest.CLI) {
+	t.Helper()
 
 	lists := &staleLists{}
 	env.Settings.RegionEndpoint = lists.proxy(t, env.Settings.RegionEndpoint)
 
 	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
 	cli.Run("apply", "-auto-approve", "-input=false")
+
+	return lists, cli
+}
+
+// Lists that miss a running server neither make a plan delete it nor a destroy
+// release its quota while it runs: the provider asks for the server itself.
+func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	lists, cli := applyBehindStaleLists(t, env)
 
 	lists.empty.Store(true)
 	env.ResetStats(t)
@@ -136,11 +146,7 @@ func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	lists := &staleLists{}
-	env.Settings.RegionEndpoint = lists.proxy(t, env.Settings.RegionEndpoint)
-
-	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
-	cli.Run("apply", "-auto-approve", "-input=false")
+	lists, cli := applyBehindStaleLists(t, env)
 
 	lists.empty.Store(true)
 
