@@ -390,7 +390,7 @@ func needsUpdate(current *Instance, spec Spec) bool {
 	have := serverNetworking(current.Spec)
 
 	return current.Spec.Description != spec.Description ||
-		!maps.Equal(current.Spec.Tags, spec.Tags) && len(current.Spec.Tags)+len(spec.Tags) > 0 ||
+		!maps.Equal(current.Spec.Tags, spec.Tags) ||
 		(want == nil) != (have == nil) ||
 		want != nil && (want.PublicIP != have.PublicIP ||
 			!slices.Equal(want.SecurityGroups, have.SecurityGroups) ||

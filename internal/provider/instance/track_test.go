@@ -169,3 +169,18 @@ func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
 	output, err = cli.Try("plan", "-detailed-exitcode", "-input=false")
 	require.NoError(t, err, "the instance was kept:\n%s", output)
 }
+
+// An instance the cloud reports in error is named in the plan, not passed over as
+// "No changes".
+func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+	env.FailServer(t, instanceID(t, "web"))
+
+	output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
+	assert.Contains(t, output, "Instance failed in the cloud")
+	assert.Contains(t, output, "-replace=")
+}
