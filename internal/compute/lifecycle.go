@@ -514,15 +514,23 @@ func (s *Service) releaseAllocation(ctx context.Context, organizationID, project
 }
 
 // undo runs a compensating step for err and reports both when the step fails too.
+// Every step is idempotent (a DELETE, a PUT of what was there), so it is repeated,
+// with backoff, through any failure but a refusal until undoTimeout: what is left
+// behind when an undo gives up is leaked quota.
 func (s *Service) undo(ctx context.Context, err error, what string, step func(context.Context) error) error {
 	undoCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 	defer cancel()
 
-	if undoErr := step(undoCtx); undoErr != nil {
-		return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
-	}
+	for pause := s.poll.Min; ; pause = min(2*pause, max(s.poll.Slow, s.poll.Max)) {
+		undoErr := step(undoCtx)
+		if undoErr == nil {
+			return err
+		}
 
-	return err
+		if !transient(undoErr) || sleep(undoCtx, pause) != nil {
+			return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
+		}
+	}
 }
 
 func allocationFor(instanceID string, flavor *unikorn.Flavor, publicIP bool) unikorn.AllocationWrite {

@@ -272,3 +272,23 @@ func TestAnUpdateThatChangesNothingWritesNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, e.writes())
 }
+
+// An undo that fails once is repeated: giving up would leak the quota it releases.
+func TestAnUndoIsRepeatedUntilItIsDone(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusUnprocessableEntity, Count: 1})
+	require.NoError(t, err)
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodDelete,
+		Route: "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", Status: http.StatusInternalServerError, Count: 2})
+	require.NoError(t, err)
+
+	_, err = e.service.Create(t.Context(), standardSpec("web"))
+	require.Error(t, err)
+
+	var compensation *compute.CompensationError
+	assert.NotErrorAs(t, err, &compensation)
+	assert.Zero(t, e.instanceAllocations(), "the charge was undone")
+}

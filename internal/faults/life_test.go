@@ -229,7 +229,7 @@ func (l *life) requireAgreement(p phase) {
 	tag, _ := servers[0].Metadata.Tags.Get(compute.InstanceIDTag)
 	require.Equal(l.t, id, tag)
 
-	require.Len(l.t, allocations, 1, "exactly the instance's allocation")
+	require.Len(l.t, allocations, 1, "exactly the instance's allocation; the failed runs said:\n%s", strings.Join(l.failures, "\n---\n"))
 	require.Equal(l.t, id, allocations[0].Spec.ID)
 
 	allocationTag, _ := servers[0].Metadata.Tags.Get(compute.AllocationIDTag)
