@@ -20,6 +20,7 @@ type goreleaserConfig struct {
 	Archives []struct {
 		Formats      []string `yaml:"formats"`
 		NameTemplate string   `yaml:"name_template"`
+		Files        []string `yaml:"files"`
 	} `yaml:"archives"`
 	Checksum struct {
 		NameTemplate string       `yaml:"name_template"`
@@ -60,6 +61,11 @@ func TestReleaseFollowsTheRegistryLayout(t *testing.T) {
 	require.Len(t, config.Archives, 1)
 	assert.Equal(t, []string{"zip"}, config.Archives[0].Formats)
 	assert.Equal(t, "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}", config.Archives[0].NameTemplate)
+	assert.Contains(t, config.Archives[0].Files, "LICENSE", "every archive carries the licence")
+
+	for _, file := range config.Archives[0].Files {
+		assert.FileExists(t, file, "an archived file must exist, or the release fails")
+	}
 
 	manifest := extraFiles{Glob: "terraform-registry-manifest.json", NameTemplate: "{{ .ProjectName }}_{{ .Version }}_manifest.json"}
 	assert.Equal(t, "{{ .ProjectName }}_{{ .Version }}_SHA256SUMS", config.Checksum.NameTemplate)
@@ -72,6 +78,21 @@ func TestReleaseFollowsTheRegistryLayout(t *testing.T) {
 	assert.Equal(t, []string{
 		"--batch", "--local-user", "{{ .Env.GPG_FINGERPRINT }}", "--output", "${signature}", "--detach-sign", "${artifact}",
 	}, config.Signs[0].Args)
+}
+
+// Both registries refuse a provider without a licence they recognise, and the README
+// names the one the repository carries.
+func TestLicenceIsApacheTwo(t *testing.T) {
+	t.Parallel()
+
+	licence, err := os.ReadFile("LICENSE")
+	require.NoError(t, err)
+	assert.Contains(t, string(licence), "Apache License\n                           Version 2.0, January 2004")
+	assert.Contains(t, string(licence), "Copyright 2026 the Unikorn Authors.")
+
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "[Apache License 2.0](LICENSE)")
 }
 
 // The provider is served over protocol 6 (providerserver.Serve with a framework

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 )
@@ -40,11 +39,4 @@ var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, erro
 var ProtoV6ProviderFactoriesWithEcho = map[string]func() (tfprotov6.ProviderServer, error){
 	provider.TypeName: providerserver.NewProtocol6WithError(provider.New(ProviderVersion)()),
 	"echo":            echoprovider.NewProviderServer(),
-}
-
-// TerraformVersionChecks skips a test on a Terraform CLI older than 1.14, the first
-// with actions, list resources and resource identity. `make test` always provides
-// one (scripts/terraform.sh).
-func TerraformVersionChecks() []tfversion.TerraformVersionCheck {
-	return []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 }

@@ -55,12 +55,14 @@ func NewCLI(t *testing.T, dir string) *CLI {
 		t.Skip("TF_ACC_TERRAFORM_PATH names no Terraform CLI (make testacc sets it)")
 	}
 
+	SkipUnlessSupported(t)
+
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 
 	go func() {
-		err := tf6server.Serve(provider.Address, providerserver.NewProtocol6(provider.New(ProviderVersion)()),
+		err := tf6server.Serve(providerAddress(), providerserver.NewProtocol6(provider.New(ProviderVersion)()),
 			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
 			// As the testing framework does: provider logs only when TF_LOG asks for them.
 			tf6server.WithLoggingSink(t))
@@ -76,7 +78,7 @@ func NewCLI(t *testing.T, dir string) *CLI {
 	})
 
 	reattachJSON, err := json.Marshal(map[string]any{
-		provider.Address: map[string]any{
+		providerAddress(): map[string]any{
 			"Protocol":        config6.Protocol,
 			"ProtocolVersion": config6.ProtocolVersion,
 			"Pid":             config6.Pid,

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,6 +46,9 @@ func TestExamplesAreValid(t *testing.T) {
 
 			work := t.TempDir()
 			declared := false
+			validate := []string{"validate"}
+
+			var features []acctest.Feature
 
 			for _, file := range configurationFiles(t, filepath.Join(examplesDir, dir)) {
 				content, err := os.ReadFile(file)
@@ -52,6 +56,16 @@ func TestExamplesAreValid(t *testing.T) {
 
 				declared = declared || strings.Contains(string(content), "required_providers")
 				require.NoError(t, os.WriteFile(filepath.Join(work, filepath.Base(file)), content, 0o600))
+
+				// Only a CLI with the features an example shows can validate it.
+				if actionBlock.Match(content) {
+					features = append(features, acctest.Actions)
+				}
+
+				if strings.HasSuffix(file, ".tfquery.hcl") {
+					features = append(features, acctest.ListResources)
+					validate = []string{"validate", "-query"}
+				}
 			}
 
 			if !declared {
@@ -59,11 +73,15 @@ func TestExamplesAreValid(t *testing.T) {
 			}
 
 			cli := acctest.NewCLI(t, work)
+			acctest.SkipUnlessSupported(t, features...)
 			cli.Run("init", "-input=false", "-backend=false")
-			cli.Run("validate", "-query")
+			cli.Run(validate...)
 		})
 	}
 }
+
+// actionBlock finds an action declared, or triggered from a resource's lifecycle.
+var actionBlock = regexp.MustCompile(`(?m)^\s*(action\s+"|action_trigger\s*\{)`)
 
 // exampleModules returns every directory under examplesDir that holds configuration,
 // relative to it.

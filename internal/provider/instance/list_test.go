@@ -101,6 +101,7 @@ func displayNameOf(t *testing.T, m member) string {
 func TestAccInstanceListFilters(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
+	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
 	web1, web2, db := fleet[0], fleet[1], fleet[2]
 
@@ -168,6 +169,7 @@ func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 	t.Parallel()
 
 	env := acctest.New(t)
+	acctest.SkipUnlessSupported(t, acctest.ListResources)
 	run := uuid.NewString()[:8]
 
 	var members []member
@@ -214,6 +216,7 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
+	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
 	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
 	cli.Run("apply", "-auto-approve", "-input=false")

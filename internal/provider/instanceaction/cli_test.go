@@ -17,6 +17,7 @@ import (
 func TestAccActions_invokeFromCLI(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
+	acctest.SkipUnlessSupported(t, acctest.Actions)
 
 	id, err := unikorn.DeriveServerID(env.NetworkID, "web")
 	require.NoError(t, err)

@@ -26,7 +26,7 @@ func TestAccPower_stop(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
 		Steps: []resource.TestStep{
 			{
 				Config: base + trigger("stop", "first", "action.unikorn_compute_instance_power.stop"),
@@ -75,7 +75,7 @@ func TestAccPower_transitions(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
 		Steps: []resource.TestStep{
 			{
 				Config: base,
@@ -112,7 +112,7 @@ func TestAccPower_invalidConfiguration(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
 		Steps: []resource.TestStep{
 			{
 				Config: env.ProviderConfig() + `

@@ -107,7 +107,7 @@ func TestAccSnapshot_bootFromSnapshot(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
 		Steps: []resource.TestStep{
 			{
 				Config: base,
@@ -162,7 +162,7 @@ func TestAccSnapshot_failures(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
 		Steps: []resource.TestStep{
 			{
 				Config: base + `

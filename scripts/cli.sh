@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Prints the path of a Terraform or OpenTofu CLI new enough for this provider,
+# obtaining one if needed. `scripts/cli.sh terraform` and `scripts/cli.sh tofu` (or the
+# terraform.sh and tofu.sh wrappers) pick, in order:
+#
+#   1. $TF_ACC_TERRAFORM_PATH (terraform) or $TOFU_PATH (tofu), when set (trusted as given);
+#   2. the CLI on PATH, when its version is new enough;
+#   3. otherwise the pinned version ($TERRAFORM_VERSION, default 1.15.0; $TOFU_VERSION,
+#      default 1.12.6) built from its Go module and cached under
+#      ${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-unikorn/<tool>/<version>/.
+#
+# The build only needs the Go module proxy, so it works where the release download
+# sites cannot be reached. The first build takes a few minutes; progress goes to
+# stderr, only the path goes to stdout.
+set -euo pipefail
+
+tool="${1:-}"
+
+log() { printf '%s: %s\n' "${tool:-cli.sh}" "$*" >&2; }
+
+case "$tool" in
+  terraform)
+    # Actions, list resources and resource identity arrived in 1.14.
+    minimum_minor=14
+    version="${TERRAFORM_VERSION:-1.15.0}"
+    given="${TF_ACC_TERRAFORM_PATH:-}"
+    module="github.com/hashicorp/terraform"
+    package="."
+    ;;
+  tofu)
+    # 1.11 brought ephemeral resources and write-only attributes; 1.12 is the series
+    # the acceptance tests are run with.
+    minimum_minor=12
+    version="${TOFU_VERSION:-1.12.6}"
+    given="${TOFU_PATH:-}"
+    module="github.com/opentofu/opentofu"
+    package="./cmd/tofu"
+    ;;
+  *)
+    log "usage: $0 terraform|tofu"
+    exit 2
+    ;;
+esac
+
+if [ -n "$given" ]; then
+  echo "$given"
+  exit 0
+fi
+
+# new_enough BINARY: whether BINARY reports a 1.x version with x >= minimum_minor.
+# OpenTofu keeps Terraform's "terraform_version" key in `version -json`.
+new_enough() {
+  local reported major minor
+  reported="$("$1" version -json 2>/dev/null | sed -n 's/^[[:space:]]*"terraform_version": "\([0-9.]*\).*",\{0,1\}$/\1/p')"
+  major="${reported%%.*}"
+  minor="$(echo "$reported" | cut -d. -f2)"
+  [ -n "$major" ] && [ -n "$minor" ] || return 1
+  [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -ge "$minimum_minor" ]; }
+}
+
+if installed="$(command -v "$tool" 2>/dev/null)" && new_enough "$installed"; then
+  echo "$installed"
+  exit 0
+fi
+
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-unikorn/${tool}/${version}"
+binary="$cache_dir/$tool"
+
+if [ -x "$binary" ]; then
+  echo "$binary"
+  exit 0
+fi
+
+mkdir -p "$cache_dir"
+
+# A directory is the lock because mkdir is atomic everywhere (flock is not on macOS).
+# A lock whose owner has died is taken over, so an interrupted build never wedges us.
+lock="$cache_dir/.lock"
+until mkdir "$lock" 2>/dev/null; do
+  owner="$(cat "$lock/pid" 2>/dev/null || true)"
+  if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
+    log "removing the stale lock of process $owner"
+    rm -rf "$lock"
+    continue
+  fi
+  log "waiting for another build of ${tool} ${version} (process ${owner:-starting})"
+  sleep 5
+done
+echo $$ >"$lock/pid"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work" "$lock"' EXIT
+
+# Someone else may have finished the build while we waited for the lock.
+if [ -x "$binary" ]; then
+  echo "$binary"
+  exit 0
+fi
+
+log "building ${tool} ${version} from its Go module (once; a few minutes)"
+
+# Our own go.work or GOFLAGS must not leak into a build of another module.
+export GOWORK=off GOFLAGS=-mod=mod
+
+if ! download="$(cd "$work" && go mod download -json "${module}@v${version}")"; then
+  log "could not download ${module}@v${version}:"
+  printf '%s\n' "$download" >&2
+  exit 1
+fi
+src="$(printf '%s\n' "$download" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+
+cp -R "$src/." "$work/src"
+chmod -R u+w "$work/src"
+cd "$work/src"
+
+if [ "$tool" = terraform ]; then
+  # Terraform's module zip leaves out its nested remote-state backend modules (each is
+  # a module of its own), so they are dropped from the build; the built-in backends
+  # (local, http, inmem, remote, cloud) are all that provider tests and the demo need.
+  for backend in azure consul cos gcs kubernetes oss pg s3 oci; do
+    nested="${module}/internal/backend/remote-state/${backend}"
+    go mod edit -dropreplace="$nested" -droprequire="$nested"
+    # -i.orig works with both GNU and BSD sed.
+    sed -i.orig "\#\"${nested}\"#d" internal/backend/init/init.go
+  done
+  go mod edit -dropreplace="${module}/internal/legacy" -droprequire="${module}/internal/legacy"
+  sed -i.orig -E '/"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)": +func/d' internal/backend/init/init.go
+  rm -f internal/backend/init/init.go.orig
+fi
+
+# dev=no makes the CLI report a release version, which version checks rely on.
+go build -trimpath \
+  -ldflags "-s -w -X ${module}/version.dev=no" \
+  -o "$cache_dir/${tool}.tmp.$$" "$package"
+# A rename is atomic, so a concurrent reader sees either no binary or a whole one.
+mv "$cache_dir/${tool}.tmp.$$" "$binary"
+log "built $binary"
+echo "$binary"
