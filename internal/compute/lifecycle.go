@@ -240,11 +240,12 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
 
 	switch {
 	case err == nil:
-		if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID {
+		// A server of that name that compute did not make is not the instance, and
+		// one outside the scope asked about is not there.
+		if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID && inScope(server, ref) {
 			return instanceFromServer(server), nil
 		}
 
-		// A server of that name that compute did not make is not the instance.
 		return nil, ErrNotFound
 	case unikorn.IsForbidden(err):
 		return nil, &AccessError{InstanceID: ref.ID, What: "its server " + ref.ID, Err: err}
@@ -253,6 +254,22 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
 	default:
 		return nil, err
 	}
+}
+
+// inScope reports whether server lies within every part of ref that is set.
+func inScope(server *unikorn.Server, ref Ref) bool {
+	for _, part := range [][2]string{
+		{ref.OrganizationID, server.Metadata.OrganizationID},
+		{ref.ProjectID, server.Metadata.ProjectID},
+		{ref.RegionID, server.Status.RegionID},
+		{ref.NetworkID, server.Status.NetworkID},
+	} {
+		if part[0] != "" && part[0] != part[1] {
+			return false
+		}
+	}
+
+	return true
 }
 
 // pastReadLag runs read again while it answers 404, until the read lag has passed:
