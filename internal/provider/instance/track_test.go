@@ -32,6 +32,8 @@ func TestAccInstanceImportReadsUserDataBack(t *testing.T) {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: config(env, withUserData)},
 		resource.TestStep{
+			// Imported later, once reads show the instance as it now is.
+			PreConfig:         settle,
 			Config:            config(env, withUserData),
 			ResourceName:      address,
 			ImportState:       true,
