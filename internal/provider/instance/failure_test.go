@@ -27,7 +27,7 @@ func wrapped(pattern string) *regexp.Regexp {
 }
 
 func TestAccInstanceQuotaRefusal(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	gpu := baseAttrs(env).with(
@@ -56,7 +56,7 @@ func TestAccInstanceQuotaRefusal(t *testing.T) {
 }
 
 func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -79,7 +79,7 @@ func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -103,6 +103,8 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 			PreConfig: func() {
 				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
 
+				settle() // for the list to show the server made a moment ago
+
 				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
 					deleteServerBehindTerraform(t, env, server.Metadata.ID)
 				}
@@ -113,7 +115,7 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var started time.Time
@@ -155,7 +157,7 @@ func failFirstServer(t *testing.T, env *acctest.Environment) {
 }
 
 func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -177,17 +179,31 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 	))
 }
 
+// A server deleted out of band is noticed by a plan that writes nothing; the apply
+// that follows replaces the instance and releases the vanished one's quota.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: config(env, baseAttrs(env))},
 		resource.TestStep{
-			PreConfig: func() { deleteServerBehindTerraform(t, env, instanceID(t, "web")) },
-			Config:    config(env, baseAttrs(env)),
+			PreConfig: func() {
+				deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+				env.ResetStats(t)
+			},
+			Config:             config(env, baseAttrs(env)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
+				assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
+			},
+			Config: config(env, baseAttrs(env)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			}},
 			Check: checkSandbox(func() error {
 				// The vanished instance's quota was released; only the new one's remains.
@@ -202,7 +218,7 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 }
 
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var impostorID string
@@ -221,6 +237,7 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 				require.NoError(t, err)
 
 				impostorID = impostor.Metadata.ID
+				settle()
 			},
 			Config:      config(env, baseAttrs(env)),
 			ExpectError: regexp.MustCompile(`(?s)realized by 2 servers.*` + instanceID(t, "web")),
@@ -236,7 +253,7 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 }
 
 func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var (
@@ -284,7 +301,7 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	// Each step gets one 503 and one 429 on every idempotent request it makes, on top

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +53,13 @@ func (a attrs) with(pairs ...string) attrs {
 
 // config writes the provider block and the test instance.
 func config(env *acctest.Environment, a attrs) string {
+	return env.ProviderConfig() + instanceBlock(a)
+}
+
+// instanceBlock writes the test instance alone.
+func instanceBlock(a attrs) string {
 	var b strings.Builder
 
-	b.WriteString(env.ProviderConfig())
 	b.WriteString("\nresource \"unikorn_compute_instance\" \"test\" {\n")
 
 	for _, name := range slices.Sorted(maps.Keys(a)) {
@@ -123,6 +128,7 @@ func deleteServerBehindTerraform(t *testing.T, env *acctest.Environment, serverI
 
 		return unikorn.IsNotFound(err)
 	}, 10*time.Second, 10*time.Millisecond)
+	settle()
 }
 
 // instanceID is the ID an instance called name on the default network has.
@@ -133,4 +139,23 @@ func instanceID(t *testing.T, name string) string {
 	require.NoError(t, err)
 
 	return id
+}
+
+// writes counts the requests in stats that could change something.
+func writes(stats sandbox.Stats) int {
+	count := 0
+
+	for route, n := range stats.Routes {
+		if !strings.HasPrefix(route, http.MethodGet+" ") {
+			count += n
+		}
+	}
+
+	return count
+}
+
+// settle waits out the sandbox's read lag after a change made behind Terraform's
+// back, so that the next command sees it, as a person's next command would.
+func settle() {
+	time.Sleep(acctest.ProductionReadLag)
 }
