@@ -69,7 +69,7 @@ func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Se
 	client, err := unikorn.NewClient(unikorn.Config{
 		RegionEndpoint:   e.url,
 		IdentityEndpoint: e.url,
-		Token:            sandbox.DefaultToken,
+		Token:            sandbox.ServiceToken,
 		Retry:            testRetry,
 		HTTPClient:       &http.Client{Transport: transport},
 	})
