@@ -41,9 +41,11 @@ func (e *NameTakenError) Error() string {
 func (e *NameTakenError) Unwrap() error { return e.Err }
 
 // QuotaError means identity refused the allocation: the organization is over quota.
-// Nothing was created.
+// Nothing was created, or, for an update (Charged), nothing changed.
 type QuotaError struct {
 	Err error
+	// Charged means the instance exists and keeps the quota it had.
+	Charged bool
 }
 
 func (e *QuotaError) Error() string {
@@ -77,6 +79,36 @@ func (e *CompensationError) Error() string {
 }
 
 func (e *CompensationError) Unwrap() error { return e.Err }
+
+// AccessError means the token cannot read what the instance lives in or is: region
+// answered 403 for its network or its server. A list silently leaves out what a token
+// may not see, so an instance missing from it has lost access, not gone.
+type AccessError struct {
+	InstanceID string
+	What       string
+	Err        error
+}
+
+func (e *AccessError) Error() string {
+	return fmt.Sprintf("instance %s cannot be read with these credentials (%s: %v); "+
+		"it is not known to be gone", e.InstanceID, e.What, e.Err)
+}
+
+func (e *AccessError) Unwrap() error { return e.Err }
+
+// ChargeUnknownError means the answer to the allocation request was lost: identity
+// may have charged the quota, and, having no list, cannot say. Nothing else was done.
+type ChargeUnknownError struct {
+	InstanceID string
+	Err        error
+}
+
+func (e *ChargeUnknownError) Error() string {
+	return fmt.Sprintf("charging instance %s to the quota got no answer (%v): quota may have been charged "+
+		"for instance %s, and no server was created", e.InstanceID, e.Err, e.InstanceID)
+}
+
+func (e *ChargeUnknownError) Unwrap() error { return e.Err }
 
 // RefusedError means the instance's state does not allow what was asked, such as
 // rebooting a stopped instance. Reason says why and what to do instead.

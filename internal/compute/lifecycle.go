@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -34,14 +36,24 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		return nil, err
 	}
 
+	// From the first write on, Terraform's cancellation no longer reaches the requests:
+	// a write once sent is seen through (or undone), each request bounded by the
+	// client's request timeout, so that nothing is left half-made and unknown.
+	ctx = context.WithoutCancel(ctx)
+
 	allocation, err := s.client.CreateAllocation(ctx, organizationID, projectID,
 		allocationFor(id, placement.Flavor, spec.PublicIP))
 	if err != nil {
-		if unikorn.IsForbidden(err) {
+		switch {
+		case unikorn.IsForbidden(err):
 			return nil, &QuotaError{Err: err}
+		case isClientError(err):
+			return nil, fmt.Errorf("charging the instance to the quota: %w", err)
+		default:
+			// Identity has no list to look the allocation up in: the window between
+			// the request and its lost answer cannot be closed, only reported.
+			return nil, &ChargeUnknownError{InstanceID: id, Err: err}
 		}
-
-		return nil, fmt.Errorf("charging the instance to the quota: %w", err)
 	}
 
 	server, err := s.client.CreateServer(ctx, unikorn.ServerCreate{
@@ -77,10 +89,19 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	}
 
 	// A create that got no clear refusal may have happened anyway; a create is never
-	// repeated, but it is looked for, and adopted when it is ours.
+	// repeated, but it is looked for (past the read lag, see Get), and adopted when it
+	// is ours. The quota is released only when the server is definitely not there.
 	if !isClientError(err) {
-		if existing, findErr := s.Get(context.WithoutCancel(ctx), ref); findErr == nil && existing.AllocationID == allocation.Metadata.ID {
+		existing, findErr := s.Get(ctx, ref)
+
+		switch {
+		case findErr == nil && existing.AllocationID == allocation.Metadata.ID:
 			return existing, nil
+		case findErr != nil && !errors.Is(findErr, ErrNotFound):
+			return nil, &CompensationError{
+				Err:  fmt.Errorf("creating the server: %w", err),
+				Undo: "keeping the quota allocation " + allocation.Metadata.ID + " until the server's fate is known", UndoErr: findErr,
+			}
 		}
 	}
 
@@ -171,7 +192,7 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 	switch len(servers) {
 	case 0:
-		return nil, ErrNotFound
+		return s.confirmGone(ctx, ref)
 	case 1:
 		return instanceFromServer(&servers[0]), nil
 	default:
@@ -181,6 +202,62 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 		}
 
 		return nil, &ConsistencyError{InstanceID: ref.ID, ServerIDs: ids}
+	}
+}
+
+// confirmGone checks a list that missed the instance against a direct read of its
+// server (whose ID is the instance's), because lists come from caches that can lag
+// behind a create and silently leave out what the token may not read. The instance is
+// gone only when that read keeps answering 404 for the read lag while the instance's
+// network is still readable; a 403 for either means the token lost access, which is an
+// error. When the server is there after all, it is returned.
+func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
+	if ref.NetworkID != "" {
+		if _, err := s.client.GetNetwork(ctx, ref.NetworkID); err != nil && !unikorn.IsNotFound(err) {
+			if unikorn.IsForbidden(err) {
+				return nil, &AccessError{InstanceID: ref.ID, What: "its network " + ref.NetworkID, Err: err}
+			}
+
+			return nil, err
+		}
+	}
+
+	settled := time.Now().Add(s.readLag)
+
+	for {
+		server, err := s.client.GetServer(ctx, ref.ID)
+
+		switch {
+		case err == nil:
+			if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID {
+				return instanceFromServer(server), nil
+			}
+
+			// A server of that name that compute did not make is not the instance.
+			return nil, ErrNotFound
+		case unikorn.IsForbidden(err):
+			return nil, &AccessError{InstanceID: ref.ID, What: "its server " + ref.ID, Err: err}
+		case !unikorn.IsNotFound(err):
+			return nil, err
+		case !time.Now().Before(settled):
+			return nil, ErrNotFound
+		}
+
+		if err := sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-timer.C:
+		return nil
 	}
 }
 
@@ -232,14 +309,23 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	restore, err := s.moveAllocation(ctx, current, spec)
+	// Only the timeouts changed, say: there is nothing to ask of the cloud.
+	if !needsUpdate(current, spec) {
+		return current, nil
+	}
+
+	// The writes are seen through or undone even when Terraform is interrupted, each
+	// bounded by the client's request timeout; only the wait that follows them stops.
+	writes := context.WithoutCancel(ctx)
+
+	restore, err := s.moveAllocation(writes, current, spec)
 	if err != nil {
 		return nil, err
 	}
 
 	revision := uuid.NewString()
 
-	server, err := s.client.UpdateServer(ctx, current.ServerID, unikorn.ServerUpdate{
+	server, err := s.client.UpdateServer(writes, current.ServerID, unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{
 			Name:        current.Spec.Name,
 			Description: spec.Description,
@@ -255,16 +341,22 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 			UserData:   encodeUserData(current.Spec.UserData),
 		},
 	})
-	if err != nil {
+	var updated *Instance
+
+	switch {
+	case err == nil:
+		updated = instanceFromServer(server)
+	case !isClientError(err) && s.landed(writes, current.Ref(), revision):
+		// The answer was lost, not the update: wait for it as for any other.
+		updated = current
+	default:
 		err = fmt.Errorf("updating the server: %w", err)
 		if restore != nil {
-			err = s.undo(ctx, err, "restoring the quota allocation "+current.AllocationID, restore)
+			err = s.undo(writes, err, "restoring the quota allocation "+current.AllocationID, restore)
 		}
 
 		return nil, err
 	}
-
-	updated := instanceFromServer(server)
 
 	return s.waitServer(ctx, updated, "the update of instance "+current.ID+" to take effect",
 		func(candidate *Instance, server *unikorn.Server) bool {
@@ -272,6 +364,37 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 
 			return landed == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
 		})
+}
+
+// landed reads, past the read lag, whether the update that carries revision reached
+// the server.
+func (s *Service) landed(ctx context.Context, ref Ref, revision string) bool {
+	settled := time.Now().Add(s.readLag)
+
+	for {
+		if server, err := s.client.GetServer(ctx, ref.ID); err == nil {
+			if value, _ := server.Metadata.Tags.Get(RevisionTag); value == revision {
+				return true
+			}
+		}
+
+		if !time.Now().Before(settled) || sleep(ctx, min(s.poll.Max, time.Until(settled))) != nil {
+			return false
+		}
+	}
+}
+
+// needsUpdate reports whether spec changes anything an update can change.
+func needsUpdate(current *Instance, spec Spec) bool {
+	want := serverNetworking(spec)
+	have := serverNetworking(current.Spec)
+
+	return current.Spec.Description != spec.Description ||
+		!maps.Equal(current.Spec.Tags, spec.Tags) ||
+		(want == nil) != (have == nil) ||
+		want != nil && (want.PublicIP != have.PublicIP ||
+			!slices.Equal(want.SecurityGroups, have.SecurityGroups) ||
+			!slices.Equal(want.AllowedSourceAddresses, have.AllowedSourceAddresses))
 }
 
 // moveAllocation charges the quota for spec where it differs from current, and returns
@@ -290,19 +413,26 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 	next := previous
 	next.Spec.Allocations = withFloatingIPs(previous.Spec.Allocations, spec.PublicIP)
 
-	if _, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, next); err != nil {
-		if unikorn.IsForbidden(err) {
-			return nil, &QuotaError{Err: err}
-		}
-
-		return nil, fmt.Errorf("updating the quota allocation: %w", err)
-	}
-
-	return func(ctx context.Context) error {
+	restore := func(ctx context.Context) error {
 		_, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, previous)
 
 		return err
-	}, nil
+	}
+
+	if _, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, next); err != nil {
+		switch {
+		case unikorn.IsForbidden(err):
+			return nil, &QuotaError{Err: err, Charged: true}
+		case isClientError(err):
+			return nil, fmt.Errorf("updating the quota allocation: %w", err)
+		default:
+			// The change may have landed; putting back what was there is safe either way.
+			return nil, s.undo(ctx, fmt.Errorf("updating the quota allocation: %w", err),
+				"restoring the quota allocation "+current.AllocationID, restore)
+		}
+	}
+
+	return restore, nil
 }
 
 // Delete removes the instance: the server first, then, once it is gone, the quota.
@@ -322,7 +452,8 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 		return err
 	}
 
-	if err := s.client.DeleteServer(ctx, instance.ServerID); err != nil && !unikorn.IsNotFound(err) {
+	// Sent even when Terraform is interrupted, as every write is (see Create).
+	if err := s.client.DeleteServer(context.WithoutCancel(ctx), instance.ServerID); err != nil && !unikorn.IsNotFound(err) {
 		return fmt.Errorf("deleting the server: %w", err)
 	}
 
@@ -332,11 +463,26 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 			return false, &readError{err: err}
 		}
 
-		if server == nil {
-			return true, nil
+		var status string
+
+		if server != nil {
+			status = server.Metadata.ProvisioningStatus
+		} else {
+			// A list that misses the server may lag; only a settled direct read is an
+			// answer, and the quota is released on nothing less.
+			found, err := s.confirmGone(ctx, instance.Ref())
+
+			switch {
+			case errors.Is(err, ErrNotFound):
+				return true, nil
+			case err != nil:
+				return false, &readError{err: err}
+			}
+
+			status = found.ProvisioningStatus
 		}
 
-		if server.Metadata.ProvisioningStatus == unikorn.ProvisioningError {
+		if status == unikorn.ProvisioningError {
 			return false, fmt.Errorf("the cloud failed to delete server %s of instance %s: its provisioning status is error; "+
 				"its quota allocation is kept until it is gone", instance.ServerID, instance.ID)
 		}
@@ -360,7 +506,7 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 }
 
 func (s *Service) releaseAllocation(ctx context.Context, organizationID, projectID, id string) error {
-	if err := s.client.DeleteAllocation(ctx, organizationID, projectID, id); err != nil && !unikorn.IsNotFound(err) {
+	if err := s.client.DeleteAllocation(context.WithoutCancel(ctx), organizationID, projectID, id); err != nil && !unikorn.IsNotFound(err) {
 		return fmt.Errorf("releasing the quota allocation %s: %w", id, err)
 	}
 
@@ -368,15 +514,23 @@ func (s *Service) releaseAllocation(ctx context.Context, organizationID, project
 }
 
 // undo runs a compensating step for err and reports both when the step fails too.
+// Every step is idempotent (a DELETE, a PUT of what was there), so it is repeated,
+// with backoff, through any failure but a refusal until undoTimeout: what is left
+// behind when an undo gives up is leaked quota.
 func (s *Service) undo(ctx context.Context, err error, what string, step func(context.Context) error) error {
 	undoCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 	defer cancel()
 
-	if undoErr := step(undoCtx); undoErr != nil {
-		return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
-	}
+	for pause := s.poll.Min; ; pause = min(2*pause, max(s.poll.Slow, s.poll.Max)) {
+		undoErr := step(undoCtx)
+		if undoErr == nil {
+			return err
+		}
 
-	return err
+		if !transient(undoErr) || sleep(undoCtx, pause) != nil {
+			return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
+		}
+	}
 }
 
 func allocationFor(instanceID string, flavor *unikorn.Flavor, publicIP bool) unikorn.AllocationWrite {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -17,6 +18,8 @@ type Service struct {
 	catalogue *catalogue
 	servers   *serverLists
 	poll      PollPolicy
+	// readLag is how long region's caches may take to show a write (see confirmGone).
+	readLag time.Duration
 	// pollEpoch anchors the service's poll grid (see waitFor).
 	pollEpoch time.Time
 }
@@ -69,6 +72,16 @@ func WithCatalogueTTL(ttl time.Duration) Option {
 	return func(s *Service) { s.catalogue.ttl = ttl }
 }
 
+// WithReadLag replaces DefaultReadLag.
+func WithReadLag(lag time.Duration) Option {
+	return func(s *Service) { s.readLag = lag }
+}
+
+// DefaultReadLag is how long a direct read must keep answering 404 before an object
+// is taken for gone: region serves reads from caches that can miss a write for a few
+// seconds.
+const DefaultReadLag = 2 * time.Second
+
 // DefaultCatalogueTTL bounds how stale a cached look-up may be.
 const DefaultCatalogueTTL = 5 * time.Minute
 
@@ -79,6 +92,7 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 		catalogue: newCatalogue(client, DefaultCatalogueTTL),
 		servers:   newServerLists(client.ListServers, DefaultReadGathering),
 		poll:      DefaultPollPolicy(),
+		readLag:   DefaultReadLag,
 	}
 
 	for _, option := range options {
@@ -110,14 +124,16 @@ func (s *Service) Client() *unikorn.Client {
 // pollEpoch, so that the waits of one provider process (Terraform creates many
 // instances at once) wake together and share their reads (see serverLists).
 //
-// A read that fails without a definite answer (a 5xx, a 429, a broken connection)
-// does not end the wait: the change is under way whatever one read says, and giving
-// up would leave, say, a new instance tainted and replaced. The next tick reads again,
-// and only maxFailedReads such failures in a row end the wait.
+// A read that fails without a definite answer (a 5xx, a 429, a broken connection, a
+// request timeout) does not end the wait: the change is under way whatever one read
+// says, and giving up would leave, say, a new instance tainted and replaced. Such
+// failures only slow the reads down, up to Slow, until the wait's own time runs out;
+// a refusal (401, 403, another 4xx) ends it at once.
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	interval := s.poll.Min
-	failedReads := 0
 	patientUntil := time.Now().Add(s.poll.Patience)
+
+	var lastFailure error
 
 	for {
 		timer := time.NewTimer(s.untilTick(time.Now(), interval))
@@ -125,7 +141,7 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 		case <-ctx.Done():
 			timer.Stop()
 
-			return &WaitError{What: what, Err: context.Cause(ctx)}
+			return &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
 		case <-timer.C:
 		}
 
@@ -133,37 +149,46 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 
 		var failed *readError
 
+		ceiling := s.poll.Max
+		if s.poll.Patience > 0 && time.Now().After(patientUntil) {
+			ceiling = max(s.poll.Slow, s.poll.Max)
+		}
+
 		switch {
 		case err != nil && ctx.Err() != nil:
 			// The check failed because the wait's time ran out while it read.
-			return &WaitError{What: what, Err: context.Cause(ctx)}
-		case errors.As(err, &failed) && !isClientError(failed.err) && failedReads < maxFailedReads:
-			failedReads++
+			return &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
+		case errors.As(err, &failed) && transient(failed.err):
+			lastFailure = failed.err
+			// Back off from an API in trouble rather than add to it.
+			ceiling = max(s.poll.Slow, s.poll.Max)
 		case failed != nil:
 			return failed.err
 		case err != nil || done:
 			return err
 		default:
-			failedReads = 0
-		}
-
-		ceiling := s.poll.Max
-		if s.poll.Patience > 0 && time.Now().After(patientUntil) {
-			ceiling = max(s.poll.Slow, s.poll.Max)
+			lastFailure = nil
 		}
 
 		interval = min(time.Duration(float64(interval)*s.poll.Factor), ceiling)
 	}
 }
 
+// transient reports whether a failed read says nothing about what it read: every
+// failure but a refusal (a 4xx other than 429).
+func transient(err error) bool {
+	var apiErr *unikorn.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode >= http.StatusInternalServerError
+	}
+
+	return true
+}
+
 // untilTick is the time from now to the next tick of the poll grid of interval.
 func (s *Service) untilTick(now time.Time, interval time.Duration) time.Duration {
 	return interval - now.Sub(s.pollEpoch)%interval
 }
-
-// maxFailedReads is how many failed reads in a row a wait rides out: enough for a
-// brief outage of a few ticks, few enough that a broken API is reported in seconds.
-const maxFailedReads = 3
 
 // readError marks the failure of a wait's status read, as opposed to a failure the
 // read revealed (such as a server in error).
@@ -179,10 +204,23 @@ func (e *readError) Unwrap() error { return e.err }
 type WaitError struct {
 	What string
 	Err  error
+	// LastFailure is the last read's failure when the wait ended among failed reads.
+	LastFailure error
 }
 
 func (e *WaitError) Error() string {
-	return "gave up waiting for " + e.What + ": " + e.Err.Error()
+	message := "gave up waiting for " + e.What + ": " + e.Err.Error()
+	if e.LastFailure != nil {
+		message += " (the last read failed: " + e.LastFailure.Error() + ")"
+	}
+
+	return message
+}
+
+// Interrupted reports whether the wait ended because it was cancelled (Ctrl-C) rather
+// than because its time ran out.
+func (e *WaitError) Interrupted() bool {
+	return errors.Is(e.Err, context.Canceled)
 }
 
 func (e *WaitError) Unwrap() error { return e.Err }

@@ -46,15 +46,38 @@ func newEnv(t *testing.T) *env {
 		RegionEndpoint:   server.URL,
 		IdentityEndpoint: server.URL,
 		Token:            sandbox.DefaultToken,
-		Retry:            unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
+		Retry:            testRetry,
 	})
 	require.NoError(t, err)
 
-	service := compute.NewService(client, compute.WithPollPolicy(compute.PollPolicy{
+	e := &env{url: server.URL, sandbox: sb, client: client}
+	e.service = e.serviceOver(t, nil)
+
+	return e
+}
+
+var testRetry = unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+
+// testReadLag stands for region's read lag in the façade's tests.
+const testReadLag = 100 * time.Millisecond
+
+// serviceOver returns a façade over the sandbox whose requests go through transport
+// (the default one when nil), which may lose or alter answers as a harsh network does.
+func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Service {
+	t.Helper()
+
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint:   e.url,
+		IdentityEndpoint: e.url,
+		Token:            sandbox.DefaultToken,
+		Retry:            testRetry,
+		HTTPClient:       &http.Client{Transport: transport},
+	})
+	require.NoError(t, err)
+
+	return compute.NewService(client, compute.WithReadLag(testReadLag), compute.WithPollPolicy(compute.PollPolicy{
 		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
 	}))
-
-	return &env{url: server.URL, sandbox: sb, client: client, service: service}
 }
 
 // setQuota changes the organization's quota through identity's admin call.

@@ -133,6 +133,10 @@ func IsCloudInit(userData string) bool {
 	return slices.ContainsFunc(cloudInitMarkers, func(marker []byte) bool { return bytes.HasPrefix(data, marker) })
 }
 
+// MaxUserDataEncoded is the most user data, base64-encoded, that a server accepts:
+// OpenStack's metadata service keeps no more.
+const MaxUserDataEncoded = 65535
+
 // validateStatic checks what needs no API call.
 func validateStatic(spec Spec, problems *ValidationError) {
 	if err := ValidateName(spec.Name); err != nil {
@@ -141,7 +145,7 @@ func validateStatic(spec Spec, problems *ValidationError) {
 
 	for name := range spec.Tags {
 		if err := ValidateTagName(name); err != nil {
-			problems.add(FieldTags, "Reserved tag name", "%s", err)
+			problems.add(FieldTags, "Invalid tag name", "%s", err)
 		}
 	}
 
@@ -149,6 +153,13 @@ func validateStatic(spec Spec, problems *ValidationError) {
 		if err := ValidateCIDR(cidr); err != nil {
 			problems.add(FieldAllowedSourceAddresses, "Invalid allowed source address", "%s", err)
 		}
+	}
+
+	if size := len(encodeUserData(spec.UserData)); size > MaxUserDataEncoded {
+		problems.add(FieldUserData, "User data too large",
+			"user data is %d bytes once base64-encoded, and servers accept at most %d (about 48 KiB of text): "+
+				"shorten it, compress it (gzip is a cloud-init format), or have it fetch the rest with #include",
+			size, MaxUserDataEncoded)
 	}
 
 	if spec.SSHCertificateAuthorityID != "" && spec.UserData != "" && !IsCloudInit(spec.UserData) {

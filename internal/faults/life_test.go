@@ -29,11 +29,13 @@ const (
 	maxRuns = 5
 )
 
-// fault is one kind of failure the sandbox injects.
+// fault is one kind of failure: the sandbox injects it instead of acting on the
+// request, or, after, a gateway loses the answer once the sandbox has acted.
 type fault struct {
 	name   string
 	status int // 0 drops the connection
 	delay  string
+	after  bool
 }
 
 var faults = []fault{
@@ -42,6 +44,24 @@ var faults = []fault{
 	{name: "429", status: http.StatusTooManyRequests},
 	{name: "dropped", status: 0},
 	{name: "timeout", status: 0, delay: faultDelay},
+	{name: "lost-dropped", status: 0, after: true},
+	{name: "lost-502", status: http.StatusBadGateway, after: true},
+	{name: "lost-504", status: http.StatusGatewayTimeout, after: true},
+	{name: "lost-timeout", status: 0, delay: faultDelay, after: true},
+}
+
+// faultsFor returns the kinds of fault that route can meet: losing the answer to a
+// read teaches nothing a failed read does not, so answers are lost only to writes.
+func faultsFor(route string, after bool) []fault {
+	var kinds []fault
+
+	for _, f := range faults {
+		if f.after == after && (!after || !strings.HasPrefix(route, http.MethodGet+" ")) {
+			kinds = append(kinds, f)
+		}
+	}
+
+	return kinds
 }
 
 // rule is the fault f at the request that is the given occurrence of route (a stats
@@ -65,9 +85,12 @@ var phases = []phase{phaseCreate, phaseUpdate, phaseDelete}
 
 // life is one instance's life in a sandbox of its own, through the Terraform CLI.
 type life struct {
-	t   *testing.T
-	env *acctest.Environment
-	cli *acctest.CLI
+	t       *testing.T
+	env     *acctest.Environment
+	cli     *acctest.CLI
+	gateway *gateway
+	// failures are what the failed runs of the last converge printed.
+	failures []string
 }
 
 func newLife(t *testing.T) *life {
@@ -77,7 +100,52 @@ func newLife(t *testing.T) *life {
 	env.SkipUnlessSandbox(t)
 	env.Settings.RequestTimeout = requestTimeout
 
-	return &life{t: t, env: env, cli: env.CLI(t, instanceConfig(env, phaseCreate))}
+	// Terraform reaches the sandbox through a gateway that can lose answers.
+	g := newGateway(t, env.Settings.RegionEndpoint)
+	env.Settings.RegionEndpoint, env.Settings.IdentityEndpoint = g.URL(), g.URL()
+
+	return &life{t: t, env: env, cli: env.CLI(t, instanceConfig(env, phaseCreate)), gateway: g}
+}
+
+// addFault installs f at the given occurrence of route.
+func (l *life) addFault(f fault, route string, occurrence int) {
+	if f.after {
+		l.gateway.add(f, route, occurrence)
+
+		return
+	}
+
+	l.env.AddFault(l.t, f.rule(route, occurrence))
+}
+
+func (l *life) clearFaults() {
+	l.env.ClearFaults(l.t)
+	l.gateway.clear()
+}
+
+// settleLostCharges handles the one loss the provider cannot repair: identity charged
+// an allocation whose answer was lost, and, having no list, cannot show it again. The
+// failed run must have said so, naming the instance; then the allocation is released
+// as an operator would, and the number released is returned.
+func (l *life) settleLostCharges() int {
+	l.t.Helper()
+
+	lost := l.gateway.takeLostAllocations()
+	if len(lost) == 0 {
+		return 0
+	}
+
+	id, err := unikorn.DeriveServerID(l.env.NetworkID, "web")
+	require.NoError(l.t, err)
+	require.Contains(l.t, strings.Join(strings.Fields(strings.Join(l.failures, "\n")), " "),
+		"quota may have been charged for instance "+id, "a lost charge is reported")
+
+	for _, allocationID := range lost {
+		require.NoError(l.t, l.env.Client.DeleteAllocation(context.Background(),
+			l.env.Settings.OrganizationID, l.env.Settings.ProjectID, allocationID))
+	}
+
+	return len(lost)
 }
 
 // instanceConfig is the instance as the phase wants it. The update changes
@@ -115,7 +183,7 @@ func (l *life) converge(p phase) int {
 		l.cli.WriteConfig(l.env.ProviderConfig() + instanceConfig(l.env, p))
 	}
 
-	var failures []string
+	l.failures = nil
 
 	for run := 1; run <= maxRuns; run++ {
 		output, err := l.cli.Try(args...)
@@ -123,10 +191,10 @@ func (l *life) converge(p phase) int {
 			return run
 		}
 
-		failures = append(failures, output)
+		l.failures = append(l.failures, output)
 	}
 
-	l.t.Fatalf("%s did not succeed in %d runs; the last said:\n%s", p, maxRuns, failures[len(failures)-1])
+	l.t.Fatalf("%s did not succeed in %d runs; the last said:\n%s", p, maxRuns, l.failures[len(l.failures)-1])
 
 	return 0
 }
@@ -161,7 +229,7 @@ func (l *life) requireAgreement(p phase) {
 	tag, _ := servers[0].Metadata.Tags.Get(compute.InstanceIDTag)
 	require.Equal(l.t, id, tag)
 
-	require.Len(l.t, allocations, 1, "exactly the instance's allocation")
+	require.Len(l.t, allocations, 1, "exactly the instance's allocation; the failed runs said:\n%s", strings.Join(l.failures, "\n---\n"))
 	require.Equal(l.t, id, allocations[0].Spec.ID)
 
 	allocationTag, _ := servers[0].Metadata.Tags.Get(compute.AllocationIDTag)
@@ -205,7 +273,7 @@ func (l *life) fired() int {
 	require.Equal(l.t, http.StatusOK, response.StatusCode)
 	require.NoError(l.t, json.NewDecoder(response.Body).Decode(&rules))
 
-	fired := 0
+	fired := l.gateway.fired()
 	for _, rule := range rules {
 		fired += rule.Fired
 	}

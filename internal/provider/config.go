@@ -3,7 +3,9 @@ package provider
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,6 +15,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -57,6 +60,10 @@ type setting struct {
 	what     string
 	required bool
 	isURL    bool
+	isID     bool
+	// isToken trims what a file read with file() brings along, and refuses a value
+	// that still cannot travel in an HTTP header.
+	isToken bool
 }
 
 // configure turns the provider block and the environment into the data every type
@@ -73,8 +80,24 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		}
 
 		resolved, source := value.ValueString(), fmt.Sprintf("%q", s.attribute)
+		if !value.IsNull() && resolved == "" {
+			// An empty value is a mistake (an unset variable, say), not a wish to fall
+			// back to the environment.
+			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				"Empty "+s.attribute,
+				fmt.Sprintf("%q is set to an empty string.", s.attribute),
+				fmt.Sprintf("Give it a value, or remove it to use the %s environment variable.", s.envVar),
+			))
+
+			return ""
+		}
+
 		if resolved == "" {
 			resolved, source = getenv(s.envVar), s.envVar
+		}
+
+		if s.isToken {
+			resolved = strings.TrimSpace(resolved)
 		}
 
 		switch {
@@ -83,6 +106,19 @@ func configure(model providerModel, version string, getenv func(string) string) 
 				"Missing "+s.attribute,
 				fmt.Sprintf("The provider needs %s and was given none.", s.what),
 				fmt.Sprintf("Set %q in the provider block or the %s environment variable.", s.attribute, s.envVar),
+			))
+		case s.isToken && strings.IndexFunc(resolved, invalidInHeader) >= 0:
+			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				"Invalid "+s.attribute,
+				fmt.Sprintf("The value of %s contains spaces or control characters inside it, which a token never has "+
+					"(the value itself is not shown).", source),
+				"Check that it holds exactly one token; surrounding whitespace, such as the newline file() keeps, is removed.",
+			))
+		case resolved != "" && s.isID && !validators.IsUUID(resolved):
+			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				"Invalid "+s.attribute,
+				fmt.Sprintf("The value of %s, %q, is not a Unikorn ID.", source, resolved),
+				"Give the ID (a lowercase UUID such as c0000000-0000-4000-8000-000000000001), not the name.",
 			))
 		case resolved != "" && s.isURL:
 			if err := checkEndpoint(resolved); err != nil {
@@ -108,13 +144,13 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		}),
 		Token: resolve(model.Token, setting{
 			attribute: attrToken, envVar: envToken,
-			what: "an API token", required: true,
+			what: "an API token", required: true, isToken: true,
 		}),
 		UserAgent: "terraform-provider-unikorn/" + version,
 	}
 
-	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID})
-	projectID := resolve(model.ProjectID, setting{attribute: attrProjectID, envVar: envProjectID})
+	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID, isID: true})
+	projectID := resolve(model.ProjectID, setting{attribute: attrProjectID, envVar: envProjectID, isID: true})
 
 	for _, s := range []struct {
 		attribute string
@@ -178,6 +214,11 @@ func unknownValue(attribute, envVar string) diag.Diagnostic {
 		fmt.Sprintf("The provider cannot create its API client because %q is not known until apply.", attribute),
 		remedy,
 	)
+}
+
+// invalidInHeader reports runes that cannot be part of a bearer token in a header.
+func invalidInHeader(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r)
 }
 
 // checkEndpoint accepts an absolute http or https URL; the client needs a base to

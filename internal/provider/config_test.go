@@ -37,8 +37,8 @@ func fullEnv() env {
 		envRegionEndpoint:   "http://127.0.0.1:1",
 		envIdentityEndpoint: "http://127.0.0.1:2",
 		envToken:            "from-env",
-		envOrganizationID:   "org-from-env",
-		envProjectID:        "project-from-env",
+		envOrganizationID:   "c0000000-0000-4000-8000-0000000000e1",
+		envProjectID:        "c0000000-0000-4000-8000-0000000000e2",
 	}
 }
 
@@ -97,22 +97,22 @@ func TestConfigureFallsBackToTheEnvironment(t *testing.T) {
 
 	require.False(t, diags.HasError(), "%v", diags)
 	assert.NotNil(t, data.Client)
-	assert.Equal(t, "org-from-env", data.OrganizationID)
-	assert.Equal(t, "project-from-env", data.ProjectID)
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e1", data.OrganizationID)
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e2", data.ProjectID)
 }
 
 func TestConfigurePrefersTheProviderBlock(t *testing.T) {
 	t.Parallel()
 
 	model := nullModel()
-	model.OrganizationID = types.StringValue("org-from-config")
-	model.ProjectID = types.StringValue("project-from-config")
+	model.OrganizationID = types.StringValue("c0000000-0000-4000-8000-0000000000c1")
+	model.ProjectID = types.StringValue("c0000000-0000-4000-8000-0000000000c2")
 
 	data, diags := configure(model, "test", fullEnv().get)
 
 	require.False(t, diags.HasError(), "%v", diags)
-	assert.Equal(t, "org-from-config", data.OrganizationID)
-	assert.Equal(t, "project-from-config", data.ProjectID)
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000c1", data.OrganizationID)
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000c2", data.ProjectID)
 }
 
 func TestConfigureLeavesOptionalScopesEmpty(t *testing.T) {
@@ -191,4 +191,46 @@ func TestConfiguredClientIdentifiesTheProvider(t *testing.T) {
 	_, err := data.Client.ListRegions(context.Background(), "org")
 	require.NoError(t, err)
 	assert.Equal(t, "terraform-provider-unikorn/1.2.3", <-userAgent)
+}
+
+// A token read with file() keeps its newline: it is used trimmed. One that still holds
+// whitespace is refused, naming token and never showing the value.
+func TestConfigureTrimsTheTokenAndRefusesOneThatCannotBeSent(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.Token = types.StringValue("secret-token\n")
+
+	data, diags := configure(model, "test", fullEnv().get)
+	require.False(t, diags.HasError(), "%v", diags)
+	require.NotNil(t, data)
+
+	model.Token = types.StringValue("secret token\n")
+	_, diags = configure(model, "test", fullEnv().get)
+	assert.Equal(t, []path.Path{path.Root("token")}, errorPaths(t, diags))
+	assert.NotContains(t, diags.Errors()[0].Detail(), "secret")
+}
+
+// An ID that is not one fails here, naming where it came from, not at the API.
+func TestConfigureRefusesIDsThatAreNotIDs(t *testing.T) {
+	t.Parallel()
+
+	environment := fullEnv()
+	environment[envOrganizationID] = "my-org"
+
+	_, diags := configure(nullModel(), "test", environment.get)
+	assert.Equal(t, []path.Path{path.Root("organization_id")}, errorPaths(t, diags))
+	assert.Contains(t, diags.Errors()[0].Detail(), envOrganizationID)
+}
+
+// An empty string is not taken as "use the environment".
+func TestConfigureRefusesAnEmptyValue(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.RegionEndpoint = types.StringValue("")
+
+	_, diags := configure(model, "test", fullEnv().get)
+	assert.Equal(t, []path.Path{path.Root("region_endpoint")}, errorPaths(t, diags))
+	assert.Contains(t, diags.Errors()[0].Detail(), envRegionEndpoint)
 }

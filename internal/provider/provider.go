@@ -79,17 +79,20 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "Bearer token of a Unikorn user or service account. " +
-					"Defaults to the `" + envToken + "` environment variable; prefer that to writing it in a file.",
+					"Defaults to the `" + envToken + "` environment variable; prefer that to writing it in a file. " +
+					"Surrounding whitespace (the newline of `file(\"token.txt\")`) is removed.",
 			},
 			attrOrganizationID: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Organization that look-ups use when they are not given one. " +
+				MarkdownDescription: "ID of the organization that look-ups use when they are not given one. " +
 					"Defaults to the `" + envOrganizationID + "` environment variable.",
+				Validators: []validator.String{validators.UUID()},
 			},
 			attrProjectID: schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Project that look-ups use when they are not given one. " +
+				MarkdownDescription: "ID of the project that look-ups use when they are not given one. " +
 					"Defaults to the `" + envProjectID + "` environment variable.",
+				Validators: []validator.String{validators.UUID()},
 			},
 			attrCACertificate: schema.StringAttribute{
 				Optional: true,

@@ -7,8 +7,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // configured is embedded by every data source of the package to receive the
@@ -26,8 +28,9 @@ func organizationIDAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional: true,
 		Computed: true,
-		MarkdownDescription: "Organization whose view of the catalogue to read. " +
+		MarkdownDescription: "ID of the organization whose view of the catalogue to read. " +
 			"Defaults to the provider's `organization_id`.",
+		Validators: []validator.String{validators.UUID()},
 	}
 }
 
@@ -35,6 +38,7 @@ func organizationIDAttribute() schema.StringAttribute {
 func regionIDAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Required:            true,
-		MarkdownDescription: "Region to read, as listed by the `unikorn_regions` data source.",
+		MarkdownDescription: "ID of the region to read, as listed by the `unikorn_regions` data source.",
+		Validators:          []validator.String{validators.UUID()},
 	}
 }

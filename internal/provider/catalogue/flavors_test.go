@@ -209,6 +209,15 @@ data "unikorn_flavors" "this" {
 `,
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value.*min_cpus.*at least 1`),
 			},
+			{
+				// A name where an ID belongs fails the plan, before any request.
+				Config: env.ProviderConfig() + `
+data "unikorn_flavors" "this" {
+  region_id = "sandbox-1"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*region_id.*lowercase UUID`),
+			},
 		},
 	})
 }

@@ -26,6 +26,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 		failed       *compute.ProvisioningFailedError
 		wait         *compute.WaitError
 		compensation *compute.CompensationError
+		access       *compute.AccessError
+		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
 	)
@@ -38,13 +40,30 @@ func Compute(summary string, err error) diag.Diagnostics {
 		}
 
 		return diags
+	case errors.As(err, &compensation):
+		return diag.Diagnostics{Error(summary, compensation.Error()+".",
+			"Quota may still be charged and something may be left behind: check the named object and remove it if it is there.")}
+	case errors.As(err, &access):
+		return diag.Diagnostics{Error(summary, sentence(access.Error()),
+			"Configure the provider with a token of the instance's organization and project. Terraform keeps the "+
+				"instance in its state; it is not deleted, and its quota is not released.")}
+	case errors.As(err, &charge):
+		return diag.Diagnostics{Error(summary, sentence(charge.Error()),
+			"Identity cannot list allocations, so the provider cannot release it. Ask the platform operator to "+
+				"check for an allocation of kind "+compute.AllocationKind+" with ID "+charge.InstanceID+", then apply again.")}
 	case errors.As(err, &taken):
 		return diag.Diagnostics{Error(summary,
 			taken.Error()+". Instance IDs derive from the network and the name, so that instance is the one this "+
 				"resource describes, created earlier or outside this configuration. Nothing was created and no quota was charged.",
-			fmt.Sprintf("To manage the existing instance, import it (NAME being this resource's name in the configuration):\n\n"+
+			fmt.Sprintf("If this resource is being replaced with create_before_destroy, the instance named is the one it "+
+				"replaces: names are unique per network, so give the replacement another name (or leave "+
+				"create_before_destroy out). Otherwise, to manage the existing instance, import it (NAME being this "+
+				"resource's name in the configuration):\n\n"+
 				"  terraform import %s.NAME %s/%s/%s\n\nor give this instance another name.",
 				InstanceTypeName, taken.OrganizationID, taken.ProjectID, taken.InstanceID))}
+	case errors.As(err, &quota) && quota.Charged:
+		return diag.Diagnostics{Error(summary, quota.Error()+". The instance is unchanged.",
+			"Release quota elsewhere, or ask the platform operator for more quota.")}
 	case errors.As(err, &quota):
 		return diag.Diagnostics{Error(summary, quota.Error()+". Nothing was created.",
 			"Delete instances you no longer need, choose a smaller flavor, or ask the platform operator for more quota.")}
@@ -62,9 +81,9 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &snapshot):
 		return diag.Diagnostics{Error(summary, sentence(snapshot.Error()),
 			"Delete the failed image and try again; if it fails again, report the instance ID to the platform operator.")}
-	case errors.As(err, &compensation):
-		return diag.Diagnostics{Error(summary, compensation.Error()+".",
-			"Something may be left behind: check the named object and remove it if it is there.")}
+	case errors.As(err, &wait) && wait.Interrupted():
+		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
+			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where the cloud got to.")}
 	case errors.As(err, &wait):
 		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
 			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow.")}

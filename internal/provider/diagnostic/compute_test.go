@@ -49,6 +49,41 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			err:  fmt.Errorf("listing servers: %w", errors.New("dial tcp 127.0.0.1:1: connect: connection refused")),
 			want: []string{"connection refused", "could not be reached"},
 		},
+		"an interrupted wait does not advise a longer timeout": {
+			err:     &compute.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
+			want:    []string{"interrupted", "Run Terraform again"},
+			wantNot: []string{"Raise the timeout"},
+		},
+		"a wait that ran out among failed reads names the last failure": {
+			err:  &compute.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
+			want: []string{"the last read failed", "404 not_found"},
+		},
+		"an over-quota update says nothing changed, not that nothing was created": {
+			err:     &compute.QuotaError{Err: apiErr, Charged: true},
+			want:    []string{"The instance is unchanged"},
+			wantNot: []string{"Nothing was created"},
+		},
+		"a failed undo of a taken name does not claim the quota was left alone": {
+			err: &compute.CompensationError{
+				Err:  &compute.NameTakenError{Name: "web", NetworkID: "n", InstanceID: "x", Err: apiErr},
+				Undo: "releasing the quota allocation a", UndoErr: errors.New("connection reset"),
+			},
+			want:    []string{"releasing the quota allocation a", "Quota may still be charged"},
+			wantNot: []string{"no quota was charged"},
+		},
+		"a taken name explains create_before_destroy": {
+			err:  &compute.NameTakenError{Name: "web", NetworkID: "n", InstanceID: "x", OrganizationID: "o", ProjectID: "p", Err: apiErr},
+			want: []string{"create_before_destroy", "unique per network", "terraform import"},
+		},
+		"lost access keeps the instance": {
+			err:     &compute.AccessError{InstanceID: "x", What: "its network n", Err: apiErr},
+			want:    []string{"cannot be read with these credentials", "not known to be gone", "keeps the instance"},
+			wantNot: []string{"does not exist"},
+		},
+		"a lost charge names the instance": {
+			err:  &compute.ChargeUnknownError{InstanceID: "x", Err: errors.New("connection reset")},
+			want: []string{"quota may have been charged for instance x", "platform operator"},
+		},
 		"a missing instance is said to be missing": {
 			err:  compute.ErrNotFound,
 			want: []string{"The instance does not exist"},

@@ -177,6 +177,8 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 	))
 }
 
+// A server deleted out of band is noticed by a plan that writes nothing; the apply
+// that follows replaces the instance and releases the vanished one's quota.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -184,10 +186,22 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: config(env, baseAttrs(env))},
 		resource.TestStep{
-			PreConfig: func() { deleteServerBehindTerraform(t, env, instanceID(t, "web")) },
-			Config:    config(env, baseAttrs(env)),
+			PreConfig: func() {
+				deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+				env.ResetStats(t)
+			},
+			Config:             config(env, baseAttrs(env)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
+				assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
+			},
+			Config: config(env, baseAttrs(env)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			}},
 			Check: checkSandbox(func() error {
 				// The vanished instance's quota was released; only the new one's remains.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +53,13 @@ func (a attrs) with(pairs ...string) attrs {
 
 // config writes the provider block and the test instance.
 func config(env *acctest.Environment, a attrs) string {
+	return env.ProviderConfig() + instanceBlock(a)
+}
+
+// instanceBlock writes the test instance alone.
+func instanceBlock(a attrs) string {
 	var b strings.Builder
 
-	b.WriteString(env.ProviderConfig())
 	b.WriteString("\nresource \"unikorn_compute_instance\" \"test\" {\n")
 
 	for _, name := range slices.Sorted(maps.Keys(a)) {
@@ -133,4 +138,17 @@ func instanceID(t *testing.T, name string) string {
 	require.NoError(t, err)
 
 	return id
+}
+
+// writes counts the requests in stats that could change something.
+func writes(stats sandbox.Stats) int {
+	count := 0
+
+	for route, n := range stats.Routes {
+		if !strings.HasPrefix(route, http.MethodGet+" ") {
+			count += n
+		}
+	}
+
+	return count
 }

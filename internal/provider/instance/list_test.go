@@ -157,7 +157,7 @@ func TestAccInstanceListFilters(t *testing.T) {
 		resource.TestStep{
 			Query:       true,
 			Config:      listBlock("reserved", "  config {\n    tags = { \"compute.unikorn-cloud.org/instance-id\" = \"x\" }\n  }"),
-			ExpectError: regexp.MustCompile(`Reserved tag name`),
+			ExpectError: regexp.MustCompile(`Invalid tag name`),
 		},
 	))
 }

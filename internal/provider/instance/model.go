@@ -13,9 +13,10 @@ import (
 )
 
 var (
-	pathID        = path.Root("id")
-	pathPublicIP  = path.Root("public_ip")
-	pathUserDataW = path.Root("user_data_wo")
+	pathID                 = path.Root("id")
+	pathPublicIP           = path.Root("public_ip")
+	pathUserDataW          = path.Root("user_data_wo")
+	pathProvisioningStatus = path.Root("provisioning_status")
 )
 
 // observed is what the resource and the data source both show of an instance.
@@ -113,7 +114,7 @@ func (m *observed) ref() compute.Ref {
 
 // setFrom copies what the cloud says about the instance into the model. Empty
 // collections and descriptions keep their configured spelling (null or empty). User
-// data is not part of it: it may be write-only, and is never read back.
+// data is not part of it: the resource reads it back only on import (see save).
 func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(instance.ID)
 	m.Name = types.StringValue(instance.Spec.Name)
@@ -127,7 +128,7 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 	m.ProjectID = types.StringValue(instance.ProjectID)
 	m.RegionID = types.StringValue(instance.RegionID)
 	m.PrivateIP = types.StringValue(instance.PrivateIP)
-	m.PublicIPAddress = types.StringValue(instance.PublicIP)
+	m.PublicIPAddress = stringOrNull(instance.PublicIP)
 	m.MACAddress = types.StringValue(instance.MACAddress)
 	m.PowerState = types.StringValue(instance.PowerState)
 	m.ProvisioningStatus = types.StringValue(instance.ProvisioningStatus)
@@ -186,4 +187,13 @@ func stringSet(ctx context.Context, prior types.Set, values []string, diags *dia
 	diags.Append(d...)
 
 	return set
+}
+
+// stringOrNull is null for what the cloud has not given, rather than "".
+func stringOrNull(value string) types.String {
+	if value == "" {
+		return types.StringNull()
+	}
+
+	return types.StringValue(value)
 }

@@ -49,6 +49,22 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			return
 		}
 
+		switch state.ProvisioningStatus.ValueString() {
+		case vanishedStatus:
+			resp.Diagnostics.AddWarning("Instance no longer exists",
+				fmt.Sprintf("The server of instance %q (%s) was deleted outside Terraform. Applying deletes what is left "+
+					"of it (its quota allocation) and creates it again; remove it from the configuration to only release the quota.",
+					state.Name.ValueString(), state.ID.ValueString()))
+			resp.RequiresReplace = append(resp.RequiresReplace, pathProvisioningStatus)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, pathProvisioningStatus, types.StringUnknown())...)
+			creating = true
+		case unikorn.ProvisioningError:
+			resp.Diagnostics.AddWarning("Instance failed in the cloud",
+				fmt.Sprintf("The cloud reports instance %q (%s) with provisioning status error. Terraform leaves it as it is; "+
+					"to replace it, run terraform apply -replace=<address of this resource>.",
+					state.Name.ValueString(), state.ID.ValueString()))
+		}
+
 		replaced := replacingChanges(&plan, &state)
 		if len(replaced) > 0 {
 			resp.Diagnostics.AddWarning("Instance will be replaced",

@@ -120,10 +120,11 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 
+	// Get takes the instance for gone only on a definite answer (see compute.Get);
+	// a token that lost access is an error, and the instance stays in state.
 	instance, err := r.compute.Get(ctx, state.ref())
 	if errors.Is(err, compute.ErrNotFound) {
-		r.forget(ctx, state.ref(), req.Private, &resp.Diagnostics)
-		resp.State.RemoveResource(ctx)
+		r.vanished(ctx, &state, req.Private, resp)
 
 		return
 	}
@@ -260,6 +261,14 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	identity *tfsdk.ResourceIdentity, private privateWriter, diags *diag.Diagnostics,
 ) {
 	m.setFrom(ctx, instance, diags)
+
+	// An imported instance has no user data in state; the cloud keeps it, so it is
+	// read back, unless it came from the write-only attribute. Otherwise the
+	// configuration's text stands.
+	if m.UserData.IsNull() && m.UserDataWOVersion.IsNull() && instance.Spec.UserData != "" {
+		m.UserData = types.StringValue(instance.Spec.UserData)
+	}
+
 	// Write-only values are never persisted.
 	m.UserDataWO = types.StringNull()
 	diags.Append(state.Set(ctx, m)...)
@@ -274,22 +283,25 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	}
 }
 
-// forget releases the quota of an instance whose server vanished behind Terraform's
-// back: the instance is gone, so Terraform forgets it, and nothing else would ever
-// give its quota back.
-func (r *Resource) forget(ctx context.Context, ref compute.Ref, private privateReader, diags *diag.Diagnostics) {
-	allocationID := privateAllocation(ctx, private, diags)
+// vanishedStatus marks, in state, an instance whose server was deleted behind
+// Terraform's back while its quota is still charged (see vanished).
+const vanishedStatus = "deleted"
 
-	tflog.Warn(ctx, "instance server no longer exists; removing it from state", map[string]any{"id": ref.ID})
+// vanished records that the instance's server is gone. Read runs during plan, and a
+// plan never writes: an instance whose quota allocation is known stays in state,
+// marked, so that the next apply replaces it and its delete releases the quota. One
+// with nothing to release is simply forgotten.
+func (r *Resource) vanished(ctx context.Context, state *model, private privateReader, resp *resource.ReadResponse) {
+	tflog.Warn(ctx, "instance server no longer exists", map[string]any{"id": state.ID.ValueString()})
 
-	if allocationID == "" {
+	if privateAllocation(ctx, private, &resp.Diagnostics) == "" {
+		resp.State.RemoveResource(ctx)
+
 		return
 	}
 
-	if err := r.compute.Delete(ctx, ref, allocationID); err != nil {
-		diags.AddWarning("Unable to release the quota of a vanished instance",
-			fmt.Sprintf("Instance %s no longer exists, but releasing its quota allocation %s failed: %v", ref.ID, allocationID, err))
-	}
+	state.ProvisioningStatus = types.StringValue(vanishedStatus)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func privateAllocation(ctx context.Context, private privateReader, diags *diag.Diagnostics) string {

@@ -47,7 +47,7 @@ func TestAccInstanceCreateReadImport(t *testing.T) {
 				stateValue("health_status", knownvalue.StringExact("healthy")),
 				stateValue("power_state", knownvalue.StringExact("Running")),
 				stateValue("private_ip", knownvalue.StringRegexp(ipv4)),
-				stateValue("public_ip_address", knownvalue.StringExact("")),
+				stateValue("public_ip_address", knownvalue.Null()),
 				stateValue("mac_address", knownvalue.StringRegexp(regexp.MustCompile(`^([0-9a-f]{2}:){5}[0-9a-f]{2}$`))),
 				stateValue("creation_time", knownvalue.NotNull()),
 				stateValue("public_ip", knownvalue.Bool(false)),

@@ -169,9 +169,11 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				PlanModifiers: useState,
 			},
 			"provisioning_status": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The cloud's provisioning status: `pending`, `provisioning`, `provisioned`, `deprovisioning` or `error`.",
-				PlanModifiers:       useState,
+				Computed: true,
+				MarkdownDescription: "The cloud's provisioning status: `pending`, `provisioning`, `provisioned`, `deprovisioning` or `error`; " +
+					"`deleted` when the server was deleted outside Terraform, so that the next apply replaces the instance " +
+					"and releases its quota.",
+				PlanModifiers: useState,
 			},
 			"health_status": schema.StringAttribute{
 				Computed:            true,

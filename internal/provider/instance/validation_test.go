@@ -54,7 +54,15 @@ func TestAccInstancePlanTimeValidation(t *testing.T) {
 		},
 		"reserved tag": {
 			attrs{"tags": `{ "compute.unikorn-cloud.org/instance-id" = "forged" }`},
-			`(?s)Reserved tag name.*prefix reserved by Unikorn`,
+			`(?s)Invalid tag name.*prefix reserved by Unikorn`,
+		},
+		"empty tag name": {
+			attrs{"tags": `{ "" = "x" }`},
+			`(?s)Invalid tag name.*must not be empty`,
+		},
+		"user data over the size limit": {
+			attrs{"user_data": `format("#!/bin/sh\n# %070000d", 0)`},
+			`(?s)User data too large.*65535`,
 		},
 		"invalid name":        {attrs{"name": `"-web-"`}, `(?s)Invalid instance name.*not a valid instance name`},
 		"malformed flavor ID": {attrs{"flavor_id": `"sim-standard-4"`}, `(?s)flavor_id.*must be a lowercase UUID`},

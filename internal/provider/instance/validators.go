@@ -62,7 +62,7 @@ func (tagNamesValidator) ValidateMap(_ context.Context, req validator.MapRequest
 
 	for name := range req.ConfigValue.Elements() {
 		if err := compute.ValidateTagName(name); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Reserved tag name", err.Error())
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid tag name", err.Error())
 		}
 	}
 }

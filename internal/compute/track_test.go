@@ -1,0 +1,294 @@
+package compute_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// harshNetwork stands between the façade and the sandbox as real Unikorn's caches and
+// gateways do: it can serve a server list empty (a cache that has not caught up, or a
+// token that may not see the server), and lose the answer to a request the sandbox
+// has already carried out.
+type harshNetwork struct {
+	mu sync.Mutex
+	// emptyLists is how many server lists still come back empty.
+	emptyLists int
+	// lose is how many answers to requests matching method and path prefix are lost.
+	lose       int
+	loseMethod string
+	losePath   string
+}
+
+func (h *harshNetwork) RoundTrip(request *http.Request) (*http.Response, error) {
+	response, err := http.DefaultTransport.RoundTrip(request)
+	if err != nil {
+		return response, err
+	}
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+
+	switch {
+	case h.lose > 0 && request.Method == h.loseMethod && strings.HasPrefix(request.URL.Path, h.losePath):
+		h.lose--
+		_ = response.Body.Close()
+
+		return nil, syscall.ECONNRESET
+	case h.emptyLists > 0 && request.Method == http.MethodGet && request.URL.Path == serverListRoute:
+		h.emptyLists--
+		_ = response.Body.Close()
+		response.Body = io.NopCloser(strings.NewReader("[]"))
+		response.ContentLength = 2
+		response.Header.Del("Content-Length")
+	}
+
+	return response, nil
+}
+
+func (h *harshNetwork) set(change func(*harshNetwork)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	change(h)
+}
+
+func (e *env) writes() int {
+	count := 0
+
+	for route, n := range e.sandbox.Stats().Routes {
+		if !strings.HasPrefix(route, http.MethodGet+" ") {
+			count += n
+		}
+	}
+
+	return count
+}
+
+// One stale, empty list does not make a running instance gone: a read looks for its
+// server directly, and a delete of what it believes gone charges nothing back.
+func TestAnEmptyListDoesNotMakeAnInstanceGone(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	network := &harshNetwork{}
+	service := e.serviceOver(t, network)
+
+	network.set(func(h *harshNetwork) { h.emptyLists = 1 })
+	e.sandbox.ResetStats()
+
+	got, err := service.Get(t.Context(), instance.Ref())
+	require.NoError(t, err)
+	assert.Equal(t, instance.ServerID, got.ServerID)
+	assert.Zero(t, e.writes(), "a read never writes")
+
+	// Destroy with one empty list: the server is deleted and waited for, and the quota
+	// goes only with it.
+	network.set(func(h *harshNetwork) { h.emptyLists = 1 })
+	require.NoError(t, service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+	assert.Empty(t, e.servers(t))
+	assert.Empty(t, e.allocationsFor(instance.ID))
+}
+
+// A list that keeps coming back empty while the server runs (lists drop what a token
+// may not see) still does not release the quota.
+func TestDestroyKeepsTheQuotaWhileTheServerExists(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	network := &harshNetwork{emptyLists: 1 << 30}
+	service := e.serviceOver(t, network)
+
+	require.NoError(t, service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+	assert.Empty(t, e.servers(t), "the server was found directly and deleted")
+	assert.Empty(t, e.allocationsFor(instance.ID))
+}
+
+// A token that cannot read the instance's network has lost access; that is never
+// taken for the instance being gone.
+func TestLostAccessIsAnErrorNotGone(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	service := e.serviceOver(t, &harshNetwork{emptyLists: 1 << 30})
+
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusForbidden})
+	require.NoError(t, err)
+
+	_, err = service.Get(t.Context(), instance.Ref())
+
+	var access *compute.AccessError
+	require.ErrorAs(t, err, &access)
+	assert.NotErrorIs(t, err, compute.ErrNotFound)
+
+	err = service.Delete(t.Context(), instance.Ref(), instance.AllocationID)
+	require.ErrorAs(t, err, &access)
+	assert.Len(t, e.servers(t), 1)
+	assert.Len(t, e.allocationsFor(instance.ID), 1, "no quota released on lost access")
+}
+
+// A server deleted out of band is gone once a direct read has said 404 for the read
+// lag, and reading that costs no write.
+func TestAnInstanceIsGoneOnADefiniteAnswer(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	require.NoError(t, e.client.DeleteServer(t.Context(), instance.ServerID))
+	require.Eventually(t, func() bool { return len(e.servers(t)) == 0 }, 2*time.Second, 5*time.Millisecond)
+
+	e.sandbox.ResetStats()
+
+	_, err := e.service.Get(t.Context(), instance.Ref())
+	require.ErrorIs(t, err, compute.ErrNotFound)
+
+	stats := e.sandbox.Stats().Routes
+	assert.Positive(t, stats["GET /api/v2/servers/{serverID}"], "the list miss was confirmed directly")
+	assert.Zero(t, e.writes(), "a read never writes")
+}
+
+// The answer to a server POST is lost and the next list is stale: the server is found
+// directly and adopted, keeping its quota.
+func TestALostCreateAnswerIsAdoptedPastAStaleList(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	network := &harshNetwork{lose: 1, loseMethod: http.MethodPost, losePath: "/api/v2/servers", emptyLists: 1}
+	service := e.serviceOver(t, network)
+
+	instance, err := service.Create(t.Context(), standardSpec("web"))
+	require.NoError(t, err)
+
+	ready, err := service.WaitReady(t.Context(), instance)
+	require.NoError(t, err)
+	assert.Len(t, e.servers(t), 1)
+	assert.Len(t, e.allocationsFor(ready.ID), 1, "the running server stays charged")
+	assert.Equal(t, 1, e.sandbox.Stats().Routes["POST /api/v2/servers"], "a create is never repeated")
+}
+
+// A lost answer to the allocation POST cannot be undone; the error says quota may be
+// charged, and nothing else is created.
+func TestALostChargeAnswerIsReported(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	network := &harshNetwork{lose: 1, loseMethod: http.MethodPost, losePath: "/api/v1/organizations/"}
+	service := e.serviceOver(t, network)
+
+	_, err := service.Create(t.Context(), standardSpec("web"))
+
+	var charge *compute.ChargeUnknownError
+	require.ErrorAs(t, err, &charge)
+	assert.Contains(t, err.Error(), "quota may have been charged for instance "+charge.InstanceID)
+	assert.Empty(t, e.servers(t))
+}
+
+// The answer to a server PUT is lost on every attempt, but the update landed: the
+// quota that pays for it stays where it is.
+func TestALostUpdateAnswerKeepsTheQuotaThatPaysForIt(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	network := &harshNetwork{lose: 5, loseMethod: http.MethodPut, losePath: "/api/v2/servers/"}
+	service := e.serviceOver(t, network)
+
+	spec := standardSpec("web")
+	spec.PublicIP = true
+
+	updated, err := service.Update(t.Context(), instance.Ref(), spec)
+	require.NoError(t, err)
+	assert.True(t, updated.Spec.PublicIP)
+	assert.Equal(t, 1, committed(e.allocationsFor(instance.ID)[0], compute.QuotaFloatingIPs))
+}
+
+// Interrupting a create once its writes are sent does not leave them half done.
+func TestAnInterruptedCreateFinishesItsWrites(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	network := &cancelAfter{method: http.MethodPost, path: "/api/v1/organizations/", cancel: cancel}
+	service := e.serviceOver(t, network)
+
+	instance, err := service.Create(ctx, standardSpec("web"))
+	require.NoError(t, err, "the create that was under way when cancelled is seen through")
+	assert.Len(t, e.servers(t), 1)
+	assert.Len(t, e.allocationsFor(instance.ID), 1)
+}
+
+// cancelAfter cancels the caller's context as soon as a matching request is sent,
+// as Ctrl-C does while an answer is in flight.
+type cancelAfter struct {
+	method, path string
+	cancel       context.CancelFunc
+}
+
+func (c *cancelAfter) RoundTrip(request *http.Request) (*http.Response, error) {
+	if request.Method == c.method && strings.HasPrefix(request.URL.Path, c.path) {
+		c.cancel()
+	}
+
+	response, err := http.DefaultTransport.RoundTrip(request)
+	if err != nil && errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+
+	return response, err
+}
+
+// Changing nothing the cloud keeps (only the timeouts) sends no write.
+func TestAnUpdateThatChangesNothingWritesNothing(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	spec := standardSpec("web")
+	spec.Tags = map[string]string{"tier": "front"}
+	instance := e.create(t, spec)
+
+	e.sandbox.ResetStats()
+
+	_, err := e.service.Update(t.Context(), instance.Ref(), spec)
+	require.NoError(t, err)
+	assert.Zero(t, e.writes())
+}
+
+// An undo that fails once is repeated: giving up would leak the quota it releases.
+func TestAnUndoIsRepeatedUntilItIsDone(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusUnprocessableEntity, Count: 1})
+	require.NoError(t, err)
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodDelete,
+		Route: "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", Status: http.StatusInternalServerError, Count: 2})
+	require.NoError(t, err)
+
+	_, err = e.service.Create(t.Context(), standardSpec("web"))
+	require.Error(t, err)
+
+	var compensation *compute.CompensationError
+	assert.NotErrorAs(t, err, &compensation)
+	assert.Zero(t, e.instanceAllocations(), "the charge was undone")
+}

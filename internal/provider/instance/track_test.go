@@ -1,0 +1,186 @@
+package instance_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// The cloud keeps user data, so an instance imported again (after `state rm`) plans
+// no replacement.
+func TestAccInstanceImportReadsUserDataBack(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	withUserData := baseAttrs(env).with("user_data", `"#!/bin/sh\necho hello\n"`)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: config(env, withUserData)},
+		resource.TestStep{
+			Config:            config(env, withUserData),
+			ResourceName:      address,
+			ImportState:       true,
+			ImportStateVerify: true,
+		},
+		resource.TestStep{
+			Config:          config(env, withUserData),
+			ResourceName:    address,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithResourceIdentity,
+		},
+	))
+}
+
+// Timeouts live only in Terraform: changing them sends nothing to the cloud.
+func TestAccInstanceTimeoutsOnlyChangeWritesNothing(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: config(env, baseAttrs(env))},
+		resource.TestStep{
+			PreConfig: func() { env.ResetStats(t) },
+			Config:    config(env, baseAttrs(env).with("timeouts", `{ update = "10m", delete = "5m" }`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+			}},
+			Check: checkSandbox(func() error {
+				if n := writes(env.Stats(t)); n != 0 {
+					return fmt.Errorf("a timeouts-only change sent %d writes: %v", n, env.Stats(t).Routes)
+				}
+
+				return nil
+			}),
+		},
+	))
+}
+
+// staleLists stands between Terraform and region as a cache that has not caught up
+// does: while empty is set, every server list comes back empty, though the servers
+// are there.
+type staleLists struct {
+	empty atomic.Bool
+}
+
+func (s *staleLists) proxy(t *testing.T, target string) string {
+	t.Helper()
+
+	upstream, err := url.Parse(target)
+	require.NoError(t, err)
+
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	proxy.ModifyResponse = func(response *http.Response) error {
+		request := response.Request
+		if s.empty.Load() && request.Method == http.MethodGet && request.URL.Path == "/api/v2/servers" && response.StatusCode == http.StatusOK {
+			_ = response.Body.Close()
+			response.Body = io.NopCloser(strings.NewReader("[]"))
+			response.ContentLength = 2
+			response.Header.Set("Content-Length", "2")
+		}
+
+		return nil
+	}
+
+	server := httptest.NewServer(proxy)
+	t.Cleanup(server.Close)
+
+	return server.URL
+}
+
+// applyBehindStaleLists creates the test instance through the CLI, with region
+// behind staleLists.
+func applyBehindStaleLists(t *testing.T, env *acctest.Environment) (*staleLists, *acctest.CLI) {
+	t.Helper()
+
+	lists := &staleLists{}
+	env.Settings.RegionEndpoint = lists.proxy(t, env.Settings.RegionEndpoint)
+
+	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	return lists, cli
+}
+
+// Lists that miss a running server neither make a plan delete it nor a destroy
+// release its quota while it runs: the provider asks for the server itself.
+func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	lists, cli := applyBehindStaleLists(t, env)
+
+	lists.empty.Store(true)
+	env.ResetStats(t)
+
+	output, err := cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(t, err, "a plan over stale lists must find no changes:\n%s", output)
+	assert.Zero(t, writes(env.Stats(t)), "a plan wrote to the cloud")
+	assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1)
+
+	// A destroy that does not refresh, still over stale lists: the server is found,
+	// deleted and waited for, and only then is the quota released.
+	cli.Run("destroy", "-auto-approve", "-input=false", "-refresh=false")
+	assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}), "no server left running")
+	assert.Empty(t, instanceAllocations(t, env), "no allocation left charged")
+	assert.Equal(t, 1, env.Stats(t).Routes["DELETE /api/v2/servers/{serverID}"])
+}
+
+// A valid token of someone who may not see the instance (lists leave it out) has
+// lost access: refreshing with it is an error, and the instance stays in state.
+func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	lists, cli := applyBehindStaleLists(t, env)
+
+	lists.empty.Store(true)
+
+	outsider := env.Settings
+	outsider.Token = sandbox.OutsiderToken
+	cli.WriteConfig(outsider.Config() + instanceBlock(baseAttrs(env)))
+	env.ResetStats(t)
+
+	output, err := cli.Try("apply", "-refresh-only", "-auto-approve", "-input=false")
+	require.Error(t, err, "refreshing without access must fail:\n%s", output)
+	assert.Regexp(t, `(?s)cannot be read with these\s+credentials.*not known to be\s+gone`, output)
+	assert.NotContains(t, output, "has been deleted")
+	assert.Zero(t, writes(env.Stats(t)))
+
+	// With the right token again, the instance is there and unchanged.
+	lists.empty.Store(false)
+	cli.WriteConfig(env.ProviderConfig() + instanceBlock(baseAttrs(env)))
+	assert.Contains(t, cli.Run("state", "list"), address)
+
+	output, err = cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(t, err, "the instance was kept:\n%s", output)
+}
+
+// An instance the cloud reports in error is named in the plan, not passed over as
+// "No changes".
+func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+	cli.Run("apply", "-auto-approve", "-input=false")
+	env.FailServer(t, instanceID(t, "web"))
+
+	output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
+	assert.Contains(t, output, "Instance failed in the cloud")
+	assert.Contains(t, output, "-replace=")
+}
