@@ -193,9 +193,12 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
+	service := compute.NewService(client)
+
 	return &providerdata.Data{
 		Client:         client,
-		Compute:        compute.NewService(client),
+		Instances:      compute.NewRegion(service),
+		Catalogue:      service,
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

@@ -93,14 +93,14 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 
-	placement, err := r.compute.Validate(ctx, spec)
+	location, err := r.compute.Validate(ctx, spec)
 	if err != nil {
 		resp.Diagnostics.Append(planDiagnostics(err, !config.UserDataWO.IsNull())...)
 
 		return
 	}
 
-	resp.Diagnostics.Append(planNewInstance(ctx, resp, placement.Network)...)
+	resp.Diagnostics.Append(planNewInstance(ctx, resp, location)...)
 }
 
 // replacingChanges names the attributes whose change replaces the instance.
@@ -131,13 +131,13 @@ func replacingChanges(plan, state *model) []string {
 
 // planNewInstance fills in what a new instance's plan can know before it exists; what
 // only the cloud can tell stays unknown, even where a replaced instance knew it.
-func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, network *unikorn.Network) diag.Diagnostics {
+func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, location *compute.Location) diag.Diagnostics {
 	var diags diag.Diagnostics
 
 	known := map[string]string{
-		"organization_id": network.Metadata.OrganizationID,
-		"project_id":      network.Metadata.ProjectID,
-		"region_id":       network.Status.RegionID,
+		"organization_id": location.OrganizationID,
+		"project_id":      location.ProjectID,
+		"region_id":       location.RegionID,
 	}
 	for name, value := range known {
 		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringValue(value))...)

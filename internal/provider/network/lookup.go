@@ -186,7 +186,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	object, err := d.kind.find(d.provider.Compute, ctx, selector)
+	object, err := d.kind.find(d.provider.Catalogue, ctx, selector)
 	if err != nil {
 		resp.Diagnostics.Append(d.lookupFailed(err))
 

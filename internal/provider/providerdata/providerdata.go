@@ -20,9 +20,13 @@ import (
 type Data struct {
 	// Client talks to region and identity; it is safe for concurrent use.
 	Client *unikorn.Client
-	// Compute is the instance façade over Client. There is one per provider
-	// instance, so that every instance in a run shares its catalogue cache.
-	Compute *compute.Service
+	// Instances is the instance back end the provider was configured with; Terraform
+	// types see nothing else of it.
+	Instances compute.Instances
+	// Catalogue answers the look-ups of networks, security groups and SSH
+	// certificate authorities. There is one per provider instance, so that every
+	// instance in a run shares its catalogue cache.
+	Catalogue *compute.Service
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
