@@ -55,6 +55,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	deprovisionDelay := flags.Duration("deprovision-delay", defaults.DeprovisionDelay, "time from delete to 404")
 	latency := flags.Duration("latency", defaults.Latency, "added to every API request")
 	statePath := flags.String("state", "", "JSON file loaded at start if present and saved on every change and at exit")
+	readLag := flags.Duration("read-lag", defaults.ReadLag, "longest time lists and reads trail a write (random per write; 0: exact reads)")
+	seed := flags.Uint64("seed", defaults.Seed, "seed of the random read lags, for reproducible runs")
+	visibility := flags.Bool("visibility", !defaults.ShowInvisible, "lists drop what the token may not read, as region's do; false flatters the caller")
 
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -69,6 +72,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Latency:          *latency,
 		StatePath:        *statePath,
 		Logger:           logger,
+		ReadLag:          *readLag,
+		Seed:             *seed,
+		ShowInvisible:    !*visibility,
 	})
 	if err != nil {
 		return err

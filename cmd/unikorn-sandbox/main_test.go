@@ -67,6 +67,12 @@ func TestRunPrintsExportsServesAndSavesOnShutdown(t *testing.T) {
 func TestRunRejectsBadFlags(t *testing.T) {
 	err := run(context.Background(), []string{"-provision-delay", "soon"}, io.Discard, io.Discard)
 	require.Error(t, err)
+
+	err = run(context.Background(), []string{"-read-lag", "a while"}, io.Discard, io.Discard)
+	require.Error(t, err)
+
+	err = run(context.Background(), []string{"-seed", "-1"}, io.Discard, io.Discard)
+	require.Error(t, err)
 }
 
 func TestClientAddressReachesAWildcardListenerOnLoopback(t *testing.T) {

@@ -62,8 +62,16 @@ type Environment struct {
 // New returns the environment of one acceptance test: a fresh sandbox, stopped when
 // the test ends, or a real Unikorn when UNIKORN_REGION_ENDPOINT is set. Like
 // resource.Test it skips unless TF_ACC is set, so plain `go test` stays fast.
-func New(t *testing.T) *Environment {
+//
+// Options make the sandbox harsher; they are ignored against a real Unikorn, which is
+// as harsh as it is.
+func New(t *testing.T, options ...Option) *Environment {
 	t.Helper()
+
+	harshness := harshness{visibility: true}
+	for _, option := range options {
+		option(&harshness)
+	}
 
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance tests run with TF_ACC=1 (make testacc)")
@@ -73,7 +81,7 @@ func New(t *testing.T) *Environment {
 	if os.Getenv(EnvRegionEndpoint) != "" {
 		env = fromEnvironment(t)
 	} else {
-		env = startSandbox(t)
+		env = startSandbox(t, harshness)
 	}
 
 	client, err := unikorn.NewClient(unikorn.Config{
@@ -89,12 +97,15 @@ func New(t *testing.T) *Environment {
 	return env
 }
 
-func startSandbox(t *testing.T) *Environment {
+func startSandbox(t *testing.T, harshness harshness) *Environment {
 	t.Helper()
 
 	opts := sandbox.DefaultOptions()
 	opts.ProvisionDelay = sandboxProvisionDelay
 	opts.DeprovisionDelay = sandboxDeprovisionDelay
+	opts.ReadLag = harshness.readLag
+	opts.Seed = harshness.seed
+	opts.ShowInvisible = !harshness.visibility
 
 	sb, err := sandbox.New(opts)
 	require.NoError(t, err)

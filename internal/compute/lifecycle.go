@@ -92,7 +92,14 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	// repeated, but it is looked for (past the read lag, see Get), and adopted when it
 	// is ours. The quota is released only when the server is definitely not there.
 	if !isClientError(err) {
-		existing, findErr := s.Get(ctx, ref)
+		var existing *Instance
+
+		findErr := s.persist(ctx, func(ctx context.Context) error {
+			var err error
+			existing, err = s.Get(ctx, ref)
+
+			return err
+		})
 
 		switch {
 		case findErr == nil && existing.AllocationID == allocation.Metadata.ID:
@@ -514,21 +521,26 @@ func (s *Service) releaseAllocation(ctx context.Context, organizationID, project
 }
 
 // undo runs a compensating step for err and reports both when the step fails too.
-// Every step is idempotent (a DELETE, a PUT of what was there), so it is repeated,
-// with backoff, through any failure but a refusal until undoTimeout: what is left
-// behind when an undo gives up is leaked quota.
 func (s *Service) undo(ctx context.Context, err error, what string, step func(context.Context) error) error {
-	undoCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
+	if undoErr := s.persist(ctx, step); undoErr != nil {
+		return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
+	}
+
+	return err
+}
+
+// persist runs an idempotent step (an undo, or a read that decides one) on a context
+// detached from the caller's, repeating it with backoff through any transient
+// failure until it succeeds, is answered definitely, or undoTimeout passes: what is
+// left behind when such a step gives up is leaked quota.
+func (s *Service) persist(ctx context.Context, step func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 	defer cancel()
 
 	for pause := s.poll.Min; ; pause = min(2*pause, max(s.poll.Slow, s.poll.Max)) {
-		undoErr := step(undoCtx)
-		if undoErr == nil {
+		err := step(ctx)
+		if err == nil || !transient(err) || sleep(ctx, pause) != nil {
 			return err
-		}
-
-		if !transient(undoErr) || sleep(undoCtx, pause) != nil {
-			return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
 		}
 	}
 }

@@ -175,8 +175,12 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 }
 
 // transient reports whether a failed read says nothing about what it read: every
-// failure but a refusal (a 4xx other than 429).
+// failure but an answer (a refusal, a 4xx other than 429, or "not found").
 func transient(err error) bool {
+	if errors.Is(err, ErrNotFound) {
+		return false
+	}
+
 	var apiErr *unikorn.APIError
 	if errors.As(err, &apiErr) {
 		return apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode >= http.StatusInternalServerError

@@ -292,3 +292,23 @@ func TestAnUndoIsRepeatedUntilItIsDone(t *testing.T) {
 	assert.NotErrorAs(t, err, &compensation)
 	assert.Zero(t, e.instanceAllocations(), "the charge was undone")
 }
+
+// When a create got no clear answer, the read that decides whether to keep or release
+// its quota rides out failures of its own rather than keep the quota for nothing.
+func TestTheFateOfALostCreateIsReadThroughFailures(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusServiceUnavailable, Count: 1})
+	require.NoError(t, err)
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusInternalServerError, Count: 2})
+	require.NoError(t, err)
+
+	_, err = e.service.Create(t.Context(), standardSpec("web"))
+	require.Error(t, err)
+
+	var compensation *compute.CompensationError
+	assert.NotErrorAs(t, err, &compensation)
+	assert.Zero(t, e.instanceAllocations(), "the charge was undone once the server was known not to exist")
+}

@@ -33,15 +33,33 @@ type FaultRule struct {
 	// that a rule fires unless told otherwise; over HTTP an explicit "probability": 0
 	// is honoured and the rule never fires.
 	Probability float64 `json:"probability,omitempty"`
-	// Delay is a Go duration waited before faulting.
+	// Delay is a Go duration waited before faulting. With Phase "after" it holds the
+	// answer that long, past a client's timeout, before losing it.
 	Delay string `json:"delay,omitempty"`
+	// Phase says when the fault strikes: "" or "before" refuses the request before the
+	// service acts; "after" lets the request take effect and then loses its answer, as
+	// a gateway that times out or drops the connection after the service acted does.
+	Phase string `json:"phase"`
 }
 
-// Settings change timings at run time; an empty field leaves that timing unchanged.
+// Fault phases.
+const (
+	FaultPhaseBefore = "before"
+	FaultPhaseAfter  = "after"
+)
+
+// Settings change timings and harshness at run time; an empty field leaves that
+// setting unchanged.
 type Settings struct {
 	Latency          string `json:"latency,omitempty"`
 	ProvisionDelay   string `json:"provisionDelay,omitempty"`
 	DeprovisionDelay string `json:"deprovisionDelay,omitempty"`
+	// ReadLag is Options.ReadLag as a Go duration; it applies to writes made afterwards.
+	ReadLag string `json:"readLag,omitempty"`
+	// Seed restarts the read lags' random sequence from this seed.
+	Seed *uint64 `json:"seed,omitempty"`
+	// ShowInvisible is Options.ShowInvisible.
+	ShowInvisible *bool `json:"showInvisible,omitempty"`
 }
 
 // faultCreated is the body answering a new fault rule.
@@ -105,7 +123,8 @@ func (s *Sandbox) faultStatuses() []faultStatus {
 	return statuses
 }
 
-// UpdateSettings changes timings. Delays apply to transitions that start afterwards.
+// UpdateSettings changes timings and harshness. Delays apply to transitions that start
+// afterwards, read lag to writes made afterwards.
 func (s *Sandbox) UpdateSettings(settings Settings) error {
 	latency, err := parseSetting("latency", settings.Latency)
 	if err != nil {
@@ -118,6 +137,11 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 	}
 
 	deprovisionDelay, err := parseSetting("deprovisionDelay", settings.DeprovisionDelay)
+	if err != nil {
+		return err
+	}
+
+	readLag, err := parseSetting("readLag", settings.ReadLag)
 	if err != nil {
 		return err
 	}
@@ -137,6 +161,18 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 
 	if deprovisionDelay != nil {
 		s.deprovisionDelay = *deprovisionDelay
+	}
+
+	if readLag != nil {
+		s.lag.max = *readLag
+	}
+
+	if settings.Seed != nil {
+		s.lag.reseed(*settings.Seed)
+	}
+
+	if settings.ShowInvisible != nil {
+		s.showInvisible = *settings.ShowInvisible
 	}
 
 	return nil
@@ -163,10 +199,14 @@ func (s *Sandbox) currentSettings() Settings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	showInvisible := s.showInvisible
+
 	return Settings{
 		Latency:          latency.String(),
 		ProvisionDelay:   s.provisionDelay.String(),
 		DeprovisionDelay: s.deprovisionDelay.String(),
+		ReadLag:          s.lag.max.String(),
+		ShowInvisible:    &showInvisible,
 	}
 }
 
@@ -198,6 +238,10 @@ func (s *Sandbox) FailServer(id string) error {
 
 	s.advanceLocked()
 
+	// The failure reaches readers through the same cache as any other change.
+	before := s.lag.snapshot(s.world)
+	defer s.lag.record(before, s.world, s.now())
+
 	record, ok := s.world.Servers[id]
 	if !ok {
 		return errNotFound()
@@ -217,8 +261,14 @@ func (s *Sandbox) FailServer(id string) error {
 }
 
 // advanceLocked brings the world up to date for a control call. Callers hold mu.
+// Transitions it applies lag for readers like those applied during an API request.
 func (s *Sandbox) advanceLocked() {
-	if s.world.advance(s.now()) {
+	now := s.now()
+	before := s.lag.snapshot(s.world)
+
+	defer s.lag.record(before, s.world, now)
+
+	if s.world.advance(now) {
 		if err := s.saveLocked(); err != nil {
 			s.logger.Error("saving sandbox state", "error", err)
 		}

@@ -34,6 +34,10 @@ type faultStatus struct {
 func (s *Sandbox) newFault(rule FaultRule, probability float64) (*fault, error) {
 	rule.Method = strings.ToUpper(rule.Method)
 
+	if rule.Phase != "" && rule.Phase != FaultPhaseBefore && rule.Phase != FaultPhaseAfter {
+		return nil, errBadRequest("phase %q is neither %q (refuse the request) nor %q (act, then lose the answer)", rule.Phase, FaultPhaseBefore, FaultPhaseAfter)
+	}
+
 	if rule.Route != "" && !s.isRoute(rule.Method, rule.Route) {
 		return nil, errBadRequest("route %q is not an API route template for method %q", rule.Route, rule.Method)
 	}
@@ -145,9 +149,15 @@ func (s *Sandbox) matchFault(pattern string) *fault {
 }
 
 // inject answers a faulted request: after the rule's delay, with the standard error
-// body for its status, or by dropping the connection without a response.
+// body for its status, or by dropping the connection without a response. A rule of
+// phase "after" first lets the request take effect and throws its answer away, as a
+// gateway does when it gives up on a service that goes on to finish the work.
 func (s *Sandbox) inject(w http.ResponseWriter, r *http.Request, f *fault) {
 	s.logger.Info("injecting fault", "fault", f)
+
+	if f.rule.Phase == FaultPhaseAfter {
+		s.api.ServeHTTP(&lostAnswer{header: http.Header{}}, r)
+	}
 
 	if !sleep(r.Context(), f.delay) {
 		return
@@ -173,5 +183,16 @@ func (f *fault) status() faultStatus {
 }
 
 func (f *fault) String() string {
-	return fmt.Sprintf("rule %s (%s %s, status %d)", f.id, f.rule.Method, f.rule.Route, f.rule.Status)
+	return fmt.Sprintf("rule %s (%s %s, status %d, phase %q)", f.id, f.rule.Method, f.rule.Route, f.rule.Status, f.rule.Phase)
 }
+
+// lostAnswer is the response of a request whose answer never reaches the client.
+type lostAnswer struct {
+	header http.Header
+}
+
+func (l *lostAnswer) Header() http.Header { return l.header }
+
+func (l *lostAnswer) Write(b []byte) (int, error) { return len(b), nil }
+
+func (l *lostAnswer) WriteHeader(int) {}

@@ -193,7 +193,8 @@ func TestSettingsChangeDelaysOfNewTransitions(t *testing.T) {
 	var settings Settings
 
 	h.call(http.MethodPut, "/sandbox/v1/settings", Settings{ProvisionDelay: "10s", DeprovisionDelay: "20s"}).expect(http.StatusOK, &settings)
-	assert.Equal(t, Settings{Latency: "0s", ProvisionDelay: "10s", DeprovisionDelay: "20s"}, settings)
+	showInvisible := false
+	assert.Equal(t, Settings{Latency: "0s", ProvisionDelay: "10s", DeprovisionDelay: "20s", ReadLag: "0s", ShowInvisible: &showInvisible}, settings)
 
 	slower := h.createServer(serverCreate("slower"))
 

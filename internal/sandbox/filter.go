@@ -16,6 +16,8 @@ type listQuery struct {
 	// organizations are the requested organizations the caller belongs to; without an
 	// organizationID parameter, every organization it belongs to.
 	organizations []string
+	// showInvisible keeps objects of projects the caller may not use.
+	showInvisible bool
 	projects      []string
 	regions       []string
 	networks      []string
@@ -44,11 +46,13 @@ func parseListQuery(r *http.Request, caller *principal) (*listQuery, error) {
 		regions:  values["regionID"],
 		networks: values["networkID"],
 		tags:     tags,
+
+		showInvisible: showsInvisible(r),
 	}
 
 	requested, filtered := values["organizationID"], len(values["organizationID"]) > 0
 
-	for organizationID := range caller.projects {
+	for _, organizationID := range visibleOrganizations(r, caller) {
 		if !filtered || slices.Contains(requested, organizationID) {
 			q.organizations = append(q.organizations, organizationID)
 		}
@@ -77,7 +81,7 @@ func parseTagSelectors(selectors []string) (unikorn.Tags, error) {
 
 // matches reports whether an object the caller may read is selected.
 func (q *listQuery) matches(caller *principal, l listing) bool {
-	if !slices.Contains(q.organizations, l.organizationID) || !caller.canUse(l.organizationID, l.projectID) {
+	if !slices.Contains(q.organizations, l.organizationID) || (!q.showInvisible && !caller.canUse(l.organizationID, l.projectID)) {
 		return false
 	}
 

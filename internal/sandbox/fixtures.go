@@ -13,6 +13,11 @@ const (
 	ProjectID      = "a0000000-0000-4000-8000-000000000002"
 	OtherProjectID = "a0000000-0000-4000-8000-000000000003"
 
+	// ForeignOrganizationID is another organization, with one project, whose member
+	// holds ForeignToken.
+	ForeignOrganizationID = "a0000000-0000-4000-8000-000000000011"
+	ForeignProjectID      = "a0000000-0000-4000-8000-000000000012"
+
 	RegionID = "b0000000-0000-4000-8000-000000000001"
 
 	NetworkDefaultID   = "c0000000-0000-4000-8000-000000000001"
@@ -39,13 +44,17 @@ const (
 	ImageDebianID      = "99999999-9999-9999-9999-999999999999"
 )
 
-// Tokens of the two fixture users.
+// Tokens of the fixture users.
 const (
 	// DefaultToken belongs to a member of the fixture organization with the
 	// project-user role on both of its projects.
 	DefaultToken = "sandbox-token"
 	// OutsiderToken belongs to a valid user who is a member of no organization.
 	OutsiderToken = "sandbox-outsider-token"
+	// ForeignToken belongs to a valid member of another organization, with the
+	// project-user role on its one project: it reads the fixture organization's
+	// objects as forbidden (403), never as gone.
+	ForeignToken = "sandbox-foreign-token"
 )
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.
@@ -85,6 +94,7 @@ func (p *principal) canUse(organizationID, projectID string) bool {
 var (
 	fixtureUser = &principal{projects: map[string][]string{OrganizationID: {ProjectID, OtherProjectID}}}
 	outsider    = &principal{projects: map[string][]string{}}
+	foreigner   = &principal{projects: map[string][]string{ForeignOrganizationID: {ForeignProjectID}}}
 )
 
 // The catalogue: fixed, read-only, never saved.
@@ -92,11 +102,15 @@ var (
 	organizations = []unikorn.Organization{{
 		Metadata: provisionedMetadata(OrganizationID, "sandbox"),
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
+	}, {
+		Metadata: provisionedMetadata(ForeignOrganizationID, "foreign"),
+		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
 
 	projects = []unikorn.Project{
-		fixtureProject(ProjectID, "sandbox-project"),
-		fixtureProject(OtherProjectID, "other-project"),
+		fixtureProject(OrganizationID, ProjectID, "sandbox-project"),
+		fixtureProject(OrganizationID, OtherProjectID, "other-project"),
+		fixtureProject(ForeignOrganizationID, ForeignProjectID, "foreign-project"),
 	}
 
 	regions = []unikorn.Region{{
@@ -168,11 +182,11 @@ func provisionedMetadata(id, name string) unikorn.ReadMetadata {
 	}
 }
 
-func fixtureProject(id, name string) unikorn.Project {
+func fixtureProject(organizationID, id, name string) unikorn.Project {
 	return unikorn.Project{
 		Metadata: unikorn.OrganizationScopedMetadata{
 			ReadMetadata:   provisionedMetadata(id, name),
-			OrganizationID: OrganizationID,
+			OrganizationID: organizationID,
 		},
 		Spec: unikorn.ProjectSpec{GroupIDs: []string{}},
 	}

@@ -2,6 +2,12 @@
 // the same paths, bodies, status codes, list semantics and asynchronous lifecycles as
 // the real services, with fixed fixtures, fault injection and a control API for tests
 // and benchmarks. See docs/sandbox.md for the behaviour it promises.
+//
+// It can be as harsh as production: Options.ReadLag serves reads from a cache that
+// trails writes (seeded by Options.Seed), fault rules of phase "after" lose the answer
+// of a request that took effect, and lists drop what the token may not read unless
+// Options.ShowInvisible flatters the caller. ForeignToken reads as a member of another
+// organization.
 package sandbox
 
 import (
@@ -28,6 +34,19 @@ type Options struct {
 	StatePath string
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
+
+	// ReadLag is the longest time reads trail a write, as real Unikorn's cached lists
+	// and reads do: after each write, for a seeded-random time in [0, ReadLag] chosen
+	// per written object, lists and GETs may answer the object's previous version, or
+	// miss an object just created. Zero means reads are always exact.
+	ReadLag time.Duration
+	// Seed makes the read lags reproducible: the same seed and the same requests give
+	// the same lags.
+	Seed uint64
+	// ShowInvisible makes lists flatter the caller: they include objects of projects
+	// and organizations the token may not read. Off, lists drop them silently, as
+	// region's do.
+	ShowInvisible bool
 }
 
 // DefaultOptions are the documented defaults of the unikorn-sandbox command.
@@ -59,6 +78,11 @@ type Sandbox struct {
 	provisionDelay   time.Duration
 	deprovisionDelay time.Duration
 
+	// lag keeps what cached reads still show of recent writes; showInvisible turns
+	// visibility off. mu guards both.
+	lag           *readLag
+	showInvisible bool
+
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
 	stats       Stats
@@ -74,8 +98,8 @@ func New(opts Options) (*Sandbox, error) {
 		opts.Token = DefaultToken
 	}
 
-	if opts.Token == OutsiderToken {
-		return nil, fmt.Errorf("the fixture user's token must differ from the outsider token %q", OutsiderToken)
+	if opts.Token == OutsiderToken || opts.Token == ForeignToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q and %q", OutsiderToken, ForeignToken)
 	}
 
 	logger := opts.Logger
@@ -92,6 +116,8 @@ func New(opts Options) (*Sandbox, error) {
 		provisionDelay:   opts.ProvisionDelay,
 		deprovisionDelay: opts.DeprovisionDelay,
 		latency:          opts.Latency,
+		lag:              newReadLag(opts.ReadLag, opts.Seed),
+		showInvisible:    opts.ShowInvisible,
 		stats:            Stats{Routes: map[string]int{}},
 	}
 

@@ -106,9 +106,11 @@ func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (i
 	defer s.mu.Unlock()
 
 	now := s.now()
+	before := s.lag.snapshot(s.world)
 	advanced := s.world.advance(now)
 
-	rep, err := handler(&request{Request: r, caller: caller, now: now})
+	rep, err := s.handleLagged(&request{Request: s.withVisibility(r), caller: caller, now: now}, handler)
+	s.lag.record(before, s.world, now)
 
 	if advanced || (err == nil && r.Method != http.MethodGet) {
 		if saveErr := s.saveLocked(); saveErr != nil {
@@ -171,6 +173,8 @@ func (s *Sandbox) authenticate(r *http.Request) (*principal, error) {
 		return fixtureUser, nil
 	case OutsiderToken:
 		return outsider, nil
+	case ForeignToken:
+		return foreigner, nil
 	}
 
 	return nil, fmt.Errorf("token validation failed")

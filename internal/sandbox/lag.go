@@ -1,0 +1,224 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"reflect"
+	"sort"
+	"time"
+)
+
+// Read lag follows how real Unikorn serves reads: region and compute are Kubernetes
+// controllers whose handlers read through an informer cache, so a list or a GET just
+// after a write may answer from a cache that has not yet seen it. Lists and GETs share
+// that one cache, so they lag together: a just-created object is missing from both (a
+// GET answers 404), an updated or transitioned object shows its previous version, and
+// a deleted object is still listed as it was. Writes read the objects they change from
+// the API server, so they always act on the latest version.
+//
+// The mechanism is generic: every map of the world from ID to record is an object kind,
+// and lag is kept per (kind, ID), so kinds added later lag without further work.
+
+// lagKey names one object of the world.
+type lagKey struct {
+	kind string
+	id   string
+}
+
+// lagEntry is what the cache still shows of an object until a moment passes.
+type lagEntry struct {
+	// stale is the object's JSON as the cache has it; nil means the cache has not seen
+	// the object at all.
+	stale []byte
+	until time.Time
+}
+
+// readLag holds the stale views of recently written objects. The sandbox's mu guards it.
+type readLag struct {
+	max     time.Duration
+	random  *rand.Rand
+	entries map[lagKey]lagEntry
+}
+
+func newReadLag(maximum time.Duration, seed uint64) *readLag {
+	l := &readLag{max: maximum, entries: map[lagKey]lagEntry{}}
+	l.reseed(seed)
+
+	return l
+}
+
+func (l *readLag) reseed(seed uint64) {
+	//nolint:gosec // Read lag is a simulation, not security.
+	l.random = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// objectSnapshot is every object of the world as JSON, by kind and ID.
+type objectSnapshot map[string]map[string][]byte
+
+// snapshot records the world before a request, or nil when nothing can lag.
+func (l *readLag) snapshot(w *world) objectSnapshot {
+	if l.max <= 0 {
+		return nil
+	}
+
+	return snapshotObjects(w)
+}
+
+func snapshotObjects(w *world) objectSnapshot {
+	snapshot := objectSnapshot{}
+
+	for kind, records := range objectKinds(w) {
+		objects := map[string][]byte{}
+
+		for _, id := range records.MapKeys() {
+			data, err := json.Marshal(records.MapIndex(id).Interface())
+			if err != nil {
+				panic(err) // The world saves as JSON, so every record encodes.
+			}
+
+			objects[id.String()] = data
+		}
+
+		snapshot[kind] = objects
+	}
+
+	return snapshot
+}
+
+// record starts a lag for every object that changed since before, each for its own
+// random time in [0, max]. An object already lagging keeps the version the cache
+// shows, until the later of the two ends.
+func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
+	if before == nil {
+		return
+	}
+
+	after := snapshotObjects(w)
+
+	for _, kind := range sortedKeys(after) {
+		ids := map[string]bool{}
+		for id := range before[kind] {
+			ids[id] = true
+		}
+
+		for id := range after[kind] {
+			ids[id] = true
+		}
+
+		for _, id := range sortedKeys(ids) {
+			old, current := before[kind][id], after[kind][id]
+			if bytes.Equal(old, current) {
+				continue
+			}
+
+			until := now.Add(time.Duration(l.random.Int64N(int64(l.max) + 1)))
+			key := lagKey{kind: kind, id: id}
+
+			if entry, ok := l.entries[key]; ok && entry.until.After(now) {
+				if until.After(entry.until) {
+					entry.until = until
+					l.entries[key] = entry
+				}
+
+				continue
+			}
+
+			if until.After(now) {
+				l.entries[key] = lagEntry{stale: old, until: until}
+			}
+		}
+	}
+}
+
+// view is the world as a read sees it now: the world itself when nothing lags, else a
+// copy in which lagging objects are as the cache has them.
+func (l *readLag) view(w *world, now time.Time) *world {
+	for key, entry := range l.entries {
+		if !entry.until.After(now) {
+			delete(l.entries, key)
+		}
+	}
+
+	if len(l.entries) == 0 {
+		return w
+	}
+
+	data, err := json.Marshal(w)
+	if err != nil {
+		panic(err)
+	}
+
+	stale := newWorld()
+	if err := json.Unmarshal(data, stale); err != nil {
+		panic(err)
+	}
+
+	kinds := objectKinds(stale)
+
+	for key, entry := range l.entries {
+		records := kinds[key.kind]
+		id := reflect.ValueOf(key.id)
+
+		if records.IsNil() {
+			records.Set(reflect.MakeMap(records.Type()))
+		}
+
+		if entry.stale == nil {
+			records.SetMapIndex(id, reflect.Value{})
+
+			continue
+		}
+
+		record := reflect.New(records.Type().Elem().Elem())
+		if err := json.Unmarshal(entry.stale, record.Interface()); err != nil {
+			panic(err)
+		}
+
+		records.SetMapIndex(id, record)
+	}
+
+	return stale
+}
+
+// objectKinds finds every map of the world from ID to record, by field name.
+func objectKinds(w *world) map[string]reflect.Value {
+	kinds := map[string]reflect.Value{}
+	value := reflect.ValueOf(w).Elem()
+
+	for i := range value.NumField() {
+		field := value.Field(i)
+		if field.Kind() == reflect.Map && field.Type().Key().Kind() == reflect.String && field.Type().Elem().Kind() == reflect.Pointer {
+			kinds[value.Type().Field(i).Name] = field
+		}
+	}
+
+	return kinds
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+
+	sort.Strings(keys)
+
+	return keys
+}
+
+// handleLagged runs a handler; a read runs against the world as the cache shows it, and
+// whatever it might change there is thrown away with the copy.
+func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error) {
+	if req.Method != http.MethodGet {
+		return handler(req)
+	}
+
+	current := s.world
+	s.world = s.lag.view(current, req.now)
+
+	defer func() { s.world = current }()
+
+	return handler(req)
+}
