@@ -6,7 +6,7 @@ import (
 )
 
 // Instances is everything the provider asks of an instance back end. There are two:
-// Region, this package's own saga that realizes an instance as a region server tagged
+// RegionInstances, this package's own saga that realizes an instance as a region server tagged
 // with its ID and charged to identity (only a service account may call those APIs),
 // and the compute service's public instance API, which any user may call. The
 // signatures speak only of this package's types, never of servers or allocations, so

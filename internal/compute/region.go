@@ -6,22 +6,22 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// Region is the region back end of Instances: Service's saga over region's servers and
+// RegionInstances is the region back end of Instances: Service's saga over region's servers and
 // identity's allocations. It only translates Service's answers into the types the
 // interface promises, so that the saga itself keeps speaking Unikorn.
-type Region struct {
+type RegionInstances struct {
 	service *Service
 }
 
-var _ Instances = (*Region)(nil)
+var _ Instances = (*RegionInstances)(nil)
 
-// NewRegion returns the region back end over a Service.
-func NewRegion(service *Service) *Region {
-	return &Region{service: service}
+// NewRegionInstances returns the region back end over a Service.
+func NewRegionInstances(service *Service) *RegionInstances {
+	return &RegionInstances{service: service}
 }
 
 // Validate implements Instances.
-func (r *Region) Validate(ctx context.Context, spec Spec) (*Location, error) {
+func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
 	placement, err := r.service.Validate(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -35,28 +35,28 @@ func (r *Region) Validate(ctx context.Context, spec Spec) (*Location, error) {
 }
 
 // ValidateUpdate implements Instances.
-func (r *Region) ValidateUpdate(ctx context.Context, spec Spec) error {
+func (r *RegionInstances) ValidateUpdate(ctx context.Context, spec Spec) error {
 	return r.service.ValidateUpdate(ctx, spec)
 }
 
 // Create implements Instances.
-func (r *Region) Create(ctx context.Context, spec Spec) (*Instance, error) {
+func (r *RegionInstances) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	return r.service.Create(ctx, spec)
 }
 
 // WaitReady implements Instances.
-func (r *Region) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
+func (r *RegionInstances) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
 	return r.service.WaitReady(ctx, instance)
 }
 
 // Get implements Instances.
-func (r *Region) Get(ctx context.Context, ref Ref) (*Instance, error) {
+func (r *RegionInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
 	return r.service.Get(ctx, ref)
 }
 
 // Lookup implements Instances. An instance's ID derives from its network and name, so
 // a look-up by name is one by ID.
-func (r *Region) Lookup(ctx context.Context, ref Ref, name string) (*Instance, error) {
+func (r *RegionInstances) Lookup(ctx context.Context, ref Ref, name string) (*Instance, error) {
 	id, err := unikorn.DeriveServerID(ref.NetworkID, name)
 	if err != nil {
 		return nil, &ValidationError{Problems: []Problem{{Field: FieldNetworkID, Summary: "Invalid network ID", Detail: err.Error()}}}
@@ -68,28 +68,28 @@ func (r *Region) Lookup(ctx context.Context, ref Ref, name string) (*Instance, e
 }
 
 // Update implements Instances.
-func (r *Region) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+func (r *RegionInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
 	return r.service.Update(ctx, ref, spec)
 }
 
 // Delete implements Instances. The region back end's handle is the ID of the quota
 // allocation, which cannot be found once the server that names it is gone.
-func (r *Region) Delete(ctx context.Context, ref Ref, handle Handle) error {
+func (r *RegionInstances) Delete(ctx context.Context, ref Ref, handle Handle) error {
 	return r.service.Delete(ctx, ref, string(handle))
 }
 
 // List implements Instances.
-func (r *Region) List(ctx context.Context, query ListQuery) (*Listing, error) {
+func (r *RegionInstances) List(ctx context.Context, query ListQuery) (*Listing, error) {
 	return r.service.List(ctx, query)
 }
 
 // Power implements Instances.
-func (r *Region) Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error) {
+func (r *RegionInstances) Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error) {
 	return r.service.Power(ctx, ref, op, progress)
 }
 
 // Snapshot implements Instances.
-func (r *Region) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
+func (r *RegionInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
 	image, err := r.service.Snapshot(ctx, ref, request, progress)
 	if err != nil {
 		return nil, err
@@ -99,12 +99,12 @@ func (r *Region) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest,
 }
 
 // SSHKey implements Instances.
-func (r *Region) SSHKey(ctx context.Context, ref Ref) (string, error) {
+func (r *RegionInstances) SSHKey(ctx context.Context, ref Ref) (string, error) {
 	return r.service.SSHKey(ctx, ref)
 }
 
 // ConsoleOutput implements Instances.
-func (r *Region) ConsoleOutput(ctx context.Context, ref Ref, lines int) (string, error) {
+func (r *RegionInstances) ConsoleOutput(ctx context.Context, ref Ref, lines int) (string, error) {
 	return r.service.ConsoleOutput(ctx, ref, lines)
 }
 

@@ -196,8 +196,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	service := compute.NewService(client)
 
 	return &providerdata.Data{
-		Client:         client,
-		Instances:      compute.NewRegion(service),
+		Instances:      compute.NewRegionInstances(service),
 		Catalogue:      service,
 		OrganizationID: organizationID,
 		ProjectID:      projectID,

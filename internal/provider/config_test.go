@@ -96,7 +96,8 @@ func TestConfigureFallsBackToTheEnvironment(t *testing.T) {
 	data, diags := configure(nullModel(), "test", fullEnv().get)
 
 	require.False(t, diags.HasError(), "%v", diags)
-	assert.NotNil(t, data.Client)
+	assert.NotNil(t, data.Instances)
+	assert.NotNil(t, data.Catalogue)
 	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e1", data.OrganizationID)
 	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e2", data.ProjectID)
 }
@@ -188,7 +189,7 @@ func TestConfiguredClientIdentifiesTheProvider(t *testing.T) {
 	data, diags := configure(nullModel(), "1.2.3", e.get)
 	require.False(t, diags.HasError(), "%v", diags)
 
-	_, err := data.Client.ListRegions(context.Background(), "org")
+	_, err := data.Catalogue.Regions(context.Background(), "org")
 	require.NoError(t, err)
 	assert.Equal(t, "terraform-provider-unikorn/1.2.3", <-userAgent)
 }

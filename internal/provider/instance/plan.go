@@ -14,7 +14,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // ModifyPlan checks a plan against the cloud while the values are known, so that a
@@ -58,7 +57,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			resp.RequiresReplace = append(resp.RequiresReplace, pathProvisioningStatus)
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, pathProvisioningStatus, types.StringUnknown())...)
 			creating = true
-		case unikorn.ProvisioningError:
+		case compute.ProvisioningError:
 			resp.Diagnostics.AddWarning("Instance failed in the cloud",
 				fmt.Sprintf("The cloud reports instance %q (%s) with provisioning status error. Terraform leaves it as it is; "+
 					"to replace it, run terraform apply -replace=<address of this resource>.",
