@@ -16,7 +16,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // Attribute names of the provider block.
@@ -133,7 +132,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return resolved
 	}
 
-	cfg := unikorn.Config{
+	cfg := compute.Settings{
 		RegionEndpoint: resolve(model.RegionEndpoint, setting{
 			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
 			what: "the base URL of the Unikorn region API", required: true, isURL: true,
@@ -182,7 +181,9 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
-	client, err := unikorn.NewClient(cfg)
+	cfg.Logger = apiLogger(cfg.Token)
+
+	service, err := compute.Connect(cfg)
 	if err != nil {
 		diags.Append(diagnostic.Error(
 			"Unable to create the Unikorn API client",
@@ -192,8 +193,6 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 		return nil, diags
 	}
-
-	service := compute.NewService(client)
 
 	return &providerdata.Data{
 		Instances:      compute.NewRegionInstances(service),

@@ -40,6 +40,8 @@ type Config struct {
 	RequestTimeout time.Duration
 	// Retry shapes the retries of idempotent requests; the zero value means defaults.
 	Retry RetryPolicy
+	// Logger receives the client's log lines; nil logs nothing.
+	Logger Logger
 }
 
 // Client calls the region and identity APIs. It is safe for concurrent use and keeps
@@ -52,6 +54,7 @@ type Client struct {
 	userAgent    string
 	timeout      time.Duration
 	retry        RetryPolicy
+	logger       Logger
 }
 
 // NewClient validates cfg and returns a client for it.
@@ -94,6 +97,7 @@ func NewClient(cfg Config) (*Client, error) {
 		userAgent:    cfg.UserAgent,
 		timeout:      cfg.RequestTimeout,
 		retry:        retry,
+		logger:       cfg.Logger,
 	}
 
 	if c.userAgent == "" {

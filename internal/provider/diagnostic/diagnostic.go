@@ -6,7 +6,7 @@ package diagnostic
 import (
 	"context"
 	"errors"
-	"net/http"
+	"net/http" //nolint:depguard // status names only: no request is made here
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
