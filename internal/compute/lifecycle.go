@@ -464,6 +464,10 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 		return fmt.Errorf("deleting the server: %w", err)
 	}
 
+	// Until the read lag has passed, a read may still show the server as it was before
+	// the delete, in error perhaps: only a later error is the delete's.
+	sent := time.Now()
+
 	err = s.waitFor(ctx, "server "+instance.ServerID+" of instance "+instance.ID+" to be deleted", func(ctx context.Context) (bool, error) {
 		server, err := s.readServer(ctx, instance)
 		if err != nil {
@@ -489,7 +493,7 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 			status = found.ProvisioningStatus
 		}
 
-		if status == unikorn.ProvisioningError {
+		if status == unikorn.ProvisioningError && time.Since(sent) > s.readLag {
 			return false, fmt.Errorf("the cloud failed to delete server %s of instance %s: its provisioning status is error; "+
 				"its quota allocation is kept until it is gone", instance.ServerID, instance.ID)
 		}

@@ -21,7 +21,7 @@ func resourceOnly(env *acctest.Environment, a attrs) string {
 func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
 	cli.Run("apply", "-auto-approve", "-input=false")
 
@@ -46,7 +46,7 @@ func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
 func TestAccInstanceDestroyWhenTheServerIsAlreadyGone(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))

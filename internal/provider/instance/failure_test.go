@@ -27,7 +27,7 @@ func wrapped(pattern string) *regexp.Regexp {
 }
 
 func TestAccInstanceQuotaRefusal(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	gpu := baseAttrs(env).with(
@@ -56,7 +56,7 @@ func TestAccInstanceQuotaRefusal(t *testing.T) {
 }
 
 func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -79,7 +79,7 @@ func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -113,7 +113,7 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var started time.Time
@@ -155,7 +155,7 @@ func failFirstServer(t *testing.T, env *acctest.Environment) {
 }
 
 func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -180,7 +180,7 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 // A server deleted out of band is noticed by a plan that writes nothing; the apply
 // that follows replaces the instance and releases the vanished one's quota.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -216,7 +216,7 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 }
 
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var impostorID string
@@ -235,6 +235,7 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 				require.NoError(t, err)
 
 				impostorID = impostor.Metadata.ID
+				settle()
 			},
 			Config:      config(env, baseAttrs(env)),
 			ExpectError: regexp.MustCompile(`(?s)realized by 2 servers.*` + instanceID(t, "web")),
@@ -250,7 +251,7 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 }
 
 func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var (
@@ -298,7 +299,7 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	// Each step gets one 503 and one 429 on every idempotent request it makes, on top

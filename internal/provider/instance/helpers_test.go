@@ -128,6 +128,7 @@ func deleteServerBehindTerraform(t *testing.T, env *acctest.Environment, serverI
 
 		return unikorn.IsNotFound(err)
 	}, 10*time.Second, 10*time.Millisecond)
+	settle()
 }
 
 // instanceID is the ID an instance called name on the default network has.
@@ -151,4 +152,10 @@ func writes(stats sandbox.Stats) int {
 	}
 
 	return count
+}
+
+// settle waits out the sandbox's read lag after a change made behind Terraform's
+// back, so that the next command sees it, as a person's next command would.
+func settle() {
+	time.Sleep(acctest.ProductionReadLag)
 }

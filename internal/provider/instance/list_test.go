@@ -99,7 +99,7 @@ func displayNameOf(t *testing.T, m member) string {
 }
 
 func TestAccInstanceListFilters(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
@@ -168,7 +168,7 @@ func TestAccInstanceListFilters(t *testing.T) {
 func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	acctest.SkipUnlessSupported(t, acctest.ListResources)
 	run := uuid.NewString()[:8]
 
@@ -214,7 +214,7 @@ func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
@@ -230,6 +230,7 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 		},
 	})
 	require.NoError(t, err)
+	settle()
 	// Removed before the destroy, which needs the instance to be unambiguous again.
 	t.Cleanup(func() { deleteServerBehindTerraform(t, env, impostor.Metadata.ID) })
 

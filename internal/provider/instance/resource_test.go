@@ -26,7 +26,7 @@ func stateValue(name string, value knownvalue.Check) statecheck.StateCheck {
 var ipv4 = regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`)
 
 func TestAccInstanceCreateReadImport(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -91,7 +91,7 @@ func TestAccInstanceCreateReadImport(t *testing.T) {
 }
 
 func TestAccInstanceImportRejectsMalformedIDs(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: config(env, baseAttrs(env))},
@@ -106,7 +106,7 @@ func TestAccInstanceImportRejectsMalformedIDs(t *testing.T) {
 
 // Attributes that change in place keep the instance (and its ID); each step changes one.
 func TestAccInstanceUpdatesInPlace(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	sameID := statecheck.CompareValue(compare.ValuesSame())
@@ -176,7 +176,7 @@ func checkFloatingIPs(t *testing.T, env *acctest.Environment, publicIP bool) res
 
 // Attributes that recreate the server replace the instance; each step changes one.
 func TestAccInstanceReplaces(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	base := baseAttrs(env)

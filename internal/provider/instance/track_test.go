@@ -24,7 +24,7 @@ import (
 // The cloud keeps user data, so an instance imported again (after `state rm`) plans
 // no replacement.
 func TestAccInstanceImportReadsUserDataBack(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	withUserData := baseAttrs(env).with("user_data", `"#!/bin/sh\necho hello\n"`)
@@ -48,7 +48,7 @@ func TestAccInstanceImportReadsUserDataBack(t *testing.T) {
 
 // Timeouts live only in Terraform: changing them sends nothing to the cloud.
 func TestAccInstanceTimeoutsOnlyChangeWritesNothing(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -119,7 +119,7 @@ func applyBehindStaleLists(t *testing.T, env *acctest.Environment) (*staleLists,
 // Lists that miss a running server neither make a plan delete it nor a destroy
 // release its quota while it runs: the provider asks for the server itself.
 func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	lists, cli := applyBehindStaleLists(t, env)
@@ -143,7 +143,7 @@ func TestAccInstanceStaleListsNeverLoseTrack(t *testing.T) {
 // A valid token of someone who may not see the instance (lists leave it out) has
 // lost access: refreshing with it is an error, and the instance stays in state.
 func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	lists, cli := applyBehindStaleLists(t, env)
@@ -173,12 +173,13 @@ func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
 // An instance the cloud reports in error is named in the plan, not passed over as
 // "No changes".
 func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
 	cli.Run("apply", "-auto-approve", "-input=false")
 	env.FailServer(t, instanceID(t, "web"))
+	settle()
 
 	output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
 	assert.Contains(t, output, "Instance failed in the cloud")

@@ -72,7 +72,7 @@ func TestAccInstancePlanTimeValidation(t *testing.T) {
 
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			env := acctest.New(t)
+			env := acctest.New(t, acctest.Production(t))
 			env.SkipUnlessSandbox(t)
 
 			a := baseAttrs(env)
