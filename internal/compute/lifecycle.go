@@ -229,29 +229,45 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
 		}
 	}
 
+	var server *unikorn.Server
+
+	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+		var err error
+		server, err = s.client.GetServer(ctx, ref.ID)
+
+		return err
+	})
+
+	switch {
+	case err == nil:
+		if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID {
+			return instanceFromServer(server), nil
+		}
+
+		// A server of that name that compute did not make is not the instance.
+		return nil, ErrNotFound
+	case unikorn.IsForbidden(err):
+		return nil, &AccessError{InstanceID: ref.ID, What: "its server " + ref.ID, Err: err}
+	case unikorn.IsNotFound(err):
+		return nil, ErrNotFound
+	default:
+		return nil, err
+	}
+}
+
+// pastReadLag runs read again while it answers 404, until the read lag has passed:
+// region's and identity's caches may not show a recent write yet.
+func (s *Service) pastReadLag(ctx context.Context, read func(context.Context) error) error {
 	settled := time.Now().Add(s.readLag)
 
 	for {
-		server, err := s.client.GetServer(ctx, ref.ID)
-
-		switch {
-		case err == nil:
-			if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID {
-				return instanceFromServer(server), nil
-			}
-
-			// A server of that name that compute did not make is not the instance.
-			return nil, ErrNotFound
-		case unikorn.IsForbidden(err):
-			return nil, &AccessError{InstanceID: ref.ID, What: "its server " + ref.ID, Err: err}
-		case !unikorn.IsNotFound(err):
-			return nil, err
-		case !time.Now().Before(settled):
-			return nil, ErrNotFound
+		err := read(ctx)
+		if !unikorn.IsNotFound(err) || !time.Now().Before(settled) {
+			return err
 		}
 
 		if err := sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
-			return nil, err
+			return err
 		}
 	}
 }
@@ -411,7 +427,15 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 		return nil, nil
 	}
 
-	allocation, err := s.client.GetAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID)
+	var allocation *unikorn.Allocation
+
+	// A recent charge may not be readable yet: a 404 is believed only past the read lag.
+	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+		var err error
+		allocation, err = s.client.GetAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID)
+
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("reading the quota allocation: %w", err)
 	}

@@ -127,7 +127,7 @@ func runCase(t *testing.T, c *matrixCase) {
 
 			l.requireAgreement(p)
 		case p == phaseDelete || slices.Index(phases, p) < slices.Index(phases, c.phase):
-			require.Equal(t, 1, l.converge(p), "%s without a fault", p)
+			require.Equal(t, 1, l.converge(p), "%s without a fault; the failed runs said:\n%s", p, strings.Join(l.failures, "\n---\n"))
 		}
 	}
 

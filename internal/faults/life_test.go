@@ -96,7 +96,7 @@ type life struct {
 func newLife(t *testing.T) *life {
 	t.Helper()
 
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	env.Settings.RequestTimeout = requestTimeout
 

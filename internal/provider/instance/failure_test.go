@@ -103,6 +103,8 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 			PreConfig: func() {
 				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
 
+				settle() // for the list to show the server made a moment ago
+
 				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
 					deleteServerBehindTerraform(t, env, server.Metadata.ID)
 				}

@@ -147,10 +147,12 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				MarkdownDescription: "The region the instance runs in, taken from its network.",
 				PlanModifiers:       useState,
 			},
+			// What the cloud reports about a running instance carries no plan modifier:
+			// a refresh may read a lagging copy of the server, so an apply that changes
+			// the instance plans them unknown rather than promise the refreshed values.
 			"private_ip": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "The instance's IPv4 address on its network.",
-				PlanModifiers:       useState,
 			},
 			"public_ip_address": schema.StringAttribute{
 				Computed:            true,
@@ -160,25 +162,21 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			"mac_address": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "The MAC address of the instance's network interface.",
-				PlanModifiers:       useState,
 			},
 			"power_state": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "`Pending`, `Running`, `Stopping` or `Stopped`. Change it with the " +
 					"`unikorn_compute_instance_power` action; a refresh shows the result.",
-				PlanModifiers: useState,
 			},
 			"provisioning_status": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The cloud's provisioning status: `pending`, `provisioning`, `provisioned`, `deprovisioning` or `error`; " +
 					"`deleted` when the server was deleted outside Terraform, so that the next apply replaces the instance " +
 					"and releases its quota.",
-				PlanModifiers: useState,
 			},
 			"health_status": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "The cloud's health status: `unknown`, `healthy`, `degraded` or `error`.",
-				PlanModifiers:       useState,
 			},
 			"creation_time": schema.StringAttribute{
 				Computed:            true,
