@@ -68,7 +68,7 @@ type Environment struct {
 func New(t *testing.T, options ...Option) *Environment {
 	t.Helper()
 
-	harshness := harshness{visibility: true}
+	harshness := harshness{visibility: true, backend: RegionBackend}
 	for _, option := range options {
 		option(&harshness)
 	}
@@ -93,6 +93,14 @@ func New(t *testing.T, options ...Option) *Environment {
 	require.NoError(t, err)
 
 	env.Client = client
+	// Always written out, so that a compute endpoint in the environment of the test
+	// run cannot change the back end under test.
+	env.Settings.InstanceAPI = harshness.backend.InstanceAPI
+
+	if harshness.backend == ComputeBackend && env.IsSandbox() {
+		// The sandbox serves every API at one address.
+		env.Settings.ComputeEndpoint = env.Settings.RegionEndpoint
+	}
 
 	return env
 }
@@ -223,6 +231,9 @@ type ProviderSettings struct {
 	// RequestTimeout bounds each API request, as a Go duration; empty means the
 	// provider's default.
 	RequestTimeout string
+	// InstanceAPI and ComputeEndpoint choose and reach the instance back end.
+	InstanceAPI     string
+	ComputeEndpoint string
 }
 
 // Config writes the settings as a provider block, leaving out empty ones so that the
@@ -240,6 +251,8 @@ func (s ProviderSettings) Config() string {
 		{"organization_id", s.OrganizationID},
 		{"project_id", s.ProjectID},
 		{"request_timeout", s.RequestTimeout},
+		{"instance_api", s.InstanceAPI},
+		{"compute_endpoint", s.ComputeEndpoint},
 	} {
 		if attribute.value != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", attribute.name, Quote(attribute.value))

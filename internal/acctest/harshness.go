@@ -20,6 +20,8 @@ type harshness struct {
 	readLag    time.Duration
 	seed       uint64
 	visibility bool
+	// backend is not harshness but rides along, so that one Option list sets up a test.
+	backend Backend
 }
 
 // Option makes the sandbox of New harsher (or kinder).

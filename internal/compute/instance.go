@@ -73,8 +73,12 @@ type Instance struct {
 	OrganizationID string
 	ProjectID      string
 	RegionID       string
-	ServerID       string
-	AllocationID   string
+	// ServerID and AllocationID belong to the region back end; callers keep Handle.
+	ServerID     string
+	AllocationID string
+	// Handle is the back end's own note for deleting the instance once it can no longer
+	// be read; the caller keeps it and hands it back to Delete.
+	Handle Handle
 
 	Spec Spec
 
@@ -160,6 +164,7 @@ func instanceFromServer(server *unikorn.Server) *Instance {
 			instance.ID = tag.Value
 		case tag.Name == AllocationIDTag:
 			instance.AllocationID = tag.Value
+			instance.Handle = Handle(tag.Value)
 		case IsReservedTag(tag.Name):
 		default:
 			instance.Spec.Tags[tag.Name] = tag.Value

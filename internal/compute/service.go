@@ -228,3 +228,27 @@ func (e *WaitError) Interrupted() bool {
 }
 
 func (e *WaitError) Unwrap() error { return e.Err }
+
+// Settings say where Unikorn is and how to reach it; Logger among them receives the
+// API client's log lines.
+type (
+	Settings = unikorn.Config
+	Logger   = unikorn.Logger
+	LogLevel = unikorn.LogLevel
+)
+
+// Log levels of the API client's lines.
+const (
+	LogDebug = unikorn.LogDebug
+	LogTrace = unikorn.LogTrace
+)
+
+// Connect returns a Service over a new API client for settings.
+func Connect(settings Settings, options ...Option) (*Service, error) {
+	client, err := unikorn.NewClient(settings)
+	if err != nil {
+		return nil, err
+	}
+
+	return NewService(client, options...), nil
+}

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -16,7 +17,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // Attribute names of the provider block.
@@ -29,6 +29,8 @@ const (
 	attrCACertificate    = "ca_certificate"
 	attrInsecure         = "insecure"
 	attrRequestTimeout   = "request_timeout"
+	attrComputeEndpoint  = "compute_endpoint"
+	attrInstanceAPI      = "instance_api"
 )
 
 // Environment variables that stand in for unset attributes.
@@ -38,7 +40,21 @@ const (
 	envToken            = "UNIKORN_TOKEN"
 	envOrganizationID   = "UNIKORN_ORGANIZATION_ID"
 	envProjectID        = "UNIKORN_PROJECT_ID"
+	envComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
+	envInstanceAPI      = "UNIKORN_INSTANCE_API"
 )
+
+// The instance back ends instance_api chooses between.
+const (
+	// instanceAPICompute is compute's public instance API, which every project member
+	// may call.
+	instanceAPICompute = "compute"
+	// instanceAPIRegion is this provider's own saga over region's servers and
+	// identity's allocations, service APIs that only service accounts may call.
+	instanceAPIRegion = "region"
+)
+
+var instanceAPIs = []string{instanceAPICompute, instanceAPIRegion}
 
 // providerModel is the provider block as Terraform hands it over.
 type providerModel struct {
@@ -50,6 +66,8 @@ type providerModel struct {
 	CACertificate    types.String `tfsdk:"ca_certificate"`
 	Insecure         types.Bool   `tfsdk:"insecure"`
 	RequestTimeout   types.String `tfsdk:"request_timeout"`
+	ComputeEndpoint  types.String `tfsdk:"compute_endpoint"`
+	InstanceAPI      types.String `tfsdk:"instance_api"`
 }
 
 // setting is one value with an environment fallback.
@@ -64,6 +82,8 @@ type setting struct {
 	// isToken trims what a file read with file() brings along, and refuses a value
 	// that still cannot travel in an HTTP header.
 	isToken bool
+	// oneOf, when set, lists the only values accepted.
+	oneOf []string
 }
 
 // configure turns the provider block and the environment into the data every type
@@ -120,6 +140,15 @@ func configure(model providerModel, version string, getenv func(string) string) 
 				fmt.Sprintf("The value of %s, %q, is not a Unikorn ID.", source, resolved),
 				"Give the ID (a lowercase UUID such as c0000000-0000-4000-8000-000000000001), not the name.",
 			))
+		case resolved != "" && len(s.oneOf) > 0 && !slices.Contains(s.oneOf, resolved):
+			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				"Invalid "+s.attribute,
+				fmt.Sprintf("The value of %s, %q, is not one of %q.", source, resolved, s.oneOf),
+				fmt.Sprintf("Set it to one of %q, or leave it and %s unset to choose by whether a compute endpoint is set.",
+					s.oneOf, s.envVar),
+			))
+
+			resolved = ""
 		case resolved != "" && s.isURL:
 			if err := checkEndpoint(resolved); err != nil {
 				diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
@@ -133,14 +162,32 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return resolved
 	}
 
-	cfg := unikorn.Config{
+	// The back end decides which endpoints are needed, so it is settled first.
+	instanceAPI := resolve(model.InstanceAPI, setting{
+		attribute: attrInstanceAPI, envVar: envInstanceAPI,
+		what: "the instance API to use", oneOf: instanceAPIs,
+	})
+	computeEndpoint := resolve(model.ComputeEndpoint, setting{
+		attribute: attrComputeEndpoint, envVar: envComputeEndpoint,
+		what: "the base URL of the Unikorn compute API", required: instanceAPI == instanceAPICompute, isURL: true,
+	})
+
+	if instanceAPI == "" && !diags.HasError() {
+		instanceAPI = instanceAPIRegion
+		if computeEndpoint != "" {
+			instanceAPI = instanceAPICompute
+		}
+	}
+
+	cfg := compute.Settings{
 		RegionEndpoint: resolve(model.RegionEndpoint, setting{
 			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
 			what: "the base URL of the Unikorn region API", required: true, isURL: true,
 		}),
 		IdentityEndpoint: resolve(model.IdentityEndpoint, setting{
 			attribute: attrIdentityEndpoint, envVar: envIdentityEndpoint,
-			what: "the base URL of the Unikorn identity API", required: true, isURL: true,
+			// Only the region back end calls identity (for quota allocations).
+			what: "the base URL of the Unikorn identity API", required: instanceAPI == instanceAPIRegion, isURL: true,
 		}),
 		Token: resolve(model.Token, setting{
 			attribute: attrToken, envVar: envToken,
@@ -182,7 +229,20 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
-	client, err := unikorn.NewClient(cfg)
+	if instanceAPI == instanceAPICompute {
+		diags.Append(diagnostic.AttributeError(path.Root(attrInstanceAPI),
+			"Compute back end not available",
+			fmt.Sprintf("The provider chose instance_api %q (set, or implied by a compute endpoint), but this build "+
+				"of the provider cannot yet call the compute API.", instanceAPI),
+			fmt.Sprintf(`Set instance_api = "region" (or %s=region) with a token that has service rights.`, envInstanceAPI),
+		))
+
+		return nil, diags
+	}
+
+	cfg.Logger = apiLogger(cfg.Token)
+
+	service, err := compute.Connect(cfg)
 	if err != nil {
 		diags.Append(diagnostic.Error(
 			"Unable to create the Unikorn API client",
@@ -194,8 +254,8 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	}
 
 	return &providerdata.Data{
-		Client:         client,
-		Compute:        compute.NewService(client),
+		Instances:      compute.NewRegionInstances(service),
+		Catalogue:      service,
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

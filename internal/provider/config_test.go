@@ -29,6 +29,8 @@ func nullModel() providerModel {
 		CACertificate:    types.StringNull(),
 		Insecure:         types.BoolNull(),
 		RequestTimeout:   types.StringNull(),
+		ComputeEndpoint:  types.StringNull(),
+		InstanceAPI:      types.StringNull(),
 	}
 }
 
@@ -96,7 +98,8 @@ func TestConfigureFallsBackToTheEnvironment(t *testing.T) {
 	data, diags := configure(nullModel(), "test", fullEnv().get)
 
 	require.False(t, diags.HasError(), "%v", diags)
-	assert.NotNil(t, data.Client)
+	assert.NotNil(t, data.Instances)
+	assert.NotNil(t, data.Catalogue)
 	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e1", data.OrganizationID)
 	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e2", data.ProjectID)
 }
@@ -188,7 +191,7 @@ func TestConfiguredClientIdentifiesTheProvider(t *testing.T) {
 	data, diags := configure(nullModel(), "1.2.3", e.get)
 	require.False(t, diags.HasError(), "%v", diags)
 
-	_, err := data.Client.ListRegions(context.Background(), "org")
+	_, err := data.Catalogue.Regions(context.Background(), "org")
 	require.NoError(t, err)
 	assert.Equal(t, "terraform-provider-unikorn/1.2.3", <-userAgent)
 }
@@ -233,4 +236,90 @@ func TestConfigureRefusesAnEmptyValue(t *testing.T) {
 	_, diags := configure(model, "test", fullEnv().get)
 	assert.Equal(t, []path.Path{path.Root("region_endpoint")}, errorPaths(t, diags))
 	assert.Contains(t, diags.Errors()[0].Detail(), envRegionEndpoint)
+}
+
+// The back end decides which endpoints are needed: compute needs its own endpoint and
+// not identity's, region needs identity's. Each problem names attribute and variable.
+func TestConfigureChoosesTheInstanceAPI(t *testing.T) {
+	t.Parallel()
+
+	tests := map[string]struct {
+		model       func(*providerModel)
+		env         env
+		wantPaths   []path.Path
+		wantSummary []string
+		wantDetail  string
+	}{
+		"region by default, identity required": {
+			env:         env{envIdentityEndpoint: ""},
+			wantPaths:   []path.Path{path.Root("identity_endpoint")},
+			wantSummary: []string{"Missing identity_endpoint"},
+			wantDetail:  "UNIKORN_IDENTITY_ENDPOINT",
+		},
+		"a compute endpoint implies compute, without identity": {
+			env:         env{envComputeEndpoint: "http://127.0.0.1:3", envIdentityEndpoint: ""},
+			wantPaths:   []path.Path{path.Root("instance_api")},
+			wantSummary: []string{"Compute back end not available"},
+			wantDetail:  `instance_api = "region"`,
+		},
+		"compute asked for without an endpoint": {
+			model:       func(m *providerModel) { m.InstanceAPI = types.StringValue("compute") },
+			wantPaths:   []path.Path{path.Root("compute_endpoint")},
+			wantSummary: []string{"Missing compute_endpoint"},
+			wantDetail:  "UNIKORN_COMPUTE_ENDPOINT",
+		},
+		"an unknown API from the environment": {
+			env:         env{envInstanceAPI: "servers"},
+			wantPaths:   []path.Path{path.Root("instance_api")},
+			wantSummary: []string{"Invalid instance_api"},
+			wantDetail:  `UNIKORN_INSTANCE_API, "servers", is not one of ["compute" "region"]`,
+		},
+		"region asked for keeps a compute endpoint from the environment out": {
+			model: func(m *providerModel) { m.InstanceAPI = types.StringValue("region") },
+			env:   env{envComputeEndpoint: "http://127.0.0.1:3"},
+		},
+		"a bad compute endpoint": {
+			env:         env{envComputeEndpoint: "compute.example.com"},
+			wantPaths:   []path.Path{path.Root("compute_endpoint")},
+			wantSummary: []string{"Invalid compute_endpoint"},
+			wantDetail:  "UNIKORN_COMPUTE_ENDPOINT",
+		},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			model := nullModel()
+			if test.model != nil {
+				test.model(&model)
+			}
+
+			e := fullEnv()
+			for name, value := range test.env {
+				e[name] = value
+			}
+
+			data, diags := configure(model, "test", e.get)
+
+			assert.Equal(t, test.wantPaths, errorPaths(t, diags))
+
+			if len(test.wantPaths) == 0 {
+				require.NotNil(t, data)
+				assert.NotNil(t, data.Instances)
+
+				return
+			}
+
+			assert.Nil(t, data)
+
+			var summaries []string
+			for _, d := range diags.Errors() {
+				summaries = append(summaries, d.Summary())
+				assert.Contains(t, d.Detail(), test.wantDetail)
+			}
+
+			assert.Equal(t, test.wantSummary, summaries)
+		})
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -110,6 +111,21 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"`\"30s\"` or `\"2m\"`. Defaults to `\"60s\"`. Waiting for an instance is bounded by " +
 					"its own `timeouts`, not by this.",
 				Validators: []validator.String{validators.PositiveDuration()},
+			},
+			attrComputeEndpoint: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Base URL of the Unikorn compute API, e.g. `https://compute.example.com`. " +
+					"Defaults to the `" + envComputeEndpoint + "` environment variable. Setting it makes `compute` the " +
+					"default `instance_api`.",
+			},
+			attrInstanceAPI: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Which API realizes instances: `\"compute\"`, compute's public instance API, which " +
+					"every project member may call; or `\"region\"`, region's server and identity's allocation APIs, " +
+					"which only tokens with service rights may call. Defaults to the `" + envInstanceAPI + "` environment " +
+					"variable, else `compute` when a compute endpoint is set and `region` otherwise. `identity_endpoint` " +
+					"is needed only by `region`.",
+				Validators: []validator.String{stringvalidator.OneOf(instanceAPIs...)},
 			},
 		},
 	}

@@ -48,6 +48,8 @@ type Config struct {
 	RequestTimeout time.Duration
 	// Retry shapes the retries of idempotent requests; the zero value means defaults.
 	Retry RetryPolicy
+	// Logger receives the client's log lines; nil logs nothing.
+	Logger Logger
 }
 
 // Client calls the region, identity and compute APIs. It is safe for concurrent use and keeps
@@ -61,6 +63,7 @@ type Client struct {
 	userAgent    string
 	timeout      time.Duration
 	retry        RetryPolicy
+	logger       Logger
 }
 
 // NewClient validates cfg and returns a client for it.
@@ -111,6 +114,7 @@ func NewClient(cfg Config) (*Client, error) {
 		userAgent:    cfg.UserAgent,
 		timeout:      cfg.RequestTimeout,
 		retry:        retry,
+		logger:       cfg.Logger,
 	}
 
 	if c.userAgent == "" {

@@ -4,29 +4,36 @@ import (
 	"context"
 	"regexp"
 	"time"
-
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// logSubsystem names the client's logs within the provider's, so that users can turn
-// them up or down alone with TF_LOG_PROVIDER_UNIKORN_API (e.g. TRACE to see bodies).
-const logSubsystem = "unikorn_api"
+// LogLevel says how much a log line matters.
+type LogLevel int
+
+const (
+	// LogDebug is one line per attempt and per retry.
+	LogDebug LogLevel = iota
+	// LogTrace carries request and response bodies.
+	LogTrace
+)
+
+// Logger receives the client's log lines. The client masks what it knows to be secret
+// in a body (private keys, user data); the caller's logger masks the token, which the
+// caller gave and whose log it owns. A nil Logger logs nothing.
+type Logger func(ctx context.Context, level LogLevel, message string, fields map[string]any)
 
 // secretBodyFields matches the JSON members whose values must never reach a log:
 // SSH private keys, and user data (cloud-init often carries passwords and tokens).
 var secretBodyFields = regexp.MustCompile(`"(?:privateKey|userData)"\s*:\s*"(?:[^"\\]|\\.)*"`)
 
-// logContext sets up the subsystem with its masking on the caller's context. Outside a
-// provider (no root logger in ctx) tflog does nothing, so neither does this.
-func (c *Client) logContext(ctx context.Context) context.Context {
-	ctx = tflog.NewSubsystem(ctx, logSubsystem, tflog.WithLevelFromEnv("TF_LOG_PROVIDER_UNIKORN_API"), tflog.WithRootFields())
-	ctx = tflog.SubsystemMaskAllFieldValuesRegexes(ctx, logSubsystem, secretBodyFields)
-	// The token is never logged on purpose; masking it anyway protects against it
-	// turning up in an echoed body or an error text.
-	ctx = tflog.SubsystemMaskAllFieldValuesStrings(ctx, logSubsystem, c.token)
-	ctx = tflog.SubsystemMaskMessageStrings(ctx, logSubsystem, c.token)
+// maskBody hides the secret members of a body and keeps the rest readable.
+func maskBody(body []byte) string {
+	return secretBodyFields.ReplaceAllString(string(body), "***")
+}
 
-	return ctx
+func (c *Client) log(ctx context.Context, level LogLevel, message string, fields map[string]any) {
+	if c.logger != nil {
+		c.logger(ctx, level, message, fields)
+	}
 }
 
 func logFields(op operation, attempt int) map[string]any {
@@ -37,18 +44,18 @@ func logFields(op operation, attempt int) map[string]any {
 	}
 }
 
-func logRequest(ctx context.Context, op operation, payload []byte, attempt int) {
+func (c *Client) logRequest(ctx context.Context, op operation, payload []byte, attempt int) {
 	if len(payload) == 0 {
 		return
 	}
 
 	fields := logFields(op, attempt)
-	fields["request_body"] = string(payload)
-	tflog.SubsystemTrace(ctx, logSubsystem, "API request body", fields)
+	fields["request_body"] = maskBody(payload)
+	c.log(ctx, LogTrace, "API request body", fields)
 }
 
 // logAttempt writes the one debug line of every attempt; status is 0 when no answer came.
-func logAttempt(ctx context.Context, op operation, attempt, status int, took time.Duration, err error) {
+func (c *Client) logAttempt(ctx context.Context, op operation, attempt, status int, took time.Duration, err error) {
 	fields := logFields(op, attempt)
 	fields["duration"] = took.Round(time.Microsecond).String()
 
@@ -60,22 +67,22 @@ func logAttempt(ctx context.Context, op operation, attempt, status int, took tim
 		fields["error"] = err.Error()
 	}
 
-	tflog.SubsystemDebug(ctx, logSubsystem, "API request", fields)
+	c.log(ctx, LogDebug, "API request", fields)
 }
 
-func logResponse(ctx context.Context, op operation, body []byte, attempt int) {
+func (c *Client) logResponse(ctx context.Context, op operation, body []byte, attempt int) {
 	if len(body) == 0 {
 		return
 	}
 
 	fields := logFields(op, attempt)
-	fields["response_body"] = string(body)
-	tflog.SubsystemTrace(ctx, logSubsystem, "API response body", fields)
+	fields["response_body"] = maskBody(body)
+	c.log(ctx, LogTrace, "API response body", fields)
 }
 
-func logRetry(ctx context.Context, op operation, attempt int, wait time.Duration, err error) {
+func (c *Client) logRetry(ctx context.Context, op operation, attempt int, wait time.Duration, err error) {
 	fields := logFields(op, attempt)
 	fields["wait"] = wait.String()
 	fields["error"] = err.Error()
-	tflog.SubsystemDebug(ctx, logSubsystem, "retrying API request", fields)
+	c.log(ctx, LogDebug, "retrying API request", fields)
 }

@@ -132,8 +132,6 @@ func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, ErrNoComputeEndpoint)
 	}
 
-	ctx = c.logContext(ctx)
-
 	var payload []byte
 
 	if op.body != nil {
@@ -160,7 +158,7 @@ func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 		}
 
 		wait := c.retry.wait(err, attempt)
-		logRetry(ctx, op, attempt, wait, err)
+		c.logRetry(ctx, op, attempt, wait, err)
 
 		if waitErr := sleep(ctx, wait); waitErr != nil {
 			return nil, fmt.Errorf("%w while waiting to retry; last attempt: %w", waitErr, err)
@@ -192,14 +190,14 @@ func (c *Client) attempt(ctx context.Context, op operation, payload []byte, atte
 		req.Header.Set("Content-Type", "application/json")
 	}
 
-	logRequest(ctx, op, payload, attempt)
+	c.logRequest(ctx, op, payload, attempt)
 
 	start := time.Now()
 
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		connErr := c.connectionError(ctx, attemptCtx, op, err)
-		logAttempt(ctx, op, attempt, 0, time.Since(start), connErr)
+		c.logAttempt(ctx, op, attempt, 0, time.Since(start), connErr)
 
 		return nil, connErr
 	}
@@ -209,13 +207,13 @@ func (c *Client) attempt(ctx context.Context, op operation, payload []byte, atte
 	respBody, err := io.ReadAll(resp.Body)
 	if err != nil {
 		connErr := c.connectionError(ctx, attemptCtx, op, err)
-		logAttempt(ctx, op, attempt, resp.StatusCode, time.Since(start), connErr)
+		c.logAttempt(ctx, op, attempt, resp.StatusCode, time.Since(start), connErr)
 
 		return nil, connErr
 	}
 
-	logAttempt(ctx, op, attempt, resp.StatusCode, time.Since(start), nil)
-	logResponse(ctx, op, respBody, attempt)
+	c.logAttempt(ctx, op, attempt, resp.StatusCode, time.Since(start), nil)
+	c.logResponse(ctx, op, respBody, attempt)
 
 	if resp.StatusCode != op.want {
 		return nil, newAPIError(op.method, op.path, resp, respBody, op.want)

@@ -11,9 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 var _ datasource.DataSourceWithConfigure = (*flavorsDataSource)(nil)
@@ -145,7 +145,7 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	flavors, err := d.provider.Client.ListFlavors(ctx, organizationID, model.RegionID.ValueString())
+	flavors, err := d.provider.Catalogue.Flavors(ctx, organizationID, model.RegionID.ValueString())
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.APIError("Unable to list flavors", err))
 
@@ -164,7 +164,7 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-func (m *flavorsModel) matches(flavor *unikorn.Flavor) bool {
+func (m *flavorsModel) matches(flavor *compute.Flavor) bool {
 	var vendor string
 	if flavor.Spec.GPU != nil {
 		vendor = flavor.Spec.GPU.Vendor
@@ -178,7 +178,7 @@ func (m *flavorsModel) matches(flavor *unikorn.Flavor) bool {
 		filter.String(m.GPUVendor, vendor)
 }
 
-func newFlavorModel(flavor *unikorn.Flavor) flavorModel {
+func newFlavorModel(flavor *compute.Flavor) flavorModel {
 	model := flavorModel{
 		ID:           flavor.Metadata.ID,
 		Name:         flavor.Metadata.Name,
@@ -203,5 +203,5 @@ func newFlavorModel(flavor *unikorn.Flavor) flavorModel {
 
 // architectureValidator accepts the CPU architectures Unikorn knows.
 func architectureValidator() validator.String {
-	return stringvalidator.OneOf(unikorn.ArchitectureX86_64, unikorn.ArchitectureAarch64)
+	return stringvalidator.OneOf(compute.ArchitectureX86_64, compute.ArchitectureAarch64)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 var _ datasource.DataSourceWithConfigure = (*imagesDataSource)(nil)
@@ -72,7 +71,7 @@ type imageGPUModel struct {
 }
 
 // imageStates are the states an image passes through; only ready ones can boot.
-var imageStates = []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed}
+var imageStates = []string{compute.ImagePending, compute.ImageCreating, compute.ImageReady, compute.ImageFailed}
 
 func (d *imagesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_images"
@@ -189,7 +188,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
 
-	statuses := []string{unikorn.ImageReady}
+	statuses := []string{compute.ImageReady}
 	if !model.Status.IsNull() {
 		resp.Diagnostics.Append(model.Status.ElementsAs(ctx, &statuses, false)...)
 	}
@@ -200,7 +199,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	// The v2 list, unlike v1, can include images that are not ready yet, which is
 	// what a snapshot in progress is.
-	images, err := d.provider.Client.ListImagesV2(ctx, model.RegionID.ValueString(), unikorn.ImageQuery{
+	images, err := d.provider.Catalogue.Images(ctx, model.RegionID.ValueString(), compute.ImageQuery{
 		OrganizationIDs: []string{organizationID},
 		Status:          statuses,
 	})
@@ -222,7 +221,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-func (m *imagesModel) matches(image *unikorn.Image) bool {
+func (m *imagesModel) matches(image *compute.CatalogueImage) bool {
 	instanceID, _ := image.Metadata.Tags.Get(compute.SnapshotInstanceIDTag)
 
 	return filter.String(m.Name, image.Metadata.Name) &&
@@ -232,7 +231,7 @@ func (m *imagesModel) matches(image *unikorn.Image) bool {
 		filter.String(m.InstanceID, instanceID)
 }
 
-func newImageModel(image *unikorn.Image) imageModel {
+func newImageModel(image *compute.CatalogueImage) imageModel {
 	model := imageModel{
 		ID:             image.Metadata.ID,
 		Name:           image.Metadata.Name,

@@ -73,7 +73,7 @@ func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	regions, err := d.provider.Client.ListRegions(ctx, organizationID)
+	regions, err := d.provider.Catalogue.Regions(ctx, organizationID)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.APIError("Unable to list regions", err))
 

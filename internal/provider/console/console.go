@@ -28,7 +28,7 @@ var (
 
 // DataSource is the unikorn_compute_instance_console_output data source.
 type DataSource struct {
-	compute *compute.Service
+	compute compute.Instances
 }
 
 // NewDataSource returns the data source for the provider to serve.
@@ -49,7 +49,7 @@ func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, r
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.compute = data.Compute
+		d.compute = data.Instances
 	}
 }
 

@@ -44,9 +44,9 @@ func consoleOf(t *testing.T, env *acctest.Environment, lines int) knownvalue.Che
 
 // TestAccConsoleOutput reads the whole console of an instance and its last lines.
 func TestAccConsoleOutput(t *testing.T) {
-	env := acctest.New(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 
-	instance := env.ProviderConfig() + `
+		instance := env.ProviderConfig() + `
 resource "unikorn_compute_instance" "web" {
   name       = "web"
   network_id = ` + acctest.Quote(env.NetworkID) + `
@@ -55,24 +55,24 @@ resource "unikorn_compute_instance" "web" {
 }
 `
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: instance + `
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { env.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+			Steps: []resource.TestStep{
+				{
+					Config: instance + `
 data "unikorn_compute_instance_console_output" "none" {
   instance_id = "f0000000-0000-4000-8000-000000000001"
   lines       = 0
 }
 `,
-				ExpectError: regexp.MustCompile(`Attribute lines value must be at least 1`),
-			},
-			// The console exists once the instance does, so it is read in a later plan.
-			{Config: instance},
-			{
-				Config: instance + `
+					ExpectError: regexp.MustCompile(`Attribute lines value must be at least 1`),
+				},
+				// The console exists once the instance does, so it is read in a later plan.
+				{Config: instance},
+				{
+					Config: instance + `
 data "unikorn_compute_instance_console_output" "all" {
   instance_id = unikorn_compute_instance.web.id
 }
@@ -82,22 +82,23 @@ data "unikorn_compute_instance_console_output" "tail" {
   lines       = 3
 }
 `,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"), consoleOf(t, env, 0)),
-					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.tail", tfjsonpath.New("contents"), consoleOf(t, env, 3)),
-					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"),
-						knownvalue.StringRegexp(regexp.MustCompile(`(?s)\n.*\n.*\n.*\n`))),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"), consoleOf(t, env, 0)),
+						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.tail", tfjsonpath.New("contents"), consoleOf(t, env, 3)),
+						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"),
+							knownvalue.StringRegexp(regexp.MustCompile(`(?s)\n.*\n.*\n.*\n`))),
+					},
 				},
-			},
-			{
-				Config: instance + `
+				{
+					Config: instance + `
 data "unikorn_compute_instance_console_output" "missing" {
   instance_id = "f0000000-0000-4000-8000-000000000001"
 }
 `,
-				ExpectError: regexp.MustCompile(`Unable to read the instance's console output(.|\n)*The instance does not exist`),
+					ExpectError: regexp.MustCompile(`Unable to read the instance's console output(.|\n)*The instance does not exist`),
+				},
+				{Config: instance},
 			},
-			{Config: instance},
-		},
+		})
 	})
 }

@@ -27,6 +27,7 @@ func Compute(summary string, err error) diag.Diagnostics {
 		wait         *compute.WaitError
 		compensation *compute.CompensationError
 		access       *compute.AccessError
+		rights       *compute.ServiceRightsError
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
@@ -43,6 +44,11 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &compensation):
 		return diag.Diagnostics{Error(summary, compensation.Error()+".",
 			"Quota may still be charged and something may be left behind: check the named object and remove it if it is there.")}
+	case errors.As(err, &rights):
+		return diag.Diagnostics{Error(summary, sentence(rights.Error())+" Region's server API is a service API: "+
+			"in Unikorn only service accounts may call it, and an ordinary user's token is refused whatever its roles.",
+			`Use the compute back end, which any project member may use: set instance_api = "compute" and `+
+				"compute_endpoint (or UNIKORN_COMPUTE_ENDPOINT) in the provider block; or use a token with service rights.")}
 	case errors.As(err, &access):
 		return diag.Diagnostics{Error(summary, sentence(access.Error()),
 			"Configure the provider with a token of the instance's organization and project. Terraform keeps the "+

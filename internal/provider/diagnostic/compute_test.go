@@ -45,6 +45,12 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want:    []string{"The cloud failed to snapshot instance x: image y is failed.", "Delete the failed image"},
 			wantNot: []string{"could not be reached"},
 		},
+		"a token without service rights is pointed at the compute back end": {
+			err: &compute.ServiceRightsError{Err: fmt.Errorf("creating server: %w",
+				&unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden", Method: http.MethodPost, Path: "/api/v2/servers"})},
+			want:    []string{"POST /api/v2/servers: 403 forbidden", "only service accounts", `instance_api = "compute"`, "compute_endpoint"},
+			wantNot: []string{"could not be reached"},
+		},
 		"a connection failure points at the endpoint": {
 			err:  fmt.Errorf("listing servers: %w", errors.New("dial tcp 127.0.0.1:1: connect: connection refused")),
 			want: []string{"connection refused", "could not be reached"},

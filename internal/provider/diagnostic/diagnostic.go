@@ -6,12 +6,12 @@ package diagnostic
 import (
 	"context"
 	"errors"
-	"net/http"
+	"net/http" //nolint:depguard // status names only: no request is made here
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 )
 
 // Error is an error diagnostic whose detail is the problem followed by the remedy.
@@ -44,8 +44,8 @@ func detail(problem, remedy string) string {
 // remedy is the advice for a failed API call, chosen by the kind of failure rather
 // than by the operation, because the same status means the same thing everywhere.
 func remedy(err error) string {
-	var apiErr *unikorn.APIError
-	if !errors.As(err, &apiErr) {
+	status := compute.StatusCode(err)
+	if status == 0 {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return "The request did not complete in time. Check that the service is reachable, " +
 				"or raise the provider's request_timeout."
@@ -57,23 +57,23 @@ func remedy(err error) string {
 	}
 
 	switch {
-	case apiErr.StatusCode == http.StatusUnauthorized:
+	case status == http.StatusUnauthorized:
 		return "The token was not accepted. Check the provider's token (or UNIKORN_TOKEN): it may " +
 			"be mistyped, expired or revoked, or issued by another identity service than identity_endpoint."
-	case apiErr.StatusCode == http.StatusForbidden:
+	case status == http.StatusForbidden:
 		return "The token is valid but not allowed to do this. Check that its account is a member " +
 			"of the organization and project with a role that permits the operation, and that the " +
 			"organization has quota left."
-	case apiErr.StatusCode == http.StatusNotFound:
+	case status == http.StatusNotFound:
 		return "The object does not exist or is not visible to this token. Check the ID, and that " +
 			"it belongs to the organization and project the provider is configured for."
-	case apiErr.StatusCode == http.StatusConflict:
+	case status == http.StatusConflict:
 		return "The object already exists or is in use by another one. Import the existing object, " +
 			"or remove what still uses it first."
-	case apiErr.StatusCode == http.StatusBadRequest || apiErr.StatusCode == http.StatusUnprocessableEntity:
+	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
 		return "The service rejected the values it was sent. Correct the configuration as the " +
 			"description says; if the values look right, report the trace ID to the operator."
-	case apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode >= http.StatusInternalServerError:
+	case status == http.StatusTooManyRequests || status >= http.StatusInternalServerError:
 		return "The service is overloaded or failing; safe requests were already retried. Try again " +
 			"later, and if it persists report the trace ID to the operator."
 	default:

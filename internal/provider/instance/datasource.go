@@ -14,7 +14,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 var (
@@ -26,7 +25,7 @@ var (
 // DataSource is the unikorn_compute_instance data source: one instance, by ID or by
 // network and name.
 type DataSource struct {
-	compute *compute.Service
+	compute compute.Instances
 }
 
 // NewDataSource returns the data source for the provider to serve.
@@ -40,7 +39,7 @@ func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, r
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.compute = data.Compute
+		d.compute = data.Instances
 	}
 }
 
@@ -117,19 +116,15 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 
 	ref := data.ref()
 
+	var instance *compute.Instance
+
+	var err error
 	if data.ID.IsNull() {
-		// The ID derives from network and name, so a look-up by name is one by ID.
-		id, err := unikorn.DeriveServerID(data.NetworkID.ValueString(), data.Name.ValueString())
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("network_id"), "Invalid network ID", err.Error())
-
-			return
-		}
-
-		ref.ID = id
+		instance, err = d.compute.Lookup(ctx, ref, data.Name.ValueString())
+	} else {
+		instance, err = d.compute.Get(ctx, ref)
 	}
 
-	instance, err := d.compute.Get(ctx, ref)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance", err)...)
 

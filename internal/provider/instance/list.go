@@ -120,7 +120,7 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 
-	listing, err := l.provider.Compute.List(ctx, query)
+	listing, err := l.provider.Instances.List(ctx, query)
 	if err != nil {
 		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list instances", err))
 

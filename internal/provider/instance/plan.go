@@ -14,7 +14,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // ModifyPlan checks a plan against the cloud while the values are known, so that a
@@ -58,7 +57,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			resp.RequiresReplace = append(resp.RequiresReplace, pathProvisioningStatus)
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, pathProvisioningStatus, types.StringUnknown())...)
 			creating = true
-		case unikorn.ProvisioningError:
+		case compute.ProvisioningError:
 			resp.Diagnostics.AddWarning("Instance failed in the cloud",
 				fmt.Sprintf("The cloud reports instance %q (%s) with provisioning status error. Terraform leaves it as it is; "+
 					"to replace it, run terraform apply -replace=<address of this resource>.",
@@ -93,14 +92,14 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 
-	placement, err := r.compute.Validate(ctx, spec)
+	location, err := r.compute.Validate(ctx, spec)
 	if err != nil {
 		resp.Diagnostics.Append(planDiagnostics(err, !config.UserDataWO.IsNull())...)
 
 		return
 	}
 
-	resp.Diagnostics.Append(planNewInstance(ctx, resp, placement.Network)...)
+	resp.Diagnostics.Append(planNewInstance(ctx, resp, location)...)
 }
 
 // replacingChanges names the attributes whose change replaces the instance.
@@ -131,13 +130,13 @@ func replacingChanges(plan, state *model) []string {
 
 // planNewInstance fills in what a new instance's plan can know before it exists; what
 // only the cloud can tell stays unknown, even where a replaced instance knew it.
-func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, network *unikorn.Network) diag.Diagnostics {
+func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, location *compute.Location) diag.Diagnostics {
 	var diags diag.Diagnostics
 
 	known := map[string]string{
-		"organization_id": network.Metadata.OrganizationID,
-		"project_id":      network.Metadata.ProjectID,
-		"region_id":       network.Status.RegionID,
+		"organization_id": location.OrganizationID,
+		"project_id":      location.ProjectID,
+		"region_id":       location.RegionID,
 	}
 	for name, value := range known {
 		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringValue(value))...)

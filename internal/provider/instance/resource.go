@@ -30,9 +30,11 @@ const TypeName = "unikorn_compute_instance"
 // Bare-metal machines can take many minutes to provision.
 const defaultTimeout = 30 * time.Minute
 
-// privateAllocationKey keeps the instance's quota allocation ID in private state, so
-// that it can be released even when the server that also records it is gone.
-const privateAllocationKey = "allocation_id"
+// privateHandleKey keeps the back end's compute.Handle in private state, so that what
+// the instance holds (the region back end's quota allocation) can be released even
+// when the instance can no longer be read. The key predates other back ends and stays
+// as it is so that existing state keeps working.
+const privateHandleKey = "allocation_id"
 
 var (
 	_ resource.Resource                = (*Resource)(nil)
@@ -44,7 +46,7 @@ var (
 
 // Resource is unikorn_compute_instance.
 type Resource struct {
-	compute *compute.Service
+	compute compute.Instances
 }
 
 // NewResource returns the resource for the provider to serve.
@@ -58,7 +60,7 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.compute = data.Compute
+		r.compute = data.Instances
 	}
 }
 
@@ -185,9 +187,9 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	allocationID := privateAllocation(ctx, req.Private, &resp.Diagnostics)
+	handle := privateHandle(ctx, req.Private, &resp.Diagnostics)
 
-	if err := r.compute.Delete(ctx, state.ref(), allocationID); err != nil {
+	if err := r.compute.Delete(ctx, state.ref(), handle); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to delete the instance", err)...)
 	}
 }
@@ -277,9 +279,9 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 		diags.Append(identity.Set(ctx, m.identity())...)
 	}
 
-	if instance.AllocationID != "" {
-		value, _ := json.Marshal(instance.AllocationID) //nolint:errchkjson // a string always marshals
-		diags.Append(private.SetKey(ctx, privateAllocationKey, value)...)
+	if instance.Handle != "" {
+		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals
+		diags.Append(private.SetKey(ctx, privateHandleKey, value)...)
 	}
 }
 
@@ -294,7 +296,7 @@ const vanishedStatus = "deleted"
 func (r *Resource) vanished(ctx context.Context, state *model, private privateReader, resp *resource.ReadResponse) {
 	tflog.Warn(ctx, "instance server no longer exists", map[string]any{"id": state.ID.ValueString()})
 
-	if privateAllocation(ctx, private, &resp.Diagnostics) == "" {
+	if privateHandle(ctx, private, &resp.Diagnostics) == "" {
 		resp.State.RemoveResource(ctx)
 
 		return
@@ -304,16 +306,16 @@ func (r *Resource) vanished(ctx context.Context, state *model, private privateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
-func privateAllocation(ctx context.Context, private privateReader, diags *diag.Diagnostics) string {
-	raw, d := private.GetKey(ctx, privateAllocationKey)
+func privateHandle(ctx context.Context, private privateReader, diags *diag.Diagnostics) compute.Handle {
+	raw, d := private.GetKey(ctx, privateHandleKey)
 	diags.Append(d...)
 
-	var allocationID string
+	var handle compute.Handle
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &allocationID); err != nil {
-			diags.AddWarning("Unreadable private state", "The recorded quota allocation ID could not be read: "+err.Error())
+		if err := json.Unmarshal(raw, &handle); err != nil {
+			diags.AddWarning("Unreadable private state", "What the provider recorded for deleting the instance could not be read: "+err.Error())
 		}
 	}
 
-	return allocationID
+	return handle
 }

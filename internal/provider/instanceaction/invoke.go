@@ -26,12 +26,12 @@ const defaultTimeout = 30 * time.Minute
 
 // configured is embedded by every action of the package to receive the façade.
 type configured struct {
-	compute *compute.Service
+	compute compute.Instances
 }
 
 func (c *configured) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		c.compute = data.Compute
+		c.compute = data.Instances
 	}
 }
 

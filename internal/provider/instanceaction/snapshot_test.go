@@ -99,25 +99,25 @@ func checkSnapshot(t *testing.T, env *acctest.Environment) resource.TestCheckFun
 // created, finds the image by its provenance with unikorn_images, and boots a new
 // instance from it.
 func TestAccSnapshot_bootFromSnapshot(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env) + snapshotAction("") +
-		trigger("snapshot", "once", "action.unikorn_compute_instance_snapshot.web")
+		base := env.ProviderConfig() + instance(env) + snapshotAction("") +
+			trigger("snapshot", "once", "action.unikorn_compute_instance_snapshot.web")
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
-		Steps: []resource.TestStep{
-			{
-				Config: base,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkSnapshot(t, env),
-					checkCalledOnce(t, env, routeSnapshot),
-				),
-			},
-			{
-				Config: base + `
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
+			Steps: []resource.TestStep{
+				{
+					Config: base,
+					Check: resource.ComposeAggregateTestCheckFunc(
+						checkSnapshot(t, env),
+						checkCalledOnce(t, env, routeSnapshot),
+					),
+				},
+				{
+					Config: base + `
 data "unikorn_images" "snapshots" {
   region_id   = unikorn_compute_instance.web.region_id
   instance_id = unikorn_compute_instance.web.id
@@ -130,21 +130,22 @@ resource "unikorn_compute_instance" "restored" {
   image_id   = one(data.unikorn_images.snapshots.images).id
 }
 `,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.unikorn_images.snapshots", tfjsonpath.New("images"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"name":   knownvalue.StringExact("web-golden"),
-							"status": knownvalue.StringExact("ready"),
-						})})),
-					statecheck.CompareValuePairs(
-						"data.unikorn_images.snapshots", tfjsonpath.New("images").AtSliceIndex(0).AtMapKey("id"),
-						"unikorn_compute_instance.restored", tfjsonpath.New("image_id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue("unikorn_compute_instance.restored", tfjsonpath.New("power_state"), knownvalue.StringExact("Running")),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.unikorn_images.snapshots", tfjsonpath.New("images"),
+							knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+								"name":   knownvalue.StringExact("web-golden"),
+								"status": knownvalue.StringExact("ready"),
+							})})),
+						statecheck.CompareValuePairs(
+							"data.unikorn_images.snapshots", tfjsonpath.New("images").AtSliceIndex(0).AtMapKey("id"),
+							"unikorn_compute_instance.restored", tfjsonpath.New("image_id"), compare.ValuesSame()),
+						statecheck.ExpectKnownValue("unikorn_compute_instance.restored", tfjsonpath.New("power_state"), knownvalue.StringExact("Running")),
+					},
+					// The snapshot is taken once, when the terraform_data is created.
+					Check: checkCalledOnce(t, env, routeSnapshot),
 				},
-				// The snapshot is taken once, when the terraform_data is created.
-				Check: checkCalledOnce(t, env, routeSnapshot),
 			},
-		},
+		})
 	})
 }
 
@@ -152,20 +153,20 @@ resource "unikorn_compute_instance" "restored" {
 // an invalid name before anything is called, the cloud's refusal, and an image that
 // is not ready in time.
 func TestAccSnapshot_failures(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	base := env.ProviderConfig() + instance(env)
-	snapshot := func(input, extra string) string {
-		return snapshotAction(extra) + trigger("snapshot", input, "action.unikorn_compute_instance_snapshot.web")
-	}
+		base := env.ProviderConfig() + instance(env)
+		snapshot := func(input, extra string) string {
+			return snapshotAction(extra) + trigger("snapshot", input, "action.unikorn_compute_instance_snapshot.web")
+		}
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
-		Steps: []resource.TestStep{
-			{
-				Config: base + `
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
+			Steps: []resource.TestStep{
+				{
+					Config: base + `
 action "unikorn_compute_instance_snapshot" "bad" {
   config {
     instance_id = "f0000000-0000-4000-8000-000000000001"
@@ -173,25 +174,26 @@ action "unikorn_compute_instance_snapshot" "bad" {
   }
 }
 `,
-				ExpectError: regexp.MustCompile(`Invalid image name(.|\n)*"web golden" is not a valid image name`),
-			},
-			{Config: base},
-			{
-				PreConfig: func() {
-					env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers/{serverID}/snapshot", Status: 500, Count: 1})
+					ExpectError: regexp.MustCompile(`Invalid image name(.|\n)*"web golden" is not a valid image name`),
 				},
-				Config:      base + snapshot("refused", ""),
-				ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*POST\s+/api/v2/servers/[0-9a-f-]+/snapshot:\s+500\s+server_error`),
-			},
-			{
-				// Images stay in progress for an hour from now on.
-				PreConfig: func() {
-					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
+				{Config: base},
+				{
+					PreConfig: func() {
+						env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers/{serverID}/snapshot", Status: 500, Count: 1})
+					},
+					Config:      base + snapshot("refused", ""),
+					ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*POST\s+/api/v2/servers/[0-9a-f-]+/snapshot:\s+500\s+server_error`),
 				},
-				Config:      base + snapshot("slow", `    timeout = "1s"`),
-				ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*Gave\s+up\s+waiting\s+for\s+image\s+[0-9a-f-]+\s+to\s+be\s+ready(.|\n)*may still finish(.|\n)*Raise\s+the\s+timeout`),
+				{
+					// Images stay in progress for an hour from now on.
+					PreConfig: func() {
+						env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
+					},
+					Config:      base + snapshot("slow", `    timeout = "1s"`),
+					ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*Gave\s+up\s+waiting\s+for\s+image\s+[0-9a-f-]+\s+to\s+be\s+ready(.|\n)*may still finish(.|\n)*Raise\s+the\s+timeout`),
+				},
+				{Config: base},
 			},
-			{Config: base},
-		},
+		})
 	})
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 var (
@@ -45,8 +44,8 @@ type kind[T any] struct {
 	narrowing []string
 
 	newModel func() model[T]
-	find     func(*compute.Service, context.Context, compute.Selector) (*T, error)
-	metadata func(*T) *unikorn.ProjectScopedMetadata
+	find     func(compute.Catalogue, context.Context, compute.Selector) (*T, error)
+	metadata func(*T) *compute.ProjectScopedMetadata
 }
 
 // model is the state of one kind: the common attributes plus its own.
@@ -70,7 +69,7 @@ type commonModel struct {
 
 func (c *commonModel) common() *commonModel { return c }
 
-func (c *commonModel) setMetadata(ctx context.Context, metadata *unikorn.ProjectScopedMetadata, diags *diag.Diagnostics) {
+func (c *commonModel) setMetadata(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
 	c.ID = types.StringValue(metadata.ID)
 	c.Name = types.StringValue(metadata.Name)
 	c.OrganizationID = types.StringValue(metadata.OrganizationID)
@@ -92,8 +91,8 @@ func (c *commonModel) setMetadata(ctx context.Context, metadata *unikorn.Project
 }
 
 var (
-	_ datasource.DataSourceWithConfigure        = (*dataSource[unikorn.Network])(nil)
-	_ datasource.DataSourceWithConfigValidators = (*dataSource[unikorn.Network])(nil)
+	_ datasource.DataSourceWithConfigure        = (*dataSource[compute.Network])(nil)
+	_ datasource.DataSourceWithConfigValidators = (*dataSource[compute.Network])(nil)
 )
 
 // dataSource looks one object of a kind up, by ID or by name.
@@ -186,7 +185,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	object, err := d.kind.find(d.provider.Compute, ctx, selector)
+	object, err := d.kind.find(d.provider.Catalogue, ctx, selector)
 	if err != nil {
 		resp.Diagnostics.Append(d.lookupFailed(err))
 

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // NetworkTypeName is the network data source's Terraform type.
@@ -17,7 +16,7 @@ const NetworkTypeName = "unikorn_network"
 
 // NewNetworkDataSource returns the unikorn_network data source.
 func NewNetworkDataSource() datasource.DataSource {
-	return &dataSource[unikorn.Network]{kind: kind[unikorn.Network]{
+	return &dataSource[compute.Network]{kind: kind[compute.Network]{
 		typeName: NetworkTypeName,
 		noun:     "network",
 		description: "Looks up a network, by `id` or by `name` within a project. An instance's " +
@@ -34,9 +33,9 @@ func NewNetworkDataSource() datasource.DataSource {
 				MarkdownDescription: "DNS servers the network hands out; empty when it uses the platform's.",
 			},
 		},
-		newModel: func() model[unikorn.Network] { return &networkModel{} },
-		find:     (*compute.Service).Network,
-		metadata: func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata },
+		newModel: func() model[compute.Network] { return &networkModel{} },
+		find:     compute.Catalogue.Network,
+		metadata: func(network *compute.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
 	}}
 }
 
@@ -50,7 +49,7 @@ type networkModel struct {
 
 func (m *networkModel) narrow(*compute.Selector) {}
 
-func (m *networkModel) set(ctx context.Context, network *unikorn.Network, diags *diag.Diagnostics) {
+func (m *networkModel) set(ctx context.Context, network *compute.Network, diags *diag.Diagnostics) {
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)
 

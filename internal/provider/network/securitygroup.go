@@ -11,7 +11,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // SecurityGroupTypeName is the security group data source's Terraform type.
@@ -22,7 +21,7 @@ const anyAddress = "0.0.0.0/0"
 
 // NewSecurityGroupDataSource returns the unikorn_security_group data source.
 func NewSecurityGroupDataSource() datasource.DataSource {
-	return &dataSource[unikorn.SecurityGroup]{kind: kind[unikorn.SecurityGroup]{
+	return &dataSource[compute.SecurityGroup]{kind: kind[compute.SecurityGroup]{
 		typeName: SecurityGroupTypeName,
 		noun:     "security group",
 		description: "Looks up a security group, by `id` or by `name` within a project (and, with " +
@@ -59,9 +58,9 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 			},
 		},
 		narrowing: []string{"network_id"},
-		newModel:  func() model[unikorn.SecurityGroup] { return &securityGroupModel{} },
-		find:      (*compute.Service).SecurityGroup,
-		metadata:  func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata },
+		newModel:  func() model[compute.SecurityGroup] { return &securityGroupModel{} },
+		find:      compute.Catalogue.SecurityGroup,
+		metadata:  func(group *compute.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
 	}}
 }
 
@@ -85,7 +84,7 @@ func (m *securityGroupModel) narrow(selector *compute.Selector) {
 	selector.NetworkID = m.NetworkID.ValueString()
 }
 
-func (m *securityGroupModel) set(_ context.Context, group *unikorn.SecurityGroup, _ *diag.Diagnostics) {
+func (m *securityGroupModel) set(_ context.Context, group *compute.SecurityGroup, _ *diag.Diagnostics) {
 	m.NetworkID = types.StringValue(group.Status.NetworkID)
 	m.RegionID = types.StringValue(group.Status.RegionID)
 

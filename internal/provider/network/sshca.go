@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // SSHCertificateAuthorityTypeName is the SSH certificate authority data source's Terraform type.
@@ -17,7 +16,7 @@ const SSHCertificateAuthorityTypeName = "unikorn_ssh_certificate_authority"
 
 // NewSSHCertificateAuthorityDataSource returns the unikorn_ssh_certificate_authority data source.
 func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
-	return &dataSource[unikorn.SSHCertificateAuthority]{kind: kind[unikorn.SSHCertificateAuthority]{
+	return &dataSource[compute.SSHCertificateAuthority]{kind: kind[compute.SSHCertificateAuthority]{
 		typeName: SSHCertificateAuthorityTypeName,
 		noun:     "SSH certificate authority",
 		description: "Looks up an SSH certificate authority, by `id` or by `name` within a project. An " +
@@ -29,9 +28,9 @@ func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
 				MarkdownDescription: "Public key of the authority, as one OpenSSH `authorized_keys` line without a comment.",
 			},
 		},
-		newModel: func() model[unikorn.SSHCertificateAuthority] { return &sshCertificateAuthorityModel{} },
-		find:     (*compute.Service).SSHCertificateAuthority,
-		metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
+		newModel: func() model[compute.SSHCertificateAuthority] { return &sshCertificateAuthorityModel{} },
+		find:     compute.Catalogue.SSHCertificateAuthority,
+		metadata: func(authority *compute.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
 			return &authority.Metadata
 		},
 	}}
@@ -45,6 +44,6 @@ type sshCertificateAuthorityModel struct {
 
 func (m *sshCertificateAuthorityModel) narrow(*compute.Selector) {}
 
-func (m *sshCertificateAuthorityModel) set(_ context.Context, authority *unikorn.SSHCertificateAuthority, _ *diag.Diagnostics) {
+func (m *sshCertificateAuthorityModel) set(_ context.Context, authority *compute.SSHCertificateAuthority, _ *diag.Diagnostics) {
 	m.PublicKey = types.StringValue(authority.Spec.PublicKey)
 }

@@ -1,5 +1,5 @@
 // Package providerdata is what the configured provider hands to every resource, data
-// source, ephemeral resource, action and list resource: one API client per provider
+// source, ephemeral resource, action and list resource: one set of façades per provider
 // instance and the provider-level defaults.
 package providerdata
 
@@ -12,17 +12,18 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // Data is shared by everything one provider instance configures. It is a struct, not
 // a bare client, so that later needs (caches, façades) can be added in one place.
 type Data struct {
-	// Client talks to region and identity; it is safe for concurrent use.
-	Client *unikorn.Client
-	// Compute is the instance façade over Client. There is one per provider
-	// instance, so that every instance in a run shares its catalogue cache.
-	Compute *compute.Service
+	// Instances is the instance back end the provider was configured with; Terraform
+	// types see nothing else of it.
+	Instances compute.Instances
+	// Catalogue answers the look-ups of networks, security groups and SSH
+	// certificate authorities. There is one per provider instance, so that every
+	// instance in a run shares its catalogue cache.
+	Catalogue compute.Catalogue
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string

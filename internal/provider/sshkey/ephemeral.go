@@ -19,7 +19,7 @@ var (
 
 // EphemeralResource is the unikorn_compute_instance_ssh_key ephemeral resource.
 type EphemeralResource struct {
-	compute *compute.Service
+	compute compute.Instances
 }
 
 // NewEphemeralResource returns the ephemeral resource for the provider to serve.
@@ -33,7 +33,7 @@ func (r *EphemeralResource) Metadata(_ context.Context, _ ephemeral.MetadataRequ
 
 func (r *EphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.compute = data.Compute
+		r.compute = data.Instances
 	}
 }
 

@@ -35,7 +35,7 @@ type model struct {
 }
 
 // read fills the key in from the cloud.
-func (m *model) read(ctx context.Context, service *compute.Service) diag.Diagnostics {
+func (m *model) read(ctx context.Context, service compute.Instances) diag.Diagnostics {
 	key, err := service.SSHKey(ctx, m.Ref())
 	if err != nil {
 		return diagnostic.Compute("Unable to read the instance's SSH key", err)

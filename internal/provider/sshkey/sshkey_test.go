@@ -77,9 +77,9 @@ func isCloudKey(t *testing.T, env *acctest.Environment, public bool) knownvalue.
 // in the same apply that creates the instance: both give the key exactly as the API
 // does. Narrowed to a project the instance is not in, neither finds it.
 func TestAccSSHKey_ephemeralAndDataSource(t *testing.T) {
-	env := acctest.New(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 
-	config := env.ProviderConfig() + instanceConfig(env) + `
+		config := env.ProviderConfig() + instanceConfig(env) + `
 ephemeral "unikorn_compute_instance_ssh_key" "web" {
   instance_id = unikorn_compute_instance.web.id
 }
@@ -95,29 +95,29 @@ data "unikorn_compute_instance_ssh_key" "web" {
 }
 `
 
-	echoed := func(attribute string) tfjsonpath.Path { return tfjsonpath.New("data").AtMapKey(attribute) }
+		echoed := func(attribute string) tfjsonpath.Path { return tfjsonpath.New("data").AtMapKey(attribute) }
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactoriesWithEcho,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("echo.key", echoed("private_key"), isCloudKey(t, env, false)),
-					statecheck.ExpectKnownValue("echo.key", echoed("public_key_openssh"), isCloudKey(t, env, true)),
-					statecheck.CompareValuePairs("echo.key", echoed("instance_id"),
-						"unikorn_compute_instance.web", tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue("echo.key", echoed("organization_id"), knownvalue.Null()),
-					statecheck.CompareValuePairs("echo.key", echoed("private_key"),
-						"data.unikorn_compute_instance_ssh_key.web", tfjsonpath.New("private_key"), compare.ValuesSame()),
-					statecheck.CompareValuePairs("echo.key", echoed("public_key_openssh"),
-						"data.unikorn_compute_instance_ssh_key.web", tfjsonpath.New("public_key_openssh"), compare.ValuesSame()),
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { env.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactoriesWithEcho,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+			Steps: []resource.TestStep{
+				{
+					Config: config,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("echo.key", echoed("private_key"), isCloudKey(t, env, false)),
+						statecheck.ExpectKnownValue("echo.key", echoed("public_key_openssh"), isCloudKey(t, env, true)),
+						statecheck.CompareValuePairs("echo.key", echoed("instance_id"),
+							"unikorn_compute_instance.web", tfjsonpath.New("id"), compare.ValuesSame()),
+						statecheck.ExpectKnownValue("echo.key", echoed("organization_id"), knownvalue.Null()),
+						statecheck.CompareValuePairs("echo.key", echoed("private_key"),
+							"data.unikorn_compute_instance_ssh_key.web", tfjsonpath.New("private_key"), compare.ValuesSame()),
+						statecheck.CompareValuePairs("echo.key", echoed("public_key_openssh"),
+							"data.unikorn_compute_instance_ssh_key.web", tfjsonpath.New("public_key_openssh"), compare.ValuesSame()),
+					},
 				},
-			},
-			{
-				Config: config + `
+				{
+					Config: config + `
 ephemeral "unikorn_compute_instance_ssh_key" "elsewhere" {
   instance_id = unikorn_compute_instance.web.id
   project_id  = ` + acctest.Quote(sandbox.OtherProjectID) + `
@@ -132,22 +132,23 @@ resource "echo" "elsewhere" {
   provider = echo.elsewhere
 }
 `,
-				ExpectError: regexp.MustCompile(`Unable to read the instance's SSH key(.|\n)*The instance does not exist`),
-				SkipFunc:    func() (bool, error) { return !env.IsSandbox(), nil },
-			},
-			{
-				Config: config + `
+					ExpectError: regexp.MustCompile(`Unable to read the instance's SSH key(.|\n)*The instance does not exist`),
+					SkipFunc:    func() (bool, error) { return !env.IsSandbox(), nil },
+				},
+				{
+					Config: config + `
 data "unikorn_compute_instance_ssh_key" "elsewhere" {
   instance_id = unikorn_compute_instance.web.id
   project_id  = ` + acctest.Quote(sandbox.OtherProjectID) + `
 }
 `,
-				ExpectError: regexp.MustCompile(`Unable to read the instance's SSH key(.|\n)*The instance does not exist`),
-				SkipFunc:    func() (bool, error) { return !env.IsSandbox(), nil },
+					ExpectError: regexp.MustCompile(`Unable to read the instance's SSH key(.|\n)*The instance does not exist`),
+					SkipFunc:    func() (bool, error) { return !env.IsSandbox(), nil },
+				},
+				// The last configuration is also the one destroyed, so it must work.
+				{Config: config},
 			},
-			// The last configuration is also the one destroyed, so it must work.
-			{Config: config},
-		},
+		})
 	})
 }
 
@@ -156,13 +157,13 @@ data "unikorn_compute_instance_ssh_key" "elsewhere" {
 // neither the state file nor a plan made afterwards, when the key is read while
 // planning, contains it.
 func TestAccSSHKey_neverInPlanOrState(t *testing.T) {
-	env := acctest.New(t)
-	keyFile := filepath.Join(t.TempDir(), "key")
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		keyFile := filepath.Join(t.TempDir(), "key")
 
-	cli := env.CLI(t, instanceConfig(env))
-	cli.Run("apply", "-auto-approve", "-input=false")
+		cli := env.CLI(t, instanceConfig(env))
+		cli.Run("apply", "-auto-approve", "-input=false")
 
-	cli.WriteConfig(env.ProviderConfig() + instanceConfig(env) + `
+		cli.WriteConfig(env.ProviderConfig() + instanceConfig(env) + `
 ephemeral "unikorn_compute_instance_ssh_key" "web" {
   instance_id = unikorn_compute_instance.web.id
 }
@@ -179,25 +180,26 @@ resource "terraform_data" "uses_key" {
 }
 `)
 
-	cli.Run("apply", "-auto-approve", "-input=false")
+		cli.Run("apply", "-auto-approve", "-input=false")
 
-	key := cloudKey(t, env)
+		key := cloudKey(t, env)
 
-	used, err := os.ReadFile(keyFile)
-	require.NoError(t, err)
-	assert.Equal(t, key, string(used), "the provisioner did not get the instance's key")
+		used, err := os.ReadFile(keyFile)
+		require.NoError(t, err)
+		assert.Equal(t, key, string(used), "the provisioner did not get the instance's key")
 
-	state := cli.Run("state", "pull")
-	assert.Contains(t, state, `"terraform_data"`, "that is not the state")
-	assert.NotContains(t, state, key)
-	assert.NotContains(t, state, "PRIVATE KEY")
+		state := cli.Run("state", "pull")
+		assert.Contains(t, state, `"terraform_data"`, "that is not the state")
+		assert.NotContains(t, state, key)
+		assert.NotContains(t, state, "PRIVATE KEY")
 
-	assert.Contains(t, cli.Run("plan", "-out=tfplan", "-input=false"), "No changes.")
+		assert.Contains(t, cli.Run("plan", "-out=tfplan", "-input=false"), "No changes.")
 
-	plan := cli.Run("show", "-json", "tfplan")
-	assert.Contains(t, plan, `"terraform_data"`, "that is not the plan")
-	assert.NotContains(t, plan, key)
-	assert.NotContains(t, plan, "PRIVATE KEY")
+		plan := cli.Run("show", "-json", "tfplan")
+		assert.Contains(t, plan, `"terraform_data"`, "that is not the plan")
+		assert.NotContains(t, plan, key)
+		assert.NotContains(t, plan, "PRIVATE KEY")
 
-	cli.Run("destroy", "-auto-approve", "-input=false")
+		cli.Run("destroy", "-auto-approve", "-input=false")
+	})
 }

@@ -1,0 +1,51 @@
+package acctest
+
+import (
+	"testing"
+)
+
+// Backend is one of the provider's instance back ends (its instance_api). The
+// instance's acceptance tests run for each, as one matrix, because the Terraform
+// surface must not tell them apart.
+type Backend struct {
+	// InstanceAPI is the provider's instance_api for this leg.
+	InstanceAPI string
+}
+
+// The two back ends: compute's public instance API, which any project member may
+// call, and region's server and identity's allocation APIs, which need service rights.
+var (
+	ComputeBackend = Backend{InstanceAPI: "compute"}
+	RegionBackend  = Backend{InstanceAPI: "region"}
+)
+
+// computeBackendMissing is the one capability check of the compute leg: why it cannot
+// run yet, or empty once the provider's compute back end and the sandbox's compute
+// service exist. Emptying it switches the leg on for every test of the matrix.
+const computeBackendMissing = "the provider's compute back end and the sandbox's compute service are not built yet"
+
+// Backends are the legs of the matrix, in the order they run.
+func Backends() []Backend {
+	return []Backend{ComputeBackend, RegionBackend}
+}
+
+// WithBackend points the provider of New at a back end; the default is RegionBackend.
+func WithBackend(backend Backend) Option {
+	return func(h *harshness) { h.backend = backend }
+}
+
+// ForEachBackend runs test once per back end, each in a subtest named after it with
+// an environment of its own; a leg that cannot run yet is skipped with the reason.
+func ForEachBackend(t *testing.T, test func(t *testing.T, env *Environment), options ...Option) {
+	t.Helper()
+
+	for _, backend := range Backends() {
+		t.Run(backend.InstanceAPI, func(t *testing.T) {
+			if backend == ComputeBackend && computeBackendMissing != "" {
+				t.Skip("compute back end: " + computeBackendMissing)
+			}
+
+			test(t, New(t, append(options, WithBackend(backend))...))
+		})
+	}
+}

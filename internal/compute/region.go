@@ -1,0 +1,170 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// RegionInstances is the region back end of Instances: Service's saga over region's servers and
+// identity's allocations. It only translates Service's answers into the types the
+// interface promises, so that the saga itself keeps speaking Unikorn.
+type RegionInstances struct {
+	service *Service
+}
+
+var _ Instances = (*RegionInstances)(nil)
+
+// NewRegionInstances returns the region back end over a Service.
+func NewRegionInstances(service *Service) *RegionInstances {
+	return &RegionInstances{service: service}
+}
+
+// Validate implements Instances.
+func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
+	placement, err := r.service.Validate(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+
+	return &Location{
+		OrganizationID: placement.Network.Metadata.OrganizationID,
+		ProjectID:      placement.Network.Metadata.ProjectID,
+		RegionID:       placement.Network.Status.RegionID,
+	}, nil
+}
+
+// ValidateUpdate implements Instances.
+func (r *RegionInstances) ValidateUpdate(ctx context.Context, spec Spec) error {
+	return r.service.ValidateUpdate(ctx, spec)
+}
+
+// Create implements Instances.
+func (r *RegionInstances) Create(ctx context.Context, spec Spec) (*Instance, error) {
+	instance, err := r.service.Create(ctx, spec)
+
+	return instance, serviceRights(err)
+}
+
+// WaitReady implements Instances.
+func (r *RegionInstances) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
+	ready, err := r.service.WaitReady(ctx, instance)
+
+	return ready, serviceRights(err)
+}
+
+// Get implements Instances.
+func (r *RegionInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
+	instance, err := r.service.Get(ctx, ref)
+
+	return instance, serviceRights(err)
+}
+
+// Lookup implements Instances. An instance's ID derives from its network and name, so
+// a look-up by name is one by ID.
+func (r *RegionInstances) Lookup(ctx context.Context, ref Ref, name string) (*Instance, error) {
+	id, err := unikorn.DeriveServerID(ref.NetworkID, name)
+	if err != nil {
+		return nil, &ValidationError{Problems: []Problem{{Field: FieldNetworkID, Summary: "Invalid network ID", Detail: err.Error()}}}
+	}
+
+	ref.ID = id
+
+	return r.Get(ctx, ref)
+}
+
+// Update implements Instances.
+func (r *RegionInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+	instance, err := r.service.Update(ctx, ref, spec)
+
+	return instance, serviceRights(err)
+}
+
+// Delete implements Instances. The region back end's handle is the ID of the quota
+// allocation, which cannot be found once the server that names it is gone.
+func (r *RegionInstances) Delete(ctx context.Context, ref Ref, handle Handle) error {
+	return serviceRights(r.service.Delete(ctx, ref, string(handle)))
+}
+
+// List implements Instances.
+func (r *RegionInstances) List(ctx context.Context, query ListQuery) (*Listing, error) {
+	listing, err := r.service.List(ctx, query)
+
+	return listing, serviceRights(err)
+}
+
+// Power implements Instances.
+func (r *RegionInstances) Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error) {
+	instance, err := r.service.Power(ctx, ref, op, progress)
+
+	return instance, serviceRights(err)
+}
+
+// Snapshot implements Instances.
+func (r *RegionInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
+	image, err := r.service.Snapshot(ctx, ref, request, progress)
+	if err != nil {
+		return nil, serviceRights(err)
+	}
+
+	return imageFromRegion(image), nil
+}
+
+// SSHKey implements Instances.
+func (r *RegionInstances) SSHKey(ctx context.Context, ref Ref) (string, error) {
+	key, err := r.service.SSHKey(ctx, ref)
+
+	return key, serviceRights(err)
+}
+
+// ConsoleOutput implements Instances.
+func (r *RegionInstances) ConsoleOutput(ctx context.Context, ref Ref, lines int) (string, error) {
+	output, err := r.service.ConsoleOutput(ctx, ref, lines)
+
+	return output, serviceRights(err)
+}
+
+func imageFromRegion(image *unikorn.Image) *Image {
+	return &Image{
+		ID:           image.Metadata.ID,
+		Name:         image.Metadata.Name,
+		Description:  image.Metadata.Description,
+		Status:       image.Status.State,
+		CreationTime: image.Metadata.CreationTime,
+		Tags:         SnapshotTags(image),
+	}
+}
+
+// ServiceRightsError means region refused its server API to the token: in Unikorn only
+// the compute service's own account may call it, so an ordinary user's token cannot
+// use the region back end at all, whatever its roles in the project.
+type ServiceRightsError struct {
+	Err error
+}
+
+func (e *ServiceRightsError) Error() string {
+	return fmt.Sprintf("region's server API refused the token (%v)", e.Err)
+}
+
+func (e *ServiceRightsError) Unwrap() error { return e.Err }
+
+// serviceRights tells a 403 from region's server API from the other 403s. A read that
+// lost access to one instance (AccessError) is about that instance, not the token's
+// rights, and says so itself.
+func serviceRights(err error) error {
+	var (
+		apiErr *unikorn.APIError
+		access *AccessError
+	)
+
+	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusForbidden &&
+		strings.HasPrefix(apiErr.Path, "/api/v2/servers") && !errors.As(err, &access) {
+		return &ServiceRightsError{Err: err}
+	}
+
+	return err
+}
