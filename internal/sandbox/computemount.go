@@ -1,0 +1,78 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+)
+
+// ComputePrefix is where the compute service is mounted: its catalogue paths are the
+// same as region's, so it needs a base URL of its own.
+const ComputePrefix = "/compute"
+
+// internalKey marks a request the compute service makes on its own account.
+type internalKey struct{}
+
+func isInternal(r *http.Request) bool {
+	internal, _ := r.Context().Value(internalKey{}).(bool)
+
+	return internal
+}
+
+// mountCompute serves the compute service under ComputePrefix, as ordinary API routes
+// so that stats and fault rules reach them ("GET /compute/api/v2/instances").
+func (s *Sandbox) mountCompute() error {
+	service, err := compute.New(compute.Config{
+		Transport:    inProcess{s},
+		ServiceToken: ServiceToken,
+		Now:          func() time.Time { return s.now() },
+		Authenticate: func(token string) bool {
+			probe := httptest.NewRequest(http.MethodGet, "/", nil)
+			probe.Header.Set("Authorization", "Bearer "+token)
+			_, err := s.authenticate(probe)
+
+			return err == nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+
+	mounted := http.StripPrefix(ComputePrefix, service)
+
+	for _, pattern := range service.Patterns() {
+		method, path, _ := strings.Cut(pattern, " ")
+		full := method + " " + ComputePrefix + path
+		s.routes[full] = true
+		s.api.Handle(full, mounted)
+	}
+
+	return nil
+}
+
+// inProcess carries compute's calls to region and identity through the sandbox's own
+// handler, marked so that they are counted apart from the callers' requests.
+type inProcess struct{ s *Sandbox }
+
+func (t inProcess) RoundTrip(r *http.Request) (response *http.Response, err error) {
+	// A fault that drops the connection aborts the handler; compute sees a lost answer.
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			if recovered != http.ErrAbortHandler { //nolint:errorlint // panics carry the sentinel itself
+				panic(recovered)
+			}
+
+			response, err = nil, errors.New("connection closed before the answer")
+		}
+	}()
+
+	recorder := httptest.NewRecorder()
+	t.s.ServeHTTP(recorder, r.WithContext(context.WithValue(r.Context(), internalKey{}, true)))
+
+	return recorder.Result(), nil
+}
