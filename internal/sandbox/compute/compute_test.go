@@ -173,17 +173,22 @@ func TestCreateRefusals(t *testing.T) {
 		status int
 		text   string
 	}{
-		"unknown flavor": {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = "f0000000-0000-4000-8000-000000000000" }, status: 400, text: "requested flavor/image does not exist or is not accessible"},
-		"unknown image":  {change: func(c *unikorn.InstanceCreate) { c.Spec.ImageID = "f0000000-0000-4000-8000-000000000000" }, status: 400, text: "requested flavor/image does not exist or is not accessible"},
-		"architecture":   {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = sandbox.FlavorArmID }, status: 400, text: "architectures differ"},
-		"virtualization": {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = sandbox.FlavorMetalID }, status: 400},
+		"unknown flavor":                 {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = "f0000000-0000-4000-8000-000000000000" }, status: 400, text: "requested flavor/image does not exist or is not accessible"},
+		"unknown image":                  {change: func(c *unikorn.InstanceCreate) { c.Spec.ImageID = "f0000000-0000-4000-8000-000000000000" }, status: 400, text: "requested flavor/image does not exist or is not accessible"},
+		"architecture":                   {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = sandbox.FlavorArmID }, status: 400, text: "architectures differ"},
+		"virtualization":                 {change: func(c *unikorn.InstanceCreate) { c.Spec.FlavorID = sandbox.FlavorMetalID }, status: 400},
 		"member of another organization": {token: sandbox.ForeignToken, status: 403},
-		"missing network":          {change: func(c *unikorn.InstanceCreate) { c.Spec.NetworkID = "f0000000-0000-4000-8000-000000000000" }, status: 404},
-		"missing security group":   {change: func(c *unikorn.InstanceCreate) { c.Spec.Networking.SecurityGroups = []string{"f0000000-0000-4000-8000-000000000000"} }, status: 404},
-		"CA of another project":    {change: func(c *unikorn.InstanceCreate) { c.Spec.SSHCertificateAuthorityID = sandbox.OtherSSHCAID }, status: 422},
-		"user data not cloud-init": {change: func(c *unikorn.InstanceCreate) { c.Spec.SSHCertificateAuthorityID = sandbox.SSHCAID; c.Spec.UserData = base64.StdEncoding.EncodeToString([]byte("#!/bin/sh\n")) }, status: 422},
-		"outsider":                 {token: sandbox.OutsiderToken, status: 403},
-		"unknown token":            {token: "nobody", status: 401},
+		"missing network":                {change: func(c *unikorn.InstanceCreate) { c.Spec.NetworkID = "f0000000-0000-4000-8000-000000000000" }, status: 404},
+		"missing security group": {change: func(c *unikorn.InstanceCreate) {
+			c.Spec.Networking.SecurityGroups = []string{"f0000000-0000-4000-8000-000000000000"}
+		}, status: 404},
+		"CA of another project": {change: func(c *unikorn.InstanceCreate) { c.Spec.SSHCertificateAuthorityID = sandbox.OtherSSHCAID }, status: 422},
+		"user data not cloud-init": {change: func(c *unikorn.InstanceCreate) {
+			c.Spec.SSHCertificateAuthorityID = sandbox.SSHCAID
+			c.Spec.UserData = base64.StdEncoding.EncodeToString([]byte("#!/bin/sh\n"))
+		}, status: 422},
+		"outsider":      {token: sandbox.OutsiderToken, status: 403},
+		"unknown token": {token: "nobody", status: 401},
 	}
 
 	for name, tc := range cases {
