@@ -181,8 +181,10 @@ func errConflict() error {
 	return &apiError{http.StatusConflict, unikorn.ErrorConflict, "the requested resource already exists"}
 }
 
+const serverErrorDescription = "an internal error has occurred, please contact support"
+
 func errServer() error {
-	return &apiError{http.StatusInternalServerError, unikorn.ErrorServerError, "an internal error has occurred, please contact support"}
+	return &apiError{http.StatusInternalServerError, unikorn.ErrorServerError, serverErrorDescription}
 }
 
 // writeError answers err. Region's and identity's answers that compute passes through
@@ -201,8 +203,7 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.As(err, &upstream) && upstream.Code != "":
 		status, body.Error, body.ErrorDescription, body.TraceID = upstream.StatusCode, upstream.Code, upstream.Description, upstream.TraceID
 	default:
-		e, _ := errServer().(*apiError)
-		body.Error, body.ErrorDescription = e.code, e.description
+		body.Error, body.ErrorDescription = unikorn.ErrorServerError, serverErrorDescription
 	}
 
 	if status == http.StatusUnauthorized {
