@@ -31,6 +31,8 @@ func (s *Sandbox) mountCompute() error {
 		Transport:    inProcess{s},
 		ServiceToken: ServiceToken,
 		Now:          func() time.Time { return s.now() },
+		State:        s.world.Compute,
+		Persist:      s.saveCompute,
 		Authenticate: func(token string) bool {
 			probe := httptest.NewRequest(http.MethodGet, "/", nil)
 			probe.Header.Set("Authorization", "Bearer "+token)
@@ -75,4 +77,17 @@ func (t inProcess) RoundTrip(r *http.Request) (response *http.Response, err erro
 	t.s.ServeHTTP(recorder, r.WithContext(context.WithValue(r.Context(), internalKey{}, true)))
 
 	return recorder.Result(), nil
+}
+
+// saveCompute keeps the compute service's records with the world. Compute calls it
+// holding only its own lock, never from inside a region or identity request.
+func (s *Sandbox) saveCompute(state []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.world.Compute = state
+
+	if err := s.saveLocked(); err != nil {
+		s.logger.Error("saving sandbox state", "error", err)
+	}
 }

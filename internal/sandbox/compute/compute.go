@@ -7,6 +7,7 @@
 package compute
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,10 @@ type Config struct {
 	Now func() time.Time
 	// Authenticate tells a valid bearer token, as identity would.
 	Authenticate func(token string) bool
+	// State is what Persist last received, to carry on from; empty starts afresh.
+	State []byte
+	// Persist receives the encoded records after every request that changed them.
+	Persist func(state []byte)
 }
 
 // Service is the compute API. It keeps its instances in memory and, like the rest of
@@ -55,11 +60,14 @@ type Service struct {
 	service   *unikorn.Client
 	now       func() time.Time
 	auth      func(token string) bool
+	persist   func(state []byte)
 	patterns  []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
 	mu        sync.Mutex
 	instances map[string]*instance
+	// saved is the encoding last persisted, so that only changes are written.
+	saved []byte
 }
 
 // instance is compute's record: what the user asked for, and where its quota is held.
@@ -82,7 +90,15 @@ func New(cfg Config) (*Service, error) {
 		service:   service,
 		now:       cfg.Now,
 		auth:      cfg.Authenticate,
+		persist:   cfg.Persist,
 		instances: map[string]*instance{},
+		saved:     cfg.State,
+	}
+
+	if len(cfg.State) > 0 {
+		if err := json.Unmarshal(cfg.State, &s.instances); err != nil {
+			return nil, fmt.Errorf("compute state: %w", err)
+		}
 	}
 
 	s.registerRoutes()
@@ -113,8 +129,8 @@ func newClient(transport http.RoundTripper, token string) (*unikorn.Client, erro
 	})
 }
 
-// request is one compute call: the caller's own client, for what compute does as the
-// caller, and the time it arrived.
+// request is one compute call and the caller's own client, for what compute does as
+// the caller.
 type request struct {
 	*http.Request
 	user *unikorn.Client
@@ -151,9 +167,26 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	defer s.save()
+
 	s.reconcile(r.Context())
 
 	return h(&request{Request: r, user: user})
+}
+
+// save hands the records to Persist when they changed.
+func (s *Service) save() {
+	if s.persist == nil {
+		return
+	}
+
+	data, err := json.Marshal(s.instances)
+	if err != nil || bytes.Equal(data, s.saved) {
+		return
+	}
+
+	s.saved = data
+	s.persist(data)
 }
 
 // apiError is an answer compute gives itself, with the core error body.

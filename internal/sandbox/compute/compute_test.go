@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,8 +27,16 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 
+	return newHarnessAt(t, "")
+}
+
+// newHarnessAt is newHarness with the world kept at statePath.
+func newHarnessAt(t *testing.T, statePath string) *harness {
+	t.Helper()
+
 	opts := sandbox.DefaultOptions()
 	opts.ProvisionDelay, opts.DeprovisionDelay = 0, 0
+	opts.StatePath = statePath
 
 	sb, err := sandbox.New(opts)
 	require.NoError(t, err)
@@ -478,4 +487,20 @@ func TestCatalogueAndVersion(t *testing.T) {
 
 	_, err = h.client(sandbox.OutsiderToken).ListComputeFlavors(ctx, sandbox.OrganizationID, sandbox.RegionID)
 	require.True(t, unikorn.IsForbidden(err), "got %v", err)
+}
+
+func TestInstancesSurviveARestart(t *testing.T) {
+	statePath := filepath.Join(t.TempDir(), "state.json")
+
+	first := newHarnessAt(t, statePath)
+	created, err := first.user.CreateInstance(t.Context(), newCreate("web"))
+	require.NoError(t, err)
+	first.settle(t, created.Metadata.ID)
+	require.NoError(t, first.sb.Close())
+
+	second := newHarnessAt(t, statePath)
+	in := second.settle(t, created.Metadata.ID)
+	assert.Equal(t, "web", in.Metadata.Name)
+	assert.Len(t, second.backing(t, created.Metadata.ID), 1, "the restarted controller finds the server it made")
+	assert.Zero(t, second.sb.Stats().Internal["POST /api/v2/servers"])
 }
