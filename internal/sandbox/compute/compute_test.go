@@ -127,6 +127,16 @@ func (h *harness) settle(t *testing.T, id string) *unikorn.Instance {
 	return nil
 }
 
+// running creates an instance and waits until it runs.
+func (h *harness) running(t *testing.T, name string) string {
+	t.Helper()
+
+	created, err := h.user.CreateInstance(t.Context(), newCreate(name))
+	require.NoError(t, err)
+
+	return h.settle(t, created.Metadata.ID).Metadata.ID
+}
+
 func TestCreateChargesQuotaThenBuildsTheHiddenServer(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
@@ -276,14 +286,10 @@ func TestUpdate(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	created, err := h.user.CreateInstance(ctx, newCreate("web"))
-	require.NoError(t, err)
+	id := h.running(t, "web")
 
-	id := created.Metadata.ID
-	before := h.settle(t, id)
-
-	update := unikorn.InstanceUpdate{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: before.Spec}
-	_, err = h.user.UpdateInstance(ctx, id, update)
+	update := unikorn.InstanceUpdate{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: newCreate("web").Spec.InstanceSpec}
+	_, err := h.user.UpdateInstance(ctx, id, update)
 	require.True(t, unikorn.IsUnprocessable(err), "got %v", err)
 
 	// Tags reach the server in place; no rebuild.
@@ -326,20 +332,16 @@ func TestDeleteRemovesTheServerThenReleasesTheAllocation(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	created, err := h.user.CreateInstance(ctx, newCreate("web"))
-	require.NoError(t, err)
-
-	id := created.Metadata.ID
-	h.settle(t, id)
+	id := h.running(t, "web")
 
 	// While region will not delete the server, the instance and its allocation stay.
-	_, err = h.sb.AddFault(sandbox.FaultRule{Method: http.MethodDelete, Route: "/api/v2/servers/{serverID}", Status: http.StatusInternalServerError})
+	_, err := h.sb.AddFault(sandbox.FaultRule{Method: http.MethodDelete, Route: "/api/v2/servers/{serverID}", Status: http.StatusInternalServerError})
 	require.NoError(t, err)
 
 	require.NoError(t, h.user.DeleteInstance(ctx, id))
 	require.NoError(t, h.user.DeleteInstance(ctx, id), "deleting again is 202 again")
 
-	_, err = h.user.UpdateInstance(ctx, id, unikorn.InstanceUpdate{Metadata: unikorn.WriteMetadata{Name: "web"}, Spec: created.Spec})
+	_, err = h.user.UpdateInstance(ctx, id, unikorn.InstanceUpdate{Metadata: unikorn.WriteMetadata{Name: "web"}, Spec: newCreate("web").Spec.InstanceSpec})
 	require.True(t, unikorn.IsBadRequest(err), "got %v", err)
 
 	in, err := h.user.GetInstance(ctx, id)
@@ -367,11 +369,7 @@ func TestServerDeletedBehindComputesBackIsRecreated(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	created, err := h.user.CreateInstance(ctx, newCreate("web"))
-	require.NoError(t, err)
-
-	id := created.Metadata.ID
-	h.settle(t, id)
+	id := h.running(t, "web")
 
 	servers := h.backing(t, id)
 	require.Len(t, servers, 1)
@@ -390,11 +388,7 @@ func TestVerbs(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	created, err := h.user.CreateInstance(ctx, newCreate("web"))
-	require.NoError(t, err)
-
-	id := created.Metadata.ID
-	h.settle(t, id)
+	id := h.running(t, "web")
 
 	require.NoError(t, h.user.StopInstance(ctx, id))
 	in, err := h.user.GetInstance(ctx, id)
