@@ -2,13 +2,16 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // ComputePrefix is where the compute service is mounted: its catalogue paths are the
@@ -44,6 +47,8 @@ func (s *Sandbox) mountCompute() error {
 	if err != nil {
 		return err
 	}
+
+	s.registerComputeControlRoutes()
 
 	mounted := http.StripPrefix(ComputePrefix, service)
 
@@ -90,4 +95,45 @@ func (s *Sandbox) saveCompute(state []byte) {
 	if err := s.saveLocked(); err != nil {
 		s.logger.Error("saving sandbox state", "error", err)
 	}
+}
+
+// InstanceServers returns the region servers behind a compute instance, whatever the
+// compute service itself believes: the administrator's view that shows a missing or
+// duplicated server.
+func (s *Sandbox) InstanceServers(instanceID string) ([]unikorn.Server, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	servers := []unikorn.Server{}
+
+	for _, record := range s.world.Servers {
+		if id, _ := record.Server.Metadata.Tags.Get(compute.InstanceTag); id == instanceID {
+			servers = append(servers, record.Server)
+		}
+	}
+
+	slices.SortFunc(servers, func(a, b unikorn.Server) int { return strings.Compare(a.Metadata.ID, b.Metadata.ID) })
+
+	// A deep copy, so that the caller holds nothing the world changes later.
+	data, err := json.Marshal(servers)
+	if err != nil {
+		return nil, err
+	}
+
+	var out []unikorn.Server
+
+	return out, json.Unmarshal(data, &out)
+}
+
+func (s *Sandbox) registerComputeControlRoutes() {
+	s.handleControl("GET /sandbox/v1/instances/{instanceID}/servers", func(r *http.Request) (*reply, error) {
+		servers, err := s.InstanceServers(r.PathValue("instanceID"))
+		if err != nil {
+			return nil, err
+		}
+
+		return replyOK(servers), nil
+	})
 }

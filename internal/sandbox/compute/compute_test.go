@@ -160,6 +160,10 @@ func TestCreateChargesQuotaThenBuildsTheHiddenServer(t *testing.T) {
 
 	servers := h.backing(t, wantID)
 	require.Len(t, servers, 1)
+
+	admin, err := h.sb.InstanceServers(wantID)
+	require.NoError(t, err)
+	assert.Equal(t, servers, admin)
 	assert.Equal(t, unikorn.Tags{{Name: "team", Value: "web"}, {Name: compute.InstanceTag, Value: wantID}}, servers[0].Metadata.Tags)
 
 	// The caller's requests and compute's own calls are counted apart.
