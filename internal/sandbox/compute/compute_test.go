@@ -502,3 +502,37 @@ func TestInstancesSurviveARestart(t *testing.T) {
 	assert.Len(t, second.backing(t, created.Metadata.ID), 1, "the restarted controller finds the server it made")
 	assert.Zero(t, second.sb.Stats().Internal["POST /api/v2/servers"])
 }
+
+func TestAllocationRefusedCreatesNothing(t *testing.T) {
+	h := newHarness(t)
+
+	_, err := h.sb.AddFault(sandbox.FaultRule{
+		Method: http.MethodPost, Route: "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations", Status: http.StatusInternalServerError,
+	})
+	require.NoError(t, err)
+
+	_, err = h.user.CreateInstance(t.Context(), newCreate("web"))
+	requireServerError(t, err)
+
+	listed, err := h.user.ListInstances(t.Context(), unikorn.InstanceQuery{})
+	require.NoError(t, err)
+	assert.Empty(t, listed)
+	assert.Zero(t, h.sb.Stats().Internal["POST /api/v2/servers"])
+}
+
+func TestServerChangedBehindComputesBackIsPutBack(t *testing.T) {
+	h := newHarness(t)
+	ctx := t.Context()
+
+	id := h.running(t, "web")
+	server := h.backing(t, id)[0]
+
+	_, err := h.service.UpdateServer(ctx, server.Metadata.ID, unikorn.ServerUpdate{
+		Metadata: unikorn.WriteMetadata{Name: server.Metadata.Name, Tags: unikorn.Tags{{Name: compute.InstanceTag, Value: id}, {Name: "team", Value: "rogue"}}},
+		Spec:     server.Spec,
+	})
+	require.NoError(t, err)
+
+	h.settle(t, id)
+	assert.Equal(t, "web", tagOf(h.backing(t, id)[0], "team"))
+}
