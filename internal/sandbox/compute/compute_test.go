@@ -127,11 +127,11 @@ func (h *harness) settle(t *testing.T, id string) *unikorn.Instance {
 	return nil
 }
 
-// running creates an instance and waits until it runs.
-func (h *harness) running(t *testing.T, name string) string {
+// running creates the instance "web" and waits until it runs.
+func (h *harness) running(t *testing.T) string {
 	t.Helper()
 
-	created, err := h.user.CreateInstance(t.Context(), newCreate(name))
+	created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
 	require.NoError(t, err)
 
 	return h.settle(t, created.Metadata.ID).Metadata.ID
@@ -290,7 +290,7 @@ func TestUpdate(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	id := h.running(t, "web")
+	id := h.running(t)
 
 	update := unikorn.InstanceUpdate{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: newCreate("web").Spec.InstanceSpec}
 	_, err := h.user.UpdateInstance(ctx, id, update)
@@ -336,7 +336,7 @@ func TestDeleteRemovesTheServerThenReleasesTheAllocation(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	id := h.running(t, "web")
+	id := h.running(t)
 
 	// While region will not delete the server, the instance and its allocation stay.
 	_, err := h.sb.AddFault(sandbox.FaultRule{Method: http.MethodDelete, Route: "/api/v2/servers/{serverID}", Status: http.StatusInternalServerError})
@@ -373,7 +373,7 @@ func TestServerDeletedBehindComputesBackIsRecreated(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	id := h.running(t, "web")
+	id := h.running(t)
 
 	servers := h.backing(t, id)
 	require.Len(t, servers, 1)
@@ -392,7 +392,7 @@ func TestVerbs(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	id := h.running(t, "web")
+	id := h.running(t)
 
 	require.NoError(t, h.user.StopInstance(ctx, id))
 	in, err := h.user.GetInstance(ctx, id)
@@ -524,7 +524,7 @@ func TestServerChangedBehindComputesBackIsPutBack(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
 
-	id := h.running(t, "web")
+	id := h.running(t)
 	server := h.backing(t, id)[0]
 
 	_, err := h.service.UpdateServer(ctx, server.Metadata.ID, unikorn.ServerUpdate{
