@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, variable := range [][2]string{
 		{"UNIKORN_REGION_ENDPOINT", endpoint},
 		{"UNIKORN_IDENTITY_ENDPOINT", endpoint},
+		{"UNIKORN_COMPUTE_ENDPOINT", endpoint + sandbox.ComputePrefix},
 		{"UNIKORN_TOKEN", *token},
 		{"UNIKORN_ORGANIZATION_ID", sandbox.OrganizationID},
 		{"UNIKORN_PROJECT_ID", sandbox.ProjectID},

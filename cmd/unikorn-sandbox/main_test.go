@@ -34,7 +34,7 @@ func TestRunPrintsExportsServesAndSavesOnShutdown(t *testing.T) {
 	exports := map[string]string{}
 	scanner := bufio.NewScanner(stdout)
 
-	for len(exports) < 5 && scanner.Scan() {
+	for len(exports) < 6 && scanner.Scan() {
 		name, value, found := strings.Cut(strings.TrimPrefix(scanner.Text(), "export "), "=")
 		require.True(t, found, "line %q", scanner.Text())
 
@@ -44,6 +44,7 @@ func TestRunPrintsExportsServesAndSavesOnShutdown(t *testing.T) {
 	endpoint := exports["UNIKORN_REGION_ENDPOINT"]
 	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, endpoint)
 	assert.Equal(t, endpoint, exports["UNIKORN_IDENTITY_ENDPOINT"])
+	assert.Equal(t, endpoint+"/compute", exports["UNIKORN_COMPUTE_ENDPOINT"])
 	assert.Equal(t, `'it'\''s-mine'`, exports["UNIKORN_TOKEN"], "quoted for eval")
 	assert.Equal(t, sandbox.OrganizationID, exports["UNIKORN_ORGANIZATION_ID"])
 	assert.Equal(t, sandbox.ProjectID, exports["UNIKORN_PROJECT_ID"])

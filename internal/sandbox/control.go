@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -15,6 +16,10 @@ type Stats struct {
 	Total int `json:"total"`
 	// Routes is keyed by method and route template, e.g. "GET /api/v2/servers/{serverID}".
 	Routes map[string]int `json:"routes"`
+	// Internal counts, by the same keys, the calls the compute service makes to region
+	// and identity on its own account; Total and Routes leave them out, so they count
+	// only what callers sent.
+	Internal map[string]int `json:"internal,omitempty"`
 }
 
 // FaultRule makes matching API requests fail. Requests that match Method and Route
@@ -72,12 +77,12 @@ func (s *Sandbox) Stats() Stats {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
 
-	routes := make(map[string]int, len(s.stats.Routes))
-	for route, n := range s.stats.Routes {
-		routes[route] = n
+	stats := Stats{Total: s.stats.Total, Routes: maps.Clone(s.stats.Routes)}
+	if len(s.stats.Internal) > 0 {
+		stats.Internal = maps.Clone(s.stats.Internal)
 	}
 
-	return Stats{Total: s.stats.Total, Routes: routes}
+	return stats
 }
 
 // ResetStats zeroes the request counters.
@@ -85,7 +90,7 @@ func (s *Sandbox) ResetStats() {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
 
-	s.stats = Stats{Routes: map[string]int{}}
+	s.stats = newStats()
 }
 
 // AddFault installs a fault rule and returns its ID.
@@ -385,4 +390,8 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 
 		writeJSON(w, rep.status, "no-cache", body)
 	})
+}
+
+func newStats() Stats {
+	return Stats{Routes: map[string]int{}, Internal: map[string]int{}}
 }

@@ -94,9 +94,17 @@ func (s *Sandbox) installFault(f *fault) string {
 
 // countRequest records a request in the stats and returns the latency to add to it.
 // Every API request counts, faulted or not.
-func (s *Sandbox) countRequest(pattern string) time.Duration {
+func (s *Sandbox) countRequest(pattern string, internal bool) time.Duration {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
+
+	if internal {
+		if pattern != "" {
+			s.stats.Internal[pattern]++
+		}
+
+		return 0
+	}
 
 	s.stats.Total++
 

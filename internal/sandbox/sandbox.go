@@ -118,7 +118,7 @@ func New(opts Options) (*Sandbox, error) {
 		latency:          opts.Latency,
 		lag:              newReadLag(opts.ReadLag, opts.Seed),
 		showInvisible:    opts.ShowInvisible,
-		stats:            Stats{Routes: map[string]int{}},
+		stats:            newStats(),
 	}
 
 	if err := s.loadOrCreateWorld(); err != nil {
@@ -127,6 +127,10 @@ func New(opts Options) (*Sandbox, error) {
 
 	s.registerRoutes()
 	s.registerControlRoutes()
+
+	if err := s.mountCompute(); err != nil {
+		return nil, err
+	}
 
 	return s, nil
 }

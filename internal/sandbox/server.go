@@ -48,7 +48,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The route template keys stats and faults: /api/v2/servers/{serverID} is one
 	// route however many servers there are.
 	_, pattern := s.api.Handler(r)
-	latency := s.countRequest(pattern)
+	latency := s.countRequest(pattern, isInternal(r))
 
 	if !sleep(r.Context(), latency) {
 		return

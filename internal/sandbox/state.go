@@ -27,6 +27,8 @@ type world struct {
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
+	// Compute is the compute service's own records, which it keeps and encodes itself.
+	Compute json.RawMessage `json:"compute,omitempty"`
 	// MACSequence numbers every MAC handed out, so that a recreated server visibly
 	// gets a new one.
 	MACSequence uint32 `json:"macSequence"`

@@ -1,0 +1,284 @@
+// Package compute simulates Unikorn's compute service: the public instance API that
+// every project user may call, backed by region's hidden servers and identity's
+// allocations, which it reaches the way the real service does, over their HTTP APIs
+// with its own service account. It imports nothing of the sandbox: the sandbox mounts
+// it and hands it a transport, so RBAC, faults and read lag apply to compute's calls
+// exactly as to anyone's.
+package compute
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const (
+	// InstanceTag is the reserved tag that ties a hidden region server to its instance.
+	InstanceTag = "compute.unikorn-cloud.org/instance-id"
+	// snapshotTagPrefix marks the provenance tags of images; the colon form is the one
+	// compute writes on images, unlike the slash form of the server tag.
+	snapshotTagPrefix = "compute.unikorn-cloud.org:"
+	snapshotTag       = snapshotTagPrefix + "instance-id"
+	// AllocationKind is the kind compute charges an instance's quota under.
+	AllocationKind = "computeinstances.compute.unikorn-cloud.org"
+	// Version is the release the simulated service reports.
+	Version = "1.17.0"
+)
+
+// Config wires the service to the sandbox it runs beside.
+type Config struct {
+	// Transport carries compute's calls to region and identity. The sandbox gives one
+	// that serves them in process and counts them apart from the callers' requests.
+	Transport http.RoundTripper
+	// ServiceToken is compute's own account, the only one region's servers and
+	// identity's allocations accept.
+	ServiceToken string
+	// Now is the clock of creation and deletion times.
+	Now func() time.Time
+	// Authenticate tells a valid bearer token, as identity would.
+	Authenticate func(token string) bool
+	// State is what Persist last received, to carry on from; empty starts afresh.
+	State []byte
+	// Persist receives the encoded records after every request that changed them.
+	Persist func(state []byte)
+}
+
+// Service is the compute API. It keeps its instances in memory and, like the rest of
+// the sandbox, runs no background work: its controller reconciles every instance
+// against region at the start of each request.
+type Service struct {
+	mux       *http.ServeMux
+	transport http.RoundTripper
+	service   *unikorn.Client
+	now       func() time.Time
+	auth      func(token string) bool
+	persist   func(state []byte)
+	patterns  []string
+
+	// mu serialises requests, as one controller would act on one object at a time.
+	mu        sync.Mutex
+	instances map[string]*instance
+	// saved is the encoding last persisted, so that only changes are written.
+	saved []byte
+}
+
+// instance is compute's record: what the user asked for, and where its quota is held.
+type instance struct {
+	unikorn.Instance
+
+	AllocationID string `json:"allocationId"`
+}
+
+// New returns the service.
+func New(cfg Config) (*Service, error) {
+	service, err := newClient(cfg.Transport, cfg.ServiceToken)
+	if err != nil {
+		return nil, err
+	}
+
+	s := &Service{
+		mux:       http.NewServeMux(),
+		transport: cfg.Transport,
+		service:   service,
+		now:       cfg.Now,
+		auth:      cfg.Authenticate,
+		persist:   cfg.Persist,
+		instances: map[string]*instance{},
+		saved:     cfg.State,
+	}
+
+	if len(cfg.State) > 0 {
+		if err := json.Unmarshal(cfg.State, &s.instances); err != nil {
+			return nil, fmt.Errorf("compute state: %w", err)
+		}
+	}
+
+	s.registerRoutes()
+
+	return s, nil
+}
+
+// Patterns lists the route templates the service serves, relative to its mount point.
+func (s *Service) Patterns() []string {
+	return s.patterns
+}
+
+// ServeHTTP serves a request whose mount prefix is already stripped.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// newClient is a wire client that reaches region and identity through transport. The
+// host is a placeholder: the transport never dials. Retries are off because compute's
+// own handler decides what a failed call means.
+func newClient(transport http.RoundTripper, token string) (*unikorn.Client, error) {
+	return unikorn.NewClient(unikorn.Config{
+		RegionEndpoint:   "http://sandbox",
+		IdentityEndpoint: "http://sandbox",
+		Token:            token,
+		HTTPClient:       &http.Client{Transport: transport},
+		Retry:            unikorn.RetryPolicy{MaxAttempts: 1},
+	})
+}
+
+// request is one compute call and the caller's own client, for what compute does as
+// the caller.
+type request struct {
+	*http.Request
+	user *unikorn.Client
+}
+
+type handler func(req *request) (int, any, error)
+
+func (s *Service) handle(pattern string, h handler) {
+	s.patterns = append(s.patterns, pattern)
+
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		status, body, err := s.serve(r, h)
+		if err != nil {
+			writeError(w, err)
+
+			return
+		}
+
+		writeJSON(w, status, body)
+	})
+}
+
+func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || !s.auth(token) {
+		return 0, nil, &apiError{http.StatusUnauthorized, unikorn.ErrorAccessDenied, "token validation failed"}
+	}
+
+	user, err := newClient(s.transport, token)
+	if err != nil {
+		return 0, nil, err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	defer s.save()
+
+	s.reconcile(r.Context())
+
+	return h(&request{Request: r, user: user})
+}
+
+// save hands the records to Persist when they changed.
+func (s *Service) save() {
+	if s.persist == nil {
+		return
+	}
+
+	data, err := json.Marshal(s.instances)
+	if err != nil || bytes.Equal(data, s.saved) {
+		return
+	}
+
+	s.saved = data
+	s.persist(data)
+}
+
+// apiError is an answer compute gives itself, with the core error body.
+type apiError struct {
+	status      int
+	code        string
+	description string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.description }
+
+func errBadRequest(format string, args ...any) error {
+	return &apiError{http.StatusBadRequest, unikorn.ErrorInvalidRequest, fmt.Sprintf(format, args...)}
+}
+
+func errUnprocessable(format string, args ...any) error {
+	return &apiError{http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent, fmt.Sprintf(format, args...)}
+}
+
+func errNotFound() error {
+	return &apiError{http.StatusNotFound, unikorn.ErrorNotFound, "resource not found"}
+}
+
+func errConflict() error {
+	return &apiError{http.StatusConflict, unikorn.ErrorConflict, "the requested resource already exists"}
+}
+
+const serverErrorDescription = "an internal error has occurred, please contact support"
+
+func errServer() error {
+	return &apiError{http.StatusInternalServerError, unikorn.ErrorServerError, serverErrorDescription}
+}
+
+// writeError answers err. Region's and identity's answers that compute passes through
+// keep their status, code and description; anything else is compute's own 500.
+func writeError(w http.ResponseWriter, err error) {
+	body := unikorn.ErrorBody{}
+	status := http.StatusInternalServerError
+
+	var own *apiError
+
+	var upstream *unikorn.APIError
+
+	switch {
+	case errors.As(err, &own):
+		status, body.Error, body.ErrorDescription = own.status, own.code, own.description
+	case errors.As(err, &upstream) && upstream.Code != "":
+		status, body.Error, body.ErrorDescription, body.TraceID = upstream.StatusCode, upstream.Code, upstream.Description, upstream.TraceID
+	default:
+		body.Error, body.ErrorDescription = unikorn.ErrorServerError, serverErrorDescription
+	}
+
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q", unikorn.ErrorAccessDenied))
+	}
+
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	if body == nil {
+		w.WriteHeader(status)
+
+		return
+	}
+
+	data, err := json.Marshal(body)
+	if err != nil {
+		status, data = http.StatusInternalServerError, []byte(`{"error":"server_error","error_description":"response could not be encoded"}`)
+	}
+
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(data, '\n'))
+}
+
+// decode reads a JSON body, refusing one that is missing or malformed.
+func decode(r *http.Request, dst any) error {
+	if r.Body == nil {
+		return errBadRequest("request body has an error: value is required but missing")
+	}
+
+	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20)).Decode(dst); err != nil {
+		return errBadRequest("request body has an error: failed to decode request body: %v", err)
+	}
+
+	return nil
+}
+
+// background is a context for the controller's calls that outlive a cancelled request:
+// a write already sent must be finished.
+func background(ctx context.Context) context.Context {
+	return context.WithoutCancel(ctx)
+}

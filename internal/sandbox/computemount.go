@@ -1,0 +1,139 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// ComputePrefix is where the compute service is mounted: its catalogue paths are the
+// same as region's, so it needs a base URL of its own.
+const ComputePrefix = "/compute"
+
+// internalKey marks a request the compute service makes on its own account.
+type internalKey struct{}
+
+func isInternal(r *http.Request) bool {
+	internal, _ := r.Context().Value(internalKey{}).(bool)
+
+	return internal
+}
+
+// mountCompute serves the compute service under ComputePrefix, as ordinary API routes
+// so that stats and fault rules reach them ("GET /compute/api/v2/instances").
+func (s *Sandbox) mountCompute() error {
+	service, err := compute.New(compute.Config{
+		Transport:    inProcess{s},
+		ServiceToken: ServiceToken,
+		Now:          func() time.Time { return s.now() },
+		State:        s.world.Compute,
+		Persist:      s.saveCompute,
+		Authenticate: func(token string) bool {
+			probe := httptest.NewRequest(http.MethodGet, "/", nil)
+			probe.Header.Set("Authorization", "Bearer "+token)
+			_, err := s.authenticate(probe)
+
+			return err == nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+
+	s.registerComputeControlRoutes()
+
+	mounted := http.StripPrefix(ComputePrefix, service)
+
+	for _, pattern := range service.Patterns() {
+		method, path, _ := strings.Cut(pattern, " ")
+		full := method + " " + ComputePrefix + path
+		s.routes[full] = true
+		s.api.Handle(full, mounted)
+	}
+
+	return nil
+}
+
+// inProcess carries compute's calls to region and identity through the sandbox's own
+// handler, marked so that they are counted apart from the callers' requests.
+type inProcess struct{ s *Sandbox }
+
+func (t inProcess) RoundTrip(r *http.Request) (response *http.Response, err error) {
+	// A fault that drops the connection aborts the handler; compute sees a lost answer.
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			if recovered != http.ErrAbortHandler { //nolint:errorlint // panics carry the sentinel itself
+				panic(recovered)
+			}
+
+			response, err = nil, errors.New("connection closed before the answer")
+		}
+	}()
+
+	recorder := httptest.NewRecorder()
+	t.s.ServeHTTP(recorder, r.WithContext(context.WithValue(r.Context(), internalKey{}, true)))
+
+	return recorder.Result(), nil
+}
+
+// saveCompute keeps the compute service's records with the world. Compute calls it
+// holding only its own lock, never from inside a region or identity request.
+func (s *Sandbox) saveCompute(state []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.world.Compute = state
+
+	if err := s.saveLocked(); err != nil {
+		s.logger.Error("saving sandbox state", "error", err)
+	}
+}
+
+// InstanceServers returns the region servers behind a compute instance, whatever the
+// compute service itself believes: the administrator's view that shows a missing or
+// duplicated server.
+func (s *Sandbox) InstanceServers(instanceID string) ([]unikorn.Server, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	servers := []unikorn.Server{}
+
+	for _, record := range s.world.Servers {
+		if id, _ := record.Server.Metadata.Tags.Get(compute.InstanceTag); id == instanceID {
+			servers = append(servers, record.Server)
+		}
+	}
+
+	slices.SortFunc(servers, func(a, b unikorn.Server) int { return strings.Compare(a.Metadata.ID, b.Metadata.ID) })
+
+	// A deep copy, so that the caller holds nothing the world changes later.
+	data, err := json.Marshal(servers)
+	if err != nil {
+		return nil, err
+	}
+
+	var out []unikorn.Server
+
+	return out, json.Unmarshal(data, &out)
+}
+
+func (s *Sandbox) registerComputeControlRoutes() {
+	s.handleControl("GET /sandbox/v1/instances/{instanceID}/servers", func(r *http.Request) (*reply, error) {
+		servers, err := s.InstanceServers(r.PathValue("instanceID"))
+		if err != nil {
+			return nil, err
+		}
+
+		return replyOK(servers), nil
+	})
+}
