@@ -145,6 +145,7 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		instance.NewResource,
+		network.NewNetworkResource,
 	}
 }
 

@@ -1,0 +1,285 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*networkResource)(nil)
+	_ resource.ResourceWithImportState = (*networkResource)(nil)
+)
+
+// NewNetworkResource returns the unikorn_network resource.
+func NewNetworkResource() resource.Resource {
+	return &networkResource{}
+}
+
+// networkResource manages a network. Region can change only its DNS servers, routes
+// and metadata in place; everything else it fixes at create, so changing it replaces
+// the network.
+type networkResource struct {
+	provider *providerdata.Data
+}
+
+type networkResourceModel struct {
+	commonModel
+
+	RegionID       types.String `tfsdk:"region_id"`
+	Prefix         types.String `tfsdk:"prefix"`
+	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+}
+
+func (r *networkResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = NetworkTypeName
+}
+
+func (r *networkResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+func (r *networkResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	scope := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A network in a region, which instances stand on. Region can change its " +
+			"DNS servers, name, description and tags in place; a change of region, prefix, " +
+			"organization or project replaces it. Each network counts against the organization's " +
+			"`networks` quota.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "ID of the network.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true, MarkdownDescription: "Name of the network. Region does not require names to be unique.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				Optional: true, MarkdownDescription: "Description of the network.",
+			},
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Tags of the network, by name.",
+			},
+			"organization_id": schema.StringAttribute{
+				Optional: true, Computed: true, PlanModifiers: scope,
+				MarkdownDescription: "Organization of the network; defaults to the provider's `organization_id`. Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true, Computed: true, PlanModifiers: scope,
+				MarkdownDescription: "Project of the network; defaults to the provider's `project_id`. Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"region_id": schema.StringAttribute{
+				Required: true, PlanModifiers: replace,
+				MarkdownDescription: "Region the network is in. Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"prefix": schema.StringAttribute{
+				Required: true, PlanModifiers: replace,
+				MarkdownDescription: "IPv4 prefix of the network, e.g. `10.0.0.0/24`: a /24 or larger, written " +
+					"with its host bits zero. Changing it replaces the network.",
+				Validators: []validator.String{networkPrefix{}},
+			},
+			"dns_nameservers": schema.ListAttribute{
+				Optional: true, Computed: true, ElementType: types.StringType,
+				Default:             listdefault.StaticValue(basetypes.NewListValueMust(types.StringType, nil)),
+				MarkdownDescription: "IPv4 addresses of the DNS servers the network hands out; empty to use the platform's. Changed in place.",
+			},
+		},
+	}
+}
+
+func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan networkResourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+	projectID := r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
+	spec := networkSpec(ctx, &plan, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	network, err := r.provider.Compute.CreateNetwork(ctx, unikorn.NetworkCreate{
+		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+		Spec: unikorn.NetworkCreateSpec{
+			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
+			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
+		},
+	})
+	if network != nil {
+		// Whatever the wait says, the network exists: keep track of it.
+		r.set(ctx, &plan, network, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not create the network", err)...)
+	}
+}
+
+func (r *networkResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state networkResourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	network, err := r.provider.Compute.ReadNetwork(ctx, state.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not read the network", err)...)
+
+		return
+	}
+
+	if network == nil {
+		resp.State.RemoveResource(ctx)
+
+		return
+	}
+
+	r.set(ctx, &state, network, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan networkResourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	update := unikorn.NetworkUpdate{
+		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	network, err := r.provider.Compute.UpdateNetwork(ctx, plan.ID.ValueString(), update)
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not update the network", err)...)
+
+		return
+	}
+
+	r.set(ctx, &plan, network, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *networkResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state networkResourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	if err := r.provider.Compute.DeleteNetwork(ctx, state.ID.ValueString()); err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the network", err)...)
+	}
+}
+
+func (r *networkResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, pathID, req, resp)
+}
+
+// set fills the model from region's record. Optional attributes the user left unset
+// stay null when region holds nothing for them, so a plan shows no diff.
+func (r *networkResource) set(ctx context.Context, m *networkResourceModel, network *unikorn.Network, diags *diag.Diagnostics) {
+	description, tags := m.Description, m.Tags
+	m.setMetadata(ctx, &network.Metadata, diags)
+
+	if description.IsNull() && m.Description.ValueString() == "" {
+		m.Description = description
+	}
+
+	if tags.IsNull() && len(m.Tags.Elements()) == 0 {
+		m.Tags = tags
+	}
+
+	m.RegionID = types.StringValue(network.Status.RegionID)
+	m.Prefix = types.StringValue(network.Status.Prefix)
+
+	nameservers, d := types.ListValueFrom(ctx, types.StringType, append([]string{}, network.Spec.DNSNameservers...))
+	diags.Append(d...)
+	m.DNSNameservers = nameservers
+}
+
+func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) unikorn.NetworkSpec {
+	nameservers := []string{}
+	diags.Append(m.DNSNameservers.ElementsAs(ctx, &nameservers, false)...)
+
+	return unikorn.NetworkSpec{DNSNameservers: nameservers}
+}
+
+func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) unikorn.WriteMetadata {
+	metadata := unikorn.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
+
+	tags := map[string]string{}
+	diags.Append(m.Tags.ElementsAs(ctx, &tags, false)...)
+
+	for name, value := range tags {
+		metadata.Tags = append(metadata.Tags, unikorn.Tag{Name: name, Value: value})
+	}
+
+	return metadata
+}
+
+// networkPrefix accepts what region accepts as a network's prefix, and only in the
+// form region keeps it, so that the state never differs from the configuration.
+type networkPrefix struct{}
+
+func (networkPrefix) Description(context.Context) string {
+	return "an IPv4 CIDR of /24 or larger with its host bits zero"
+}
+
+func (v networkPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (networkPrefix) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	value := req.ConfigValue.ValueString()
+	prefix, err := netip.ParsePrefix(value)
+
+	var problem, fix string
+
+	switch {
+	case err != nil || !prefix.Addr().Is4():
+		problem, fix = fmt.Sprintf("%q is not an IPv4 CIDR.", value), "Write it like 10.0.0.0/24."
+	case prefix.Bits() > 24:
+		problem, fix = fmt.Sprintf("%q is smaller than a /24, the smallest network region accepts.", value),
+			"Use a prefix length of 24 or less."
+	case prefix.Masked() != prefix:
+		problem, fix = fmt.Sprintf("%q has host bits set.", value), fmt.Sprintf("Write it as %s.", prefix.Masked())
+	default:
+		return
+	}
+
+	resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid network prefix", problem, fix))
+}
