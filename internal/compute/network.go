@@ -2,24 +2,9 @@ package compute
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
-
-// NetworkInUseError means region kept refusing to delete a network because something
-// (a server, usually) still stands on it, until the delete's time ran out.
-type NetworkInUseError struct {
-	NetworkID string
-	Err       error
-}
-
-func (e *NetworkInUseError) Error() string {
-	return fmt.Sprintf("network %s is still in use (delete the servers on it first): %v", e.NetworkID, e.Err)
-}
-
-func (e *NetworkInUseError) Unwrap() error { return e.Err }
 
 // NetworkQuotaError means identity refused to charge the organization's `networks`
 // quota for a new network. Nothing was created.
@@ -33,19 +18,21 @@ func (e *NetworkQuotaError) Error() string {
 
 func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 
-// ReadNetwork returns the network with id, or nil when region answers a definite 404.
-// A 403 is an error: lost access says nothing about whether the network exists.
-func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error) {
-	network, err := s.client.GetNetwork(ctx, id)
-	if unikorn.IsNotFound(err) {
-		return nil, nil
+func (s *Service) networks() regionObject[unikorn.Network] {
+	return regionObject[unikorn.Network]{
+		kind: "network", users: "the servers on it",
+		get: s.client.GetNetwork, del: s.client.DeleteNetwork,
+		metadata: func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata },
 	}
-
-	return network, err
 }
 
-// CreateNetwork creates a network and waits until region has provisioned it. A create
-// is never sent twice: the client does not retry a POST whose answer was lost.
+// ReadNetwork returns the network with id, or nil when region definitely has none.
+func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error) {
+	return s.networks().read(ctx, id)
+}
+
+// CreateNetwork creates a network and waits until region has provisioned it. The
+// create is sent once: the client never repeats a POST whose answer was lost.
 func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error) {
 	network, err := s.client.CreateNetwork(ctx, create)
 	if unikorn.IsForbidden(err) {
@@ -56,7 +43,7 @@ func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreat
 		return nil, err
 	}
 
-	return s.waitNetworkProvisioned(ctx, network.Metadata.ID)
+	return s.networks().waitProvisioned(ctx, s, network.Metadata.ID)
 }
 
 // UpdateNetwork changes what region can change of a network in place and waits until
@@ -66,91 +53,86 @@ func (s *Service) UpdateNetwork(ctx context.Context, id string, update unikorn.N
 		return nil, err
 	}
 
-	return s.waitNetworkProvisioned(ctx, id)
+	return s.networks().waitProvisioned(ctx, s, id)
 }
 
-func (s *Service) waitNetworkProvisioned(ctx context.Context, id string) (*unikorn.Network, error) {
-	var network *unikorn.Network
-
-	err := s.waitFor(ctx, "network "+id+" to be provisioned", func(ctx context.Context) (bool, error) {
-		read, err := s.client.GetNetwork(ctx, id)
-		if err != nil {
-			return false, &readError{err: err}
-		}
-
-		network = read
-
-		switch read.Metadata.ProvisioningStatus {
-		case "provisioned":
-			return true, nil
-		case "error":
-			return false, fmt.Errorf("region reported the provisioning of network %s as failed", id)
-		}
-
-		return false, nil
-	})
-
-	return network, err
-}
-
-// DeleteNetwork deletes a network and waits until region answers 404 for it. Region
-// refuses with 403 while servers still stand on the network; those are often being
-// deleted in the same run, so the delete is asked again until ctx ends, and only then
-// reported as in use.
+// DeleteNetwork deletes a network, waiting out the servers still on it, until region
+// answers 404 for it.
 func (s *Service) DeleteNetwork(ctx context.Context, id string) error {
-	var inUse error
-
-	err := s.waitForNow(ctx, "network "+id+" to be free to delete", func(ctx context.Context) (bool, error) {
-		err := s.client.DeleteNetwork(ctx, id)
-
-		switch {
-		case err == nil, unikorn.IsNotFound(err):
-			return true, nil
-		case unikorn.IsForbidden(err):
-			// A 403 for a network we can still read is "in use"; one we cannot read
-			// is lost access, which no wait cures.
-			if _, readErr := s.client.GetNetwork(ctx, id); readErr != nil && !unikorn.IsNotFound(readErr) {
-				return false, err
-			}
-
-			inUse = err
-
-			return false, nil
-		}
-
-		return false, &readError{err: err}
-	})
-	if err != nil {
-		if inUse != nil && errors.As(err, new(*WaitError)) {
-			return &NetworkInUseError{NetworkID: id, Err: inUse}
-		}
-
-		return err
-	}
-
-	return s.waitFor(ctx, "network "+id+" to be deleted", func(ctx context.Context) (bool, error) {
-		_, err := s.client.GetNetwork(ctx, id)
-		if unikorn.IsNotFound(err) {
-			return true, nil
-		}
-
-		if err != nil {
-			return false, &readError{err: err}
-		}
-
-		return false, nil
-	})
+	return s.networks().delete(ctx, s, id)
 }
 
-// waitForNow is waitFor with a first check at once, for steps that start a change
-// rather than follow one.
-func (s *Service) waitForNow(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	done, err := check(ctx)
+// securityGroups is the façade's view of region's security groups.
+func (s *Service) securityGroups() regionObject[unikorn.SecurityGroup] {
+	return regionObject[unikorn.SecurityGroup]{
+		kind: "security group", users: "the servers in it",
+		get: s.client.GetSecurityGroup, del: s.client.DeleteSecurityGroup,
+		metadata: func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata },
+	}
+}
 
-	var failed *readError
-	if errors.As(err, &failed) || (err == nil && !done) {
-		return s.waitFor(ctx, what, check)
+// ReadSecurityGroup returns the security group with id, or nil when region definitely
+// has none.
+func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
+	return s.securityGroups().read(ctx, id)
+}
+
+// CreateSecurityGroup creates a security group and waits until it is provisioned.
+func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error) {
+	group, err := s.client.CreateSecurityGroup(ctx, create)
+	if err != nil {
+		return nil, err
 	}
 
-	return err
+	return s.securityGroups().waitProvisioned(ctx, s, group.Metadata.ID)
+}
+
+// UpdateSecurityGroup replaces a security group's rules and metadata in place and
+// waits until it is provisioned again.
+func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update unikorn.SecurityGroupUpdate) (*unikorn.SecurityGroup, error) {
+	if _, err := s.client.UpdateSecurityGroup(ctx, id, update); err != nil {
+		return nil, err
+	}
+
+	return s.securityGroups().waitProvisioned(ctx, s, id)
+}
+
+// DeleteSecurityGroup deletes a security group, waiting out the servers still in it,
+// until region answers 404 for it.
+func (s *Service) DeleteSecurityGroup(ctx context.Context, id string) error {
+	return s.securityGroups().delete(ctx, s, id)
+}
+
+// sshCertificateAuthorities is the façade's view of region's SSH certificate
+// authorities. Nothing keeps one from being deleted.
+func (s *Service) sshCertificateAuthorities() regionObject[unikorn.SSHCertificateAuthority] {
+	return regionObject[unikorn.SSHCertificateAuthority]{
+		kind: "SSH certificate authority",
+		get:  s.client.GetSSHCertificateAuthority, del: s.client.DeleteSSHCertificateAuthority,
+		metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
+			return &authority.Metadata
+		},
+	}
+}
+
+// ReadSSHCertificateAuthority returns the SSH certificate authority with id, or nil
+// when region definitely has none.
+func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
+	return s.sshCertificateAuthorities().read(ctx, id)
+}
+
+// CreateSSHCertificateAuthority creates an SSH certificate authority.
+func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error) {
+	authority, err := s.client.CreateSSHCertificateAuthority(ctx, create)
+	if err != nil {
+		return nil, err
+	}
+
+	return s.sshCertificateAuthorities().waitProvisioned(ctx, s, authority.Metadata.ID)
+}
+
+// DeleteSSHCertificateAuthority deletes an SSH certificate authority until region
+// answers 404 for it.
+func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string) error {
+	return s.sshCertificateAuthorities().delete(ctx, s, id)
 }
