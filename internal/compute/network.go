@@ -104,11 +104,11 @@ func (s *Service) DeleteSecurityGroup(ctx context.Context, id string) error {
 }
 
 // sshCertificateAuthorities is the façade's view of region's SSH certificate
-// authorities. Nothing keeps one from being deleted.
+// authorities.
 func (s *Service) sshCertificateAuthorities() regionObject[unikorn.SSHCertificateAuthority] {
 	return regionObject[unikorn.SSHCertificateAuthority]{
-		kind: "SSH certificate authority",
-		get:  s.client.GetSSHCertificateAuthority, del: s.client.DeleteSSHCertificateAuthority,
+		kind: "SSH certificate authority", users: "the servers that trust it",
+		get: s.client.GetSSHCertificateAuthority, del: s.client.DeleteSSHCertificateAuthority,
 		metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
 			return &authority.Metadata
 		},

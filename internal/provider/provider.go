@@ -146,6 +146,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 	return []func() resource.Resource{
 		instance.NewResource,
 		network.NewNetworkResource,
+		network.NewSecurityGroupResource,
 	}
 }
 

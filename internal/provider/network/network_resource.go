@@ -207,20 +207,9 @@ func (r *networkResource) ImportState(ctx context.Context, req resource.ImportSt
 	resource.ImportStatePassthroughID(ctx, pathID, req, resp)
 }
 
-// set fills the model from region's record. Optional attributes the user left unset
-// stay null when region holds nothing for them, so a plan shows no diff.
+// set fills the model from region's record.
 func (r *networkResource) set(ctx context.Context, m *networkResourceModel, network *unikorn.Network, diags *diag.Diagnostics) {
-	description, tags := m.Description, m.Tags
-	m.setMetadata(ctx, &network.Metadata, diags)
-
-	if description.IsNull() && m.Description.ValueString() == "" {
-		m.Description = description
-	}
-
-	if tags.IsNull() && len(m.Tags.Elements()) == 0 {
-		m.Tags = tags
-	}
-
+	m.setMetadataKeepingUnset(ctx, &network.Metadata, diags)
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)
 
@@ -282,4 +271,19 @@ func (networkPrefix) ValidateString(_ context.Context, req validator.StringReque
 	}
 
 	resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid network prefix", problem, fix))
+}
+
+// setMetadataKeepingUnset is setMetadata for a resource: a description or tags the
+// configuration leaves unset stay null when region holds none, so a plan shows no diff.
+func (c *commonModel) setMetadataKeepingUnset(ctx context.Context, metadata *unikorn.ProjectScopedMetadata, diags *diag.Diagnostics) {
+	description, tags := c.Description, c.Tags
+	c.setMetadata(ctx, metadata, diags)
+
+	if description.IsNull() && c.Description.IsNull() {
+		c.Description = description
+	}
+
+	if tags.IsNull() && len(c.Tags.Elements()) == 0 {
+		c.Tags = tags
+	}
 }
