@@ -147,6 +147,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		instance.NewResource,
 		network.NewNetworkResource,
 		network.NewSecurityGroupResource,
+		network.NewSSHCertificateAuthorityResource,
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -41,6 +44,7 @@ type networkResource struct {
 
 type networkResourceModel struct {
 	commonModel
+	timed
 
 	RegionID       types.String `tfsdk:"region_id"`
 	Prefix         types.String `tfsdk:"prefix"`
@@ -57,7 +61,7 @@ func (r *networkResource) Configure(_ context.Context, req resource.ConfigureReq
 	}
 }
 
-func (r *networkResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	scope := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
 
@@ -67,6 +71,7 @@ func (r *networkResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"organization or project replaces it. Each network counts against the organization's " +
 			"`networks` quota.",
 		Attributes: map[string]schema.Attribute{
+			"timeouts": timeoutsAttribute(ctx, true),
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "ID of the network.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
@@ -117,6 +122,9 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
 		return
 	}
+
+	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
 
 	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
 	projectID := r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
@@ -173,6 +181,9 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
+	ctx, cancel := within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	defer cancel()
+
 	update := unikorn.NetworkUpdate{
 		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
 		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
@@ -197,6 +208,9 @@ func (r *networkResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
+
+	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
 
 	if err := r.provider.Compute.DeleteNetwork(ctx, state.ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the network", err)...)
@@ -286,4 +300,27 @@ func (c *commonModel) setMetadataKeepingUnset(ctx context.Context, metadata *uni
 	if tags.IsNull() && len(c.Tags.Elements()) == 0 {
 		c.Tags = tags
 	}
+}
+
+// defaultTimeout bounds a create, update or delete whose configuration sets no timeout.
+const defaultTimeout = 20 * time.Minute
+
+// timed holds the timeouts every managed resource of this package has.
+type timed struct {
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+// timeoutsAttribute is the schema of timed.
+func timeoutsAttribute(ctx context.Context, update bool) schema.Attribute {
+	return timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: update, Delete: true})
+}
+
+// within returns ctx bounded by the timeout get reads, or reports why it cannot.
+func within(ctx context.Context, get func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc) {
+	timeout, d := get(ctx, defaultTimeout)
+	diags.Append(d...)
+
+	return context.WithTimeout(ctx, timeout)
 }

@@ -51,6 +51,7 @@ type securityGroupResource struct {
 
 type securityGroupResourceModel struct {
 	commonModel
+	timed
 
 	NetworkID types.String `tfsdk:"network_id"`
 	RegionID  types.String `tfsdk:"region_id"`
@@ -67,13 +68,14 @@ func (r *securityGroupResource) Configure(_ context.Context, req resource.Config
 	}
 }
 
-func (r *securityGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *securityGroupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	computedFromNetwork := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A security group of a network: the traffic its instances allow. Rules, name, " +
 			"description and tags change in place; a change of network replaces the group.",
 		Attributes: map[string]schema.Attribute{
+			"timeouts": timeoutsAttribute(ctx, true),
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "ID of the security group.",
 				PlanModifiers: computedFromNetwork,
@@ -208,6 +210,9 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 
+	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
+
 	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -257,6 +262,9 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 
+	ctx, cancel := within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	defer cancel()
+
 	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -279,6 +287,9 @@ func (r *securityGroupResource) Delete(ctx context.Context, req resource.DeleteR
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
+
+	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
 
 	if err := r.provider.Compute.DeleteSecurityGroup(ctx, state.ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the security group", err)...)
