@@ -1,10 +1,12 @@
 package network_test
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -200,4 +202,65 @@ func TestAccNetworkResource_quota(t *testing.T) {
 	})
 
 	assert.Len(t, projectNetworks(t, env), full, "a refused create leaves nothing")
+}
+
+// TestAccNetworkResource_inUse asks again while region refuses to delete a network a
+// server stands on: when the server goes in time the delete succeeds, and when it
+// stays the delete ends at its timeout with an error saying what uses the network.
+func TestAccNetworkResource_inUse(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	config := env.ProviderConfig() + `
+resource "unikorn_network" "this" {
+  name      = "busy"
+  region_id = ` + acctest.Quote(env.RegionID) + `
+  prefix    = "10.40.0.0/24"
+  timeouts  = { delete = "4s" }
+}
+`
+
+	before := len(projectNetworks(t, env))
+
+	var serverID string
+
+	occupy := func(s *terraform.State) error {
+		server, err := env.Client.CreateServer(t.Context(), unikorn.ServerCreate{
+			Metadata: unikorn.WriteMetadata{Name: "squatter"},
+			Spec: unikorn.ServerCreateSpec{
+				ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+				NetworkID:  s.RootModule().Resources[networkAddress].Primary.ID,
+			},
+		})
+		if err == nil {
+			serverID = server.Metadata.ID
+		}
+
+		return err
+	}
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{
+			{Config: config, Check: occupy},
+			{
+				Config: config, Destroy: true,
+				ExpectError: regexp.MustCompile(`(?s)is still in use by the servers\s+on it.*Nothing was deleted`),
+			},
+			{
+				// The server goes while the delete is being asked again.
+				Config: config, Destroy: true,
+				PreConfig: func() {
+					go func() {
+						time.Sleep(time.Second)
+						assert.NoError(t, env.Client.DeleteServer(context.WithoutCancel(t.Context()), serverID))
+					}()
+				},
+			},
+		},
+	})
+
+	assert.Len(t, projectNetworks(t, env), before, "the network is gone once its server went")
 }
