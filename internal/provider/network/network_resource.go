@@ -28,6 +28,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*networkResource)(nil)
 	_ resource.ResourceWithImportState = (*networkResource)(nil)
+	_ resource.ResourceWithIdentity    = (*networkResource)(nil)
 )
 
 // NewNetworkResource returns the unikorn_network resource.
@@ -39,6 +40,8 @@ func NewNetworkResource() resource.Resource {
 // and metadata in place; everything else it fixes at create, so changing it replaces
 // the network.
 type networkResource struct {
+	identified
+
 	provider *providerdata.Data
 }
 
@@ -145,6 +148,7 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 		// Whatever the wait says, the network exists: keep track of it.
 		r.set(ctx, &plan, network, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -173,6 +177,7 @@ func (r *networkResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	r.set(ctx, &state, network, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 }
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -201,6 +206,7 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 
 	r.set(ctx, &plan, network, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
 func (r *networkResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -215,10 +221,6 @@ func (r *networkResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if err := r.provider.Compute.DeleteNetwork(ctx, state.ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the network", err)...)
 	}
-}
-
-func (r *networkResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, pathID, req, resp)
 }
 
 // set fills the model from region's record.

@@ -11,7 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -112,6 +114,7 @@ func TestAccNetworkResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{identityIsID(networkAddress)},
 				Check: func(s *terraform.State) error {
 					if s.RootModule().Resources[networkAddress].Primary.ID == firstID {
 						return fmt.Errorf("a new prefix kept network %s", firstID)
@@ -123,10 +126,9 @@ func TestAccNetworkResource_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
+			{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
 			{
-				ResourceName:      networkAddress,
-				ImportState:       true,
-				ImportStateVerify: true,
+				ResourceName: networkAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
 			},
 		},
 	})
@@ -263,4 +265,9 @@ resource "unikorn_network" "this" {
 	})
 
 	assert.Len(t, projectNetworks(t, env), before, "the network is gone once its server went")
+}
+
+// identityIsID checks that the identity of address is its ID.
+func identityIsID(address string) statecheck.StateCheck {
+	return statecheck.ExpectIdentityValueMatchesState(address, tfjsonpath.New("id"))
 }

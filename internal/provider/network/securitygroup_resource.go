@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*securityGroupResource)(nil)
 	_ resource.ResourceWithImportState    = (*securityGroupResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*securityGroupResource)(nil)
+	_ resource.ResourceWithIdentity       = (*securityGroupResource)(nil)
 )
 
 // Rule descriptions, shared by the data source and the resource.
@@ -46,6 +47,8 @@ func NewSecurityGroupResource() resource.Resource {
 // securityGroupResource manages a security group of a network. Its rules and metadata
 // change in place; a group never moves to another network.
 type securityGroupResource struct {
+	identified
+
 	provider *providerdata.Data
 }
 
@@ -226,6 +229,7 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		// Whatever the wait says, the group exists: keep track of it.
 		plan.set(ctx, group, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -254,6 +258,7 @@ func (r *securityGroupResource) Read(ctx context.Context, req resource.ReadReque
 
 	state.set(ctx, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -280,6 +285,7 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 
 	plan.set(ctx, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
 func (r *securityGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -294,10 +300,6 @@ func (r *securityGroupResource) Delete(ctx context.Context, req resource.DeleteR
 	if err := r.provider.Compute.DeleteSecurityGroup(ctx, state.ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the security group", err)...)
 	}
-}
-
-func (r *securityGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, pathID, req, resp)
 }
 
 func (m *securityGroupResourceModel) set(ctx context.Context, group *unikorn.SecurityGroup, diags *diag.Diagnostics) {

@@ -99,6 +99,7 @@ func TestAccSecurityGroupResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{identityIsID(groupAddress)},
 				Check: func(*terraform.State) error {
 					_, err := env.Client.GetSecurityGroup(t.Context(), firstID)
 					assert.True(t, unikorn.IsNotFound(err), "the group on the old network is gone: %v", err)
@@ -107,6 +108,9 @@ func TestAccSecurityGroupResource_lifecycle(t *testing.T) {
 				},
 			},
 			{ResourceName: groupAddress, ImportState: true, ImportStateVerify: true},
+			{
+				ResourceName: groupAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
 		},
 	})
 }

@@ -23,6 +23,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*sshCertificateAuthorityResource)(nil)
 	_ resource.ResourceWithImportState = (*sshCertificateAuthorityResource)(nil)
+	_ resource.ResourceWithIdentity    = (*sshCertificateAuthorityResource)(nil)
 )
 
 // NewSSHCertificateAuthorityResource returns the unikorn_ssh_certificate_authority resource.
@@ -33,6 +34,8 @@ func NewSSHCertificateAuthorityResource() resource.Resource {
 // sshCertificateAuthorityResource manages an SSH certificate authority. Region has no
 // update for one, so every change replaces it.
 type sshCertificateAuthorityResource struct {
+	identified
+
 	provider *providerdata.Data
 }
 
@@ -126,6 +129,7 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 	if authority != nil {
 		setAuthority(ctx, &plan, authority, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -154,6 +158,7 @@ func (r *sshCertificateAuthorityResource) Read(ctx context.Context, req resource
 
 	setAuthority(ctx, &state, authority, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -174,10 +179,6 @@ func (r *sshCertificateAuthorityResource) Delete(ctx context.Context, req resour
 	if err := r.provider.Compute.DeleteSSHCertificateAuthority(ctx, state.ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the SSH certificate authority", err)...)
 	}
-}
-
-func (r *sshCertificateAuthorityResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, pathID, req, resp)
 }
 
 // setAuthority fills the model from region's record, keeping the configured key

@@ -76,8 +76,12 @@ func TestAccSSHCertificateAuthorityResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(authorityAddress, plancheck.ResourceActionReplace),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{identityIsID(authorityAddress)},
 			},
 			{ResourceName: authorityAddress, ImportState: true, ImportStateVerify: true},
+			{
+				ResourceName: authorityAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
 		},
 	})
 }
