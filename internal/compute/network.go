@@ -136,3 +136,21 @@ func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unik
 func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string) error {
 	return s.sshCertificateAuthorities().delete(ctx, s, id)
 }
+
+// ListNetworks returns the networks of a project, or of every project of the
+// organization the token can see when projectID is empty.
+func (s *Service) ListNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error) {
+	return s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+}
+
+// ListSecurityGroups returns the security groups of a project, or of every project of
+// the organization the token can see when projectID is empty.
+func (s *Service) ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]unikorn.SecurityGroup, error) {
+	return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+}
+
+// ListSSHCertificateAuthorities returns the SSH certificate authorities of a project,
+// or of every project of the organization the token can see when projectID is empty.
+func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error) {
+	return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+}

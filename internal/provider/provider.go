@@ -186,5 +186,8 @@ func (p *unikornProvider) Actions(context.Context) []func() action.Action {
 func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		instance.NewListResource,
+		network.NewNetworkListResource,
+		network.NewSecurityGroupListResource,
+		network.NewSSHCertificateAuthorityListResource,
 	}
 }
