@@ -31,19 +31,20 @@ func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network,
 	return s.networks().read(ctx, id)
 }
 
-// CreateNetwork creates a network and waits until region has provisioned it. The
-// create is sent once: the client never repeats a POST whose answer was lost.
+// CreateNetwork creates a network and waits until region has provisioned it.
 func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error) {
-	network, err := s.client.CreateNetwork(ctx, create)
-	if unikorn.IsForbidden(err) {
-		return nil, &NetworkQuotaError{Err: err}
+	list := func(ctx context.Context) ([]unikorn.Network, error) {
+		return s.ListNetworks(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
 	}
 
-	if err != nil {
-		return nil, err
-	}
+	return s.networks().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
+		network, err := s.client.CreateNetwork(ctx, create)
+		if unikorn.IsForbidden(err) {
+			return nil, &NetworkQuotaError{Err: err}
+		}
 
-	return s.networks().waitProvisioned(ctx, s, network.Metadata.ID)
+		return network, err
+	})
 }
 
 // UpdateNetwork changes what region can change of a network in place and waits until
@@ -79,12 +80,21 @@ func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.Se
 
 // CreateSecurityGroup creates a security group and waits until it is provisioned.
 func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error) {
-	group, err := s.client.CreateSecurityGroup(ctx, create)
+	network, err := s.client.GetNetwork(ctx, create.Spec.NetworkID)
 	if err != nil {
 		return nil, err
 	}
 
-	return s.securityGroups().waitProvisioned(ctx, s, group.Metadata.ID)
+	list := func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
+		return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
+			OrganizationIDs: []string{network.Metadata.OrganizationID}, ProjectIDs: []string{network.Metadata.ProjectID},
+			NetworkIDs: []string{network.Metadata.ID},
+		})
+	}
+
+	return s.securityGroups().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SecurityGroup, error) {
+		return s.client.CreateSecurityGroup(ctx, create)
+	})
 }
 
 // UpdateSecurityGroup replaces a security group's rules and metadata in place and
@@ -123,12 +133,13 @@ func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*
 
 // CreateSSHCertificateAuthority creates an SSH certificate authority.
 func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error) {
-	authority, err := s.client.CreateSSHCertificateAuthority(ctx, create)
-	if err != nil {
-		return nil, err
+	list := func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
+		return s.ListSSHCertificateAuthorities(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
 	}
 
-	return s.sshCertificateAuthorities().waitProvisioned(ctx, s, authority.Metadata.ID)
+	return s.sshCertificateAuthorities().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SSHCertificateAuthority, error) {
+		return s.client.CreateSSHCertificateAuthority(ctx, create)
+	})
 }
 
 // DeleteSSHCertificateAuthority deletes an SSH certificate authority until region

@@ -128,3 +128,74 @@ func (o regionObject[T]) delete(ctx context.Context, s *Service, id string) erro
 		return false, nil
 	})
 }
+
+// create sends post once and returns what it created, provisioned. An answer that is
+// lost (a 5xx, a broken connection) says nothing about whether region made the
+// object, and posting again could make a second: instead the objects of the name that
+// were not there before are looked for, and exactly one is adopted.
+func (o regionObject[T]) create(ctx context.Context, s *Service, name string,
+	list func(context.Context) ([]T, error), post func(context.Context) (*T, error),
+) (*T, error) {
+	existing, err := o.named(ctx, name, list)
+	if err != nil {
+		return nil, err
+	}
+
+	object, err := post(ctx)
+	if err != nil && !isClientError(err) && ctx.Err() == nil {
+		object, err = o.adopt(ctx, name, existing, list, err)
+	}
+
+	if err != nil {
+		return nil, err
+	}
+
+	return o.waitProvisioned(ctx, s, o.metadata(object).ID)
+}
+
+// named returns the IDs of the objects list finds with name.
+func (o regionObject[T]) named(ctx context.Context, name string, list func(context.Context) ([]T, error)) (map[string]bool, error) {
+	objects, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	ids := map[string]bool{}
+
+	for i := range objects {
+		if metadata := o.metadata(&objects[i]); metadata.Name == name {
+			ids[metadata.ID] = true
+		}
+	}
+
+	return ids, nil
+}
+
+// adopt finds the object a create whose answer was lost made: the one object of the
+// name that was not there before.
+func (o regionObject[T]) adopt(ctx context.Context, name string, before map[string]bool,
+	list func(context.Context) ([]T, error), lost error,
+) (*T, error) {
+	after, err := o.named(ctx, name, list)
+	if err != nil {
+		return nil, fmt.Errorf("the answer to creating %s %q was lost (%w), and looking for it failed: %w", o.kind, name, lost, err)
+	}
+
+	var made []string
+
+	for id := range after {
+		if !before[id] {
+			made = append(made, id)
+		}
+	}
+
+	switch len(made) {
+	case 0:
+		return nil, fmt.Errorf("the answer to creating %s %q was lost and none has appeared, so it may not exist: %w", o.kind, name, lost)
+	case 1:
+		return o.get(ctx, made[0])
+	}
+
+	return nil, fmt.Errorf("the answer to creating %s %q was lost and %d new ones carry the name (%v); delete the extra ones: %w",
+		o.kind, name, len(made), made, lost)
+}
