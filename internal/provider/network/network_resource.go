@@ -102,19 +102,19 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"region_id": schema.StringAttribute{
 				Required: true, PlanModifiers: replace,
-				MarkdownDescription: "Region the network is in. Changing it replaces the network.",
+				MarkdownDescription: networkRegionDescription + " Changing it replaces the network.",
 				Validators:          []validator.String{validators.UUID()},
 			},
 			"prefix": schema.StringAttribute{
 				Required: true, PlanModifiers: replace,
-				MarkdownDescription: "IPv4 prefix of the network, e.g. `10.0.0.0/24`: a /24 or larger, written " +
-					"with its host bits zero. Changing it replaces the network.",
+				MarkdownDescription: networkPrefixDescription + " A /24 or larger, written with its host bits zero. " +
+					"Changing it replaces the network.",
 				Validators: []validator.String{networkPrefix{}},
 			},
 			"dns_nameservers": schema.ListAttribute{
 				Optional: true, Computed: true, ElementType: types.StringType,
 				Default:             listdefault.StaticValue(basetypes.NewListValueMust(types.StringType, nil)),
-				MarkdownDescription: "IPv4 addresses of the DNS servers the network hands out; empty to use the platform's. Changed in place.",
+				MarkdownDescription: networkNameserversDescription + " Changed in place.",
 			},
 		},
 	}
