@@ -57,7 +57,7 @@ func NewNetworkListResource() list.ListResource {
 		metadata: func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata },
 		state: func(ctx context.Context, network *unikorn.Network, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &networkResourceModel{commonModel: unsetCommon()}
-			(&networkResource{}).set(ctx, m, network, diags)
+			setNetwork(ctx, m, network, diags)
 
 			return m
 		},
@@ -72,7 +72,7 @@ func NewSecurityGroupListResource() list.ListResource {
 		metadata: func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *unikorn.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &securityGroupResourceModel{commonModel: unsetCommon()}
-			m.set(ctx, group, diags)
+			setSecurityGroup(ctx, m, group, diags)
 
 			return m
 		},

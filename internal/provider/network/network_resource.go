@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -19,8 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -33,16 +32,20 @@ var (
 
 // NewNetworkResource returns the unikorn_network resource.
 func NewNetworkResource() resource.Resource {
-	return &networkResource{}
+	return &networkResource{managed[unikorn.Network, *networkResourceModel]{
+		typeName: NetworkTypeName, noun: "network",
+		newModel: func() *networkResourceModel { return &networkResourceModel{} },
+		read:     (*compute.Service).ReadNetwork,
+		remove:   (*compute.Service).DeleteNetwork,
+		set:      setNetwork,
+	}}
 }
 
 // networkResource manages a network. Region can change only its DNS servers, routes
 // and metadata in place; everything else it fixes at create, so changing it replaces
 // the network.
 type networkResource struct {
-	identified
-
-	provider *providerdata.Data
+	managed[unikorn.Network, *networkResourceModel]
 }
 
 type networkResourceModel struct {
@@ -52,16 +55,6 @@ type networkResourceModel struct {
 	RegionID       types.String `tfsdk:"region_id"`
 	Prefix         types.String `tfsdk:"prefix"`
 	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
-}
-
-func (r *networkResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = NetworkTypeName
-}
-
-func (r *networkResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -144,40 +137,7 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
 		},
 	})
-	if network != nil {
-		// Whatever the wait says, the network exists: keep track of it.
-		r.set(ctx, &plan, network, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-	}
-
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not create the network", err)...)
-	}
-}
-
-func (r *networkResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state networkResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	network, err := r.provider.Compute.ReadNetwork(ctx, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not read the network", err)...)
-
-		return
-	}
-
-	if network == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	r.set(ctx, &state, network, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -198,33 +158,11 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 
 	network, err := r.provider.Compute.UpdateNetwork(ctx, plan.ID.ValueString(), update)
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not update the network", err)...)
-
-		return
-	}
-
-	r.set(ctx, &plan, network, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-}
-
-func (r *networkResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state networkResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	defer cancel()
-
-	if err := r.provider.Compute.DeleteNetwork(ctx, state.ID.ValueString()); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the network", err)...)
-	}
+	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // set fills the model from region's record.
-func (r *networkResource) set(ctx context.Context, m *networkResourceModel, network *unikorn.Network, diags *diag.Diagnostics) {
+func setNetwork(ctx context.Context, m *networkResourceModel, network *unikorn.Network, diags *diag.Diagnostics) {
 	m.setMetadataKeepingUnset(ctx, &network.Metadata, diags)
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)

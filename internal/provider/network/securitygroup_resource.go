@@ -17,8 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -41,15 +41,19 @@ const (
 
 // NewSecurityGroupResource returns the unikorn_security_group resource.
 func NewSecurityGroupResource() resource.Resource {
-	return &securityGroupResource{}
+	return &securityGroupResource{managed[unikorn.SecurityGroup, *securityGroupResourceModel]{
+		typeName: SecurityGroupTypeName, noun: "security group",
+		newModel: func() *securityGroupResourceModel { return &securityGroupResourceModel{} },
+		read:     (*compute.Service).ReadSecurityGroup,
+		remove:   (*compute.Service).DeleteSecurityGroup,
+		set:      setSecurityGroup,
+	}}
 }
 
 // securityGroupResource manages a security group of a network. Its rules and metadata
 // change in place; a group never moves to another network.
 type securityGroupResource struct {
-	identified
-
-	provider *providerdata.Data
+	managed[unikorn.SecurityGroup, *securityGroupResourceModel]
 }
 
 type securityGroupResourceModel struct {
@@ -59,16 +63,6 @@ type securityGroupResourceModel struct {
 	NetworkID types.String `tfsdk:"network_id"`
 	RegionID  types.String `tfsdk:"region_id"`
 	Rules     []ruleModel  `tfsdk:"rules"`
-}
-
-func (r *securityGroupResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = SecurityGroupTypeName
-}
-
-func (r *securityGroupResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (r *securityGroupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -225,40 +219,7 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		Metadata: metadata,
 		Spec:     unikorn.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
 	})
-	if group != nil {
-		// Whatever the wait says, the group exists: keep track of it.
-		plan.set(ctx, group, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-	}
-
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not create the security group", err)...)
-	}
-}
-
-func (r *securityGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state securityGroupResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.provider.Compute.ReadSecurityGroup(ctx, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not read the security group", err)...)
-
-		return
-	}
-
-	if group == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	state.set(ctx, group, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -277,32 +238,10 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 
 	group, err := r.provider.Compute.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
 		unikorn.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not update the security group", err)...)
-
-		return
-	}
-
-	plan.set(ctx, group, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+	r.finish(ctx, "update", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
-func (r *securityGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state securityGroupResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	defer cancel()
-
-	if err := r.provider.Compute.DeleteSecurityGroup(ctx, state.ID.ValueString()); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the security group", err)...)
-	}
-}
-
-func (m *securityGroupResourceModel) set(ctx context.Context, group *unikorn.SecurityGroup, diags *diag.Diagnostics) {
+func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *unikorn.SecurityGroup, diags *diag.Diagnostics) {
 	m.setMetadataKeepingUnset(ctx, &group.Metadata, diags)
 
 	view := securityGroupModel{}

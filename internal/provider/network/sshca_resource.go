@@ -15,7 +15,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -28,30 +27,24 @@ var (
 
 // NewSSHCertificateAuthorityResource returns the unikorn_ssh_certificate_authority resource.
 func NewSSHCertificateAuthorityResource() resource.Resource {
-	return &sshCertificateAuthorityResource{}
+	return &sshCertificateAuthorityResource{managed[unikorn.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]{
+		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authority",
+		newModel: func() *sshCertificateAuthorityResourceModel { return &sshCertificateAuthorityResourceModel{} },
+		read:     (*compute.Service).ReadSSHCertificateAuthority,
+		remove:   (*compute.Service).DeleteSSHCertificateAuthority,
+		set:      setAuthority,
+	}}
 }
 
 // sshCertificateAuthorityResource manages an SSH certificate authority. Region has no
 // update for one, so every change replaces it.
 type sshCertificateAuthorityResource struct {
-	identified
-
-	provider *providerdata.Data
+	managed[unikorn.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]
 }
 
 type sshCertificateAuthorityResourceModel struct {
 	sshCertificateAuthorityModel
 	timed
-}
-
-func (r *sshCertificateAuthorityResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = SSHCertificateAuthorityTypeName
-}
-
-func (r *sshCertificateAuthorityResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -126,59 +119,13 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 			OrganizationID:              organizationID, ProjectID: projectID,
 		},
 	})
-	if authority != nil {
-		setAuthority(ctx, &plan, authority, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		saveIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-	}
-
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not create the SSH certificate authority", err)...)
-	}
-}
-
-func (r *sshCertificateAuthorityResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state sshCertificateAuthorityResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	authority, err := r.provider.Compute.ReadSSHCertificateAuthority(ctx, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not read the SSH certificate authority", err)...)
-
-		return
-	}
-
-	if authority == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	setAuthority(ctx, &state, authority, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, authority, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
 // over the state of an apply that changed nothing region holds.
 func (r *sshCertificateAuthorityResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
-}
-
-func (r *sshCertificateAuthorityResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state sshCertificateAuthorityResourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	defer cancel()
-
-	if err := r.provider.Compute.DeleteSSHCertificateAuthority(ctx, state.ID.ValueString()); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the SSH certificate authority", err)...)
-	}
 }
 
 // setAuthority fills the model from region's record, keeping the configured key
