@@ -19,7 +19,7 @@ var certificateAuthorityKeyTypes = []string{
 func NormalizeCertificateAuthorityKey(line string) (string, error) {
 	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(line))
 	if err != nil {
-		return "", fmt.Errorf("not an OpenSSH public key (%v)", err)
+		return "", fmt.Errorf("not an OpenSSH public key (%w)", err)
 	}
 
 	if len(options) > 0 {

@@ -39,7 +39,12 @@ func TestCheckRulePaths(t *testing.T) {
 
 			var got []string
 			for _, d := range diags {
-				got = append(got, d.(diag.DiagnosticWithPath).Path().String())
+				withPath, ok := d.(diag.DiagnosticWithPath)
+				if !ok {
+					t.Fatalf("diagnostic %q names no attribute", d.Summary())
+				}
+
+				got = append(got, withPath.Path().String())
 			}
 
 			assert.Equal(t, test.want, got)
