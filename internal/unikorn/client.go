@@ -1,4 +1,4 @@
-// Package unikorn is the HTTP client of the Unikorn region and identity APIs: typed
+// Package unikorn is the HTTP client of the Unikorn region, identity and compute APIs: typed
 // bodies from the OpenAPI contract, bearer authentication, error decoding, retries of
 // idempotent calls and masked request logging.
 package unikorn
@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// ErrNoComputeEndpoint is the error of a compute call on a client configured without
+// a compute endpoint.
+var ErrNoComputeEndpoint = errors.New("no compute endpoint is configured")
+
 // DefaultRequestTimeout bounds one attempt of a request when Config.RequestTimeout is zero.
 const DefaultRequestTimeout = 60 * time.Second
 
@@ -25,6 +29,10 @@ type Config struct {
 	// RegionEndpoint and IdentityEndpoint are the base URLs of the two services,
 	// e.g. https://region.example.com; a trailing slash is ignored.
 	RegionEndpoint, IdentityEndpoint string
+	// ComputeEndpoint is the base URL of the compute service, which may carry a path
+	// prefix, e.g. https://example.com/compute. It is optional: without it the compute
+	// calls fail with ErrNoComputeEndpoint and nothing is sent.
+	ComputeEndpoint string
 	// Token is sent as the bearer token of every request.
 	Token string
 	// UserAgent names the caller, e.g. "terraform-provider-unikorn/1.2.3".
@@ -42,12 +50,13 @@ type Config struct {
 	Retry RetryPolicy
 }
 
-// Client calls the region and identity APIs. It is safe for concurrent use and keeps
+// Client calls the region, identity and compute APIs. It is safe for concurrent use and keeps
 // connections alive across calls, so one Client should serve a whole provider.
 type Client struct {
 	httpClient   *http.Client
 	regionBase   string
 	identityBase string
+	computeBase  string
 	token        string
 	userAgent    string
 	timeout      time.Duration
@@ -64,6 +73,13 @@ func NewClient(cfg Config) (*Client, error) {
 	identity, err := baseURL("identity", cfg.IdentityEndpoint)
 	if err != nil {
 		return nil, err
+	}
+
+	var compute string
+	if cfg.ComputeEndpoint != "" {
+		if compute, err = baseURL("compute", cfg.ComputeEndpoint); err != nil {
+			return nil, err
+		}
 	}
 
 	if cfg.Token == "" {
@@ -90,6 +106,7 @@ func NewClient(cfg Config) (*Client, error) {
 		httpClient:   httpClient,
 		regionBase:   region,
 		identityBase: identity,
+		computeBase:  compute,
 		token:        cfg.Token,
 		userAgent:    cfg.UserAgent,
 		timeout:      cfg.RequestTimeout,

@@ -85,6 +85,8 @@ func TestNewClientValidatesConfig(t *testing.T) {
 		"relative endpoint":        {change: func(c *Config) { c.RegionEndpoint = "region.example.com" }, wantErr: "must be an absolute http or https URL"},
 		"other scheme":             {change: func(c *Config) { c.IdentityEndpoint = "ftp://identity.example.com" }, wantErr: "must be an absolute http or https URL"},
 		"endpoint with query":      {change: func(c *Config) { c.RegionEndpoint = "https://region.example.com/?a=b" }, wantErr: "must not carry a query"},
+		"compute with a prefix":    {change: func(c *Config) { c.ComputeEndpoint = "https://example.com/compute/" }},
+		"compute not a URL":        {change: func(c *Config) { c.ComputeEndpoint = "compute" }, wantErr: "the compute endpoint \"compute\" must be an absolute"},
 		"no token":                 {change: func(c *Config) { c.Token = "" }, wantErr: "an API token is required"},
 		"negative timeout":         {change: func(c *Config) { c.RequestTimeout = -time.Second }, wantErr: "is negative"},
 		"negative attempts":        {change: func(c *Config) { c.Retry.MaxAttempts = -1 }, wantErr: "must not be negative"},

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,25 +46,45 @@ func (r *recorder) respond(status int, reply string) {
 	r.status, r.reply, r.calls = status, reply, 0
 }
 
-// services starts a region and an identity service, so that tests see which one a
-// call went to.
-func services(t *testing.T) (*Client, *recorder, *recorder) {
+// services starts a region, an identity and a compute service, so that tests see
+// which one a call went to. The compute service sits under a path prefix, as it may
+// behind a shared host.
+func services(t *testing.T) (*Client, map[string]*recorder) {
 	t.Helper()
 
-	region, identity := &recorder{}, &recorder{}
+	recorders := map[string]*recorder{}
+	urls := map[string]string{}
 
-	regionServer := httptest.NewServer(region)
-	t.Cleanup(regionServer.Close)
+	for _, service := range []string{regionService, identityService, computeService} {
+		recorders[service] = &recorder{}
 
-	identityServer := httptest.NewServer(identity)
-	t.Cleanup(identityServer.Close)
+		mux := http.NewServeMux()
+		prefix := ""
 
-	return newTestClientFor(t, regionServer.URL, identityServer.URL), region, identity
+		if service == computeService {
+			prefix = computePrefix
+		}
+
+		mux.Handle(prefix+"/", http.StripPrefix(prefix, recorders[service]))
+
+		server := httptest.NewServer(mux)
+		t.Cleanup(server.Close)
+
+		urls[service] = server.URL + prefix
+	}
+
+	client := newTestClientFor(t, urls[regionService], urls[identityService], func(cfg *Config) {
+		cfg.ComputeEndpoint = urls[computeService] + "/"
+	})
+
+	return client, recorders
 }
 
 const (
 	regionService   = "region"
 	identityService = "identity"
+	computeService  = "compute"
+	computePrefix   = "/compute"
 )
 
 type endpointCase struct {
@@ -377,6 +398,109 @@ var endpoints = map[string]endpointCase{
 		service: identityService, method: http.MethodDelete, path: "/api/v1/organizations/o-1/projects/p-1/allocations/al-1",
 		status: http.StatusAccepted,
 	},
+	"ListComputeRegions": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.ListComputeRegions(ctx, "o-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v1/organizations/o-1/regions",
+		status: http.StatusOK, reply: listReply,
+	},
+	"ListComputeFlavors": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.ListComputeFlavors(ctx, "o-1", "r-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v1/organizations/o-1/regions/r-1/flavors",
+		status: http.StatusOK, reply: listReply,
+	},
+	"ListComputeImages": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.ListComputeImages(ctx, "o-1", "r-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v1/organizations/o-1/regions/r-1/images",
+		status: http.StatusOK, reply: listReply,
+	},
+	"GetComputeVersion": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.GetComputeVersion(ctx) },
+		service: computeService, method: http.MethodGet, path: "/api/version",
+		status: http.StatusOK, reply: `{"name":"reply","version":"v1.17.0"}`,
+	},
+	"ListInstances": {
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.ListInstances(ctx, InstanceQuery{
+				Tags:            Tags{{Name: "env", Value: "test"}},
+				OrganizationIDs: []string{"o-1"}, ProjectIDs: []string{"p-1"}, RegionIDs: []string{"r-1"}, NetworkIDs: []string{"n-1", "n-2"},
+			})
+		},
+		service: computeService, method: http.MethodGet, path: "/api/v2/instances",
+		query:  "networkID=n-1&networkID=n-2&organizationID=o-1&projectID=p-1&regionID=r-1&tag=env%3Dtest",
+		status: http.StatusOK, reply: listReply,
+	},
+	"CreateInstance": {
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.CreateInstance(ctx, InstanceCreate{Metadata: writeMetadata, Spec: InstanceCreateSpec{
+				InstanceSpec: InstanceSpec{
+					FlavorID: "f-1", ImageID: "i-1", SSHCertificateAuthorityID: "ca-1", UserData: "I2Nsb3VkLWNvbmZpZw==",
+					Networking: &ServerNetworking{SecurityGroups: []string{"sg-1"}, PublicIP: true},
+				},
+				OrganizationID: "o-1", ProjectID: "p-1", NetworkID: "n-1",
+			}})
+		},
+		service: computeService, method: http.MethodPost, path: "/api/v2/instances",
+		body: `{"metadata":` + writeMetadataJSON + `,"spec":{"flavorId":"f-1","imageId":"i-1",` +
+			`"networking":{"securityGroups":["sg-1"],"publicIP":true},"sshCertificateAuthorityId":"ca-1",` +
+			`"userData":"I2Nsb3VkLWNvbmZpZw==","organizationId":"o-1","projectId":"p-1","networkId":"n-1"}}`,
+		status: http.StatusCreated, reply: objectReply,
+	},
+	"GetInstance": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.GetInstance(ctx, "in-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v2/instances/in-1",
+		status: http.StatusOK, reply: objectReply,
+	},
+	"UpdateInstance": {
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.UpdateInstance(ctx, "in-1", InstanceUpdate{Metadata: writeMetadata, Spec: InstanceSpec{FlavorID: "f-2", ImageID: "i-1"}})
+		},
+		service: computeService, method: http.MethodPut, path: "/api/v2/instances/in-1",
+		body:   `{"metadata":` + writeMetadataJSON + `,"spec":{"flavorId":"f-2","imageId":"i-1"}}`,
+		status: http.StatusAccepted, reply: objectReply,
+	},
+	"DeleteInstance": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteInstance(ctx, "in-1") },
+		service: computeService, method: http.MethodDelete, path: "/api/v2/instances/in-1",
+		status: http.StatusAccepted,
+	},
+	"StartInstance": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.StartInstance(ctx, "in-1") },
+		service: computeService, method: http.MethodPost, path: "/api/v2/instances/in-1/start",
+		status: http.StatusAccepted,
+	},
+	"StopInstance": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.StopInstance(ctx, "in-1") },
+		service: computeService, method: http.MethodPost, path: "/api/v2/instances/in-1/stop",
+		status: http.StatusAccepted,
+	},
+	"RebootInstance": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.RebootInstance(ctx, "in-1", true) },
+		service: computeService, method: http.MethodPost, path: "/api/v2/instances/in-1/reboot",
+		query: "hard=true", status: http.StatusAccepted,
+	},
+	"GetInstanceSSHKey": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.GetInstanceSSHKey(ctx, "in-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v2/instances/in-1/sshkey",
+		status: http.StatusOK, reply: `{"privateKey":"reply"}`,
+	},
+	"GetInstanceConsoleSession": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.GetInstanceConsoleSession(ctx, "in-1") },
+		service: computeService, method: http.MethodGet, path: "/api/v2/instances/in-1/consolesession",
+		status: http.StatusOK, reply: `{"url":"reply"}`,
+	},
+	"GetInstanceConsoleOutput": {
+		call:    func(ctx context.Context, c *Client) (any, error) { return c.GetInstanceConsoleOutput(ctx, "in-1", 50) },
+		service: computeService, method: http.MethodGet, path: "/api/v2/instances/in-1/consoleoutput",
+		query: "length=50", status: http.StatusOK, reply: `{"contents":"reply"}`,
+	},
+	"SnapshotInstance": {
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.SnapshotInstance(ctx, "in-1", InstanceSnapshotCreate{Metadata: WriteMetadata{Name: "web-snapshot"}})
+		},
+		service: computeService, method: http.MethodPost, path: "/api/v2/instances/in-1/snapshot",
+		body:   `{"metadata":{"name":"web-snapshot"}}`,
+		status: http.StatusCreated, reply: objectReply,
+	},
 }
 
 func TestEndpointsFollowTheContract(t *testing.T) {
@@ -386,20 +510,21 @@ func TestEndpointsFollowTheContract(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			client, region, identity := services(t)
+			client, recorders := services(t)
 
-			target, other := region, identity
-			if endpoint.service == identityService {
-				target, other = identity, region
-			}
-
+			target := recorders[endpoint.service]
 			target.respond(endpoint.status, endpoint.reply)
 
 			result, err := endpoint.call(t.Context(), client)
 			require.NoError(t, err)
 
+			for service, other := range recorders {
+				if other != target {
+					assert.Zero(t, other.calls, "sent to %s instead of %s", service, endpoint.service)
+				}
+			}
+
 			assert.Equal(t, 1, target.calls)
-			assert.Zero(t, other.calls, "sent to the wrong service")
 			assert.Equal(t, endpoint.method, target.method)
 			assert.Equal(t, endpoint.path, target.path)
 			assert.Equal(t, endpoint.query, target.query)
@@ -430,15 +555,16 @@ func TestEndpointsRejectOtherSuccessStatuses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			client, region, identity := services(t)
+			client, recorders := services(t)
 
 			other := http.StatusOK
 			if endpoint.status == http.StatusOK {
 				other = http.StatusNoContent
 			}
 
-			region.respond(other, endpoint.reply)
-			identity.respond(other, endpoint.reply)
+			for _, service := range recorders {
+				service.respond(other, endpoint.reply)
+			}
 
 			_, err := endpoint.call(t.Context(), client)
 
@@ -508,7 +634,8 @@ func TestGetImage(t *testing.T) {
 		{"metadata":{"id":"i-snapshot","name":"web-snapshot"},"status":{"state":"creating"}}
 	]`
 
-	client, region, _ := services(t)
+	client, recorders := services(t)
+	region := recorders[regionService]
 	region.respond(http.StatusOK, images)
 
 	image, err := client.GetImage(t.Context(), "o-1", "r-1", "i-snapshot")
@@ -526,4 +653,53 @@ func TestGetImage(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, ErrorNotFound, apiErr.Code)
 	assert.EqualError(t, err, "GET /api/v2/regions/r-1/images: 404 not_found: image i-gone is not available to organization o-1")
+}
+
+// Without a compute endpoint a compute call fails before anything is sent, rather than
+// reaching some other service by a relative URL.
+func TestComputeCallsNeedAnEndpoint(t *testing.T) {
+	t.Parallel()
+
+	var calls atomic.Int32
+
+	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+
+	_, err := client.GetInstance(t.Context(), "in-1")
+	require.ErrorIs(t, err, ErrNoComputeEndpoint)
+	assert.EqualError(t, err, "GET /api/v2/instances/in-1: no compute endpoint is configured")
+	assert.Zero(t, calls.Load())
+}
+
+// A soft reboot is the default and carries no query: compute reads a missing `hard`
+// as false.
+func TestSoftRebootInstanceSendsNoQuery(t *testing.T) {
+	t.Parallel()
+
+	client, recorders := services(t)
+	compute := recorders[computeService]
+	compute.respond(http.StatusAccepted, "")
+
+	require.NoError(t, client.RebootInstance(t.Context(), "in-1", false))
+	assert.Equal(t, "/api/v2/instances/in-1/reboot", compute.path)
+	assert.Empty(t, compute.query)
+}
+
+// A create is never retried: a lost answer may hide an instance that exists.
+func TestCreateInstanceIsNotRetried(t *testing.T) {
+	t.Parallel()
+
+	client, recorders := services(t)
+	compute := recorders[computeService]
+	compute.respond(http.StatusServiceUnavailable, `{"error":"server_error","error_description":"busy"}`)
+
+	_, err := client.CreateInstance(t.Context(), InstanceCreate{})
+	require.Error(t, err)
+	assert.Equal(t, 1, compute.calls)
+
+	_, err = client.GetInstance(t.Context(), "in-1")
+	require.Error(t, err)
+	assert.Greater(t, compute.calls, 1, "a read is retried")
 }

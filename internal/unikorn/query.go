@@ -32,6 +32,8 @@ func (f scopeFilter) values() url.Values {
 
 func (q ServerQuery) values() url.Values { return scopeFilter(q).values() }
 
+func (q InstanceQuery) values() url.Values { return scopeFilter(q).values() }
+
 func (q SecurityGroupQuery) values() url.Values { return scopeFilter(q).values() }
 
 func (q NetworkQuery) values() url.Values {

@@ -35,6 +35,12 @@ func (c *Client) identityOp(method string, want int, path string, ids ...string)
 	return operation{method: method, base: c.identityBase, path: escapePath(path, ids), want: want}
 }
 
+// computeOp describes an operation on the compute service; its base is empty when no
+// compute endpoint is configured, which send refuses.
+func (c *Client) computeOp(method string, want int, path string, ids ...string) operation {
+	return operation{method: method, base: c.computeBase, path: escapePath(path, ids), want: want}
+}
+
 func escapePath(format string, ids []string) string {
 	escaped := make([]any, len(ids))
 	for i, id := range ids {
@@ -122,6 +128,10 @@ func (op operation) decodeError(err error) error {
 
 // send performs op with retries and returns the body of its successful answer.
 func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
+	if op.base == "" {
+		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, ErrNoComputeEndpoint)
+	}
+
 	ctx = c.logContext(ctx)
 
 	var payload []byte

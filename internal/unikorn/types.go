@@ -458,6 +458,72 @@ type ConsoleOutput struct {
 	Contents string `json:"contents"`
 }
 
+// ---- Compute ----
+
+// Instance is compute `instanceRead`.
+type Instance struct {
+	Metadata ProjectScopedMetadata `json:"metadata"`
+	Spec     InstanceSpec          `json:"spec"`
+	Status   InstanceStatus        `json:"status"`
+}
+
+// InstanceSpec is compute `instanceSpec`. Unlike a server's, it carries the SSH
+// certificate authority, which may therefore change after create. UserData is base64
+// text as it travels.
+type InstanceSpec struct {
+	FlavorID                  string            `json:"flavorId"`
+	ImageID                   string            `json:"imageId"`
+	Networking                *ServerNetworking `json:"networking,omitempty"`
+	SSHCertificateAuthorityID string            `json:"sshCertificateAuthorityId,omitempty"`
+	UserData                  string            `json:"userData,omitempty"`
+}
+
+// InstanceStatus is compute `instanceStatus`.
+type InstanceStatus struct {
+	RegionID   string `json:"regionId"`
+	NetworkID  string `json:"networkId"`
+	PowerState string `json:"powerState,omitempty"`
+	PrivateIP  string `json:"privateIP,omitempty"`
+	PublicIP   string `json:"publicIP,omitempty"`
+	MACAddress string `json:"macAddress,omitempty"`
+}
+
+// InstanceCreate is compute `instanceCreate`.
+type InstanceCreate struct {
+	Metadata WriteMetadata      `json:"metadata"`
+	Spec     InstanceCreateSpec `json:"spec"`
+}
+
+// InstanceCreateSpec is compute `instanceCreateSpec`.
+type InstanceCreateSpec struct {
+	InstanceSpec
+
+	OrganizationID string `json:"organizationId"`
+	ProjectID      string `json:"projectId"`
+	NetworkID      string `json:"networkId"`
+}
+
+// InstanceUpdate is compute `instanceUpdate`.
+type InstanceUpdate struct {
+	Metadata WriteMetadata `json:"metadata"`
+	Spec     InstanceSpec  `json:"spec"`
+}
+
+// InstanceSnapshotCreate is compute `instanceSnapshotCreate`: unlike region's
+// snapshot request it has no spec.
+type InstanceSnapshotCreate struct {
+	Metadata WriteMetadata `json:"metadata"`
+}
+
+// InstanceQuery filters `GET /api/v2/instances` as ServerQuery filters servers.
+type InstanceQuery ServerQuery
+
+// ServiceVersion is compute `serviceVersionRead`.
+type ServiceVersion struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
 // ---- Identity ----
 
 // Organization is identity `organizationRead`.
