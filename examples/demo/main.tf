@@ -1,7 +1,7 @@
 # What `make demo` applies against a throwaway sandbox: it reads the catalogue a
-# Unikorn organization sees, creates an instance on the sandbox's default network
-# and prints both. The provider block is empty because the sandbox prints the
-# UNIKORN_* variables the provider falls back to.
+# Unikorn organization sees, creates a network, a security group and an instance
+# on them, and prints what it made. The provider block is empty because the
+# sandbox prints the UNIKORN_* variables the provider falls back to.
 
 terraform {
   required_version = ">= 1.14"
@@ -88,21 +88,30 @@ output "ubuntu_x86_64_images" {
   value = [for i in data.unikorn_images.ubuntu.images : i.name]
 }
 
-# The sandbox's project has a network called "default" with an SSH security group.
-data "unikorn_network" "default" {
-  name = "default"
+# The project starts empty: the demo makes its own network and security group.
+resource "unikorn_network" "demo" {
+  name            = "demo"
+  region_id       = local.region.id
+  prefix          = "10.50.0.0/24"
+  dns_nameservers = ["192.0.2.53"]
 }
 
-data "unikorn_security_group" "ssh" {
-  name = "allow-ssh"
+resource "unikorn_security_group" "web" {
+  name       = "demo-web"
+  network_id = unikorn_network.demo.id
+
+  rules = [
+    { direction = "ingress", protocol = "tcp", port = 22 },
+    { direction = "ingress", protocol = "tcp", port = 80 },
+  ]
 }
 
 resource "unikorn_compute_instance" "web" {
   name               = "demo-web"
-  network_id         = data.unikorn_network.default.id
+  network_id         = unikorn_network.demo.id
   flavor_id          = one([for f in data.unikorn_flavors.all.flavors : f.id if f.name == var.flavor])
   image_id           = data.unikorn_images.ubuntu.images[0].id
-  security_group_ids = [data.unikorn_security_group.ssh.id]
+  security_group_ids = [unikorn_security_group.web.id]
   public_ip          = true
 
   user_data = <<-CLOUD_CONFIG

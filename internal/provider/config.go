@@ -256,6 +256,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	return &providerdata.Data{
 		Instances:      compute.NewRegionInstances(service),
 		Catalogue:      service,
+		Objects:        service,
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

@@ -164,6 +164,9 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		instance.NewResource,
+		network.NewNetworkResource,
+		network.NewSecurityGroupResource,
+		network.NewSSHCertificateAuthorityResource,
 	}
 }
 
@@ -202,5 +205,8 @@ func (p *unikornProvider) Actions(context.Context) []func() action.Action {
 func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		instance.NewListResource,
+		network.NewNetworkListResource,
+		network.NewSecurityGroupListResource,
+		network.NewSSHCertificateAuthorityListResource,
 	}
 }

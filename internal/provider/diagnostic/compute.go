@@ -31,6 +31,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
+		inUse        *compute.InUseError
+		networkQuota *compute.NetworkQuotaError
 	)
 
 	switch {
@@ -73,6 +75,13 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &quota):
 		return diag.Diagnostics{Error(summary, quota.Error()+". Nothing was created.",
 			"Delete instances you no longer need, choose a smaller flavor, or ask the platform operator for more quota.")}
+	case errors.As(err, &networkQuota):
+		return diag.Diagnostics{Error(summary, networkQuota.Error()+". Nothing was created.",
+			"Delete networks you no longer need, or ask the platform operator to raise the `networks` quota.")}
+	case errors.As(err, &inUse):
+		return diag.Diagnostics{Error(summary, sentence(inUse.Error()),
+			"Nothing was deleted. Delete or move what uses it, then run Terraform again; or raise the delete timeout "+
+				"if those are already going away.")}
 	case errors.As(err, &inconsistent):
 		return diag.Diagnostics{Error(summary, inconsistent.Error()+".",
 			"Terraform will not guess which server is the instance. Delete the servers that are not the instance, "+

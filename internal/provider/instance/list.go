@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -176,31 +175,11 @@ func listResult(ctx context.Context, req list.ListRequest, instance *compute.Ins
 		return result
 	}
 
-	listed.Timeouts = nullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+	listed.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
 
 	if !result.Diagnostics.HasError() {
 		result.Diagnostics.Append(result.Resource.Set(ctx, &listed)...)
 	}
 
 	return result
-}
-
-// nullTimeouts is an unset timeouts block. Even a null object needs its attribute
-// types, and only the resource schema knows them.
-func nullTimeouts(ctx context.Context, resourceSchema interface {
-	TypeAtPath(context.Context, path.Path) (attr.Type, diag.Diagnostics)
-}, diags *diag.Diagnostics,
-) timeouts.Value {
-	typ, d := resourceSchema.TypeAtPath(ctx, path.Root("timeouts"))
-	diags.Append(d...)
-
-	object, ok := typ.(attr.TypeWithAttributeTypes)
-	if !ok {
-		diags.AddError("Unexpected timeouts type", fmt.Sprintf("The resource schema gives timeouts the type %T, which is not an object. "+
-			"This is a bug in the provider; please report it.", typ))
-
-		return timeouts.Value{}
-	}
-
-	return timeouts.Value{Object: types.ObjectNull(object.AttributeTypes())}
 }

@@ -14,6 +14,13 @@ import (
 // NetworkTypeName is the network data source's Terraform type.
 const NetworkTypeName = "unikorn_network"
 
+// Network attribute descriptions, shared by the data source and the resource.
+const (
+	networkRegionDescription      = "Region the network is in."
+	networkPrefixDescription      = "IPv4 prefix of the network, e.g. `10.0.0.0/24`."
+	networkNameserversDescription = "IPv4 addresses of the DNS servers the network hands out; empty when it uses the platform's."
+)
+
 // NewNetworkDataSource returns the unikorn_network data source.
 func NewNetworkDataSource() datasource.DataSource {
 	return &dataSource[compute.Network]{kind: kind[compute.Network]{
@@ -23,14 +30,14 @@ func NewNetworkDataSource() datasource.DataSource {
 			"organization, project and region are those of its network.",
 		attributes: map[string]schema.Attribute{
 			"region_id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "Region the network is in.",
+				Computed: true, MarkdownDescription: networkRegionDescription,
 			},
 			"prefix": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "IPv4 prefix of the network, e.g. `10.0.0.0/24`.",
+				Computed: true, MarkdownDescription: networkPrefixDescription,
 			},
 			"dns_nameservers": schema.ListAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "DNS servers the network hands out; empty when it uses the platform's.",
+				MarkdownDescription: networkNameserversDescription,
 			},
 		},
 		newModel: func() model[compute.Network] { return &networkModel{} },

@@ -41,18 +41,18 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 				Computed:            true,
 				MarkdownDescription: "What the group allows, in the order the cloud keeps them.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"direction": schema.StringAttribute{Computed: true, MarkdownDescription: "`ingress` or `egress`."},
+					"direction": schema.StringAttribute{Computed: true, MarkdownDescription: ruleDirectionDescription},
 					"protocol": schema.StringAttribute{
-						Computed: true, MarkdownDescription: "`any`, `icmp`, `tcp`, `udp` or `vrrp`.",
+						Computed: true, MarkdownDescription: ruleProtocolDescription,
 					},
 					"port": schema.Int64Attribute{
-						Computed: true, MarkdownDescription: "The port, or the first of a range; null when the rule covers every port.",
+						Computed: true, MarkdownDescription: rulePortDescription,
 					},
 					"port_max": schema.Int64Attribute{
-						Computed: true, MarkdownDescription: "The last port of a range; null for a single port.",
+						Computed: true, MarkdownDescription: rulePortMaxDescription,
 					},
 					"prefix": schema.StringAttribute{
-						Computed: true, MarkdownDescription: "The remote addresses, as a CIDR prefix; `" + anyAddress + "` for any.",
+						Computed: true, MarkdownDescription: rulePrefixDescription,
 					},
 				}},
 			},

@@ -24,6 +24,8 @@ type Data struct {
 	// certificate authorities. There is one per provider instance, so that every
 	// instance in a run shares its catalogue cache.
 	Catalogue compute.Catalogue
+	// Objects manages networks, security groups and SSH certificate authorities.
+	Objects compute.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string

@@ -1,0 +1,197 @@
+package network
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+var (
+	_ list.ListResource              = (*listResource[compute.Network])(nil)
+	_ list.ListResourceWithConfigure = (*listResource[compute.Network])(nil)
+)
+
+// listResource finds the objects of one kind for `terraform query`. Each result is
+// what the resource's Read would make of the object, so generated configuration
+// imports cleanly.
+type listResource[T any] struct {
+	typeName, noun string
+	list           func(compute.Objects, context.Context, string, string) ([]T, error)
+	metadata       func(*T) *compute.ProjectScopedMetadata
+	// state is the resource's state for an object; its timeouts are left to the caller.
+	state func(context.Context, *T, *diag.Diagnostics) stateWithTimeouts
+
+	provider *providerdata.Data
+}
+
+// stateWithTimeouts is a resource model whose timeouts a listed result leaves unset.
+type stateWithTimeouts interface {
+	timeouts() *timed
+}
+
+func (t *timed) timeouts() *timed { return t }
+
+type listConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+}
+
+// NewNetworkListResource returns the unikorn_network list resource.
+func NewNetworkListResource() list.ListResource {
+	return &listResource[compute.Network]{
+		typeName: NetworkTypeName, noun: "networks",
+		list:     compute.Objects.ListNetworks,
+		metadata: func(network *compute.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
+		state: func(ctx context.Context, network *compute.Network, diags *diag.Diagnostics) stateWithTimeouts {
+			m := &networkResourceModel{commonModel: unsetCommon()}
+			setNetwork(ctx, m, network, diags)
+
+			return m
+		},
+	}
+}
+
+// NewSecurityGroupListResource returns the unikorn_security_group list resource.
+func NewSecurityGroupListResource() list.ListResource {
+	return &listResource[compute.SecurityGroup]{
+		typeName: SecurityGroupTypeName, noun: "security groups",
+		list:     compute.Objects.ListSecurityGroups,
+		metadata: func(group *compute.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
+		state: func(ctx context.Context, group *compute.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
+			m := &securityGroupResourceModel{commonModel: unsetCommon()}
+			setSecurityGroup(ctx, m, group, diags)
+
+			return m
+		},
+	}
+}
+
+// NewSSHCertificateAuthorityListResource returns the unikorn_ssh_certificate_authority
+// list resource.
+func NewSSHCertificateAuthorityListResource() list.ListResource {
+	return &listResource[compute.SSHCertificateAuthority]{
+		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authorities",
+		list: compute.Objects.ListSSHCertificateAuthorities,
+		metadata: func(authority *compute.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+			return &authority.Metadata
+		},
+		state: func(ctx context.Context, authority *compute.SSHCertificateAuthority, diags *diag.Diagnostics) stateWithTimeouts {
+			m := &sshCertificateAuthorityResourceModel{sshCertificateAuthorityModel: sshCertificateAuthorityModel{commonModel: unsetCommon()}}
+			setAuthority(ctx, m, authority, diags)
+
+			return m
+		},
+	}
+}
+
+// unsetCommon is the common attributes as a configuration that sets none of the
+// optional ones has them.
+func unsetCommon() commonModel {
+	return commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
+}
+
+func (l *listResource[T]) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = l.typeName
+}
+
+func (l *listResource[T]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds " + l.noun + " for `terraform query`, to review them or to generate " +
+			"configuration that imports them. Each result is named `<name> (<id>)` and carries the identity " +
+			"the resource has. Objects that are being deleted are left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only " + l.noun + " of this project; without it, every project of the " +
+					"organization the token can see is searched.",
+				Validators: []validator.String{validators.UUID()},
+			},
+		},
+	}
+}
+
+func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var (
+		config listConfig
+		diags  diag.Diagnostics
+	)
+
+	diags.Append(req.Config.Get(ctx, &config)...)
+
+	organizationID := ""
+	if !diags.HasError() {
+		organizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+	}
+
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+
+		return
+	}
+
+	objects, err := l.list(l.provider.Objects, ctx, organizationID, config.ProjectID.ValueString())
+	if err != nil {
+		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list "+l.noun, err))
+
+		return
+	}
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		var pushed int64
+
+		for i := range objects {
+			metadata := l.metadata(&objects[i])
+			if metadata.DeletionTime != nil {
+				continue
+			}
+
+			if pushed >= req.Limit || !push(l.result(ctx, req, &objects[i], metadata)) {
+				return
+			}
+
+			pushed++
+		}
+	}
+}
+
+func (l *listResource[T]) result(ctx context.Context, req list.ListRequest, object *T, metadata *compute.ProjectScopedMetadata) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", metadata.Name, metadata.ID)
+	saveIdentity(ctx, result.Identity, types.StringValue(metadata.ID), &result.Diagnostics)
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	state := l.state(ctx, object, &result.Diagnostics)
+	state.timeouts().Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, state)...)
+	}
+
+	return result
+}

@@ -1,0 +1,103 @@
+package network
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+)
+
+// resourceModel is the state of a resource of this package.
+type resourceModel interface {
+	common() *commonModel
+	timeouts() *timed
+}
+
+// managed is what the resources of this package share: the type name, configuration,
+// identity and import, and a read and a delete that differ only in the object's kind.
+// Each resource adds its schema, create and update.
+type managed[T any, M resourceModel] struct {
+	identified
+
+	typeName string
+	noun     string
+	newModel func() M
+	read     func(compute.Objects, context.Context, string) (*T, error)
+	remove   func(compute.Objects, context.Context, string) error
+	set      func(context.Context, M, *T, *diag.Diagnostics)
+
+	provider *providerdata.Data
+}
+
+func (r *managed[T, M]) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = r.typeName
+}
+
+func (r *managed[T, M]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+// Read refreshes the state; only region's definite 404 removes the object from it.
+func (r *managed[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	state := r.newModel()
+	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	object, err := r.read(r.provider.Objects, ctx, state.common().ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not read the "+r.noun, err)...)
+
+		return
+	}
+
+	if object == nil {
+		resp.State.RemoveResource(ctx)
+
+		return
+	}
+
+	r.save(ctx, state, object, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	state := r.newModel()
+	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := within(ctx, state.timeouts().Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
+
+	if err := r.remove(r.provider.Objects, ctx, state.common().ID.ValueString()); err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the "+r.noun, err)...)
+	}
+}
+
+// save records object in the state and identity, as m's resource sees it.
+func (r *managed[T, M]) save(ctx context.Context, m M, object *T, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	r.set(ctx, m, object, diags)
+	diags.Append(state.Set(ctx, m)...)
+	saveIdentity(ctx, identity, m.common().ID, diags)
+}
+
+// finish ends a create or an update: whatever the wait says, an object that exists is
+// saved, so that Terraform keeps track of it, and a failure is reported.
+func (r *managed[T, M]) finish(ctx context.Context, operation string, m M, object *T, err error,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+) {
+	if object != nil {
+		r.save(ctx, m, object, state, identity, diags)
+	}
+
+	if err != nil {
+		diags.Append(diagnostic.Compute("Could not "+operation+" the "+r.noun, err)...)
+	}
+}

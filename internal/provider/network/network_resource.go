@@ -1,0 +1,265 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*networkResource)(nil)
+	_ resource.ResourceWithImportState = (*networkResource)(nil)
+	_ resource.ResourceWithIdentity    = (*networkResource)(nil)
+)
+
+// NewNetworkResource returns the unikorn_network resource.
+func NewNetworkResource() resource.Resource {
+	return &networkResource{managed[compute.Network, *networkResourceModel]{
+		typeName: NetworkTypeName, noun: "network",
+		newModel: func() *networkResourceModel { return &networkResourceModel{} },
+		read:     compute.Objects.ReadNetwork,
+		remove:   compute.Objects.DeleteNetwork,
+		set:      setNetwork,
+	}}
+}
+
+// networkResource manages a network. Region can change only its DNS servers, routes
+// and metadata in place; everything else it fixes at create, so changing it replaces
+// the network.
+type networkResource struct {
+	managed[compute.Network, *networkResourceModel]
+}
+
+type networkResourceModel struct {
+	commonModel
+	timed
+
+	RegionID       types.String `tfsdk:"region_id"`
+	Prefix         types.String `tfsdk:"prefix"`
+	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+}
+
+func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	scope := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A network in a region, which instances stand on. Region can change its " +
+			"DNS servers, name, description and tags in place; a change of region, prefix, " +
+			"organization or project replaces it. Each network counts against the organization's " +
+			"`networks` quota.",
+		Attributes: map[string]schema.Attribute{
+			"timeouts": timeoutsAttribute(ctx, true),
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "ID of the network.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true, MarkdownDescription: "Name of the network. Region does not require names to be unique.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				Optional: true, MarkdownDescription: "Description of the network.",
+			},
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Tags of the network, by name.",
+			},
+			"organization_id": schema.StringAttribute{
+				Optional: true, Computed: true, PlanModifiers: scope,
+				MarkdownDescription: "Organization of the network; defaults to the provider's `organization_id`. Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true, Computed: true, PlanModifiers: scope,
+				MarkdownDescription: "Project of the network; defaults to the provider's `project_id`. Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"region_id": schema.StringAttribute{
+				Required: true, PlanModifiers: replace,
+				MarkdownDescription: networkRegionDescription + " Changing it replaces the network.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"prefix": schema.StringAttribute{
+				Required: true, PlanModifiers: replace,
+				MarkdownDescription: networkPrefixDescription + " A /24 or larger, written with its host bits zero. " +
+					"Changing it replaces the network.",
+				Validators: []validator.String{networkPrefix{}},
+			},
+			"dns_nameservers": schema.ListAttribute{
+				Optional: true, Computed: true, ElementType: types.StringType,
+				Default:             listdefault.StaticValue(basetypes.NewListValueMust(types.StringType, nil)),
+				MarkdownDescription: networkNameserversDescription + " Changed in place.",
+			},
+		},
+	}
+}
+
+func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan networkResourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
+
+	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+	projectID := r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
+	spec := networkSpec(ctx, &plan, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	network, err := r.provider.Objects.CreateNetwork(ctx, compute.NetworkCreate{
+		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+		Spec: compute.NetworkCreateSpec{
+			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
+			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
+		},
+	})
+	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan networkResourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	defer cancel()
+
+	update := compute.NetworkUpdate{
+		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	network, err := r.provider.Objects.UpdateNetwork(ctx, plan.ID.ValueString(), update)
+	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// set fills the model from region's record.
+func setNetwork(ctx context.Context, m *networkResourceModel, network *compute.Network, diags *diag.Diagnostics) {
+	m.setMetadataKeepingUnset(ctx, &network.Metadata, diags)
+	m.RegionID = types.StringValue(network.Status.RegionID)
+	m.Prefix = types.StringValue(network.Status.Prefix)
+
+	nameservers, d := types.ListValueFrom(ctx, types.StringType, append([]string{}, network.Spec.DNSNameservers...))
+	diags.Append(d...)
+	m.DNSNameservers = nameservers
+}
+
+func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) compute.NetworkSpec {
+	nameservers := []string{}
+	diags.Append(m.DNSNameservers.ElementsAs(ctx, &nameservers, false)...)
+
+	return compute.NetworkSpec{DNSNameservers: nameservers}
+}
+
+func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) compute.WriteMetadata {
+	metadata := compute.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
+
+	tags := map[string]string{}
+	diags.Append(m.Tags.ElementsAs(ctx, &tags, false)...)
+
+	for name, value := range tags {
+		metadata.Tags = append(metadata.Tags, compute.Tag{Name: name, Value: value})
+	}
+
+	return metadata
+}
+
+// networkPrefix accepts what region accepts as a network's prefix, and only in the
+// form region keeps it, so that the state never differs from the configuration.
+type networkPrefix struct{}
+
+func (networkPrefix) Description(context.Context) string {
+	return "an IPv4 CIDR of /24 or larger with its host bits zero"
+}
+
+func (v networkPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (networkPrefix) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	value := req.ConfigValue.ValueString()
+	prefix, err := netip.ParsePrefix(value)
+
+	var problem, fix string
+
+	switch {
+	case err != nil || !prefix.Addr().Is4():
+		problem, fix = fmt.Sprintf("%q is not an IPv4 CIDR.", value), "Write it like 10.0.0.0/24."
+	case prefix.Bits() > 24:
+		problem, fix = fmt.Sprintf("%q is smaller than a /24, the smallest network region accepts.", value),
+			"Use a prefix length of 24 or less."
+	case prefix.Masked() != prefix:
+		problem, fix = fmt.Sprintf("%q has host bits set.", value), fmt.Sprintf("Write it as %s.", prefix.Masked())
+	default:
+		return
+	}
+
+	resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid network prefix", problem, fix))
+}
+
+// setMetadataKeepingUnset is setMetadata for a resource: a description or tags the
+// configuration leaves unset stay null when region holds none, so a plan shows no diff.
+func (c *commonModel) setMetadataKeepingUnset(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+	description, tags := c.Description, c.Tags
+	c.setMetadata(ctx, metadata, diags)
+
+	if description.IsNull() && c.Description.IsNull() {
+		c.Description = description
+	}
+
+	if tags.IsNull() && len(c.Tags.Elements()) == 0 {
+		c.Tags = tags
+	}
+}
+
+// defaultTimeout bounds a create, update or delete whose configuration sets no timeout.
+const defaultTimeout = 20 * time.Minute
+
+// timed holds the timeouts every managed resource of this package has.
+type timed struct {
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+// timeoutsAttribute is the schema of timed.
+func timeoutsAttribute(ctx context.Context, update bool) schema.Attribute {
+	return timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: update, Delete: true})
+}
+
+// within returns ctx bounded by the timeout get reads, or reports why it cannot.
+func within(ctx context.Context, get func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc) {
+	timeout, d := get(ctx, defaultTimeout)
+	diags.Append(d...)
+
+	return context.WithTimeout(ctx, timeout)
+}
