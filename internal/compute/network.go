@@ -13,6 +13,8 @@ type (
 	NetworkCreateSpec                 = unikorn.NetworkCreateSpec
 	NetworkSpec                       = unikorn.NetworkSpec
 	NetworkUpdate                     = unikorn.NetworkUpdate
+	NetworkReservations               = unikorn.NetworkReservations
+	Route                             = unikorn.Route
 	SecurityGroupCreate               = unikorn.SecurityGroupCreate
 	SecurityGroupCreateSpec           = unikorn.SecurityGroupCreateSpec
 	SecurityGroupRule                 = unikorn.SecurityGroupRule

@@ -39,6 +39,22 @@ func NewNetworkDataSource() datasource.DataSource {
 				Computed: true, ElementType: types.StringType,
 				MarkdownDescription: networkNameserversDescription,
 			},
+			"routes": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: networkRoutesDescription,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"prefix":  schema.StringAttribute{Computed: true, MarkdownDescription: routePrefixDescription},
+					"nexthop": schema.StringAttribute{Computed: true, MarkdownDescription: routeNexthopDescription},
+				}},
+			},
+			"reservations": schema.SingleNestedAttribute{
+				Computed: true, MarkdownDescription: networkReservationsDescription,
+				Attributes: map[string]schema.Attribute{
+					"prefix_length": schema.Int64Attribute{Computed: true, MarkdownDescription: reservationPrefixLengthDescription},
+					"provider_reserved_prefix_length": schema.Int64Attribute{
+						Computed: true, MarkdownDescription: reservationProviderLengthDescription,
+					},
+				},
+			},
 		},
 		newModel: func() model[compute.Network] { return &networkModel{} },
 		find:     compute.Catalogue.Network,
@@ -52,6 +68,8 @@ type networkModel struct {
 	RegionID       types.String `tfsdk:"region_id"`
 	Prefix         types.String `tfsdk:"prefix"`
 	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+	Routes         types.List   `tfsdk:"routes"`
+	Reservations   types.Object `tfsdk:"reservations"`
 }
 
 func (m *networkModel) narrow(*compute.Selector) {}
@@ -68,4 +86,6 @@ func (m *networkModel) set(ctx context.Context, network *compute.Network, diags 
 	value, d := types.ListValueFrom(ctx, types.StringType, nameservers)
 	diags.Append(d...)
 	m.DNSNameservers = value
+	m.Routes = routesValue(ctx, network.Spec.Routes, false, diags)
+	m.Reservations = reservationsValue(ctx, network.Status.Reservations, diags)
 }

@@ -7,11 +7,15 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -27,6 +31,8 @@ var (
 	_ resource.ResourceWithConfigure   = (*networkResource)(nil)
 	_ resource.ResourceWithImportState = (*networkResource)(nil)
 	_ resource.ResourceWithIdentity    = (*networkResource)(nil)
+
+	_ resource.ResourceWithValidateConfig = (*networkResource)(nil)
 )
 
 // NewNetworkResource returns the unikorn_network resource.
@@ -54,6 +60,8 @@ type networkResourceModel struct {
 	RegionID       types.String `tfsdk:"region_id"`
 	Prefix         types.String `tfsdk:"prefix"`
 	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+	Routes         types.List   `tfsdk:"routes"`
+	Reservations   types.Object `tfsdk:"reservations"`
 }
 
 func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -62,8 +70,8 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A network in a region, which instances stand on. Region can change its " +
-			"DNS servers, name, description and tags in place; a change of region, prefix, " +
-			"organization or project replaces it. Each network counts against the organization's " +
+			"DNS servers, routes, name, description and tags in place; a change of region, prefix, " +
+			"reservations, organization or project replaces it. Each network counts against the organization's " +
 			"`networks` quota.",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeoutsAttribute(ctx, true),
@@ -108,8 +116,52 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Default:             listdefault.StaticValue(basetypes.NewListValueMust(types.StringType, nil)),
 				MarkdownDescription: networkNameserversDescription + " Changed in place.",
 			},
+			"routes": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: networkRoutesDescription + " Changed in place.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"prefix": schema.StringAttribute{
+						Required: true, MarkdownDescription: routePrefixDescription,
+						Validators: []validator.String{ipv4Value{cidr: true}},
+					},
+					"nexthop": schema.StringAttribute{
+						Required: true, MarkdownDescription: routeNexthopDescription,
+						Validators: []validator.String{ipv4Value{}},
+					},
+				}},
+			},
+			"reservations": schema.SingleNestedAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: networkReservationsDescription + " Changing it replaces the network.",
+				PlanModifiers: []planmodifier.Object{
+					objectplanmodifier.UseStateForUnknown(), objectplanmodifier.RequiresReplaceIfConfigured(),
+				},
+				Attributes: map[string]schema.Attribute{
+					"prefix_length": schema.Int64Attribute{
+						Required: true, MarkdownDescription: reservationPrefixLengthDescription,
+						Validators: []validator.Int64{int64validator.Between(0, 30)},
+					},
+					"provider_reserved_prefix_length": schema.Int64Attribute{
+						Optional: true, Computed: true, MarkdownDescription: reservationProviderLengthDescription,
+						Validators: []validator.Int64{int64validator.Between(0, 30)},
+						// Kept from state, or an in-place change elsewhere would plan it
+						// unknown and so replace the network.
+						PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+					},
+				},
+			},
 		},
 	}
+}
+
+// ValidateConfig refuses at plan a reservation region would refuse for the prefix.
+func (r *networkResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var config networkResourceModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	checkReservations(ctx, config.Prefix, config.Reservations, path.Root("reservations"), &resp.Diagnostics)
 }
 
 func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -134,6 +186,7 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 		Spec: compute.NetworkCreateSpec{
 			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
 			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
+			Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
 		},
 	})
 	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -169,13 +222,15 @@ func setNetwork(ctx context.Context, m *networkResourceModel, network *compute.N
 	nameservers, d := types.ListValueFrom(ctx, types.StringType, append([]string{}, network.Spec.DNSNameservers...))
 	diags.Append(d...)
 	m.DNSNameservers = nameservers
+	m.Routes = routesValue(ctx, network.Spec.Routes, m.Routes.IsNull(), diags)
+	m.Reservations = reservationsValue(ctx, network.Status.Reservations, diags)
 }
 
 func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) compute.NetworkSpec {
 	nameservers := []string{}
 	diags.Append(m.DNSNameservers.ElementsAs(ctx, &nameservers, false)...)
 
-	return compute.NetworkSpec{DNSNameservers: nameservers}
+	return compute.NetworkSpec{DNSNameservers: nameservers, Routes: routesSpec(ctx, m.Routes, diags)}
 }
 
 func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) compute.WriteMetadata {

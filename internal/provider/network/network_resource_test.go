@@ -271,3 +271,121 @@ resource "unikorn_network" "this" {
 func identityIsID(address string) statecheck.StateCheck {
 	return statecheck.ExpectIdentityValueMatchesState(address, tfjsonpath.New("id"))
 }
+
+func routedNetworkConfig(env *acctest.Environment, reservations, routes string) string {
+	return env.ProviderConfig() + fmt.Sprintf(`
+resource "unikorn_network" "this" {
+  name      = "routed"
+  region_id = %s
+  prefix    = "10.30.0.0/24"
+  %s
+  %s
+}
+
+data "unikorn_network" "this" {
+  id = unikorn_network.this.id
+}
+`, acctest.Quote(env.RegionID), reservations, routes)
+}
+
+// TestAccNetworkResource_routesAndReservations changes routes in place, keeps a
+// reservation the configuration half states through that change, replaces the network
+// for a new reservation, and shows both in the data source.
+func TestAccNetworkResource_routesAndReservations(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	route := `routes = [{ prefix = "192.168.0.0/16", nexthop = "10.30.0.1" }]`
+	twoRoutes := `routes = [{ prefix = "192.168.0.0/16", nexthop = "10.30.0.1" }, { prefix = "172.16.0.0/12", nexthop = "10.30.0.2" }]`
+
+	var firstID string
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{
+			{
+				Config: routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, route),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"prefix_length": knownvalue.Int64Exact(26), "provider_reserved_prefix_length": knownvalue.Null(),
+					})),
+					statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("routes"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"prefix": knownvalue.StringExact("192.168.0.0/16"), "nexthop": knownvalue.StringExact("10.30.0.1"),
+						}),
+					})),
+					statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("reservations").AtMapKey("prefix_length"),
+						knownvalue.Int64Exact(26)),
+				},
+				Check: func(s *terraform.State) error {
+					firstID = s.RootModule().Resources[networkAddress].Primary.ID
+
+					return nil
+				},
+			},
+			{
+				Config: routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, twoRoutes),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(s *terraform.State) error {
+					network, err := env.Client.GetNetwork(t.Context(), firstID)
+					if err != nil {
+						return err
+					}
+
+					assert.Len(t, network.Spec.Routes, 2, "routes change in place")
+
+					return nil
+				},
+			},
+			{
+				Config: routedNetworkConfig(env, `reservations = { prefix_length = 27, provider_reserved_prefix_length = 29 }`, twoRoutes),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations").AtMapKey("provider_reserved_prefix_length"),
+						knownvalue.Int64Exact(29)),
+				},
+			},
+			{
+				// Without reservations in the configuration, region's stand.
+				Config: routedNetworkConfig(env, "", twoRoutes),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionNoop),
+				}},
+			},
+			{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
+		},
+	})
+}
+
+// TestAccNetworkResource_invalidRouting refuses at plan, on the attribute, a route or
+// reservation region would refuse.
+func TestAccNetworkResource_invalidRouting(t *testing.T) {
+	env := acctest.New(t)
+
+	steps := []resource.TestStep{}
+	for _, c := range []struct{ reservations, routes, message string }{
+		{`reservations = { prefix_length = 24 }`, "", `(?s)Invalid reservation.*reservations = .*A reservation of /24 does not fit`},
+		{`reservations = { prefix_length = 26, provider_reserved_prefix_length = 25 }`, "",
+			`(?s)Invalid reservation.*reservations = .*The platform's part, /25,`},
+		{"", `routes = [{ prefix = "192.168.0.0", nexthop = "10.30.0.1" }]`, `(?s)Invalid route.*"192.168.0.0" is not an IPv4 CIDR`},
+		{"", `routes = [{ prefix = "192.168.0.0/16", nexthop = "gateway" }]`, `(?s)Invalid route.*"gateway" is not an IPv4 address`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config: routedNetworkConfig(env, c.reservations, c.routes), PlanOnly: true,
+			ExpectError: regexp.MustCompile(c.message),
+		})
+	}
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps:                    steps,
+	})
+}
