@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -165,4 +166,15 @@ func providerAddress() string {
 	_, rest, _ := strings.Cut(provider.Address, "/")
 
 	return host + "/" + rest
+}
+
+// NestedAttributeSource is a pattern for the configuration line a CLI quotes with a
+// diagnostic on a nested attribute: Terraform quotes the attribute's own line (given
+// as attributeLine), OpenTofu the line opening its resource block (blockLine).
+func NestedAttributeSource(attributeLine, blockLine string) string {
+	if cli, err := detectCLI(); err == nil && cli.openTofu {
+		return regexp.QuoteMeta(blockLine)
+	}
+
+	return regexp.QuoteMeta(attributeLine)
 }

@@ -370,15 +370,16 @@ func TestAccNetworkResource_invalidRouting(t *testing.T) {
 
 	steps := []resource.TestStep{}
 	for _, c := range []struct{ reservations, routes, message string }{
-		{`reservations = { prefix_length = 24 }`, "", `(?s)Invalid reservation.*reservations = .*A reservation of /24 does not fit`},
+		{`reservations = { prefix_length = 24 }`, "", `Invalid reservation.*%s.*A reservation of /24 does not fit`},
 		{`reservations = { prefix_length = 26, provider_reserved_prefix_length = 25 }`, "",
-			`(?s)Invalid reservation.*reservations = .*The platform's part, /25,`},
-		{"", `routes = [{ prefix = "192.168.0.0", nexthop = "10.30.0.1" }]`, `(?s)Invalid route.*"192.168.0.0" is not an IPv4 CIDR`},
-		{"", `routes = [{ prefix = "192.168.0.0/16", nexthop = "gateway" }]`, `(?s)Invalid route.*"gateway" is not an IPv4 address`},
+			`Invalid reservation.*%s.*The platform's part, /25,`},
+		{"", `routes = [{ prefix = "192.168.0.0", nexthop = "10.30.0.1" }]`, `Invalid route.*%s.*"192.168.0.0" is not an IPv4 CIDR`},
+		{"", `routes = [{ prefix = "192.168.0.0/16", nexthop = "gateway" }]`, `Invalid route.*%s.*"gateway" is not an IPv4 address`},
 	} {
+		source := acctest.NestedAttributeSource(c.reservations+c.routes, `resource "unikorn_network" "this"`)
 		steps = append(steps, resource.TestStep{
 			Config: routedNetworkConfig(env, c.reservations, c.routes), PlanOnly: true,
-			ExpectError: regexp.MustCompile(c.message),
+			ExpectError: regexp.MustCompile(`(?s)` + fmt.Sprintf(c.message, source)),
 		})
 	}
 

@@ -135,7 +135,8 @@ resource "unikorn_security_group" "web" {
 `,
 			// Terraform shows the offending rule's line, which names the rule; the
 			// attribute within it is checked by TestCheckRulePaths.
-			ExpectError: regexp.MustCompile(`(?s)` + message + `.*` + regexp.QuoteMeta(rule)),
+			ExpectError: regexp.MustCompile(`(?s)` + message + `.*` +
+				acctest.NestedAttributeSource(rule, `resource "unikorn_security_group" "web"`)),
 		}
 	}
 
