@@ -36,6 +36,10 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		return nil, err
 	}
 
+	if err := s.checkServiceRights(ctx, network); err != nil {
+		return nil, fmt.Errorf("checking that the token may call region's server API: %w", err)
+	}
+
 	// From the first write on, Terraform's cancellation no longer reaches the requests:
 	// a write once sent is seen through (or undone), each request bounded by the
 	// client's request timeout, so that nothing is left half-made and unknown.

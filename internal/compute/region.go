@@ -24,11 +24,16 @@ func NewRegionInstances(service *Service) *RegionInstances {
 	return &RegionInstances{service: service}
 }
 
-// Validate implements Instances.
+// Validate implements Instances. Beyond the placement, it checks at plan that the
+// token may call region's server API at all, which only service accounts may.
 func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
 	placement, err := r.service.Validate(ctx, spec)
 	if err != nil {
 		return nil, err
+	}
+
+	if err := r.service.checkServiceRights(ctx, placement.Network); err != nil {
+		return nil, serviceRights(err)
 	}
 
 	return &Location{
@@ -151,6 +156,30 @@ func (e *ServiceRightsError) Error() string {
 }
 
 func (e *ServiceRightsError) Unwrap() error { return e.Err }
+
+// checkServiceRights asks region's server API, once per network and process, whether
+// it answers the token. Identity's allocation API, which the saga writes to first,
+// refuses a user's token with the same 403 it gives an organization over quota; asking
+// region first tells the user the real reason before anything is charged.
+func (s *Service) checkServiceRights(ctx context.Context, network *unikorn.Network) error {
+	if _, ok := s.entitled.Load(network.Metadata.ID); ok {
+		return nil
+	}
+
+	_, err := s.client.ListServers(ctx, unikorn.ServerQuery{
+		OrganizationIDs: []string{network.Metadata.OrganizationID},
+		ProjectIDs:      []string{network.Metadata.ProjectID},
+		NetworkIDs:      []string{network.Metadata.ID},
+		Tags:            unikorn.Tags{{Name: InstanceIDTag, Value: network.Metadata.ID}},
+	})
+	if err != nil {
+		return err
+	}
+
+	s.entitled.Store(network.Metadata.ID, true)
+
+	return nil
+}
 
 // serviceRights tells a 403 from region's server API from the other 403s. A read that
 // lost access to one instance (AccessError) is about that instance, not the token's

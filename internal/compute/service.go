@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -22,6 +23,9 @@ type Service struct {
 	readLag time.Duration
 	// pollEpoch anchors the service's poll grid (see waitFor).
 	pollEpoch time.Time
+	// entitled holds the networks on which region's server API has answered the token
+	// (see checkServiceRights): the rights of a token do not change within a run.
+	entitled sync.Map
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
