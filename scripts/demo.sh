@@ -69,10 +69,15 @@ grep -q '^export UNIKORN_PROJECT_ID=' "$work/sandbox.env" || {
 }
 # shellcheck disable=SC1091 # the sandbox writes it
 . "$work/sandbox.env"
-echo "    listening on $UNIKORN_REGION_ENDPOINT (region and identity)"
-# The provider reaches instances through region's servers and identity's allocations,
-# which Unikorn grants to service principals only, not to the project user printed.
-export UNIKORN_TOKEN=sandbox-service-token
+echo "    listening on $UNIKORN_REGION_ENDPOINT (region, identity and compute)"
+# The instance API: INSTANCE_API=region (the default) plays compute's part through
+# region's servers and identity's allocations, which Unikorn grants to service
+# principals only, not to the project user printed.
+export UNIKORN_INSTANCE_API="${INSTANCE_API:-region}"
+if [ "$UNIKORN_INSTANCE_API" = region ]; then
+  export UNIKORN_TOKEN=sandbox-service-token
+fi
+echo "    instances through the $UNIKORN_INSTANCE_API API"
 
 # Terraform uses the provider just built instead of looking for it in the registry.
 cat >"$work/terraformrc" <<CONFIG

@@ -90,6 +90,7 @@ func startSandbox(ctx context.Context, binary, logPath string, latency, provisio
 	// The provider reaches instances through region's servers and identity's
 	// allocations, which Unikorn grants to service principals only.
 	process.exports["UNIKORN_TOKEN"] = sandbox.ServiceToken
+	process.exports["UNIKORN_INSTANCE_API"] = "region"
 	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], process.exports["UNIKORN_TOKEN"], nil)
 
 	return process, nil
