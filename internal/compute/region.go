@@ -170,6 +170,7 @@ func (s *Service) checkServiceRights(ctx context.Context, network *unikorn.Netwo
 		OrganizationIDs: []string{network.Metadata.OrganizationID},
 		ProjectIDs:      []string{network.Metadata.ProjectID},
 		NetworkIDs:      []string{network.Metadata.ID},
+		// A tag no instance carries: the answer is the right to list, not a list.
 		Tags:            unikorn.Tags{{Name: InstanceIDTag, Value: network.Metadata.ID}},
 	})
 	if err != nil {
