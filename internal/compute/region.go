@@ -171,7 +171,7 @@ func (s *Service) checkServiceRights(ctx context.Context, network *unikorn.Netwo
 		ProjectIDs:      []string{network.Metadata.ProjectID},
 		NetworkIDs:      []string{network.Metadata.ID},
 		// A tag no instance carries: the answer is the right to list, not a list.
-		Tags:            unikorn.Tags{{Name: InstanceIDTag, Value: network.Metadata.ID}},
+		Tags: unikorn.Tags{{Name: InstanceIDTag, Value: network.Metadata.ID}},
 	})
 	if err != nil {
 		return err
