@@ -61,6 +61,10 @@ type ProvisioningFailedError struct {
 }
 
 func (e *ProvisioningFailedError) Error() string {
+	if e.ServerID == "" {
+		return fmt.Sprintf("the cloud failed to provision instance %s: its provisioning status is error", e.InstanceID)
+	}
+
 	return fmt.Sprintf("the cloud failed to provision instance %s (server %s): its provisioning status is error",
 		e.InstanceID, e.ServerID)
 }

@@ -89,6 +89,10 @@ type Instance struct {
 	ProvisioningStatus string
 	HealthStatus       string
 	CreationTime       time.Time
+
+	// revision is the region back end's mark of the last update that reached the
+	// server (see RevisionTag).
+	revision string
 }
 
 // Ready reports whether the instance is usable: provisioned and running.
@@ -148,30 +152,31 @@ func instanceFromServer(server *unikorn.Server) *Instance {
 			UserData:                  decodeUserData(server.Spec.UserData),
 			SSHCertificateAuthorityID: server.Status.SSHCertificateAuthorityID,
 			Description:               server.Metadata.Description,
-			Tags:                      map[string]string{},
+			Tags:                      userTags(server.Metadata.Tags),
 		},
 	}
 
-	if networking := server.Spec.Networking; networking != nil {
-		instance.Spec.SecurityGroupIDs = slices.Sorted(slices.Values(networking.SecurityGroups))
-		instance.Spec.PublicIP = networking.PublicIP
-		instance.Spec.AllowedSourceAddresses = slices.Sorted(slices.Values(networking.AllowedSourceAddresses))
-	}
+	setNetworking(&instance.Spec, server.Spec.Networking)
 
-	for _, tag := range server.Metadata.Tags {
-		switch {
-		case tag.Name == InstanceIDTag:
-			instance.ID = tag.Value
-		case tag.Name == AllocationIDTag:
-			instance.AllocationID = tag.Value
-			instance.Handle = Handle(tag.Value)
-		case IsReservedTag(tag.Name):
-		default:
-			instance.Spec.Tags[tag.Name] = tag.Value
+	instance.ID, _ = server.Metadata.Tags.Get(InstanceIDTag)
+	instance.AllocationID, _ = server.Metadata.Tags.Get(AllocationIDTag)
+	instance.Handle = Handle(instance.AllocationID)
+	instance.revision, _ = server.Metadata.Tags.Get(RevisionTag)
+
+	return instance
+}
+
+// userTags are the tags a caller set, without those Unikorn reserves for itself.
+func userTags(tags unikorn.Tags) map[string]string {
+	user := map[string]string{}
+
+	for _, tag := range tags {
+		if !IsReservedTag(tag.Name) {
+			user[tag.Name] = tag.Value
 		}
 	}
 
-	return instance
+	return user
 }
 
 // collapsePowerState maps region's phases onto compute's: anything that is not yet

@@ -133,31 +133,39 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 // WaitReady waits until the instance is provisioned and running. It fails at once
 // when the cloud reports provisioning as failed.
 func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be provisioned and running",
-		func(candidate *Instance, _ *unikorn.Server) bool { return candidate.Ready() })
+	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be provisioned and running", (*Instance).Ready)
 }
 
-// waitServer polls the instance's server until done accepts it. A server missing right
-// after a write means region's cache has not caught up yet, not that it is gone.
-func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance, *unikorn.Server) bool) (*Instance, error) {
+// instanceReader reads an instance afresh for a wait: nil, with no error, when a list
+// does not show it (yet, or any more), which alone proves nothing.
+type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
+
+// waitServer polls the instance's server until done accepts it.
+func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance) bool) (*Instance, error) {
+	return s.waitInstance(ctx, instance, what, s.readServer, done)
+}
+
+// waitInstance polls read until done accepts the instance. An instance missing right
+// after a write means the cloud's cache has not caught up yet, not that it is gone.
+func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, read instanceReader, done func(*Instance) bool) (*Instance, error) {
 	var latest *Instance
 
 	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
-		server, err := s.readServer(ctx, instance)
+		candidate, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
 		}
 
-		if server == nil {
+		if candidate == nil {
 			return false, nil
 		}
 
-		latest = instanceFromServer(server)
+		latest = candidate
 		if latest.ProvisioningStatus == unikorn.ProvisioningError {
 			return false, &ProvisioningFailedError{InstanceID: instance.ID, ServerID: instance.ServerID}
 		}
 
-		return done(latest, server), nil
+		return done(latest), nil
 	})
 	if err != nil {
 		return latest, err
@@ -169,16 +177,16 @@ func (s *Service) waitServer(ctx context.Context, instance *Instance, what strin
 // readServer reads the instance's server afresh, or nil when there is none. Within a
 // known scope the read shares one list of the network's servers with the reads of
 // every other instance there; otherwise it asks for the server itself.
-func (s *Service) readServer(ctx context.Context, instance *Instance) (*unikorn.Server, error) {
+func (s *Service) readServer(ctx context.Context, instance *Instance) (*Instance, error) {
 	if sc, ok := scopeOf(instance.Ref()); ok {
-		servers, err := s.servers.servers(ctx, sc, instance.ID)
+		servers, err := s.servers.read(ctx, sc, instance.ID)
 		if err != nil {
 			return nil, err
 		}
 
 		for i := range servers {
 			if servers[i].Metadata.ID == instance.ServerID {
-				return &servers[i], nil
+				return instanceFromServer(&servers[i]), nil
 			}
 		}
 
@@ -190,7 +198,11 @@ func (s *Service) readServer(ctx context.Context, instance *Instance) (*unikorn.
 		return nil, nil
 	}
 
-	return server, err
+	if err != nil {
+		return nil, err
+	}
+
+	return instanceFromServer(server), nil
 }
 
 // Get finds the instance by its tag. Exactly one server must carry it: none is
@@ -217,12 +229,33 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 }
 
 // confirmGone checks a list that missed the instance against a direct read of its
-// server (whose ID is the instance's), because lists come from caches that can lag
-// behind a create and silently leave out what the token may not read. The instance is
-// gone only when that read keeps answering 404 for the read lag while the instance's
-// network is still readable; a 403 for either means the token lost access, which is an
-// error. When the server is there after all, it is returned.
+// server (whose ID is the instance's). When the server is there after all, and is the
+// instance's, it is returned.
 func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
+	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, func(ctx context.Context) (*Instance, error) {
+		server, err := s.client.GetServer(ctx, ref.ID)
+		if err != nil {
+			return nil, err
+		}
+
+		// A server of that name that compute did not make is not the instance, and
+		// one outside the scope asked about is not there.
+		instance := instanceFromServer(server)
+		if instance.ID != ref.ID || !instance.inScope(ref) {
+			return nil, nil
+		}
+
+		return instance, nil
+	})
+}
+
+// confirmGoneBy checks a list that missed the instance against a direct read of it
+// (read answers nil for something there that is not the instance), because lists come
+// from caches that can lag behind a create and silently leave out what the token may
+// not read. The instance is gone only when that read keeps answering 404 for the read
+// lag while the instance's network is still readable; a 403 for either means the token
+// lost access, which is an error. what names what read reads, for that error.
+func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, read func(context.Context) (*Instance, error)) (*Instance, error) {
 	if ref.NetworkID != "" {
 		if _, err := s.client.GetNetwork(ctx, ref.NetworkID); err != nil && !unikorn.IsNotFound(err) {
 			if unikorn.IsForbidden(err) {
@@ -233,47 +266,25 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
 		}
 	}
 
-	var server *unikorn.Server
+	var found *Instance
 
 	err := s.pastReadLag(ctx, func(ctx context.Context) error {
 		var err error
-		server, err = s.client.GetServer(ctx, ref.ID)
+		found, err = read(ctx)
 
 		return err
 	})
 
 	switch {
-	case err == nil:
-		// A server of that name that compute did not make is not the instance, and
-		// one outside the scope asked about is not there.
-		if value, ok := server.Metadata.Tags.Get(InstanceIDTag); ok && value == ref.ID && inScope(server, ref) {
-			return instanceFromServer(server), nil
-		}
-
+	case err == nil && found != nil:
+		return found, nil
+	case err == nil, unikorn.IsNotFound(err):
 		return nil, ErrNotFound
 	case unikorn.IsForbidden(err):
-		return nil, &AccessError{InstanceID: ref.ID, What: "its server " + ref.ID, Err: err}
-	case unikorn.IsNotFound(err):
-		return nil, ErrNotFound
+		return nil, &AccessError{InstanceID: ref.ID, What: what, Err: err}
 	default:
 		return nil, err
 	}
-}
-
-// inScope reports whether server lies within every part of ref that is set.
-func inScope(server *unikorn.Server, ref Ref) bool {
-	for _, part := range [][2]string{
-		{ref.OrganizationID, server.Metadata.OrganizationID},
-		{ref.ProjectID, server.Metadata.ProjectID},
-		{ref.RegionID, server.Status.RegionID},
-		{ref.NetworkID, server.Status.NetworkID},
-	} {
-		if part[0] != "" && part[0] != part[1] {
-			return false
-		}
-	}
-
-	return true
 }
 
 // pastReadLag runs read again while it answers 404, until the read lag has passed:
@@ -311,7 +322,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // partial reference (an import by ID), it asks region to filter by the tag.
 func (s *Service) taggedServers(ctx context.Context, ref Ref) ([]unikorn.Server, error) {
 	if sc, ok := scopeOf(ref); ok {
-		servers, err := s.servers.servers(ctx, sc, ref.ID)
+		servers, err := s.servers.read(ctx, sc, ref.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -403,23 +414,34 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 	}
 
 	return s.waitServer(ctx, updated, "the update of instance "+current.ID+" to take effect",
-		func(candidate *Instance, server *unikorn.Server) bool {
-			landed, _ := server.Metadata.Tags.Get(RevisionTag)
-
-			return landed == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
+		func(candidate *Instance) bool {
+			return candidate.revision == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
 		})
 }
 
 // landed reads, past the read lag, whether the update that carries revision reached
 // the server.
 func (s *Service) landed(ctx context.Context, ref Ref, revision string) bool {
+	return s.settles(ctx, func(ctx context.Context) bool {
+		server, err := s.client.GetServer(ctx, ref.ID)
+		if err != nil {
+			return false
+		}
+
+		value, _ := server.Metadata.Tags.Get(RevisionTag)
+
+		return value == revision
+	})
+}
+
+// settles reads again while check does not hold, until the read lag has passed, and
+// reports whether it came to hold: whether a write whose answer was lost took effect.
+func (s *Service) settles(ctx context.Context, check func(context.Context) bool) bool {
 	settled := time.Now().Add(s.readLag)
 
 	for {
-		if server, err := s.client.GetServer(ctx, ref.ID); err == nil {
-			if value, _ := server.Metadata.Tags.Get(RevisionTag); value == revision {
-				return true
-			}
+		if check(ctx) {
+			return true
 		}
 
 		if !time.Now().Before(settled) || sleep(ctx, min(s.poll.Max, time.Until(settled))) != nil {
@@ -509,43 +531,7 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 		return fmt.Errorf("deleting the server: %w", err)
 	}
 
-	// Until the read lag has passed, a read may still show the server as it was before
-	// the delete, in error perhaps: only a later error is the delete's.
-	sent := time.Now()
-
-	err = s.waitFor(ctx, "server "+instance.ServerID+" of instance "+instance.ID+" to be deleted", func(ctx context.Context) (bool, error) {
-		server, err := s.readServer(ctx, instance)
-		if err != nil {
-			return false, &readError{err: err}
-		}
-
-		var status string
-
-		if server != nil {
-			status = server.Metadata.ProvisioningStatus
-		} else {
-			// A list that misses the server may lag; only a settled direct read is an
-			// answer, and the quota is released on nothing less.
-			found, err := s.confirmGone(ctx, instance.Ref())
-
-			switch {
-			case errors.Is(err, ErrNotFound):
-				return true, nil
-			case err != nil:
-				return false, &readError{err: err}
-			}
-
-			status = found.ProvisioningStatus
-		}
-
-		if status == unikorn.ProvisioningError && time.Since(sent) > s.readLag {
-			return false, fmt.Errorf("the cloud failed to delete server %s of instance %s: its provisioning status is error; "+
-				"its quota allocation is kept until it is gone", instance.ServerID, instance.ID)
-		}
-
-		return false, nil
-	})
-	if err != nil {
+	if err := s.waitGone(ctx, instance, "server "+instance.ServerID+" of instance "+instance.ID, s.readServer, s.confirmGone); err != nil {
 		return err
 	}
 
@@ -559,6 +545,42 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 	}
 
 	return s.releaseAllocation(ctx, instance.OrganizationID, instance.ProjectID, allocationID)
+}
+
+// waitGone waits after a delete until the instance is definitely gone: a list that
+// misses it may lag, so only a settled direct read (confirmGone) is an answer, and
+// quota is released on nothing less. what names what is being deleted.
+func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, read instanceReader,
+	confirmGone func(context.Context, Ref) (*Instance, error),
+) error {
+	// Until the read lag has passed, a read may still show the instance as it was
+	// before the delete, in error perhaps: only a later error is the delete's.
+	sent := time.Now()
+
+	return s.waitFor(ctx, what+" to be deleted", func(ctx context.Context) (bool, error) {
+		found, err := read(ctx, instance)
+		if err != nil {
+			return false, &readError{err: err}
+		}
+
+		if found == nil {
+			found, err = confirmGone(ctx, instance.Ref())
+
+			switch {
+			case errors.Is(err, ErrNotFound):
+				return true, nil
+			case err != nil:
+				return false, &readError{err: err}
+			}
+		}
+
+		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.readLag {
+			return false, fmt.Errorf("the cloud failed to delete %s: its provisioning status is error; "+
+				"its quota is kept until it is gone", what)
+		}
+
+		return false, nil
+	})
 }
 
 func (s *Service) releaseAllocation(ctx context.Context, organizationID, projectID, id string) error {

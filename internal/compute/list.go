@@ -78,9 +78,15 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*Listing, error) {
 		listing.Instances = append(listing.Instances, instanceFromServer(claimants[0]))
 	}
 
-	slices.SortFunc(listing.Instances, func(a, b *Instance) int {
-		return cmp.Or(cmp.Compare(a.Spec.Name, b.Spec.Name), cmp.Compare(a.ID, b.ID))
-	})
+	sortInstances(listing.Instances)
 
 	return listing, nil
+}
+
+// sortInstances orders instances by name, then ID, so that the same cloud lists the
+// same way whatever the back end.
+func sortInstances(instances []*Instance) {
+	slices.SortFunc(instances, func(a, b *Instance) int {
+		return cmp.Or(cmp.Compare(a.Spec.Name, b.Spec.Name), cmp.Compare(a.ID, b.ID))
+	})
 }

@@ -36,22 +36,37 @@ func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progres
 		return nil, err
 	}
 
+	return s.power(ctx, instance, op, progress, s.readServer, func(ctx context.Context, op PowerOperation) error {
+		send := map[PowerOperation]func(context.Context, string) error{
+			PowerStart: s.client.StartServer, PowerStop: s.client.StopServer,
+			PowerReboot: s.client.SoftRebootServer, PowerHardReboot: s.client.HardRebootServer,
+		}[op]
+
+		return send(ctx, instance.ServerID)
+	})
+}
+
+// power brings a read instance to the power state op leads to: it sends op through
+// send when the instance is not there or on its way, then waits, reading with read.
+func (s *Service) power(ctx context.Context, instance *Instance, op PowerOperation, progress Progress,
+	read instanceReader, send func(context.Context, PowerOperation) error,
+) (*Instance, error) {
 	if instance.ProvisioningStatus != unikorn.ProvisioningProvisioned {
 		return nil, refused("instance %s is %s: power operations need a provisioned instance, so wait for it to finish provisioning",
 			instance.ID, instance.ProvisioningStatus)
 	}
 
-	target, call, err := s.powerPlan(instance, op)
+	target, needed, err := powerPlan(instance, op)
 	if err != nil {
 		return nil, err
 	}
 
-	if call == nil && instance.PowerState == target {
+	if !needed && instance.PowerState == target {
 		return instance, nil
 	}
 
-	if call != nil {
-		if err := call(ctx, instance.ServerID); err != nil {
+	if needed {
+		if err := send(ctx, op); err != nil {
 			return nil, fmt.Errorf("asking the cloud to %s instance %s: %w", op, instance.ID, err)
 		}
 
@@ -60,8 +75,8 @@ func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progres
 
 	seen := instance.PowerState
 
-	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be "+target,
-		func(candidate *Instance, _ *unikorn.Server) bool {
+	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, read,
+		func(candidate *Instance) bool {
 			if candidate.PowerState != seen {
 				seen = candidate.PowerState
 				progress(fmt.Sprintf("Instance %s is %s.", instance.ID, seen))
@@ -71,45 +86,41 @@ func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progres
 		})
 }
 
-// powerPlan decides which call op needs from the instance's state (none when it is
-// already there or on its way) and which power state ends the wait.
-func (s *Service) powerPlan(instance *Instance, op PowerOperation) (string, func(context.Context, string) error, error) {
+// powerPlan decides from the instance's state whether op must be sent (not when the
+// instance is already there or on its way) and which power state ends the wait.
+func powerPlan(instance *Instance, op PowerOperation) (string, bool, error) {
 	state := instance.PowerState
 
 	switch op {
 	case PowerStart:
 		if state == PowerRunning || state == PowerPending {
-			return PowerRunning, nil, nil
+			return PowerRunning, false, nil
 		}
 
 		if state == PowerStopping {
-			return "", nil, refused("instance %s is stopping: wait until it is stopped, then start it", instance.ID)
+			return "", false, refused("instance %s is stopping: wait until it is stopped, then start it", instance.ID)
 		}
 
-		return PowerRunning, s.client.StartServer, nil
+		return PowerRunning, true, nil
 	case PowerStop:
 		if state == PowerStopped || state == PowerStopping {
-			return PowerStopped, nil, nil
+			return PowerStopped, false, nil
 		}
 
 		if state == PowerPending {
-			return "", nil, refused("instance %s is starting: wait until it is running, then stop it", instance.ID)
+			return "", false, refused("instance %s is starting: wait until it is running, then stop it", instance.ID)
 		}
 
-		return PowerStopped, s.client.StopServer, nil
+		return PowerStopped, true, nil
 	case PowerReboot, PowerHardReboot:
 		if state != PowerRunning {
-			return "", nil, refused("instance %s is %s: only a running instance can be rebooted (start a stopped one instead)",
+			return "", false, refused("instance %s is %s: only a running instance can be rebooted (start a stopped one instead)",
 				instance.ID, strings.ToLower(state))
 		}
 
-		if op == PowerHardReboot {
-			return PowerRunning, s.client.HardRebootServer, nil
-		}
-
-		return PowerRunning, s.client.SoftRebootServer, nil
+		return PowerRunning, true, nil
 	default:
-		return "", nil, refused("unknown power operation %q: use one of %v", op, PowerOperations())
+		return "", false, refused("unknown power operation %q: use one of %v", op, PowerOperations())
 	}
 }
 
@@ -124,8 +135,8 @@ type SnapshotRequest struct {
 // image carries the instance's ID in a reserved tag (its provenance), which callers
 // cannot set or forge.
 func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*unikorn.Image, error) {
-	if err := ValidateImageName(request.Name); err != nil {
-		return nil, &ValidationError{Problems: []Problem{{Field: FieldName, Summary: "Invalid image name", Detail: err.Error()}}}
+	if err := checkSnapshotRequest(request); err != nil {
+		return nil, err
 	}
 
 	instance, err := s.Get(ctx, ref)
@@ -133,29 +144,27 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		return nil, err
 	}
 
-	tags := map[string]string{}
-	for name, value := range request.Tags {
-		if !strings.HasPrefix(name, "compute.unikorn-cloud.org:") {
-			tags[name] = value
-		}
-	}
-
 	image, err := s.client.SnapshotServer(ctx, instance.ServerID, unikorn.SnapshotCreate{
 		Metadata: unikorn.WriteMetadata{
 			Name:        request.Name,
 			Description: request.Description,
-			Tags:        serverTags(tags, unikorn.Tag{Name: SnapshotInstanceIDTag, Value: instance.ID}),
+			Tags:        serverTags(snapshotTags(request.Tags), unikorn.Tag{Name: SnapshotInstanceIDTag, Value: instance.ID}),
 		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("snapshotting instance %s: %w", instance.ID, err)
 	}
 
+	return s.waitImage(ctx, instance, image, progress)
+}
+
+// waitImage waits until the snapshot image of instance is ready, reporting its states.
+func (s *Service) waitImage(ctx context.Context, instance *Instance, image *unikorn.Image, progress Progress) (*unikorn.Image, error) {
 	s.catalogue.invalidate(imagesKey(instance.OrganizationID, instance.RegionID))
 	progress(fmt.Sprintf("Snapshot image %s (%s) is %s.", image.Metadata.ID, image.Metadata.Name, image.Status.State))
 
 	state := image.Status.State
-	err = s.waitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
+	err := s.waitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
 		latest, err := s.client.GetImage(ctx, instance.OrganizationID, instance.RegionID, image.Metadata.ID)
 		if unikorn.IsNotFound(err) {
 			return false, nil
@@ -184,17 +193,32 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 	return image, nil
 }
 
-// SnapshotTags returns the tags of a snapshot image that callers set, without the
-// reserved ones Unikorn adds.
-func SnapshotTags(image *unikorn.Image) map[string]string {
+// checkSnapshotRequest refuses an image name region would refuse.
+func checkSnapshotRequest(request SnapshotRequest) error {
+	if err := ValidateImageName(request.Name); err != nil {
+		return &ValidationError{Problems: []Problem{{Field: FieldName, Summary: "Invalid image name", Detail: err.Error()}}}
+	}
+
+	return nil
+}
+
+// snapshotTags are the caller's tags for a snapshot image without any in compute's
+// provenance prefix, which only compute may set (and compute drops them too).
+func snapshotTags(requested map[string]string) map[string]string {
 	tags := map[string]string{}
-	for _, tag := range image.Metadata.Tags {
-		if !IsReservedTag(tag.Name) {
-			tags[tag.Name] = tag.Value
+	for name, value := range requested {
+		if !strings.HasPrefix(name, "compute.unikorn-cloud.org:") {
+			tags[name] = value
 		}
 	}
 
 	return tags
+}
+
+// SnapshotTags returns the tags of a snapshot image that callers set, without the
+// reserved ones Unikorn adds.
+func SnapshotTags(image *unikorn.Image) map[string]string {
+	return userTags(image.Metadata.Tags)
 }
 
 // SSHKey returns the private key that logs in to the instance, exactly as the cloud

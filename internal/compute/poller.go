@@ -28,47 +28,70 @@ func scopeOf(ref Ref) (scope, bool) {
 	return sc, sc.organizationID != "" && sc.projectID != "" && sc.regionID != "" && sc.networkID != ""
 }
 
-// serverLists coalesces concurrent reads of the servers in one scope into one list
+// sharedLists coalesces concurrent reads of the instances in one scope into one list
 // request. Terraform reads and waits for many instances at once in one provider
 // process, so instead of one request per instance, every reader of a network that
-// arrives while a list is gathering shares that list.
+// arrives while a list is gathering shares that list. T is what the back end lists:
+// region's servers or compute's instances.
 //
 // A reader never shares a list that was sent before it arrived: a read that follows a
 // write (a create, an update, a delete) always sees a list taken after the write.
-type serverLists struct {
-	list   func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error)
+type sharedLists[T any] struct {
+	// list lists sc; only is the one instance whose reader joined, or empty when
+	// several share the list, so that a lone read can ask for less.
+	list   func(ctx context.Context, sc scope, only string) ([]T, error)
 	gather time.Duration
 
 	mu sync.Mutex
 	// gathering holds, per scope, the list that readers can still join.
-	gathering map[scope]*serverList
+	gathering map[scope]*sharedList[T]
 }
 
-// serverList is one list request and, once done is closed, its answer. The answer is
+// sharedList is one list request and, once done is closed, its answer. The answer is
 // shared by every reader, so nobody may modify it.
-type serverList struct {
-	// instances are the instances whose readers joined, guarded by serverLists.mu
+type sharedList[T any] struct {
+	// instances are the instances whose readers joined, guarded by sharedLists.mu
 	// until the list is sent.
 	instances map[string]struct{}
 
-	done    chan struct{}
-	servers []unikorn.Server
-	err     error
+	done  chan struct{}
+	items []T
+	err   error
 }
 
-func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error), gather time.Duration) *serverLists {
-	return &serverLists{list: list, gather: gather, gathering: map[scope]*serverList{}}
+func newSharedLists[T any](list func(context.Context, scope, string) ([]T, error), gather time.Duration) *sharedLists[T] {
+	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}}
 }
 
-// servers returns, from a list request sent after the call began, the servers in sc
-// that may realize instanceID: every server in sc when readers of several instances
-// share the list, only those carrying its tag when it is read alone.
-func (l *serverLists) servers(ctx context.Context, sc scope, instanceID string) ([]unikorn.Server, error) {
+// newServerLists shares region's server lists. A network may hold many servers: a
+// list for one instance only asks for those carrying its tag, as a read of that
+// instance alone would.
+func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error), gather time.Duration) *sharedLists[unikorn.Server] {
+	return newSharedLists(func(ctx context.Context, sc scope, only string) ([]unikorn.Server, error) {
+		query := unikorn.ServerQuery{
+			OrganizationIDs: []string{sc.organizationID},
+			ProjectIDs:      []string{sc.projectID},
+			RegionIDs:       []string{sc.regionID},
+			NetworkIDs:      []string{sc.networkID},
+		}
+
+		if only != "" {
+			query.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: only}}
+		}
+
+		return list(ctx, query)
+	}, gather)
+}
+
+// read returns, from a list request sent after the call began, the items in sc that
+// may be instanceID: every item in sc when readers of several instances share the
+// list, only those of instanceID when it is read alone.
+func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) ([]T, error) {
 	l.mu.Lock()
 
 	call, ok := l.gathering[sc]
 	if !ok {
-		call = &serverList{instances: map[string]struct{}{}, done: make(chan struct{})}
+		call = &sharedList[T]{instances: map[string]struct{}{}, done: make(chan struct{})}
 		l.gathering[sc] = call
 
 		// The request outlives any one reader, which may give up while others
@@ -81,14 +104,14 @@ func (l *serverLists) servers(ctx context.Context, sc scope, instanceID string) 
 
 	select {
 	case <-call.done:
-		return call.servers, call.err
+		return call.items, call.err
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
 }
 
 // send closes the gathering window of call, then sends it.
-func (l *serverLists) send(ctx context.Context, sc scope, call *serverList) {
+func (l *sharedLists[T]) send(ctx context.Context, sc scope, call *sharedList[T]) {
 	if l.gather > 0 {
 		time.Sleep(l.gather)
 	}
@@ -97,23 +120,16 @@ func (l *serverLists) send(ctx context.Context, sc scope, call *serverList) {
 	// may not see what happens after.
 	l.mu.Lock()
 	delete(l.gathering, sc)
-	query := unikorn.ServerQuery{
-		OrganizationIDs: []string{sc.organizationID},
-		ProjectIDs:      []string{sc.projectID},
-		RegionIDs:       []string{sc.regionID},
-		NetworkIDs:      []string{sc.networkID},
-	}
 
-	// A network may hold many servers: a list for one instance only asks for those
-	// carrying its tag, as a read of that instance alone would.
+	var only string
 	if len(call.instances) == 1 {
 		for instanceID := range call.instances {
-			query.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: instanceID}}
+			only = instanceID
 		}
 	}
 	l.mu.Unlock()
 
-	call.servers, call.err = l.list(ctx, query)
+	call.items, call.err = l.list(ctx, sc, only)
 	close(call.done)
 }
 

@@ -46,7 +46,7 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 
 	for range 20 {
 		wg.Go(func() {
-			servers, err := l.servers(t.Context(), testScope, "instance")
+			servers, err := l.read(t.Context(), testScope, "instance")
 			assert.NoError(t, err)
 			assert.Len(t, servers, 1)
 		})
@@ -55,7 +55,7 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, int64(1), lists.calls.Load())
 
-	_, err := l.servers(t.Context(), scope{"org", "project", "region", "other-network"}, "instance")
+	_, err := l.read(t.Context(), scope{"org", "project", "region", "other-network"}, "instance")
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), lists.calls.Load(), "another network is another list")
 }
@@ -73,7 +73,7 @@ func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 		RegionIDs: []string{"region"}, NetworkIDs: []string{"network"},
 	}
 
-	_, err := l.servers(t.Context(), testScope, "web")
+	_, err := l.read(t.Context(), testScope, "web")
 	require.NoError(t, err)
 
 	alone := whole
@@ -83,7 +83,7 @@ func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, instanceID := range []string{"web", "db", "web"} {
 		wg.Go(func() {
-			_, err := l.servers(t.Context(), testScope, instanceID)
+			_, err := l.read(t.Context(), testScope, instanceID)
 			assert.NoError(t, err)
 		})
 	}
@@ -117,7 +117,7 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 	before := make(chan []unikorn.Server, 1)
 
 	go func() {
-		servers, err := l.servers(context.Background(), testScope, "instance")
+		servers, err := l.read(context.Background(), testScope, "instance")
 		assert.NoError(t, err)
 		before <- servers
 	}()
@@ -130,7 +130,7 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 
-	after, err := l.servers(ctx, testScope, "instance")
+	after, err := l.read(ctx, testScope, "instance")
 	require.NoError(t, err)
 	assert.Equal(t, "b", after[0].Metadata.Name, "the read after the write sees it")
 
@@ -148,10 +148,10 @@ func TestAReaderThatGivesUpLeavesTheOthersTheirAnswer(t *testing.T) {
 	impatient, cancel := context.WithCancel(t.Context())
 	cancel()
 
-	_, err := l.servers(impatient, testScope, "instance")
+	_, err := l.read(impatient, testScope, "instance")
 	require.ErrorIs(t, err, context.Canceled)
 
-	servers, err := l.servers(t.Context(), testScope, "instance")
+	servers, err := l.read(t.Context(), testScope, "instance")
 	require.NoError(t, err)
 	assert.Len(t, servers, 1)
 	assert.Equal(t, int64(1), lists.calls.Load(), "both joined the same list")

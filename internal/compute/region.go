@@ -36,11 +36,7 @@ func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, e
 		return nil, serviceRights(err)
 	}
 
-	return &Location{
-		OrganizationID: placement.Network.Metadata.OrganizationID,
-		ProjectID:      placement.Network.Metadata.ProjectID,
-		RegionID:       placement.Network.Status.RegionID,
-	}, nil
+	return placement.location(), nil
 }
 
 // ValidateUpdate implements Instances.

@@ -17,7 +17,7 @@ import (
 type Service struct {
 	client    *unikorn.Client
 	catalogue *catalogue
-	servers   *serverLists
+	servers   *sharedLists[unikorn.Server]
 	poll      PollPolicy
 	// readLag is how long region's caches may take to show a write (see confirmGone).
 	readLag time.Duration

@@ -177,6 +177,15 @@ type Placement struct {
 	Image   *unikorn.Image
 }
 
+// location is where an instance placed here lives.
+func (p *Placement) location() *Location {
+	return &Location{
+		OrganizationID: p.Network.Metadata.OrganizationID,
+		ProjectID:      p.Network.Metadata.ProjectID,
+		RegionID:       p.Network.Status.RegionID,
+	}
+}
+
 // Validate checks a Spec against the catalogue and the network it would live on, and
 // returns every problem it finds at once. The same checks guard Create, and a plan can
 // run them early whenever the values are known.
