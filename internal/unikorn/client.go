@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// ErrNoIdentityEndpoint is the error of an identity call on a client configured
+// without an identity endpoint: only the region instance back end calls identity.
+var ErrNoIdentityEndpoint = errors.New("no identity endpoint is configured")
+
 // ErrNoComputeEndpoint is the error of a compute call on a client configured without
 // a compute endpoint.
 var ErrNoComputeEndpoint = errors.New("no compute endpoint is configured")
@@ -27,7 +31,8 @@ const defaultUserAgent = "terraform-provider-unikorn"
 // Config says where the APIs are and how to reach them.
 type Config struct {
 	// RegionEndpoint and IdentityEndpoint are the base URLs of the two services,
-	// e.g. https://region.example.com; a trailing slash is ignored.
+	// e.g. https://region.example.com; a trailing slash is ignored. IdentityEndpoint
+	// is optional: without it the identity calls fail with ErrNoIdentityEndpoint.
 	RegionEndpoint, IdentityEndpoint string
 	// ComputeEndpoint is the base URL of the compute service, which may carry a path
 	// prefix, e.g. https://example.com/compute. It is optional: without it the compute
@@ -73,12 +78,13 @@ func NewClient(cfg Config) (*Client, error) {
 		return nil, err
 	}
 
-	identity, err := baseURL("identity", cfg.IdentityEndpoint)
-	if err != nil {
-		return nil, err
+	var identity, compute string
+	if cfg.IdentityEndpoint != "" {
+		if identity, err = baseURL("identity", cfg.IdentityEndpoint); err != nil {
+			return nil, err
+		}
 	}
 
-	var compute string
 	if cfg.ComputeEndpoint != "" {
 		if compute, err = baseURL("compute", cfg.ComputeEndpoint); err != nil {
 			return nil, err

@@ -81,7 +81,7 @@ func TestNewClientValidatesConfig(t *testing.T) {
 	}{
 		"valid":                    {change: func(*Config) {}},
 		"no region endpoint":       {change: func(c *Config) { c.RegionEndpoint = "" }, wantErr: "the region endpoint is required"},
-		"no identity endpoint":     {change: func(c *Config) { c.IdentityEndpoint = "" }, wantErr: "the identity endpoint is required"},
+		"no identity endpoint":     {change: func(c *Config) { c.IdentityEndpoint = "" }},
 		"relative endpoint":        {change: func(c *Config) { c.RegionEndpoint = "region.example.com" }, wantErr: "must be an absolute http or https URL"},
 		"other scheme":             {change: func(c *Config) { c.IdentityEndpoint = "ftp://identity.example.com" }, wantErr: "must be an absolute http or https URL"},
 		"endpoint with query":      {change: func(c *Config) { c.RegionEndpoint = "https://region.example.com/?a=b" }, wantErr: "must not carry a query"},

@@ -655,9 +655,9 @@ func TestGetImage(t *testing.T) {
 	assert.EqualError(t, err, "GET /api/v2/regions/r-1/images: 404 not_found: image i-gone is not available to organization o-1")
 }
 
-// Without a compute endpoint a compute call fails before anything is sent, rather than
-// reaching some other service by a relative URL.
-func TestComputeCallsNeedAnEndpoint(t *testing.T) {
+// Without a compute or identity endpoint a call to that service fails before anything
+// is sent, rather than reaching some other service by a relative URL.
+func TestOptionalServicesNeedAnEndpoint(t *testing.T) {
 	t.Parallel()
 
 	var calls atomic.Int32
@@ -665,11 +665,16 @@ func TestComputeCallsNeedAnEndpoint(t *testing.T) {
 	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusOK)
-	}))
+	}), func(c *Config) { c.IdentityEndpoint = "" })
 
 	_, err := client.GetInstance(t.Context(), "in-1")
 	require.ErrorIs(t, err, ErrNoComputeEndpoint)
 	assert.EqualError(t, err, "GET /api/v2/instances/in-1: no compute endpoint is configured")
+
+	_, err = client.GetAllocation(t.Context(), "o-1", "p-1", "a-1")
+	require.ErrorIs(t, err, ErrNoIdentityEndpoint)
+	assert.EqualError(t, err, "GET /api/v1/organizations/o-1/projects/p-1/allocations/a-1: no identity endpoint is configured")
+
 	assert.Zero(t, calls.Load())
 }
 

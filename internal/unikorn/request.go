@@ -23,6 +23,9 @@ type operation struct {
 	body  any
 	// want is the one success status the contract promises; any other is an error.
 	want int
+	// unset is the error of an operation on a service whose endpoint is not
+	// configured (its base is empty).
+	unset error
 }
 
 // regionOp and identityOp describe an operation on that service. path is a format
@@ -32,13 +35,13 @@ func (c *Client) regionOp(method string, want int, path string, ids ...string) o
 }
 
 func (c *Client) identityOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, base: c.identityBase, path: escapePath(path, ids), want: want}
+	return operation{method: method, base: c.identityBase, path: escapePath(path, ids), want: want, unset: ErrNoIdentityEndpoint}
 }
 
 // computeOp describes an operation on the compute service; its base is empty when no
 // compute endpoint is configured, which send refuses.
 func (c *Client) computeOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, base: c.computeBase, path: escapePath(path, ids), want: want}
+	return operation{method: method, base: c.computeBase, path: escapePath(path, ids), want: want, unset: ErrNoComputeEndpoint}
 }
 
 func escapePath(format string, ids []string) string {
@@ -129,7 +132,7 @@ func (op operation) decodeError(err error) error {
 // send performs op with retries and returns the body of its successful answer.
 func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 	if op.base == "" {
-		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, ErrNoComputeEndpoint)
+		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, op.unset)
 	}
 
 	var payload []byte
