@@ -19,11 +19,6 @@ var (
 	RegionBackend  = Backend{InstanceAPI: "region"}
 )
 
-// computeBackendMissing is the one capability check of the compute leg: why it cannot
-// run yet, or empty once the provider's compute back end and the sandbox's compute
-// service exist. Emptying it switches the leg on for every test of the matrix.
-const computeBackendMissing = "the provider's compute back end and the sandbox's compute service are not built yet"
-
 // Backends are the legs of the matrix, in the order they run.
 func Backends() []Backend {
 	return []Backend{ComputeBackend, RegionBackend}
@@ -35,16 +30,12 @@ func WithBackend(backend Backend) Option {
 }
 
 // ForEachBackend runs test once per back end, each in a subtest named after it with
-// an environment of its own; a leg that cannot run yet is skipped with the reason.
+// an environment of its own.
 func ForEachBackend(t *testing.T, test func(t *testing.T, env *Environment), options ...Option) {
 	t.Helper()
 
 	for _, backend := range Backends() {
 		t.Run(backend.InstanceAPI, func(t *testing.T) {
-			if backend == ComputeBackend && computeBackendMissing != "" {
-				t.Skip("compute back end: " + computeBackendMissing)
-			}
-
 			test(t, New(t, append(options, WithBackend(backend))...))
 		})
 	}

@@ -24,6 +24,7 @@ const (
 	EnvToken            = "UNIKORN_TOKEN"
 	EnvOrganizationID   = "UNIKORN_ORGANIZATION_ID"
 	EnvProjectID        = "UNIKORN_PROJECT_ID"
+	EnvComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
 
 	EnvRegionID  = "UNIKORN_ACC_REGION_ID"
 	EnvNetworkID = "UNIKORN_ACC_NETWORK_ID"
@@ -97,9 +98,18 @@ func New(t *testing.T, options ...Option) *Environment {
 	// run cannot change the back end under test.
 	env.Settings.InstanceAPI = harshness.backend.InstanceAPI
 
-	if harshness.backend == ComputeBackend && env.IsSandbox() {
-		// The sandbox serves every API at one address.
-		env.Settings.ComputeEndpoint = env.Settings.RegionEndpoint
+	switch {
+	case harshness.backend != ComputeBackend:
+		// The region back end's instance APIs are service-to-service (see startSandbox).
+		env.Settings.ComputeEndpoint = ""
+	case env.IsSandbox():
+		// Compute's public API is what an ordinary project user calls, so the
+		// provider gets a user's token; checks keep the service token, which may
+		// look at region's servers and identity's allocations behind the instances.
+		env.Settings.ComputeEndpoint = env.Settings.RegionEndpoint + sandbox.ComputePrefix
+		env.Settings.Token = sandbox.DefaultToken
+	case env.Settings.ComputeEndpoint == "":
+		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test", EnvComputeEndpoint)
 	}
 
 	return env
@@ -120,8 +130,10 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 
 	server := httptest.NewServer(sb)
 
-	// The instance API the provider calls (region's servers, identity's allocations)
-	// is service-to-service, as in real Unikorn: a project user's token is refused it.
+	// The region back end's instance API (region's servers, identity's allocations)
+	// is service-to-service, as in real Unikorn: a project user's token is refused it,
+	// so the provider starts with the service token and New gives the compute back end
+	// a user's instead.
 
 	t.Cleanup(func() {
 		server.Close()
@@ -166,6 +178,7 @@ func fromEnvironment(t *testing.T) *Environment {
 			Token:            get(EnvToken),
 			OrganizationID:   get(EnvOrganizationID),
 			ProjectID:        get(EnvProjectID),
+			ComputeEndpoint:  os.Getenv(EnvComputeEndpoint),
 		},
 		RegionID:  get(EnvRegionID),
 		NetworkID: get(EnvNetworkID),

@@ -193,7 +193,8 @@ func configure(model providerModel, version string, getenv func(string) string) 
 			attribute: attrToken, envVar: envToken,
 			what: "an API token", required: true, isToken: true,
 		}),
-		UserAgent: "terraform-provider-unikorn/" + version,
+		ComputeEndpoint: computeEndpoint,
+		UserAgent:       "terraform-provider-unikorn/" + version,
 	}
 
 	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID, isID: true})
@@ -229,17 +230,6 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
-	if instanceAPI == instanceAPICompute {
-		diags.Append(diagnostic.AttributeError(path.Root(attrInstanceAPI),
-			"Compute back end not available",
-			fmt.Sprintf("The provider chose instance_api %q (set, or implied by a compute endpoint), but this build "+
-				"of the provider cannot yet call the compute API.", instanceAPI),
-			fmt.Sprintf(`Set instance_api = "region" (or %s=region) with a token that has service rights.`, envInstanceAPI),
-		))
-
-		return nil, diags
-	}
-
 	cfg.Logger = apiLogger(cfg.Token)
 
 	service, err := compute.Connect(cfg)
@@ -253,8 +243,13 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
+	var instances compute.Instances = compute.NewRegionInstances(service)
+	if instanceAPI == instanceAPICompute {
+		instances = compute.NewComputeInstances(service)
+	}
+
 	return &providerdata.Data{
-		Instances:      compute.NewRegionInstances(service),
+		Instances:      instances,
 		Catalogue:      service,
 		Objects:        service,
 		OrganizationID: organizationID,

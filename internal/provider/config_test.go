@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 )
 
 // env is a fake environment, so that these tests run in parallel.
@@ -249,7 +251,10 @@ func TestConfigureChoosesTheInstanceAPI(t *testing.T) {
 		wantPaths   []path.Path
 		wantSummary []string
 		wantDetail  string
+		// wantBackend is the back end chosen when nothing is wrong.
+		wantBackend compute.Instances
 	}{
+		"region by default": {wantBackend: &compute.RegionInstances{}},
 		"region by default, identity required": {
 			env:         env{envIdentityEndpoint: ""},
 			wantPaths:   []path.Path{path.Root("identity_endpoint")},
@@ -258,9 +263,11 @@ func TestConfigureChoosesTheInstanceAPI(t *testing.T) {
 		},
 		"a compute endpoint implies compute, without identity": {
 			env:         env{envComputeEndpoint: "http://127.0.0.1:3", envIdentityEndpoint: ""},
-			wantPaths:   []path.Path{path.Root("instance_api")},
-			wantSummary: []string{"Compute back end not available"},
-			wantDetail:  `instance_api = "region"`,
+			wantBackend: &compute.ComputeInstances{},
+		},
+		"compute asked for from the environment": {
+			env:         env{envInstanceAPI: "compute", envComputeEndpoint: "http://127.0.0.1:3"},
+			wantBackend: &compute.ComputeInstances{},
 		},
 		"compute asked for without an endpoint": {
 			model:       func(m *providerModel) { m.InstanceAPI = types.StringValue("compute") },
@@ -275,8 +282,9 @@ func TestConfigureChoosesTheInstanceAPI(t *testing.T) {
 			wantDetail:  `UNIKORN_INSTANCE_API, "servers", is not one of ["compute" "region"]`,
 		},
 		"region asked for keeps a compute endpoint from the environment out": {
-			model: func(m *providerModel) { m.InstanceAPI = types.StringValue("region") },
-			env:   env{envComputeEndpoint: "http://127.0.0.1:3"},
+			model:       func(m *providerModel) { m.InstanceAPI = types.StringValue("region") },
+			env:         env{envComputeEndpoint: "http://127.0.0.1:3"},
+			wantBackend: &compute.RegionInstances{},
 		},
 		"a bad compute endpoint": {
 			env:         env{envComputeEndpoint: "compute.example.com"},
@@ -306,7 +314,7 @@ func TestConfigureChoosesTheInstanceAPI(t *testing.T) {
 
 			if len(test.wantPaths) == 0 {
 				require.NotNil(t, data)
-				assert.NotNil(t, data.Instances)
+				assert.IsType(t, test.wantBackend, data.Instances)
 
 				return
 			}

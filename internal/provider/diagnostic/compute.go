@@ -103,7 +103,7 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
 			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow.")}
 	case errors.Is(err, compute.ErrNotFound):
-		return diag.Diagnostics{Error(summary, "The instance does not exist: no server carries its tag.",
+		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
 	default:
 		return diag.Diagnostics{APIError(summary, err)}

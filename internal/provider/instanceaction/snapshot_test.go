@@ -181,8 +181,9 @@ action "unikorn_compute_instance_snapshot" "bad" {
 					PreConfig: func() {
 						env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers/{serverID}/snapshot", Status: 500, Count: 1})
 					},
-					Config:      base + snapshot("refused", ""),
-					ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*POST\s+/api/v2/servers/[0-9a-f-]+/snapshot:\s+500\s+server_error`),
+					Config: base + snapshot("refused", ""),
+					// Region's failure reaches the provider directly, or as compute's own 500.
+					ExpectError: regexp.MustCompile(`Unable to snapshot the instance(.|\n)*POST\s+/api/v2/(servers|instances)/[0-9a-f-]+/snapshot:\s+500\s+server_error`),
 				},
 				{
 					// Images stay in progress for an hour from now on.
