@@ -44,8 +44,8 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 }
 
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computed := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+	computed := func(name string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: observedDescription(name, "")}
 	}
 
 	resp.Schema = schema.Schema{
@@ -54,46 +54,46 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "The instance ID. Give either this or `network_id` and `name`.",
+				MarkdownDescription: observedDescription("id", "Give either this or `network_id` and `name`."),
 				Validators:          []validator.String{validators.UUID()},
 			},
 			"network_id": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "The instance's network; with `name`, an alternative to `id`.",
+				MarkdownDescription: observedDescription("network_id", "With `name`, an alternative to `id`."),
 				Validators:          []validator.String{validators.UUID()},
 			},
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "The instance name; with `network_id`, an alternative to `id`.",
+				MarkdownDescription: observedDescription("name", "With `network_id`, an alternative to `id`."),
 				Validators:          []validator.String{nameValidator{}},
 			},
-			"flavor_id":                    computed("The instance's flavor."),
-			"image_id":                     computed("The image the instance booted from."),
-			"ssh_certificate_authority_id": computed("The SSH certificate authority trusted by the instance, if any."),
+			"flavor_id":                    computed("flavor_id"),
+			"image_id":                     computed("image_id"),
+			"ssh_certificate_authority_id": computed("ssh_certificate_authority_id"),
 			"security_group_ids": schema.SetAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "The security groups applied to the instance.",
+				MarkdownDescription: observedDescription("security_group_ids", ""),
 			},
-			"public_ip": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the instance has a public IP address."},
+			"public_ip": schema.BoolAttribute{Computed: true, MarkdownDescription: observedDescription("public_ip", "")},
 			"allowed_source_addresses": schema.SetAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "Prefixes the instance may send packets from besides its own address.",
+				MarkdownDescription: observedDescription("allowed_source_addresses", ""),
 			},
-			"description": computed("The instance's description."),
+			"description": computed("description"),
 			"tags": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "The instance's tags, without those Unikorn reserves.",
+				MarkdownDescription: observedDescription("tags", ""),
 			},
-			"organization_id":     computed("The organization the instance belongs to."),
-			"project_id":          computed("The project the instance belongs to."),
-			"region_id":           computed("The region the instance runs in."),
-			"private_ip":          computed("The instance's IPv4 address on its network."),
-			"public_ip_address":   computed("The instance's public IPv4 address, if it has one."),
-			"mac_address":         computed("The MAC address of the instance's network interface."),
-			"power_state":         computed("`Pending`, `Running`, `Stopping` or `Stopped`."),
-			"provisioning_status": computed("The cloud's provisioning status."),
-			"health_status":       computed("The cloud's health status."),
-			"creation_time":       computed("When the instance was created (RFC 3339)."),
+			"organization_id":     computed("organization_id"),
+			"project_id":          computed("project_id"),
+			"region_id":           computed("region_id"),
+			"private_ip":          computed("private_ip"),
+			"public_ip_address":   computed("public_ip_address"),
+			"mac_address":         computed("mac_address"),
+			"power_state":         computed("power_state"),
+			"provisioning_status": computed("provisioning_status"),
+			"health_status":       computed("health_status"),
+			"creation_time":       computed("creation_time"),
 		},
 	}
 }

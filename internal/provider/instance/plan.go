@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -64,7 +63,13 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 					state.Name.ValueString(), state.ID.ValueString()))
 		}
 
-		replaced := replacingChanges(&plan, &state)
+		replaced, err := replacingChanges(req.Plan, req.State)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to compare the plan with the state", err.Error())
+
+			return
+		}
+
 		if len(replaced) > 0 {
 			resp.Diagnostics.AddWarning("Instance will be replaced",
 				fmt.Sprintf("Changing %s replaces instance %q (%s): its server, its disk and its IP addresses "+
@@ -102,31 +107,6 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	resp.Diagnostics.Append(planNewInstance(ctx, resp, location)...)
 }
 
-// replacingChanges names the attributes whose change replaces the instance.
-func replacingChanges(plan, state *model) []string {
-	candidates := []struct {
-		name           string
-		planned, prior attr.Value
-	}{
-		{"name", plan.Name, state.Name},
-		{"network_id", plan.NetworkID, state.NetworkID},
-		{"flavor_id", plan.FlavorID, state.FlavorID},
-		{"image_id", plan.ImageID, state.ImageID},
-		{"user_data", plan.UserData, state.UserData},
-		{"user_data_wo_version", plan.UserDataWOVersion, state.UserDataWOVersion},
-		{"ssh_certificate_authority_id", plan.SSHCertificateAuthorityID, state.SSHCertificateAuthorityID},
-	}
-
-	var changed []string
-
-	for _, candidate := range candidates {
-		if !candidate.planned.Equal(candidate.prior) {
-			changed = append(changed, candidate.name)
-		}
-	}
-
-	return changed
-}
 
 // planNewInstance fills in what a new instance's plan can know before it exists; what
 // only the cloud can tell stays unknown, even where a replaced instance knew it.

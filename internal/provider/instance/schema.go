@@ -20,9 +20,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
-// replacedWithLoss is said of every attribute whose change recreates the server.
-const replacedWithLoss = " Changing it replaces the instance: the server, its disk and its IP addresses are lost."
-
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	useState := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -33,118 +30,105 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			"user data or SSH certificate authority replaces it, everything else is updated in place.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The instance ID. It derives from the network and the name (UUIDv5), so the same " +
-					"name on the same network always has the same ID; it is known once the instance exists.",
-				PlanModifiers: useState,
+				Computed:            true,
+				MarkdownDescription: resourceDescription("id"),
+				PlanModifiers:       useState,
 			},
 			"name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The instance name, unique on its network: 1 to 63 letters, digits, `-`, `_` or `.`, " +
-					"starting and ending with a letter or digit. Names are immutable." + replacedWithLoss,
-				PlanModifiers: replace,
-				Validators:    []validator.String{nameValidator{}},
+				Required:            true,
+				MarkdownDescription: resourceDescription("name"),
+				PlanModifiers:       replace,
+				Validators:          []validator.String{nameValidator{}},
 			},
 			"network_id": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The network the instance is attached to. The instance's organization, project " +
-					"and region are those of the network." + replacedWithLoss,
-				PlanModifiers: replace,
-				Validators:    []validator.String{validators.UUID()},
+				Required:            true,
+				MarkdownDescription: resourceDescription("network_id"),
+				PlanModifiers:       replace,
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"flavor_id": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The flavor (CPUs, memory, disk, GPUs); see the `unikorn_flavors` data source. " +
-					"Its architecture must match the image's and its disk must hold the image." + replacedWithLoss,
-				PlanModifiers: replace,
-				Validators:    []validator.String{validators.UUID()},
+				Required:            true,
+				MarkdownDescription: resourceDescription("flavor_id"),
+				PlanModifiers:       replace,
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"image_id": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The image to boot, which must be `ready`; see the `unikorn_images` data source. " +
-					"Bare-metal images need a bare-metal flavor, virtualized images a virtual one." + replacedWithLoss,
-				PlanModifiers: replace,
-				Validators:    []validator.String{validators.UUID()},
+				Required:            true,
+				MarkdownDescription: resourceDescription("image_id"),
+				PlanModifiers:       replace,
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"user_data": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Cloud-init configuration or script, applied at first boot only; the provider " +
-					"encodes it. It is stored in the state: for secrets use `user_data_wo` instead." + replacedWithLoss,
-				PlanModifiers: replace,
+				Optional:            true,
+				MarkdownDescription: resourceDescription("user_data"),
+				PlanModifiers:       replace,
 				Validators: []validator.String{
 					stringvalidator.LengthAtLeast(1),
 					stringvalidator.ConflictsWith(path.MatchRoot("user_data_wo")),
 				},
 			},
 			"user_data_wo": schema.StringAttribute{
-				Optional:  true,
-				WriteOnly: true,
-				Sensitive: true,
-				MarkdownDescription: "Write-only user data, for configuration that holds secrets: it is sent when the " +
-					"instance is created and never stored in the plan or state. Requires Terraform 1.11 or later. " +
-					"Change `user_data_wo_version` to apply a new value (which replaces the instance).",
+				Optional:            true,
+				WriteOnly:           true,
+				Sensitive:           true,
+				MarkdownDescription: resourceDescription("user_data_wo"),
 				Validators: []validator.String{
 					stringvalidator.LengthAtLeast(1),
 					stringvalidator.AlsoRequires(path.MatchRoot("user_data_wo_version")),
 				},
 			},
 			"user_data_wo_version": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: "Version of `user_data_wo`; Terraform cannot see write-only values change, so " +
-					"change this number when the value changes." + replacedWithLoss,
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				Optional:            true,
+				MarkdownDescription: resourceDescription("user_data_wo_version"),
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
 			"ssh_certificate_authority_id": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "An SSH certificate authority, of the same organization and project as the network, " +
-					"whose certificates may log in. With it, `user_data` must be a cloud-init document." + replacedWithLoss,
-				PlanModifiers: replace,
-				Validators:    []validator.String{validators.UUID()},
+				Optional:            true,
+				MarkdownDescription: resourceDescription("ssh_certificate_authority_id"),
+				PlanModifiers:       replace,
+				Validators:          []validator.String{validators.UUID()},
 			},
 			"security_group_ids": schema.SetAttribute{
 				Optional:            true,
 				ElementType:         types.StringType,
-				MarkdownDescription: "Security groups of the instance's network to apply. Updated in place.",
+				MarkdownDescription: resourceDescription("security_group_ids"),
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.UUID())},
 			},
 			"public_ip": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the instance gets a public IP address, which counts against the " +
-					"organization's `floatingips` quota. Updated in place. Defaults to `false`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				MarkdownDescription: resourceDescription("public_ip"),
 			},
 			"allowed_source_addresses": schema.SetAttribute{
-				Optional:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "IPv4 prefixes (CIDR) the instance may send packets from besides its own address, " +
-					"for instances that route traffic. Updated in place.",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(cidrValidator{})},
+				Optional:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: resourceDescription("allowed_source_addresses"),
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(cidrValidator{})},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "A free-form description. Updated in place.",
+				MarkdownDescription: resourceDescription("description"),
 			},
 			"tags": schema.MapAttribute{
-				Optional:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "Tags (name to value). Names under a `*.unikorn-cloud.org` prefix are reserved by " +
-					"Unikorn and rejected. Updated in place.",
-				Validators: []validator.Map{tagNamesValidator{}},
+				Optional:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: resourceDescription("tags"),
+				Validators:          []validator.Map{tagNamesValidator{}},
 			},
 			"organization_id": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The organization the instance belongs to, taken from its network.",
+				MarkdownDescription: resourceDescription("organization_id"),
 				PlanModifiers:       useState,
 			},
 			"project_id": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The project the instance belongs to, taken from its network.",
+				MarkdownDescription: resourceDescription("project_id"),
 				PlanModifiers:       useState,
 			},
 			"region_id": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The region the instance runs in, taken from its network.",
+				MarkdownDescription: resourceDescription("region_id"),
 				PlanModifiers:       useState,
 			},
 			// What the cloud reports about a running instance carries no plan modifier:
@@ -152,35 +136,32 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			// the instance plans them unknown rather than promise the refreshed values.
 			"private_ip": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The instance's IPv4 address on its network.",
+				MarkdownDescription: resourceDescription("private_ip"),
 			},
 			"public_ip_address": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The instance's public IPv4 address, when `public_ip` is `true`.",
+				MarkdownDescription: resourceDescription("public_ip_address"),
 				PlanModifiers:       []planmodifier.String{publicAddressUnlessToggled{}},
 			},
 			"mac_address": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The MAC address of the instance's network interface.",
+				MarkdownDescription: resourceDescription("mac_address"),
 			},
 			"power_state": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "`Pending`, `Running`, `Stopping` or `Stopped`. Change it with the " +
-					"`unikorn_compute_instance_power` action; a refresh shows the result.",
+				Computed:            true,
+				MarkdownDescription: resourceDescription("power_state"),
 			},
 			"provisioning_status": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The cloud's provisioning status: `pending`, `provisioning`, `provisioned`, `deprovisioning` or `error`; " +
-					"`deleted` when the server was deleted outside Terraform, so that the next apply replaces the instance " +
-					"and releases its quota.",
+				Computed:            true,
+				MarkdownDescription: resourceDescription("provisioning_status"),
 			},
 			"health_status": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The cloud's health status: `unknown`, `healthy`, `degraded` or `error`.",
+				MarkdownDescription: resourceDescription("health_status"),
 			},
 			"creation_time": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "When the instance was created (RFC 3339).",
+				MarkdownDescription: resourceDescription("creation_time"),
 				PlanModifiers:       useState,
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
