@@ -56,6 +56,9 @@ type Environment struct {
 	// changes made behind Terraform's back.
 	Client *unikorn.Client
 
+	// base are the settings New started from, before choosing a back end.
+	base ProviderSettings
+
 	// control drives the sandbox; nil against a real Unikorn.
 	control *sandbox.ControlClient
 }
@@ -94,23 +97,8 @@ func New(t *testing.T, options ...Option) *Environment {
 	require.NoError(t, err)
 
 	env.Client = client
-	// Always written out, so that a compute endpoint in the environment of the test
-	// run cannot change the back end under test.
-	env.Settings.InstanceAPI = harshness.backend.InstanceAPI
-
-	switch {
-	case harshness.backend != ComputeBackend:
-		// The region back end's instance APIs are service-to-service (see startSandbox).
-		env.Settings.ComputeEndpoint = ""
-	case env.IsSandbox():
-		// Compute's public API is what an ordinary project user calls, so the
-		// provider gets a user's token; checks keep the service token, which may
-		// look at region's servers and identity's allocations behind the instances.
-		env.Settings.ComputeEndpoint = env.Settings.RegionEndpoint + sandbox.ComputePrefix
-		env.Settings.Token = sandbox.DefaultToken
-	case env.Settings.ComputeEndpoint == "":
-		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test", EnvComputeEndpoint)
-	}
+	env.base = env.Settings
+	env.Settings = env.SettingsFor(t, harshness.backend)
 
 	return env
 }
@@ -192,6 +180,33 @@ func fromEnvironment(t *testing.T) *Environment {
 	}
 
 	return env
+}
+
+// SettingsFor returns the provider settings that reach the instance back end b: the
+// environment's own for the back end of New, another's to switch back ends.
+func (e *Environment) SettingsFor(t *testing.T, b Backend) ProviderSettings {
+	t.Helper()
+
+	settings := e.base
+	// Always written out, so that a compute endpoint in the environment of the test
+	// run cannot change the back end under test.
+	settings.InstanceAPI = b.InstanceAPI
+
+	switch {
+	case b != ComputeBackend:
+		// The region back end's instance APIs are service-to-service (see startSandbox).
+		settings.ComputeEndpoint = ""
+	case e.IsSandbox():
+		// Compute's public API is what an ordinary project user calls, so the
+		// provider gets a user's token; checks keep the service token, which may
+		// look at region's servers and identity's allocations behind the instances.
+		settings.ComputeEndpoint = settings.RegionEndpoint + sandbox.ComputePrefix
+		settings.Token = sandbox.DefaultToken
+	case settings.ComputeEndpoint == "":
+		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test", EnvComputeEndpoint)
+	}
+
+	return settings
 }
 
 // IsSandbox reports whether the test runs against the in-process sandbox.

@@ -250,6 +250,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 	return &providerdata.Data{
 		Instances:      instances,
+		InstanceAPI:    instanceAPI,
 		Catalogue:      service,
 		Objects:        service,
 		OrganizationID: organizationID,

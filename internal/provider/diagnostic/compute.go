@@ -110,6 +110,18 @@ func Compute(summary string, err error) diag.Diagnostics {
 	}
 }
 
+// InstanceAPIMismatch says why the provider will not manage an instance another
+// instance back end made.
+func InstanceAPIMismatch(name, id, made, configured string) diag.Diagnostic {
+	return Error("Instance made through another instance API",
+		fmt.Sprintf("Instance %q (%s) was created with instance_api = %q, but the provider is configured with "+
+			"instance_api = %q. Each API manages only its own instances: compute's API does not know instances made "+
+			"directly on region's servers, and region's server API cannot manage an instance compute made (compute "+
+			"would put back a server deleted behind its back). Nothing was changed.", name, id, made, configured),
+		fmt.Sprintf("Keep instance_api = %q for this configuration (with a token that may use it). To move the "+
+			"instance to the other API, destroy it with the old setting and create it again with the new one.", made))
+}
+
 // sentence shows an error, which Go words as a clause, as a sentence.
 func sentence(clause string) string {
 	if clause == "" {

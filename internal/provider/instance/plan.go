@@ -107,7 +107,6 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	resp.Diagnostics.Append(planNewInstance(ctx, resp, location)...)
 }
 
-
 // planNewInstance fills in what a new instance's plan can know before it exists; what
 // only the cloud can tell stays unknown, even where a replaced instance knew it.
 func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, location *compute.Location) diag.Diagnostics {

@@ -36,6 +36,17 @@ const defaultTimeout = 30 * time.Minute
 // as it is so that existing state keeps working.
 const privateHandleKey = "allocation_id"
 
+// privateInstanceAPIKey records which back end made the instance: each knows only its
+// own instances (compute has no record of a server made on region, and region's
+// server API cannot manage what compute made: compute puts back a server deleted
+// behind its back).
+const privateInstanceAPIKey = "instance_api"
+
+// instanceAPIOfOldState is the back end of an instance recorded before the back end
+// was: the region back end, the only one then, which is also the one that leaves a
+// handle.
+const instanceAPIOfOldState = "region"
+
 var (
 	_ resource.Resource                = (*Resource)(nil)
 	_ resource.ResourceWithConfigure   = (*Resource)(nil)
@@ -47,6 +58,8 @@ var (
 // Resource is unikorn_compute_instance.
 type Resource struct {
 	compute compute.Instances
+	// instanceAPI names the back end compute is.
+	instanceAPI string
 }
 
 // NewResource returns the resource for the provider to serve.
@@ -60,8 +73,32 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.compute = data.Instances
+		r.compute, r.instanceAPI = data.Instances, data.InstanceAPI
 	}
+}
+
+// sameInstanceAPI reports whether the instance in state was made by the configured
+// back end, and otherwise says why the provider cannot manage it.
+func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, private privateReader, diags *diag.Diagnostics) bool {
+	raw, d := private.GetKey(ctx, privateInstanceAPIKey)
+	diags.Append(d...)
+
+	var made string
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &made) // unreadable: as if not recorded
+	}
+
+	if made == "" && privateHandle(ctx, private, diags) != "" {
+		made = instanceAPIOfOldState
+	}
+
+	if made == "" || made == r.instanceAPI {
+		return true
+	}
+
+	diags.Append(diagnostic.InstanceAPIMismatch(state.Name.ValueString(), state.ID.ValueString(), made, r.instanceAPI))
+
+	return false
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -88,16 +125,19 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	// Record the instance before waiting, so that a failed wait leaves it in state
+	// (tainted, to be replaced) rather than unknown to Terraform; so is one whose
+	// creation failed without saying whether it exists, for the next run to read.
 	instance, err := r.compute.Create(ctx, spec)
+	if instance != nil {
+		r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	}
+
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to create the instance", err)...)
 
 		return
 	}
-
-	// Record the instance before waiting, so that a failed wait leaves it in state
-	// (tainted, to be replaced) rather than unknown to Terraform.
-	r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
@@ -119,6 +159,10 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
 	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
 		return
 	}
 
@@ -150,6 +194,14 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 
+	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
+		return
+	}
+
+	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
+		return
+	}
+
 	timeout, diags := plan.Timeouts.Update(ctx, defaultTimeout)
 	resp.Diagnostics.Append(diags...)
 
@@ -178,6 +230,10 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
 	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
 		return
 	}
 
@@ -282,6 +338,11 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	if instance.Handle != "" {
 		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals
 		diags.Append(private.SetKey(ctx, privateHandleKey, value)...)
+	}
+
+	if r.instanceAPI != "" {
+		value, _ := json.Marshal(r.instanceAPI) //nolint:errchkjson // a string always marshals
+		diags.Append(private.SetKey(ctx, privateInstanceAPIKey, value)...)
 	}
 }
 

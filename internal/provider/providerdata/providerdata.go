@@ -20,6 +20,9 @@ type Data struct {
 	// Instances is the instance back end the provider was configured with; Terraform
 	// types see nothing else of it.
 	Instances compute.Instances
+	// InstanceAPI names that back end ("compute" or "region"): an instance is
+	// managed by the back end that made it.
+	InstanceAPI string
 	// Catalogue answers the look-ups of networks, security groups and SSH
 	// certificate authorities. There is one per provider instance, so that every
 	// instance in a run shares its catalogue cache.
