@@ -70,14 +70,16 @@ grep -q '^export UNIKORN_PROJECT_ID=' "$work/sandbox.env" || {
 # shellcheck disable=SC1091 # the sandbox writes it
 . "$work/sandbox.env"
 echo "    listening on $UNIKORN_REGION_ENDPOINT (region, identity and compute)"
-# The instance API: INSTANCE_API=region (the default) plays compute's part through
-# region's servers and identity's allocations, which Unikorn grants to service
-# principals only, not to the project user printed.
-export UNIKORN_INSTANCE_API="${INSTANCE_API:-region}"
+# The instance API: INSTANCE_API=compute (the default) is compute's public API, what
+# an ordinary project user (the token printed) calls. INSTANCE_API=region plays
+# compute's part through region's servers and identity's allocations, which Unikorn
+# grants to service principals only, so it runs with the sandbox's service token.
+export UNIKORN_INSTANCE_API="${INSTANCE_API:-compute}"
 if [ "$UNIKORN_INSTANCE_API" = region ]; then
   export UNIKORN_TOKEN=sandbox-service-token
+  unset UNIKORN_COMPUTE_ENDPOINT
 fi
-echo "    instances through the $UNIKORN_INSTANCE_API API"
+echo "    instances through the $UNIKORN_INSTANCE_API API, with the token $UNIKORN_TOKEN"
 
 # Terraform uses the provider just built instead of looking for it in the registry.
 cat >"$work/terraformrc" <<CONFIG
