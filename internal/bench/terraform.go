@@ -141,6 +141,49 @@ resource "unikorn_compute_instance" "bench" {
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
 }
 
+// exitChanges is the exit code of `terraform plan -detailed-exitcode` that found
+// something to change.
+const exitChanges = 2
+
+// plannedChanges counts what a plan that should have found nothing to do would do.
+type plannedChanges struct {
+	created, replaced int
+}
+
+// readPlannedChanges reads the changes of `terraform plan -json`. Only creations and
+// replacements are expected of a plan right after an apply (instances the provider
+// lost track of); anything else is a fault of the provider's reads, and an error.
+func readPlannedChanges(output []byte) (plannedChanges, error) {
+	var changes plannedChanges
+
+	var unexpected []string
+
+	scanner := bufio.NewScanner(bytes.NewReader(output))
+	scanner.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+
+	for scanner.Scan() {
+		var message uiMessage
+		if err := json.Unmarshal(scanner.Bytes(), &message); err != nil || message.Type != "planned_change" {
+			continue
+		}
+
+		switch message.Change.Action {
+		case "create":
+			changes.created++
+		case "replace":
+			changes.replaced++
+		default:
+			unexpected = append(unexpected, message.Change.Resource.Addr+" ("+message.Change.Action+")")
+		}
+	}
+
+	if len(unexpected) > 0 {
+		return changes, fmt.Errorf("the plan right after the apply would change %s", strings.Join(unexpected, ", "))
+	}
+
+	return changes, scanner.Err()
+}
+
 // uiMessage is the part of a line of `terraform apply -json` the benchmark reads.
 type uiMessage struct {
 	Type      string    `json:"type"`
@@ -151,6 +194,12 @@ type uiMessage struct {
 		} `json:"resource"`
 		Action string `json:"action"`
 	} `json:"hook"`
+	Change struct {
+		Resource struct {
+			Addr string `json:"addr"`
+		} `json:"resource"`
+		Action string `json:"action"`
+	} `json:"change"`
 }
 
 // resourceDurations reads, from the machine-readable output of an apply, how long
