@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -29,6 +30,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
+	c.instances.shareRecent(service.poll.Max, service.client.WriteMark)
 
 	return c
 }
@@ -166,6 +168,14 @@ func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*
 // scope the read shares one list of the network's instances with the reads of every
 // other instance there.
 func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Instance, error) {
+	return c.readFrom(ctx, instance, c.instances.read)
+}
+
+// readFrom reads the instance from the shared list that read gives, or directly when
+// the instance's scope is not known.
+func (c *ComputeInstances) readFrom(ctx context.Context, instance *Instance,
+	read func(context.Context, scope, string) ([]unikorn.Instance, error),
+) (*Instance, error) {
 	ref := instance.Ref()
 
 	sc, ok := scopeOf(ref)
@@ -173,7 +183,7 @@ func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Insta
 		return c.readDirect(ctx, ref)
 	}
 
-	instances, err := c.instances.read(ctx, sc, ref.ID)
+	instances, err := read(ctx, sc, ref.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -206,10 +216,10 @@ func (c *ComputeInstances) readDirect(ctx context.Context, ref Ref) (*Instance, 
 	return nil, nil
 }
 
-// confirmGone checks a read that missed the instance against direct reads past the
-// read lag (see Service.confirmGoneBy).
-func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
-	return c.service.confirmGoneBy(ctx, ref, "the instance itself", func(ctx context.Context) (*Instance, error) {
+// confirmGone checks a read that missed the instance against direct reads until
+// settled (see Service.confirmGoneBy).
+func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
+	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, func(ctx context.Context) (*Instance, error) {
 		wire, err := c.client.GetInstance(ctx, ref.ID)
 		if err != nil {
 			return nil, err
@@ -223,17 +233,18 @@ func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref) (*Instance,
 	})
 }
 
-// Get implements Instances.
+// Get implements Instances. It may share a list of the network that another look-up
+// has just made (see sharedLists.readRecent).
 func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
-	instance, err := c.read(ctx, &Instance{
+	instance, err := c.readFrom(ctx, &Instance{
 		ID: ref.ID, OrganizationID: ref.OrganizationID, ProjectID: ref.ProjectID, RegionID: ref.RegionID,
 		Spec: Spec{NetworkID: ref.NetworkID},
-	})
+	}, c.instances.readRecent)
 	if err != nil || instance != nil {
 		return instance, err
 	}
 
-	return c.confirmGone(ctx, ref)
+	return c.confirmGone(ctx, ref, c.service.unseenSettled())
 }
 
 // Lookup implements Instances. Compute derives an instance's ID from its network and

@@ -106,6 +106,8 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	service.poll.Min = max(service.poll.Min, minPollInterval)
 	service.poll.Max = max(service.poll.Max, service.poll.Min)
 	service.poll.Factor = max(service.poll.Factor, 1)
+	// A look-up may take a list one poll interval old: no staler than a wait's reads.
+	service.servers.shareRecent(service.poll.Max, client.WriteMark)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
