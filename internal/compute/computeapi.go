@@ -161,7 +161,8 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 
 // WaitReady implements Instances.
 func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return c.service.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", c.read, (*Instance).Ready)
+	return c.service.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
+		c.read, (*Instance).Ready)
 }
 
 // read reads the instance afresh, or nil when a read does not show it. Within a known
@@ -308,7 +309,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 		return nil, fmt.Errorf("updating the instance: %w", err)
 	}
 
-	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", c.read, landed)
+	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", change{}, c.read, landed)
 }
 
 // Delete implements Instances. Compute deletes the server first and releases the quota

@@ -133,24 +133,23 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 // WaitReady waits until the instance is provisioned and running. It fails at once
 // when the cloud reports provisioning as failed.
 func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be provisioned and running", (*Instance).Ready)
+	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
+		s.readServer, (*Instance).Ready)
 }
 
 // instanceReader reads an instance afresh for a wait: nil, with no error, when a list
 // does not show it (yet, or any more), which alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
-// waitServer polls the instance's server until done accepts it.
-func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance) bool) (*Instance, error) {
-	return s.waitInstance(ctx, instance, what, s.readServer, done)
-}
-
-// waitInstance polls read until done accepts the instance. An instance missing right
-// after a write means the cloud's cache has not caught up yet, not that it is gone.
-func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, read instanceReader, done func(*Instance) bool) (*Instance, error) {
+// waitInstance polls read until done accepts the instance, learning how long c takes
+// (the zero change: not learnt). An instance missing right after a write means the
+// cloud's cache has not caught up yet, not that it is gone.
+func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, c change,
+	read instanceReader, done func(*Instance) bool,
+) (*Instance, error) {
 	var latest *Instance
 
-	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
+	err := s.waitForChange(ctx, what, c, func(ctx context.Context) (bool, error) {
 		candidate, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
@@ -452,7 +451,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	return s.waitServer(ctx, updated, "the update of instance "+current.ID+" to take effect",
+	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", change{}, s.readServer,
 		func(candidate *Instance) bool {
 			return candidate.revision == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
 		})
@@ -597,7 +596,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	// before the delete, in error perhaps: only a later error is the delete's.
 	sent := time.Now()
 
-	return s.waitFor(ctx, what+" to be deleted", func(ctx context.Context) (bool, error) {
+	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context) (bool, error) {
 		found, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
