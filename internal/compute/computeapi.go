@@ -201,11 +201,18 @@ func (c *ComputeInstances) readFrom(ctx context.Context, instance *Instance,
 // readDirect asks for the instance itself: nil when it is not there or lies outside
 // the scope ref names.
 func (c *ComputeInstances) readDirect(ctx context.Context, ref Ref) (*Instance, error) {
-	wire, err := c.client.GetInstance(ctx, ref.ID)
+	instance, err := c.getInScope(ctx, ref)
 	if unikorn.IsNotFound(err) {
 		return nil, nil
 	}
 
+	return instance, err
+}
+
+// getInScope reads the instance, or nil when the one read lies outside the scope ref
+// names (which is not there for this caller); a 404 stays an error.
+func (c *ComputeInstances) getInScope(ctx context.Context, ref Ref) (*Instance, error) {
+	wire, err := c.client.GetInstance(ctx, ref.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -221,16 +228,7 @@ func (c *ComputeInstances) readDirect(ctx context.Context, ref Ref) (*Instance, 
 // settled (see Service.confirmGoneBy).
 func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
 	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, func(ctx context.Context) (*Instance, error) {
-		wire, err := c.client.GetInstance(ctx, ref.ID)
-		if err != nil {
-			return nil, err
-		}
-
-		if instance := instanceFromCompute(wire); instance.inScope(ref) {
-			return instance, nil
-		}
-
-		return nil, nil
+		return c.getInScope(ctx, ref)
 	})
 }
 
@@ -251,12 +249,10 @@ func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) 
 // Lookup implements Instances. Compute derives an instance's ID from its network and
 // name, as the region back end does.
 func (c *ComputeInstances) Lookup(ctx context.Context, ref Ref, name string) (*Instance, error) {
-	id, err := unikorn.DeriveServerID(ref.NetworkID, name)
+	ref, err := byName(ref, name)
 	if err != nil {
-		return nil, &ValidationError{Problems: []Problem{{Field: FieldNetworkID, Summary: "Invalid network ID", Detail: err.Error()}}}
+		return nil, err
 	}
-
-	ref.ID = id
 
 	return c.Get(ctx, ref)
 }

@@ -68,14 +68,25 @@ func (r *RegionInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
 // Lookup implements Instances. An instance's ID derives from its network and name, so
 // a look-up by name is one by ID.
 func (r *RegionInstances) Lookup(ctx context.Context, ref Ref, name string) (*Instance, error) {
+	ref, err := byName(ref, name)
+	if err != nil {
+		return nil, err
+	}
+
+	return r.Get(ctx, ref)
+}
+
+// byName is ref with the ID of the instance called name on ref's network: both back
+// ends derive an instance's ID from its network and name.
+func byName(ref Ref, name string) (Ref, error) {
 	id, err := unikorn.DeriveServerID(ref.NetworkID, name)
 	if err != nil {
-		return nil, &ValidationError{Problems: []Problem{{Field: FieldNetworkID, Summary: "Invalid network ID", Detail: err.Error()}}}
+		return ref, &ValidationError{Problems: []Problem{{Field: FieldNetworkID, Summary: "Invalid network ID", Detail: err.Error()}}}
 	}
 
 	ref.ID = id
 
-	return r.Get(ctx, ref)
+	return ref, nil
 }
 
 // Update implements Instances.

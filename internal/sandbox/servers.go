@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/netip"
+	"reflect"
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -253,6 +254,12 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 	network := &s.world.Networks[server.Status.NetworkID].Network
 	if err := s.validateServerSpec(&body.Spec, network, server.Status.SSHCertificateAuthorityID, server.Status.InfrastructureRef); err != nil {
 		return nil, err
+	}
+
+	// A write that changes nothing does not move the object's generation on in
+	// Kubernetes, so region does not provision the server again for it.
+	if reflect.DeepEqual(server.Metadata.WriteMetadata, body.Metadata) && reflect.DeepEqual(server.Spec, normalizeServerSpec(body.Spec)) {
+		return replyAccepted(record.Server), nil
 	}
 
 	if body.Spec.FlavorID != server.Spec.FlavorID || body.Spec.ImageID != server.Spec.ImageID {

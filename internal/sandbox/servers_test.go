@@ -109,6 +109,25 @@ func TestServerUpdateKeepsOldStatusThenReprovisions(t *testing.T) {
 	assert.Equal(t, "updated", updated.Metadata.Description)
 }
 
+// A write that changes nothing is not a change: the server stays provisioned, as a
+// Kubernetes object keeps its generation.
+func TestServerUpdateThatChangesNothingDoesNotReprovision(t *testing.T) {
+	h := newHarness(t)
+
+	server := h.createReadyServer("app")
+
+	update := unikorn.ServerUpdate{
+		Metadata: unikorn.WriteMetadata{Name: "app", Tags: unikorn.Tags{{Name: "marker", Value: "1"}}},
+		Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID},
+	}
+	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
+	h.clock.Advance(settle)
+	require.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+
+	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+}
+
 func TestServerFlavorChangeRecreatesWithNewAddresses(t *testing.T) {
 	h := newHarness(t)
 

@@ -104,9 +104,13 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 	default:
 		want := serverCreate(in)
 		if !slices.Equal(server.Metadata.Tags, want.Metadata.Tags) || !sameNetworking(server.Spec.Networking, want.Spec.Networking) {
-			if updated, err := s.service.UpdateServer(ctx, server.Metadata.ID, unikorn.ServerUpdate{Metadata: want.Metadata, Spec: want.Spec.ServerSpec}); err == nil {
-				server = *updated
-			}
+			// Region's answer to the update still shows the server as it was before
+			// region acts on it: the instance stays provisioning until a later read
+			// of the server shows the change provisioned, as compute's watch would.
+			in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
+			_, _ = s.service.UpdateServer(ctx, server.Metadata.ID, unikorn.ServerUpdate{Metadata: want.Metadata, Spec: want.Spec.ServerSpec})
+
+			return
 		}
 
 		project(in, server)
