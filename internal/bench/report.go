@@ -92,13 +92,21 @@ func (p *Phase) polling() int {
 	return total
 }
 
-// NoticeDelays are, for each created instance, the time its creation took beyond
-// the provisioning and the two writes that start it: an upper bound of how late
-// the provider noticed that the instance was ready.
-func (r *Report) NoticeDelays(p *Phase) []time.Duration {
+// NoticeDelays are, for each instance created (p is an apply) or deleted (a destroy)
+// through backend, the time its change took beyond the provisioning or deprovisioning
+// and the writes it needs: an upper bound of how late the provider noticed that the
+// instance was ready, or gone.
+func (r *Report) NoticeDelays(backend string, p *Phase) []time.Duration {
+	took := r.Options.ProvisionDelay
+	if p.Name == PhaseDestroy {
+		took = r.Options.DeprovisionDelay
+	}
+
+	writes := time.Duration(minimalRoundTrips(backend)-1) * r.Options.Latency
+
 	delays := make([]time.Duration, len(p.Changes))
 	for i, d := range p.Changes {
-		delays[i] = d - r.Options.ProvisionDelay - 2*r.Options.Latency
+		delays[i] = d - took - writes
 	}
 
 	return delays
@@ -306,7 +314,7 @@ func (r *Report) targets() []target {
 
 				for i := range series.Results {
 					if apply := series.Results[i].Phase(PhaseApply); apply != nil {
-						for _, delay := range r.NoticeDelays(apply) {
+						for _, delay := range r.NoticeDelays(backend, apply) {
 							notice = max(notice, delay)
 						}
 					}
@@ -460,19 +468,29 @@ func (r *Report) writeSeries(b *strings.Builder, series *Series) {
 			float64(wall(result, PhaseDestroy))/float64(r.DestroyBound(series.Config.Backend, n)))
 	}
 
-	b.WriteString("\n#### Readiness\n\n")
-	b.WriteString("Time each creation took beyond the provisioning and its two writes (from `terraform apply -json`, " +
-		"stamped to the microsecond): an upper bound of how late the provider noticed readiness, " +
-		"including the first creations' catalogue look-ups and Terraform's own work.\n\n")
-	b.WriteString("| instances | median | 90th percentile | most |\n|---:|---:|---:|---:|\n")
+	b.WriteString("\n#### Readiness and deletion\n\n")
+	fmt.Fprintf(b, "Time each creation took beyond the provisioning and its %[1]d write(s), and each deletion beyond the "+
+		"deprovisioning and its %[1]d write(s) (from `terraform apply -json` and `terraform destroy -json`, "+
+		"stamped to the microsecond): an upper bound of how late the provider noticed readiness or the instance gone, "+
+		"including the first creations' catalogue look-ups, the read before each deletion and Terraform's own work.\n\n",
+		minimalRoundTrips(series.Config.Backend)-1)
+	b.WriteString("| instances | creation: median | 90th percentile | most | deletion: median | 90th percentile | most |\n" +
+		"|---:|---:|---:|---:|---:|---:|---:|\n")
 
 	for i := range series.Results {
 		result := &series.Results[i]
-		if phase := result.Phase(PhaseApply); phase != nil && len(phase.Changes) > 0 {
-			delays := r.NoticeDelays(phase)
-			fmt.Fprintf(b, "| %d | %s | %s | %s |\n", result.Instances,
-				millis(percentile(delays, 0.5)), millis(percentile(delays, 0.9)), millis(delays[len(delays)-1]))
+		fmt.Fprintf(b, "| %d |", result.Instances)
+
+		for _, name := range []string{PhaseApply, PhaseDestroy} {
+			if phase := result.Phase(name); phase != nil && len(phase.Changes) > 0 {
+				delays := r.NoticeDelays(series.Config.Backend, phase)
+				fmt.Fprintf(b, " %s | %s | %s |", millis(percentile(delays, 0.5)), millis(percentile(delays, 0.9)), millis(delays[len(delays)-1]))
+			} else {
+				b.WriteString(" | | |")
+			}
 		}
+
+		b.WriteString("\n")
 	}
 
 	b.WriteString("\n#### Requests per instance\n\n")

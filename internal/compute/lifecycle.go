@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -258,14 +259,15 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time) (
 func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time,
 	read func(context.Context) (*Instance, error),
 ) (*Instance, error) {
-	if ref.NetworkID != "" {
-		if _, err := s.client.GetNetwork(ctx, ref.NetworkID); err != nil && !unikorn.IsNotFound(err) {
-			if unikorn.IsForbidden(err) {
-				return nil, &AccessError{InstanceID: ref.ID, What: "its network " + ref.NetworkID, Err: err}
-			}
+	// The network is read beside the instance, not before it: the answer needs both,
+	// and a wave of deletions confirms ten instances at once.
+	var (
+		network    sync.WaitGroup
+		networkErr error
+	)
 
-			return nil, err
-		}
+	if ref.NetworkID != "" {
+		network.Go(func() { _, networkErr = s.client.GetNetwork(ctx, ref.NetworkID) })
 	}
 
 	var found *Instance
@@ -276,6 +278,16 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 
 		return err
 	})
+
+	network.Wait()
+
+	if networkErr != nil && !unikorn.IsNotFound(networkErr) {
+		if unikorn.IsForbidden(networkErr) {
+			return nil, &AccessError{InstanceID: ref.ID, What: "its network " + ref.NetworkID, Err: networkErr}
+		}
+
+		return nil, networkErr
+	}
 
 	switch {
 	case err == nil && found != nil:

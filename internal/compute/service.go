@@ -25,9 +25,10 @@ type Service struct {
 	pollEpoch time.Time
 	// pacer learns how long changes take (see waitForChange).
 	pacer *pacer
-	// entitled holds the networks on which region's server API has answered the token
-	// (see checkServiceRights): the rights of a token do not change within a run.
-	entitled sync.Map
+	// rights holds, per network, the probe of region's server API for the token (see
+	// checkServiceRights): the rights of a token do not change within a run.
+	rightsMu sync.Mutex
+	rights   map[string]*rightsProbe
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
@@ -99,6 +100,7 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 		servers:   newServerLists(client.ListServers, DefaultReadGathering),
 		poll:      DefaultPollPolicy(),
 		readLag:   DefaultReadLag,
+		rights:    map[string]*rightsProbe{},
 	}
 
 	for _, option := range options {

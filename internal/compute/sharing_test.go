@@ -157,3 +157,28 @@ func TestALookUpSharesARecentListUntilAWrite(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, lists(), "a list after the delete, shared by the next look-up")
 }
+
+// Terraform plans ten instances at once: their checks of the token's right to call
+// region's server API share one probe of the network, and a later check sends none.
+func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instances := compute.NewRegionInstances(e.serviceOver(t, nil))
+	e.sandbox.ResetStats()
+
+	var plans sync.WaitGroup
+
+	for i := range 10 {
+		plans.Go(func() {
+			_, err := instances.Validate(t.Context(), standardSpec(fmt.Sprintf("web-%d", i)))
+			assert.NoError(t, err)
+		})
+	}
+
+	plans.Wait()
+
+	_, err := instances.Validate(t.Context(), standardSpec("later"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET /api/v2/servers"], "one probe for the network")
+}
