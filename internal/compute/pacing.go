@@ -39,8 +39,10 @@ type span struct {
 // A read that sees the change not yet done raises the lower bound, one that sees it
 // done lowers the upper bound. While the span is wide, a wait reads in its middle
 // (and, not done there, at its end), halving it each time; once it is narrow, a wait
-// reads at its end. A change that falls outside the span, because the cloud's pace
-// changed, starts the span afresh. The reads on the poll grid go on regardless: they
+// reads at its end. Changes do not all take the same time (a cloud under load, a
+// controller that picks work up late): a wait not done at the end of the span reads
+// twice more shortly after it, and a change that falls outside the span widens it to
+// hold both, to be narrowed again. The reads on the poll grid go on regardless: they
 // are shared between waits, and see failures early.
 type pacer struct {
 	// narrow is the width below which a span is read at its end only.
@@ -66,14 +68,18 @@ func (p *pacer) probes(c change) []time.Duration {
 
 	s, ok := p.spans[c]
 
-	switch {
-	case !ok:
+	if !ok {
 		return nil
-	case s.within-s.above > p.narrow:
-		return []time.Duration{s.above + (s.within-s.above)/2, s.within}
-	default:
-		return []time.Duration{s.within}
 	}
+
+	// Late changes are caught a few narrow spans after the end, not a tick.
+	late := []time.Duration{s.within, s.within + 2*p.narrow, s.within + 4*p.narrow}
+
+	if s.within-s.above > p.narrow {
+		return append([]time.Duration{s.above + (s.within-s.above)/2}, late...)
+	}
+
+	return late
 }
 
 // learn records that a change of kind c was not done at a read started above after
@@ -87,11 +93,13 @@ func (p *pacer) learn(c change, above, within time.Duration) {
 	defer p.mu.Unlock()
 
 	s, ok := p.spans[c]
-	if !ok || above >= s.within || within <= s.above {
+
+	switch {
+	case !ok:
 		p.spans[c] = span{above: above, within: within}
-
-		return
+	case above >= s.within || within <= s.above:
+		p.spans[c] = span{above: min(s.above, above), within: max(s.within, within)}
+	default:
+		p.spans[c] = span{above: max(s.above, above), within: min(s.within, within)}
 	}
-
-	p.spans[c] = span{above: max(s.above, above), within: min(s.within, within)}
 }

@@ -93,3 +93,25 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 	_, checks := wait(change{kind: changeReady, flavorID: "large"})
 	assert.LessOrEqual(t, checks, int(takes/interval)+1)
 }
+
+// A change that takes longer (or shorter) than the span says widens the span to hold
+// both, rather than forgetting what was learnt; one inside it narrows it.
+func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
+	t.Parallel()
+
+	p := newPacer(10 * time.Millisecond)
+	c := change{kind: changeGone, flavorID: "standard"}
+
+	assert.Empty(t, p.probes(c), "nothing learnt, nothing to read early")
+
+	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
+	assert.Equal(t, []time.Duration{150 * time.Millisecond, 200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, p.probes(c))
+
+	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
+	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
+	assert.Equal(t, span{above: 190 * time.Millisecond, within: 195 * time.Millisecond}, p.spans[c], "narrowed to 5 ms")
+	assert.Equal(t, []time.Duration{195 * time.Millisecond, 215 * time.Millisecond, 235 * time.Millisecond}, p.probes(c))
+
+	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
+	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")
+}
