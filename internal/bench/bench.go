@@ -80,6 +80,9 @@ type Phase struct {
 	// started, in bytes; Providers is how many there were.
 	PeakRSS   int64
 	Providers int
+	// ProviderCPU is the CPU time those processes used, TerraformCPU that Terraform
+	// itself used besides them.
+	ProviderCPU, TerraformCPU time.Duration
 	// Changes are how long each resource's create or delete took, from Terraform's
 	// machine-readable output (apply and destroy only).
 	Changes []time.Duration
@@ -279,14 +282,16 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 		}
 
 		measured := Phase{
-			Name:      phase.name,
-			Command:   run.commandLine,
-			Wall:      run.wall,
-			Requests:  stats,
-			PeakRSS:   run.peakRSS,
-			Providers: run.providers,
-			Lost:      changes.created,
-			Replaced:  changes.replaced,
+			Name:         phase.name,
+			Command:      run.commandLine,
+			Wall:         run.wall,
+			Requests:     stats,
+			PeakRSS:      run.peakRSS,
+			Providers:    run.providers,
+			ProviderCPU:  run.providerCPU,
+			TerraformCPU: run.terraformCPU,
+			Lost:         changes.created,
+			Replaced:     changes.replaced,
 		}
 
 		if phase.action != "" {
@@ -306,8 +311,9 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 			slices.Sort(measured.Changes)
 		}
 
-		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak",
-			phase.name, run.wall.Round(10*time.Millisecond), stats.Total, float64(run.peakRSS)/(1<<20))
+		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
+			phase.name, run.wall.Round(10*time.Millisecond), stats.Total, float64(run.peakRSS)/(1<<20),
+			run.providerCPU, run.terraformCPU.Round(10*time.Millisecond))
 
 		if changes.created+changes.replaced > 0 {
 			fmt.Fprintf(progress, "  %d lost, %d replaced", changes.created, changes.replaced)

@@ -20,12 +20,13 @@ import (
 func TestParseStatFindsTheParentBehindAnAwkwardName(t *testing.T) {
 	t.Parallel()
 
-	comm, ppid, err := parseStat([]byte("4242 (odd) name (x)) S 17 4242 4242 0 -1 4194560"))
+	comm, ppid, cpu, err := parseStat([]byte("4242 (odd) name (x)) S 17 4242 4242 0 -1 4194560 120 0 3 0 25 7 0 0 20 0 9"))
 	require.NoError(t, err)
 	assert.Equal(t, "odd) name (x)", comm)
 	assert.Equal(t, 17, ppid)
+	assert.Equal(t, 320*time.Millisecond, cpu, "25 user and 7 system ticks")
 
-	_, _, err = parseStat([]byte("4242 no-parentheses S 17"))
+	_, _, _, err = parseStat([]byte("4242 no-parentheses S 17"))
 	require.Error(t, err)
 }
 
@@ -58,8 +59,9 @@ func TestWatchPeakRSSSeesAChildProcess(t *testing.T) {
 	watch := watchPeakRSS(shell.Process.Pid, "sleep", 5*time.Millisecond)
 	require.NoError(t, shell.Wait())
 
-	peak, processes := watch.Stop()
+	peak, processes, cpu := watch.Stop()
 	assert.Equal(t, 1, processes)
+	assert.Less(t, cpu, 400*time.Millisecond, "sleep hardly runs")
 	assert.Greater(t, peak, int64(64*1024), "even sleep has more than 64 KiB resident")
 	assert.Less(t, peak, int64(1<<30))
 }

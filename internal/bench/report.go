@@ -501,17 +501,27 @@ func (r *Report) writeSeries(b *strings.Builder, series *Series) {
 		writeRequests(b, series, phase)
 	}
 
-	b.WriteString("\n#### Provider memory\n\n")
-	b.WriteString("Peak resident set (VmHWM) of the provider processes Terraform started, the largest of each phase.\n\n")
-	b.WriteString("| instances | plan | apply | refresh | destroy |\n|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n#### Provider memory and CPU\n\n")
+	b.WriteString("Peak resident set (VmHWM) of the provider processes Terraform started, the largest of each phase; " +
+		"then the CPU time (user and system, from `/proc`) of those processes together, and of Terraform itself besides them.\n\n")
+	b.WriteString("| instances | plan | apply | refresh | destroy | CPU: plan | apply | refresh | destroy |\n" +
+		"|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+
+	phases := []string{PhasePlan, PhaseApply, PhaseRefresh, PhaseDestroy}
 
 	for i := range series.Results {
 		result := &series.Results[i]
 		fmt.Fprintf(b, "| %d |", result.Instances)
 
-		for _, name := range []string{PhasePlan, PhaseApply, PhaseRefresh, PhaseDestroy} {
+		for _, name := range phases {
 			if phase := result.Phase(name); phase != nil {
 				fmt.Fprintf(b, " %s |", mebibytes(phase.PeakRSS))
+			}
+		}
+
+		for _, name := range phases {
+			if phase := result.Phase(name); phase != nil {
+				fmt.Fprintf(b, " %.2f s + %.2f s |", phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
 			}
 		}
 

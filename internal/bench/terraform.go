@@ -32,12 +32,15 @@ type terraform struct {
 
 // run is one finished command with what was measured while it ran.
 type run struct {
-	wall        time.Duration
-	stdout      []byte
-	peakRSS     int64 // bytes; the highest of every provider process the command started
-	providers   int   // provider processes seen
-	exitCode    int
-	commandLine string
+	wall      time.Duration
+	stdout    []byte
+	peakRSS   int64 // bytes; the highest of every provider process the command started
+	providers int   // provider processes seen
+	// providerCPU is the CPU time of those processes, and terraformCPU that of
+	// Terraform itself, without them.
+	providerCPU, terraformCPU time.Duration
+	exitCode                  int
+	commandLine               string
 }
 
 // run executes terraform with args, measuring wall time and the provider's peak
@@ -59,14 +62,21 @@ func (t *terraform) run(ctx context.Context, args ...string) (*run, error) {
 	watch := watchPeakRSS(command.Process.Pid, providerExecutable, memorySampleInterval)
 	err := command.Wait()
 	wall := time.Since(start)
-	peak, processes := watch.Stop()
+	peak, processes, providerCPU := watch.Stop()
 
 	result := &run{
 		wall:        wall,
 		stdout:      stdout.Bytes(),
 		peakRSS:     peak,
 		providers:   processes,
+		providerCPU: providerCPU,
 		commandLine: "terraform " + strings.Join(args, " "),
+	}
+
+	// Terraform's own usage, as the kernel reports it on exit, holds that of the
+	// children it waited for: the provider processes.
+	if state := command.ProcessState; state != nil {
+		result.terraformCPU = max(state.UserTime()+state.SystemTime()-providerCPU, 0)
 	}
 
 	var exitErr *exec.ExitError
