@@ -99,9 +99,14 @@ type Result struct {
 
 // Phase returns the phase of that name.
 func (r *Result) Phase(name string) *Phase {
-	for i := range r.Phases {
-		if r.Phases[i].Name == name {
-			return &r.Phases[i]
+	return find(r.Phases, func(p *Phase) bool { return p.Name == name })
+}
+
+// find returns the first of items that match accepts, or nil.
+func find[T any](items []T, match func(*T) bool) *T {
+	for i := range items {
+		if match(&items[i]) {
+			return &items[i]
 		}
 	}
 
@@ -116,13 +121,7 @@ type Series struct {
 
 // Result returns the result for n instances, or nil when n was not run.
 func (s *Series) Result(n int) *Result {
-	for i := range s.Results {
-		if s.Results[i].Instances == n {
-			return &s.Results[i]
-		}
-	}
-
-	return nil
+	return find(s.Results, func(r *Result) bool { return r.Instances == n })
 }
 
 // Report is a whole benchmark run.
@@ -136,13 +135,7 @@ type Report struct {
 
 // series returns the figures of config, or nil when it was not run.
 func (r *Report) series(config Config) *Series {
-	for i := range r.Series {
-		if r.Series[i].Config == config {
-			return &r.Series[i]
-		}
-	}
-
-	return nil
+	return find(r.Series, func(s *Series) bool { return s.Config == config })
 }
 
 // Run benchmarks every configuration, and in each every count in turn, leaving
