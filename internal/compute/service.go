@@ -113,13 +113,18 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	// A span narrower than a tenth of the shortest interval is as good as known.
 	service.pacer = newPacer(service.poll.Min / 10)
 	// A look-up may take a list one poll interval old: no staler than a wait's reads.
-	service.servers.shareRecent(service.poll.Max, client.WriteMark)
+	service.servers.shareRecent(service.poll.Max, service.writeMark)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
 	service.pollEpoch = time.Now().Add(-rand.N(service.poll.Max)) //nolint:gosec // a phase needs no cryptographic randomness
 
 	return service
+}
+
+// writeMark says what the façade's client has written (see unikorn.WriteMarkOf).
+func (s *Service) writeMark() (unikorn.WriteMark, bool) {
+	return unikorn.WriteMarkOf(s.client)
 }
 
 // Client returns the API client the façade uses.

@@ -84,11 +84,12 @@ type writeLog struct {
 // client has begun no write.
 type WriteMark uint64
 
-// WriteMark returns how many writes (any request but a GET) the client has begun,
+// WriteMarkOf returns how many writes (any request but a GET) the client has begun,
 // and whether every one of them has been answered. A read sent while none was in
 // flight comes after every write the client made before it; as long as the mark is
-// unchanged, no write has begun since, so its answer still shows all of them.
-func (c *Client) WriteMark() (WriteMark, bool) {
+// unchanged, no write has begun since, so its answer still shows all of them. (A
+// function, not a method: the client's methods are the API's calls.)
+func WriteMarkOf(c *Client) (WriteMark, bool) {
 	c.writes.mu.Lock()
 	defer c.writes.mu.Unlock()
 
