@@ -37,6 +37,17 @@ func (e *env) snapshotsNamed(t *testing.T, name string) []unikorn.Image {
 	return named
 }
 
+// snapshotImage makes an image of instance called name.
+func (e *env) snapshotImage(t *testing.T, instance *compute.Instance, name string) *compute.Image {
+	t.Helper()
+
+	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
+		compute.SnapshotRequest{Name: name}, ignoreProgress)
+	require.NoError(t, err)
+
+	return image
+}
+
 func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	t.Parallel()
 
@@ -85,9 +96,7 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
-		compute.SnapshotRequest{Name: "golden"}, ignoreProgress)
-	require.NoError(t, err)
+	image := e.snapshotImage(t, instance, "golden")
 
 	ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
 
@@ -127,9 +136,7 @@ func TestFindImageLooksInEveryRegion(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
-		compute.SnapshotRequest{Name: "golden"}, ignoreProgress)
-	require.NoError(t, err)
+	image := e.snapshotImage(t, instance, "golden")
 
 	found, err := e.service.FindImage(t.Context(), sandbox.OrganizationID, image.ID)
 	require.NoError(t, err)

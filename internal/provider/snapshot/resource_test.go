@@ -150,6 +150,22 @@ func checkNoSnapshot(t *testing.T, env *acctest.Environment) resource.TestCheckF
 	}
 }
 
+// forEachBackend runs the steps made by steps on each instance back end, with the
+// read lag of production, and checks that destroy leaves no image of instance web.
+func forEachBackend(t *testing.T, steps func(t *testing.T, env *acctest.Environment) []resource.TestStep) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { env.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+			CheckDestroy:             checkNoSnapshot(t, env),
+			Steps:                    steps(t, env),
+		})
+	}, acctest.Production(t))
+}
+
 // TestAccSnapshotResource_invalidName refuses at plan, on the attribute, a name region
 // would refuse, before anything is created.
 func TestAccSnapshotResource_invalidName(t *testing.T) {
@@ -183,120 +199,96 @@ resource "unikorn_snapshot" "golden" {
 // production, reads and imports it, replaces it when its tags change (region cannot
 // change an image) and deletes it on destroy, on each instance back end.
 func TestAccSnapshotResource_lifecycle(t *testing.T) {
-	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
-
+	forEachBackend(t, func(t *testing.T, env *acctest.Environment) []resource.TestStep {
 		var firstID string
 
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			CheckDestroy:             checkNoSnapshot(t, env),
-			Steps: []resource.TestStep{
-				{
-					Config: config(env, "web-golden", "web"),
-					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("status"), knownvalue.StringExact(unikorn.ImageReady)),
-						statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("region_id"), knownvalue.StringExact(env.RegionID)),
-						statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("organization_id"),
-							knownvalue.StringExact(env.Settings.OrganizationID)),
-						statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("tags"),
-							knownvalue.MapExact(map[string]knownvalue.Check{"role": knownvalue.StringExact("web")})),
+		return []resource.TestStep{
+			{
+				Config: config(env, "web-golden", "web"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("status"), knownvalue.StringExact(unikorn.ImageReady)),
+					statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("region_id"), knownvalue.StringExact(env.RegionID)),
+					statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("organization_id"),
+						knownvalue.StringExact(env.Settings.OrganizationID)),
+					statecheck.ExpectKnownValue(snapshotAddress, tfjsonpath.New("tags"),
+						knownvalue.MapExact(map[string]knownvalue.Check{"role": knownvalue.StringExact("web")})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair(snapshotAddress, "instance_id", "unikorn_compute_instance.web", "id"),
+					resource.TestCheckResourceAttrSet(snapshotAddress, "creation_time"),
+					checkOneSnapshot(t, env, "web"),
+					checkSnapshotsSent(t, env, 1),
+					func(s *terraform.State) error {
+						firstID = s.RootModule().Resources[snapshotAddress].Primary.ID
+
+						return nil
 					},
-					Check: resource.ComposeAggregateTestCheckFunc(
-						resource.TestCheckResourceAttrPair(snapshotAddress, "instance_id", "unikorn_compute_instance.web", "id"),
-						resource.TestCheckResourceAttrSet(snapshotAddress, "creation_time"),
-						checkOneSnapshot(t, env, "web"),
-						checkSnapshotsSent(t, env, 1),
-						func(s *terraform.State) error {
-							firstID = s.RootModule().Resources[snapshotAddress].Primary.ID
-
-							return nil
-						},
-					),
-				},
-				{ResourceName: snapshotAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
-				{ResourceName: snapshotAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
-				{
-					Config: config(env, "web-golden", "golden"),
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(snapshotAddress, plancheck.ResourceActionDestroyBeforeCreate),
-						plancheck.ExpectResourceAction("unikorn_compute_instance.web", plancheck.ResourceActionNoop),
-					}},
-					Check: resource.ComposeAggregateTestCheckFunc(
-						checkOneSnapshot(t, env, "golden"),
-						checkSnapshotsSent(t, env, 2),
-						func(s *terraform.State) error {
-							if s.RootModule().Resources[snapshotAddress].Primary.ID == firstID {
-								return fmt.Errorf("new tags kept image %s", firstID)
-							}
-
-							return nil
-						},
-					),
-				},
+				),
 			},
-		})
-	}, acctest.Production(t))
+			{ResourceName: snapshotAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+			{ResourceName: snapshotAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			{
+				Config: config(env, "web-golden", "golden"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(snapshotAddress, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectResourceAction("unikorn_compute_instance.web", plancheck.ResourceActionNoop),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkOneSnapshot(t, env, "golden"),
+					checkSnapshotsSent(t, env, 2),
+					func(s *terraform.State) error {
+						if s.RootModule().Resources[snapshotAddress].Primary.ID == firstID {
+							return fmt.Errorf("new tags kept image %s", firstID)
+						}
+
+						return nil
+					},
+				),
+			},
+		}
+	})
 }
 
 // TestAccSnapshotResource_lostAnswer loses the answer to the snapshot after the cloud
 // made the image: the image is found by its provenance and name and adopted, never
 // snapshotted twice, and the next plan is empty.
 func TestAccSnapshotResource_lostAnswer(t *testing.T) {
-	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
-
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			CheckDestroy:             checkNoSnapshot(t, env),
-			Steps: []resource.TestStep{{
-				PreConfig: func() {
-					method, route := snapshotRoute(env)
-					env.AddFault(t, sandbox.FaultRule{Method: method, Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
-				},
-				Config: config(env, "web-golden", "web"),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkOneSnapshot(t, env, "web"),
-					checkSnapshotsSent(t, env, 1),
-				),
-			}},
-		})
-	}, acctest.Production(t))
+	forEachBackend(t, func(t *testing.T, env *acctest.Environment) []resource.TestStep {
+		return []resource.TestStep{{
+			PreConfig: func() {
+				method, route := snapshotRoute(env)
+				env.AddFault(t, sandbox.FaultRule{Method: method, Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
+			},
+			Config: config(env, "web-golden", "web"),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkOneSnapshot(t, env, "web"),
+				checkSnapshotsSent(t, env, 1),
+			),
+		}}
+	})
 }
 
 // TestAccSnapshotResource_deletedOutside drops from the state an image deleted behind
 // Terraform's back, once region's 404 has outlasted its read lag, and makes it again.
 func TestAccSnapshotResource_deletedOutside(t *testing.T) {
-	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
-
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			CheckDestroy:             checkNoSnapshot(t, env),
-			Steps: []resource.TestStep{
-				{Config: config(env, "web-golden", "web")},
-				{
-					PreConfig: func() {
-						snapshots := snapshotsOf(t, env)
-						require.Len(t, snapshots, 1)
-						require.NoError(t, env.Client.DeleteImage(t.Context(), env.Settings.OrganizationID, env.RegionID, snapshots[0].Metadata.ID))
-						// Region's cache lists a deleted image as it was for the read lag,
-						// and a refresh within it rightly keeps it.
-						time.Sleep(acctest.ProductionReadLag)
-					},
-					Config: config(env, "web-golden", "web"),
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(snapshotAddress, plancheck.ResourceActionCreate),
-					}},
-					Check: resource.ComposeAggregateTestCheckFunc(checkOneSnapshot(t, env, "web"), checkSnapshotsSent(t, env, 2)),
+	forEachBackend(t, func(t *testing.T, env *acctest.Environment) []resource.TestStep {
+		return []resource.TestStep{
+			{Config: config(env, "web-golden", "web")},
+			{
+				PreConfig: func() {
+					snapshots := snapshotsOf(t, env)
+					require.Len(t, snapshots, 1)
+					require.NoError(t, env.Client.DeleteImage(t.Context(), env.Settings.OrganizationID, env.RegionID, snapshots[0].Metadata.ID))
+					// Region's cache lists a deleted image as it was for the read lag,
+					// and a refresh within it rightly keeps it.
+					time.Sleep(acctest.ProductionReadLag)
 				},
+				Config: config(env, "web-golden", "web"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(snapshotAddress, plancheck.ResourceActionCreate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(checkOneSnapshot(t, env, "web"), checkSnapshotsSent(t, env, 2)),
 			},
-		})
-	}, acctest.Production(t))
+		}
+	})
 }
