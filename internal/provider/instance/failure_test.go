@@ -184,39 +184,56 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 // A server deleted out of band is noticed by a plan that writes nothing; the apply
 // that follows replaces the instance and releases the vanished one's quota.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{Config: config(env, baseAttrs(env))},
-		resource.TestStep{
-			PreConfig: func() {
-				deleteServerBehindTerraform(t, env, instanceID(t, "web"))
-				env.ResetStats(t)
-			},
-			Config:             config(env, baseAttrs(env)),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
-				assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
-			},
-			Config: config(env, baseAttrs(env)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
-			}},
-			Check: checkSandbox(func() error {
-				// The vanished instance's quota was released; only the new one's remains.
-				if allocations := instanceAllocations(t, env); len(allocations) != 1 {
-					return fmt.Errorf("want 1 instance allocation after re-creating, got %d", len(allocations))
-				}
+		// Compute's controller puts back a server deleted behind its back, so the
+		// instance stays; the region back end has nobody to do that, and replaces it.
+		compute := env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
+		replaced := plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)
+		if compute {
+			replaced = plancheck.ExpectEmptyPlan()
+		}
 
-				return nil
-			}),
-		},
-	))
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{Config: config(env, baseAttrs(env))},
+			resource.TestStep{
+				PreConfig: func() {
+					deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+					env.ResetStats(t)
+				},
+				Config:             config(env, baseAttrs(env)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: !compute,
+			},
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
+					assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
+				},
+				Config:           config(env, baseAttrs(env)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{replaced}},
+				Check: checkSandbox(func() error {
+					// The vanished instance's quota was released, or kept by the instance
+					// compute restored; either way one instance is charged once.
+					if allocations := instanceAllocations(t, env); len(allocations) != 1 {
+						return fmt.Errorf("want 1 instance allocation, got %d", len(allocations))
+					}
+
+					if compute {
+						// The server compute put back is younger than region's read lag.
+						settle()
+					}
+
+					if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) != 1 {
+						return fmt.Errorf("want 1 server behind the instance, got %d", len(servers))
+					}
+
+					return nil
+				}),
+			},
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
@@ -304,47 +321,60 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	// Each step gets one 503 and one 429 on every idempotent request it makes, on top
-	// of a clean slate, so that no route fails more often than the client retries.
-	faults := func() {
-		env.ClearFaults(t)
+		// Each step gets one 503 and one 429 on every idempotent request either back
+		// end makes, on top of a clean slate, so that no route fails more often than
+		// the client retries. Compute's own calls to region meet them too.
+		faults := func() {
+			env.ClearFaults(t)
 
-		for _, route := range []struct{ method, route string }{
-			{"GET", "/api/v2/servers"},
-			{"GET", "/api/v2/servers/{serverID}"},
-			{"GET", "/api/v2/networks/{networkID}"},
-			{"PUT", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
-		} {
-			for _, status := range []int{503, 429} {
-				env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+			for _, route := range []struct{ method, route string }{
+				{"GET", "/api/v2/servers"},
+				{"GET", "/api/v2/servers/{serverID}"},
+				{"GET", "/api/v2/networks/{networkID}"},
+				{"PUT", "/api/v2/servers/{serverID}"},
+				{"DELETE", "/api/v2/servers/{serverID}"},
+				{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
+				{"GET", sandbox.ComputePrefix + "/api/v2/instances"},
+				{"GET", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+				{"PUT", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+				{"DELETE", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+			} {
+				for _, status := range []int{503, 429} {
+					env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+				}
 			}
 		}
-	}
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
-		resource.TestStep{
-			PreConfig: func() {
-				faults()
-				env.ResetStats(t)
-				// The old instance is destroyed first; the new one's create fails once.
-				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 503, Count: 1})
+		// The request that creates an instance, as the sandbox names it and as the
+		// client's error names it.
+		create, createPath := "/api/v2/servers", "/api/v2/servers"
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			create, createPath = sandbox.ComputePrefix+"/api/v2/instances", "/api/v2/instances"
+		}
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
+			resource.TestStep{
+				PreConfig: func() {
+					faults()
+					env.ResetStats(t)
+					// The old instance is destroyed first; the new one's create fails once.
+					env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: create, Status: 503, Count: 1})
+				},
+				Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
+				ExpectError: wrapped(`POST ` + createPath + `: 503`),
 			},
-			Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
-			ExpectError: wrapped(`POST /api/v2/servers: 503`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is sent once")
-				faults()
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Equal(t, 1, env.Stats(t).Routes["POST "+create], "a failed create is sent once")
+					faults()
+				},
+				Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
 			},
-			Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
