@@ -80,39 +80,110 @@ func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
+		outside := outsideTerraform(t, env)
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
 				// Someone else created "web" on the network, outside this configuration.
-				_, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
-					Metadata: unikorn.WriteMetadata{Name: "web"},
-					Spec: unikorn.ServerCreateSpec{
-						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
-						NetworkID:  env.NetworkID,
-					},
-				})
-				require.NoError(t, err)
+				PreConfig: func() { outside.create("web") },
+				Config:    config(env, baseAttrs(env)),
+				ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
+					sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
 			},
-			Config: config(env, baseAttrs(env)),
-			ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
-				sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
-
-				settle() // for the list to show the server made a moment ago
-
-				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
-					deleteServerBehindTerraform(t, env, server.Metadata.ID)
-				}
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Len(t, instanceAllocations(t, env), outside.allocations,
+						"the refused create charged nothing")
+					outside.delete("web")
+				},
+				Config: config(env, baseAttrs(env)),
 			},
-			Config: config(env, baseAttrs(env)),
+		))
+	}, acctest.Production(t))
+}
+
+// outside makes and removes instances behind Terraform's back, the way someone using
+// the same back end would: a bare server on region, or an instance through compute.
+type outside struct {
+	t   *testing.T
+	env *acctest.Environment
+	// compute is compute's API as the provider's user has it; nil on region.
+	compute *unikorn.Client
+	// allocations is how many quota allocations an instance made outside holds: the
+	// saga's own when compute makes it, none for a bare server.
+	allocations int
+}
+
+func outsideTerraform(t *testing.T, env *acctest.Environment) *outside {
+	t.Helper()
+
+	o := &outside{t: t, env: env}
+
+	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+		client, err := unikorn.NewClient(unikorn.Config{
+			RegionEndpoint:  env.Settings.RegionEndpoint,
+			ComputeEndpoint: env.Settings.ComputeEndpoint,
+			Token:           env.Settings.Token,
+		})
+		require.NoError(t, err)
+
+		o.compute, o.allocations = client, 1
+	}
+
+	return o
+}
+
+func (o *outside) create(name string) {
+	o.t.Helper()
+
+	ctx := context.Background()
+	spec := unikorn.ServerSpec{FlavorID: o.env.FlavorID, ImageID: o.env.ImageID}
+
+	if o.compute == nil {
+		_, err := o.env.Client.CreateServer(ctx, unikorn.ServerCreate{
+			Metadata: unikorn.WriteMetadata{Name: name},
+			Spec:     unikorn.ServerCreateSpec{ServerSpec: spec, NetworkID: o.env.NetworkID},
+		})
+		require.NoError(o.t, err)
+
+		return
+	}
+
+	_, err := o.compute.CreateInstance(ctx, unikorn.InstanceCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.InstanceCreateSpec{
+			InstanceSpec:   unikorn.InstanceSpec{FlavorID: spec.FlavorID, ImageID: spec.ImageID},
+			OrganizationID: sandbox.OrganizationID,
+			ProjectID:      sandbox.ProjectID,
+			NetworkID:      o.env.NetworkID,
 		},
-	))
+	})
+	require.NoError(o.t, err)
+}
+
+// delete removes what create made and waits until it is gone, past the read lag.
+func (o *outside) delete(name string) {
+	o.t.Helper()
+
+	id := instanceID(o.t, name)
+	if o.compute == nil {
+		settle() // for the list to show the server made a moment ago
+		deleteServerBehindTerraform(o.t, o.env, id)
+
+		return
+	}
+
+	ctx := context.Background()
+	require.NoError(o.t, o.compute.DeleteInstance(ctx, id))
+	require.Eventually(o.t, func() bool {
+		_, err := o.compute.GetInstance(ctx, id)
+
+		return unikorn.IsNotFound(err)
+	}, time.Minute, 100*time.Millisecond)
+	settle()
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
