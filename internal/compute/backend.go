@@ -62,10 +62,14 @@ type Location struct {
 
 // Image is an image as the façade shows it.
 type Image struct {
-	ID           string
-	Name         string
-	Description  string
-	RegionID     string
+	ID             string
+	Name           string
+	Description    string
+	OrganizationID string
+	RegionID       string
+	// InstanceID is the instance a snapshot image was made from, from its provenance
+	// tag; empty for other images.
+	InstanceID   string
 	Status       string
 	CreationTime time.Time
 	// Tags are those a caller set; reserved tags (the snapshot's provenance) are left out.

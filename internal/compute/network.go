@@ -29,8 +29,11 @@ type (
 
 // Objects manages what instances stand on: networks, security groups and SSH
 // certificate authorities, through region's public v2 API, which any project user may
-// call whichever instance back end the provider uses.
+// call whichever instance back end the provider uses; and the images made from
+// instances.
 type Objects interface {
+	Images
+
 	ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error)
 	CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error)
 	UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error)

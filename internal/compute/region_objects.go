@@ -30,10 +30,13 @@ func (e *InUseError) Unwrap() error { return e.Err }
 type regionObject[T any] struct {
 	kind string
 	// users names what may keep the object from being deleted; empty when nothing can.
-	users    string
-	get      func(context.Context, string) (*T, error)
-	del      func(context.Context, string) error
-	metadata func(*T) *unikorn.ProjectScopedMetadata
+	users string
+	// conflictInUse means region answers a delete of the object in use with 409 (as for
+	// images) rather than 403.
+	conflictInUse bool
+	get           func(context.Context, string) (*T, error)
+	del           func(context.Context, string) error
+	metadata      func(*T) *unikorn.ProjectScopedMetadata
 }
 
 // read returns the object, or nil when region answers a definite 404. A 403 is an
@@ -85,7 +88,11 @@ func (o regionObject[T]) delete(ctx context.Context, s *Service, id string) erro
 		switch {
 		case err == nil, unikorn.IsNotFound(err):
 			return true, nil
-		case unikorn.IsForbidden(err) && o.users != "":
+		case unikorn.IsConflict(err) && o.conflictInUse:
+			inUse = err
+
+			return false, nil
+		case unikorn.IsForbidden(err) && o.users != "" && !o.conflictInUse:
 			// A 403 for an object we can still read is "in use"; for one we cannot
 			// read it is lost access, which no wait cures.
 			if _, readErr := o.get(ctx, id); readErr != nil {

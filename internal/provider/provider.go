@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -167,6 +168,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewNetworkResource,
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
+		snapshot.NewResource,
 	}
 }
 

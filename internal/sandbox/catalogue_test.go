@@ -179,6 +179,9 @@ func TestImageDelete(t *testing.T) {
 	path := regionPath("/images/" + image.Metadata.ID)
 	h.call(http.MethodDelete, path, nil).expectError(http.StatusConflict, unikorn.ErrorConflict)
 	h.call(http.MethodDelete, regionPath("/images/"+ImageUbuntuID), nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	// Through an organization the caller is not in, the image is out of reach.
+	h.call(http.MethodDelete, "/api/v1/organizations/"+ForeignOrganizationID+"/regions/"+RegionID+"/images/"+image.Metadata.ID, nil).
+		expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
 	h.call(http.MethodDelete, "/api/v2/servers/"+used.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 	h.clock.Advance(settle)
@@ -186,4 +189,33 @@ func TestImageDelete(t *testing.T) {
 	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
 	h.call(http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 	assert.NotContains(t, imageNames(h.listImagesV1()), "copy")
+}
+
+// Images lag as every other object: a snapshot is missing from the lists until the
+// cache sees it, and a deleted image is still listed as it was, while a second delete,
+// which reads the latest version, already answers 404.
+func TestImagesLag(t *testing.T) {
+	h := newHarness(t)
+
+	server := h.createReadyServer("source")
+	require.NoError(t, h.sb.UpdateSettings(Settings{ReadLag: testReadLag.String()}))
+
+	owned := url.Values{"organizationID": {OrganizationID}, "scope": {"owned"}, "status": {"pending", "creating", "ready", "failed"}}
+
+	var image unikorn.Image
+
+	h.call(http.MethodPost, "/api/v2/servers/"+server.Metadata.ID+"/snapshot", unikorn.SnapshotCreate{Metadata: unikorn.WriteMetadata{Name: "copy"}}).
+		expect(http.StatusCreated, &image)
+	assert.NotContains(t, imageNames(h.listImagesV2(owned)), "copy", "a new image is not listed at once")
+
+	h.clock.Advance(settle + testReadLag)
+	assert.Contains(t, imageNames(h.listImagesV2(owned)), "copy")
+
+	path := regionPath("/images/" + image.Metadata.ID)
+	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
+	assert.Contains(t, imageNames(h.listImagesV2(owned)), "copy", "a deleted image is listed for a while")
+	h.call(http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	h.clock.Advance(testReadLag)
+	assert.NotContains(t, imageNames(h.listImagesV2(owned)), "copy")
 }

@@ -88,7 +88,7 @@ func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 				ElementType: types.StringType,
 				MarkdownDescription: "Only instances that carry every one of these tags with exactly these values. " +
 					"Names under a `*.unikorn-cloud.org` prefix are reserved by Unikorn and rejected.",
-				Validators: []validator.Map{tagNamesValidator{}},
+				Validators: []validator.Map{validators.TagNames()},
 			},
 		},
 	}

@@ -114,7 +114,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				Optional:            true,
 				ElementType:         types.StringType,
 				MarkdownDescription: resourceDescription("tags"),
-				Validators:          []validator.Map{tagNamesValidator{}},
+				Validators:          []validator.Map{validators.TagNames()},
 			},
 			"organization_id": schema.StringAttribute{
 				Computed:            true,

@@ -47,26 +47,6 @@ func (cidrValidator) ValidateString(_ context.Context, req validator.StringReque
 	}
 }
 
-type tagNamesValidator struct{}
-
-func (tagNamesValidator) Description(context.Context) string {
-	return "tag names must not use a prefix reserved by Unikorn"
-}
-
-func (v tagNamesValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (tagNamesValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-
-	for name := range req.ConfigValue.Elements() {
-		if err := compute.ValidateTagName(name); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid tag name", err.Error())
-		}
-	}
-}
-
 // publicAddressUnlessToggled keeps the known public address across plans, except when
 // public_ip changes: then the address is released or allocated and only the apply
 // can tell it.

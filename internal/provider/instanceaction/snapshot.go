@@ -12,6 +12,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // SnapshotTypeName is the snapshot action's Terraform type.
@@ -52,7 +53,7 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 			Required: true,
 			MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
 				"ending with a letter or digit. Image names need not be unique.",
-			Validators: []validator.String{imageNameValidator{}},
+			Validators: []validator.String{validators.ImageName()},
 		},
 		"description": schema.StringAttribute{
 			Optional:            true,
@@ -71,7 +72,8 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 		MarkdownDescription: "Makes an image of a compute instance's disk and waits until the image is `ready`, " +
 			"reporting its ID and state as it goes. The image belongs to the instance's organization; find it " +
 			"with the `unikorn_images` data source's `instance_id` filter and boot new instances from it. It is " +
-			"not managed by Terraform: delete it in Unikorn when it is no longer needed.\n\n" +
+			"not managed by Terraform: delete it in Unikorn when it is no longer needed. For an image Terraform " +
+			"manages, use the `unikorn_snapshot` resource.\n\n" +
 			"Snapshot a stopped instance (see the `unikorn_compute_instance_power` action) for a consistent disk.",
 		Attributes: attributes,
 	}
@@ -104,25 +106,5 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 
 	if _, err := a.compute.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
-	}
-}
-
-type imageNameValidator struct{}
-
-func (imageNameValidator) Description(context.Context) string {
-	return "must be a valid image name (a Kubernetes label value)"
-}
-
-func (v imageNameValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (imageNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-
-	if err := compute.ValidateImageName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid image name", err.Error())
 	}
 }

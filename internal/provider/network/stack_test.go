@@ -68,8 +68,8 @@ func recordsOf(t *testing.T, env *acctest.Environment) records {
 }
 
 // stackConfig is a project built from nothing: a network, two security groups, an
-// SSH certificate authority, an instance, a snapshot of it and a second instance from
-// the snapshot. sshFrom and nameserver are what the test changes in place.
+// SSH certificate authority, an instance, a snapshot image of it and a second
+// instance booted from that image. sshFrom and nameserver are what the test changes in place.
 func stackConfig(env *acctest.Environment, key, sshFrom, nameserver string, restored bool) string {
 	config := env.ProviderConfig() + fmt.Sprintf(`
 resource "unikorn_network" "stack" {
@@ -105,38 +105,20 @@ resource "unikorn_compute_instance" "web" {
   ssh_certificate_authority_id = unikorn_ssh_certificate_authority.ops.id
 }
 
-action "unikorn_compute_instance_snapshot" "web" {
-  config {
-    instance_id = unikorn_compute_instance.web.id
-    name        = "web-golden"
-  }
-}
-
-resource "terraform_data" "snapshot" {
-  input = [unikorn_compute_instance.web.id]
-
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.unikorn_compute_instance_snapshot.web]
-    }
-  }
+resource "unikorn_snapshot" "web" {
+  instance_id = unikorn_compute_instance.web.id
+  name        = "web-golden"
 }
 `, acctest.Quote(env.RegionID), acctest.Quote(sshFrom), acctest.Quote(nameserver), acctest.Quote(key),
 		acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
 
 	if restored {
 		config += `
-data "unikorn_images" "snapshots" {
-  region_id   = unikorn_compute_instance.web.region_id
-  instance_id = unikorn_compute_instance.web.id
-}
-
 resource "unikorn_compute_instance" "restored" {
   name               = "restored"
   network_id         = unikorn_network.stack.id
   flavor_id          = unikorn_compute_instance.web.flavor_id
-  image_id           = one(data.unikorn_images.snapshots.images).id
+  image_id           = unikorn_snapshot.web.id
   security_group_ids = [unikorn_security_group.web.id]
 }
 `
@@ -145,65 +127,71 @@ resource "unikorn_compute_instance" "restored" {
 	return config
 }
 
-// TestAccStack_fromEmptyProject builds a project's infrastructure from nothing,
-// changes a rule and a DNS server in place, and destroys it all, leaving nothing in
-// region's or identity's records but the snapshot image, which no resource manages.
-// The body depends only on the environment, so it runs against every back end the
-// environment offers.
+// TestAccStack_fromEmptyProject builds a project's infrastructure from nothing on
+// each instance back end, changes a rule and a DNS server in place, and destroys it
+// all, leaving nothing it made in region's or identity's records: every object,
+// the snapshot image included, is a resource Terraform manages.
 func TestAccStack_fromEmptyProject(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	before := recordsOf(t, env)
-	key := newAuthorityKey(t)
+		before := recordsOf(t, env)
+		key := newAuthorityKey(t)
 
-	inPlace := []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction("unikorn_network.stack", plancheck.ResourceActionUpdate),
-		plancheck.ExpectResourceAction("unikorn_security_group.ssh", plancheck.ResourceActionUpdate),
-		plancheck.ExpectResourceAction("unikorn_compute_instance.web", plancheck.ResourceActionNoop),
-		plancheck.ExpectResourceAction("unikorn_compute_instance.restored", plancheck.ResourceActionNoop),
-		plancheck.ExpectResourceAction("unikorn_security_group.web", plancheck.ResourceActionNoop),
-		plancheck.ExpectResourceAction("unikorn_ssh_certificate_authority.ops", plancheck.ResourceActionNoop),
-	}
+		inPlace := []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction("unikorn_network.stack", plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction("unikorn_security_group.ssh", plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction("unikorn_compute_instance.web", plancheck.ResourceActionNoop),
+			plancheck.ExpectResourceAction("unikorn_snapshot.web", plancheck.ResourceActionNoop),
+			plancheck.ExpectResourceAction("unikorn_compute_instance.restored", plancheck.ResourceActionNoop),
+			plancheck.ExpectResourceAction("unikorn_security_group.web", plancheck.ResourceActionNoop),
+			plancheck.ExpectResourceAction("unikorn_ssh_certificate_authority.ops", plancheck.ResourceActionNoop),
+		}
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(acctest.Actions),
-		Steps: []resource.TestStep{
-			{Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", false)},
-			{
-				Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", true),
-				Check: func(s *terraform.State) error {
-					after := recordsOf(t, env)
-					assert.Len(t, after.servers, len(before.servers)+2, "two instances")
-					assert.Len(t, after.images, len(before.images)+1, "one snapshot")
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { env.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+			Steps: []resource.TestStep{
+				{Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", false)},
+				{
+					Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", true),
+					Check: func(s *terraform.State) error {
+						after := recordsOf(t, env)
+						assert.Len(t, after.servers, len(before.servers)+2, "two instances")
+						assert.Len(t, after.images, len(before.images)+1, "one snapshot")
+						assert.Len(t, after.allocations, len(before.allocations)+3, "the two instances and the network charged")
 
-					return nil
+						restored := s.RootModule().Resources["unikorn_compute_instance.restored"].Primary.Attributes["image_id"]
+						assert.Equal(t, s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, restored,
+							"the second instance boots from the snapshot")
+
+						return nil
+					},
+				},
+				{
+					Config:           stackConfig(env, key, "198.51.100.0/24", "192.0.2.54", true),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: inPlace},
+					Check: func(s *terraform.State) error {
+						network, err := env.Client.GetNetwork(t.Context(), s.RootModule().Resources["unikorn_network.stack"].Primary.ID)
+						if err != nil {
+							return err
+						}
+
+						assert.Equal(t, []string{"192.0.2.54"}, network.Spec.DNSNameservers)
+
+						return nil
+					},
 				},
 			},
-			{
-				Config:           stackConfig(env, key, "198.51.100.0/24", "192.0.2.54", true),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: inPlace},
-				Check: func(s *terraform.State) error {
-					network, err := env.Client.GetNetwork(t.Context(), s.RootModule().Resources["unikorn_network.stack"].Primary.ID)
-					if err != nil {
-						return err
-					}
+		})
 
-					assert.Equal(t, []string{"192.0.2.54"}, network.Spec.DNSNameservers)
-
-					return nil
-				},
-			},
-		},
+		after := recordsOf(t, env)
+		assert.ElementsMatch(t, before.networks, after.networks, "no network left")
+		assert.ElementsMatch(t, before.groups, after.groups, "no security group left")
+		assert.ElementsMatch(t, before.authorities, after.authorities, "no SSH certificate authority left")
+		assert.ElementsMatch(t, before.servers, after.servers, "no server left")
+		assert.ElementsMatch(t, before.images, after.images, "no image left")
+		assert.ElementsMatch(t, before.allocations, after.allocations, "no allocation left")
 	})
-
-	after := recordsOf(t, env)
-	assert.ElementsMatch(t, before.networks, after.networks, "no network left")
-	assert.ElementsMatch(t, before.groups, after.groups, "no security group left")
-	assert.ElementsMatch(t, before.authorities, after.authorities, "no SSH certificate authority left")
-	assert.ElementsMatch(t, before.servers, after.servers, "no server left")
-	assert.ElementsMatch(t, before.allocations, after.allocations, "no allocation left")
-	assert.Len(t, after.images, len(before.images)+1, "only the snapshot, which no resource manages, is left")
 }

@@ -1,0 +1,286 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// ImageRef locates an image: region reads and deletes images within one
+// organization's view of one region.
+type ImageRef struct {
+	ID             string
+	OrganizationID string
+	RegionID       string
+}
+
+// Images manages the images made from instances (snapshots) through region's image
+// API, which any member of the organization may call whichever instance back end
+// made the image.
+type Images interface {
+	// SnapshotImage makes an image of instance through instances and waits until it is
+	// ready. A returned image exists and must be tracked even when err is not nil.
+	SnapshotImage(ctx context.Context, instances Instances, instance *Instance, request SnapshotRequest, progress Progress) (*Image, error)
+	// ReadImage returns the image, or nil when region has definitely none: it answered
+	// 404 for longer than the read lag.
+	ReadImage(ctx context.Context, ref ImageRef) (*Image, error)
+	// FindImage is ReadImage for an image known only by its ID and organization (an
+	// import): it looks in each of the organization's regions.
+	FindImage(ctx context.Context, organizationID, id string) (*Image, error)
+	// DeleteImage deletes the image and waits until region answers 404 for it.
+	DeleteImage(ctx context.Context, ref ImageRef) error
+}
+
+var _ Images = (*Service)(nil)
+
+// imageStates are all of an image's states: a read must see an image in any of them.
+var imageStates = []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed}
+
+// SnapshotImage implements Images. The snapshot is sent once. When it fails without a
+// definite refusal, the answer may have been lost after region made the image, or the
+// wait may have ended after it did: rather than send it again, the image carrying the
+// instance's provenance tag and the name that was not there before is looked for,
+// past the read lag, and adopted.
+func (s *Service) SnapshotImage(ctx context.Context, instances Instances, instance *Instance,
+	request SnapshotRequest, progress Progress,
+) (*Image, error) {
+	scope := ImageRef{OrganizationID: instance.OrganizationID, RegionID: instance.RegionID}
+
+	before, err := s.snapshotsOf(ctx, scope, instance.ID, request.Name)
+	if err != nil {
+		return nil, fmt.Errorf("listing the images of instance %s: %w", instance.ID, err)
+	}
+
+	image, err := instances.Snapshot(ctx, instance.Ref(), request, progress)
+	if err == nil {
+		return placed(image, scope, instance.ID), nil
+	}
+
+	if !mayHaveMade(err) {
+		return nil, err
+	}
+
+	made, findErr := s.adoptSnapshot(ctx, scope, instance.ID, request.Name, before, !isClientError(err))
+	if findErr != nil {
+		return nil, fmt.Errorf("%w; and looking for the image it may have made failed: %w", err, findErr)
+	}
+
+	if made == nil {
+		return nil, err
+	}
+
+	progress(fmt.Sprintf("Found image %s (%s), which the snapshot made.", made.Metadata.ID, made.Metadata.Name))
+
+	if ctx.Err() != nil || made.Status.State == unikorn.ImageFailed {
+		return imageFrom(made, scope), err
+	}
+
+	ready, err := s.waitImage(ctx, instance, made, progress)
+	if err != nil {
+		return imageFrom(made, scope), err
+	}
+
+	return imageFrom(ready, scope), nil
+}
+
+// mayHaveMade reports whether a failed snapshot may still have made an image: every
+// failure but those found before anything was sent.
+func mayHaveMade(err error) bool {
+	var (
+		validation *ValidationError
+		access     *AccessError
+		rights     *ServiceRightsError
+	)
+
+	return !errors.Is(err, ErrNotFound) && !errors.As(err, &validation) && !errors.As(err, &access) && !errors.As(err, &rights)
+}
+
+// adoptSnapshot returns the one image of name from instanceID that is not in before,
+// or nil when there is none. Looking goes on for the read lag when lagging is set (the
+// snapshot got no definite answer, so a new image may not be listed yet); it runs on
+// a context of its own, because a wait that ran out of time is a reason to look.
+func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID, name string,
+	before map[string]bool, lagging bool,
+) (*unikorn.Image, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout+s.readLag)
+	defer cancel()
+
+	settled := time.Now()
+	if lagging {
+		settled = settled.Add(s.readLag)
+	}
+
+	for {
+		var images []unikorn.Image
+
+		err := s.persist(ctx, func(ctx context.Context) error {
+			var err error
+			images, err = s.listSnapshots(ctx, scope, instanceID, name)
+
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+
+		var made []unikorn.Image
+
+		for _, image := range images {
+			if !before[image.Metadata.ID] {
+				made = append(made, image)
+			}
+		}
+
+		switch {
+		case len(made) == 1:
+			return &made[0], nil
+		case len(made) > 1:
+			ids := make([]string, len(made))
+			for i := range made {
+				ids[i] = made[i].Metadata.ID
+			}
+
+			return nil, fmt.Errorf("%d new images of instance %s are named %q (%v); delete the extra ones", len(made), instanceID, name, ids)
+		case !time.Now().Before(settled):
+			return nil, nil
+		}
+
+		if err := sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// snapshotsOf returns the IDs of the images of name made from instanceID.
+func (s *Service) snapshotsOf(ctx context.Context, scope ImageRef, instanceID, name string) (map[string]bool, error) {
+	images, err := s.listSnapshots(ctx, scope, instanceID, name)
+	if err != nil {
+		return nil, err
+	}
+
+	ids := map[string]bool{}
+	for _, image := range images {
+		ids[image.Metadata.ID] = true
+	}
+
+	return ids, nil
+}
+
+// listSnapshots lists the organization's own images of name made from instanceID, in
+// any state.
+func (s *Service) listSnapshots(ctx context.Context, scope ImageRef, instanceID, name string) ([]unikorn.Image, error) {
+	images, err := s.client.ListImagesV2(ctx, scope.RegionID, unikorn.ImageQuery{
+		OrganizationIDs: []string{scope.OrganizationID}, Scope: unikorn.ImageScopeOwned, Status: imageStates,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	var snapshots []unikorn.Image
+
+	for _, image := range images {
+		if from, _ := image.Metadata.Tags.Get(SnapshotInstanceIDTag); from == instanceID && image.Metadata.Name == name {
+			snapshots = append(snapshots, image)
+		}
+	}
+
+	return snapshots, nil
+}
+
+// ReadImage implements Images. A 404 right after a snapshot may be region's cache not
+// showing it yet, so only a 404 that lasts the read lag means gone; a 403 is an error,
+// because lost access says nothing about whether the image exists.
+func (s *Service) ReadImage(ctx context.Context, ref ImageRef) (*Image, error) {
+	var image *unikorn.Image
+
+	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+		var err error
+		image, err = s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, ref.ID)
+
+		return err
+	})
+
+	switch {
+	case unikorn.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+
+	return imageFrom(image, ref), nil
+}
+
+// FindImage implements Images.
+func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Image, error) {
+	regions, err := s.client.ListRegions(ctx, organizationID)
+	if err != nil {
+		return nil, fmt.Errorf("listing the regions of organization %s: %w", organizationID, err)
+	}
+
+	var image *Image
+
+	err = s.pastReadLag(ctx, func(ctx context.Context) error {
+		for _, region := range regions {
+			found, err := s.client.GetImage(ctx, organizationID, region.Metadata.ID, id)
+			if err == nil {
+				image = imageFrom(found, ImageRef{OrganizationID: organizationID, RegionID: region.Metadata.ID})
+
+				return nil
+			}
+
+			if !unikorn.IsNotFound(err) {
+				return err
+			}
+		}
+
+		return &unikorn.APIError{StatusCode: http.StatusNotFound, Code: unikorn.ErrorNotFound,
+			Description: fmt.Sprintf("image %s is in none of the regions of organization %s", id, organizationID)}
+	})
+
+	switch {
+	case unikorn.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+
+	return image, nil
+}
+
+// DeleteImage implements Images. Region refuses with 409 while an instance still
+// boots from the image; those are often being deleted in the same run, so the delete
+// is asked again until ctx ends.
+func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
+	images := regionObject[unikorn.Image]{
+		kind: "image", users: "the instances booted from it", conflictInUse: true,
+		get: func(ctx context.Context, id string) (*unikorn.Image, error) {
+			return s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, id)
+		},
+		del: func(ctx context.Context, id string) error {
+			return s.client.DeleteImage(ctx, ref.OrganizationID, ref.RegionID, id)
+		},
+	}
+
+	err := images.delete(ctx, s, ref.ID)
+	s.catalogue.invalidate(imagesKey(ref.OrganizationID, ref.RegionID))
+
+	return err
+}
+
+// imageFrom is the façade's image of region's, found in ref's organization and region.
+func imageFrom(image *unikorn.Image, ref ImageRef) *Image {
+	instanceID, _ := image.Metadata.Tags.Get(SnapshotInstanceIDTag)
+
+	return placed(imageFromRegion(image), ref, instanceID)
+}
+
+// placed completes an image read from a back end, which does not say where it lives.
+func placed(image *Image, ref ImageRef, instanceID string) *Image {
+	image.OrganizationID, image.RegionID, image.InstanceID = ref.OrganizationID, ref.RegionID, instanceID
+
+	return image
+}

@@ -1,0 +1,148 @@
+package compute_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+func ignoreProgress(string) {}
+
+// snapshotsNamed lists the organization's images of name, in any state.
+func (e *env) snapshotsNamed(t *testing.T, name string) []unikorn.Image {
+	t.Helper()
+
+	images, err := e.client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
+		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
+		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
+	})
+	require.NoError(t, err)
+
+	var named []unikorn.Image
+
+	for _, image := range images {
+		if image.Metadata.Name == name {
+			named = append(named, image)
+		}
+	}
+
+	return named
+}
+
+// snapshotImage makes an image of instance called name.
+func (e *env) snapshotImage(t *testing.T, instance *compute.Instance, name string) *compute.Image {
+	t.Helper()
+
+	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
+		compute.SnapshotRequest{Name: name}, ignoreProgress)
+	require.NoError(t, err)
+
+	return image
+}
+
+func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	// An earlier image of the same name and instance is not the one this snapshot makes.
+	earlier, err := e.service.Snapshot(t.Context(), instance.Ref(), compute.SnapshotRequest{Name: "golden"}, ignoreProgress)
+	require.NoError(t, err)
+
+	network := &harshNetwork{lose: 1, loseMethod: http.MethodPost, losePath: "/api/v2/servers/" + instance.ServerID + "/snapshot"}
+	service := e.serviceOver(t, network)
+
+	image, err := service.SnapshotImage(t.Context(), compute.NewRegionInstances(service), instance,
+		compute.SnapshotRequest{Name: "golden", Tags: map[string]string{"role": "web"}}, ignoreProgress)
+	require.NoError(t, err)
+	assert.Zero(t, network.lose, "the answer was lost")
+
+	assert.NotEqual(t, earlier.Metadata.ID, image.ID, "the earlier image is not adopted")
+	assert.Equal(t, unikorn.ImageReady, image.Status)
+	assert.Equal(t, compute.Image{
+		ID: image.ID, Name: "golden", OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID,
+		InstanceID: instance.ID, Status: unikorn.ImageReady, CreationTime: image.CreationTime, Tags: map[string]string{"role": "web"},
+	}, *image)
+	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the snapshot was sent once")
+}
+
+func TestSnapshotImageRefusedMakesNothing(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
+		compute.SnapshotRequest{Name: "-golden"}, ignoreProgress)
+	require.Error(t, err)
+	assert.Nil(t, image)
+
+	var problems *compute.ValidationError
+	assert.ErrorAs(t, err, &problems)
+}
+
+func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	image := e.snapshotImage(t, instance, "golden")
+
+	ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+
+	spec := standardSpec("restored")
+	spec.ImageID = image.ID
+	restored := e.create(t, spec)
+
+	// While an instance boots from it, region refuses the delete until time runs out.
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+
+	var inUse *compute.InUseError
+	require.ErrorAs(t, e.service.DeleteImage(ctx, ref), &inUse)
+	assert.Equal(t, "image", inUse.Kind)
+
+	read, err := e.service.ReadImage(t.Context(), ref)
+	require.NoError(t, err)
+	require.NotNil(t, read, "nothing was deleted")
+
+	// Once the instance is going, the delete goes through and waits for the 404.
+	deleted := make(chan error, 1)
+
+	go func() { deleted <- e.service.DeleteImage(t.Context(), ref) }()
+
+	require.NoError(t, e.service.Delete(t.Context(), restored.Ref(), restored.AllocationID))
+	require.NoError(t, <-deleted)
+
+	read, err = e.service.ReadImage(t.Context(), ref)
+	require.NoError(t, err)
+	assert.Nil(t, read, "the image is gone")
+	assert.NoError(t, e.service.DeleteImage(t.Context(), ref), "an image already gone is deleted")
+}
+
+func TestFindImageLooksInEveryRegion(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	image := e.snapshotImage(t, instance, "golden")
+
+	found, err := e.service.FindImage(t.Context(), sandbox.OrganizationID, image.ID)
+	require.NoError(t, err)
+	assert.Equal(t, image, found)
+
+	missing, err := e.service.FindImage(t.Context(), sandbox.OrganizationID, "f0000000-0000-4000-8000-000000000000")
+	require.NoError(t, err)
+	assert.Nil(t, missing, "an image no region has is none")
+}

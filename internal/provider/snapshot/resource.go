@@ -1,0 +1,312 @@
+// Package snapshot is the unikorn_snapshot resource: an image made from a compute
+// instance whose life Terraform manages, from the snapshot to its deletion.
+package snapshot
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+// TypeName is the resource's Terraform type.
+const TypeName = "unikorn_snapshot"
+
+// defaultTimeout bounds a snapshot, which copies a whole disk, and a delete, which
+// waits out the instances still booted from the image.
+const defaultTimeout = 30 * time.Minute
+
+var (
+	pathID             = path.Root("id")
+	pathOrganizationID = path.Root("organization_id")
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*snapshotResource)(nil)
+	_ resource.ResourceWithImportState = (*snapshotResource)(nil)
+	_ resource.ResourceWithIdentity    = (*snapshotResource)(nil)
+)
+
+// NewResource returns the unikorn_snapshot resource.
+func NewResource() resource.Resource {
+	return &snapshotResource{}
+}
+
+// snapshotResource manages an image made from an instance. Region cannot change an
+// image, so every change replaces it.
+type snapshotResource struct {
+	provider *providerdata.Data
+}
+
+type model struct {
+	ID             types.String   `tfsdk:"id"`
+	InstanceID     types.String   `tfsdk:"instance_id"`
+	Name           types.String   `tfsdk:"name"`
+	Description    types.String   `tfsdk:"description"`
+	Tags           types.Map      `tfsdk:"tags"`
+	OrganizationID types.String   `tfsdk:"organization_id"`
+	RegionID       types.String   `tfsdk:"region_id"`
+	Status         types.String   `tfsdk:"status"`
+	CreationTime   types.String   `tfsdk:"creation_time"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+type identityModel struct {
+	ID types.String `tfsdk:"id"`
+}
+
+func (r *snapshotResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	known := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An image made from a compute instance's disk, whose life Terraform manages: it is " +
+			"made (and waited for until `ready`) on create and deleted on destroy. Boot new instances from it " +
+			"with `image_id = unikorn_snapshot.NAME.id`. Region cannot change an image, so every change replaces " +
+			"it with a new snapshot of the instance as it is then.\n\n" +
+			"Snapshot a stopped instance (see the `unikorn_compute_instance_power` action) for a consistent disk. " +
+			"For an image made once and not managed by Terraform, use the `unikorn_compute_instance_snapshot` action.",
+		Attributes: map[string]schema.Attribute{
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
+			},
+			"instance_id": schema.StringAttribute{
+				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.UUID()},
+				MarkdownDescription: "ID of the compute instance to snapshot, e.g. `unikorn_compute_instance.web.id`. " +
+					"It is looked for in the provider's `organization_id` and `project_id` where those are set. " +
+					"Changing it replaces the image.",
+			},
+			"name": schema.StringAttribute{
+				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.ImageName()},
+				MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
+					"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
+			},
+			"description": schema.StringAttribute{
+				Optional: true, PlanModifiers: replace,
+				MarkdownDescription: "Description of the image. Changing it replaces the image.",
+			},
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:    []validator.Map{validators.TagNames()},
+				MarkdownDescription: "Tags of the image, by name. Names in Unikorn's reserved prefixes " +
+					"(`*.unikorn-cloud.org`) are refused: Unikorn sets `" + compute.SnapshotInstanceIDTag +
+					"` to the instance's ID itself, so that the image's origin cannot be forged. Changing them replaces the image.",
+			},
+			"organization_id": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "Organization that owns the image: the instance's.",
+			},
+			"region_id": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "Region of the image: the instance's.",
+			},
+			"status": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "State of the image: `ready` once made; `failed` if the cloud could not make it.",
+			},
+			"creation_time": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "When the image was made (RFC 3339).",
+			},
+		},
+	}
+}
+
+func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the image in region."},
+	}}
+}
+
+// ImportState takes the image's ID alone: region's image IDs are unique, and Read
+// finds the image's region among the organization's (the provider's organization_id).
+func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
+}
+
+func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan model
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
+
+	request := compute.SnapshotRequest{Name: plan.Name.ValueString(), Description: plan.Description.ValueString()}
+	resp.Diagnostics.Append(plan.Tags.ElementsAs(ctx, &request.Tags, false)...)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Each back end finds the instance its own way; reading it first gives the image's
+	// organization and region, which region's image API needs, whichever made it.
+	instance, err := r.provider.Instances.Get(ctx, compute.Ref{
+		ID: plan.InstanceID.ValueString(), OrganizationID: r.provider.OrganizationID, ProjectID: r.provider.ProjectID,
+	})
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not read the instance to snapshot", err)...)
+
+		return
+	}
+
+	progress := func(message string) { tflog.Info(ctx, message) }
+
+	image, err := r.provider.Objects.SnapshotImage(ctx, r.provider.Instances, instance, request, progress)
+	if image != nil {
+		// An image that exists is saved whatever went wrong, so that Terraform keeps
+		// track of it (and, the create having failed, replaces it next time).
+		save(ctx, &plan, image, &resp.State, resp.Identity, &resp.Diagnostics)
+	}
+
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not snapshot the instance", err)...)
+	}
+}
+
+// Read refreshes the state; only region's 404, lasting past its read lag, removes the
+// image from it.
+func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state model
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	imported := state.RegionID.IsNull() || state.RegionID.ValueString() == ""
+
+	var (
+		image *compute.Image
+		err   error
+	)
+
+	if imported {
+		organizationID := r.provider.Organization(state.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+
+		image, err = r.provider.Objects.FindImage(ctx, organizationID, state.ID.ValueString())
+	} else {
+		image, err = r.provider.Objects.ReadImage(ctx, imageRef(&state))
+	}
+
+	switch {
+	case err != nil:
+		resp.Diagnostics.Append(diagnostic.Compute("Could not read the snapshot image", err)...)
+
+		return
+	case image == nil && imported:
+		resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Snapshot image not found",
+			"No image "+state.ID.ValueString()+" is in any region of the organization.",
+			"Check the image ID, and that the provider's organization_id is the image's organization."))
+
+		return
+	case image == nil:
+		resp.State.RemoveResource(ctx)
+
+		return
+	case imported && image.InstanceID == "":
+		resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Not a snapshot image",
+			"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
+				compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
+			"Import only images made from instances; read other images with the unikorn_images data source."))
+
+		return
+	}
+
+	save(ctx, &state, image, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// Update is never called with a change, every attribute replaces; it only carries
+// over the state of an apply that changed nothing region holds (the timeouts).
+func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
+}
+
+// Delete deletes the image and waits until region answers 404 for it; one already
+// gone is deleted.
+func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state model
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
+
+	if err := r.provider.Objects.DeleteImage(ctx, imageRef(&state)); err != nil {
+		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the snapshot image", err)...)
+	}
+}
+
+func imageRef(m *model) compute.ImageRef {
+	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
+}
+
+// save records image in the state and identity. A description or tags left out of
+// the configuration stay null while region holds none.
+func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(image.ID)
+	m.Name = types.StringValue(image.Name)
+	m.InstanceID = types.StringValue(image.InstanceID)
+	m.OrganizationID = types.StringValue(image.OrganizationID)
+	m.RegionID = types.StringValue(image.RegionID)
+	m.Status = types.StringValue(image.Status)
+	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
+
+	if image.Description != "" || !m.Description.IsNull() {
+		m.Description = types.StringValue(image.Description)
+	}
+
+	if len(image.Tags) > 0 || !m.Tags.IsNull() {
+		tags, d := types.MapValueFrom(ctx, types.StringType, image.Tags)
+		diags.Append(d...)
+		m.Tags = tags
+	}
+
+	diags.Append(state.Set(ctx, m)...)
+
+	if identity != nil {
+		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
+	}
+}
+
+// within returns ctx bounded by the timeout get reads, or reports why it cannot.
+func within(ctx context.Context, get func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc) {
+	timeout, d := get(ctx, defaultTimeout)
+	diags.Append(d...)
+
+	return context.WithTimeout(ctx, timeout)
+}
