@@ -24,21 +24,19 @@ import (
 
 const snapshotAddress = "unikorn_snapshot.golden"
 
-// snapshotRoute is the sandbox route (method and template) of the snapshot call of
-// the environment's instance back end.
-func snapshotRoute(env *acctest.Environment) (method, route string) {
+// snapshotRoute is the sandbox route template of the snapshot call (a POST) of the
+// environment's instance back end.
+func snapshotRoute(env *acctest.Environment) string {
 	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-		return http.MethodPost, sandbox.ComputePrefix + "/api/v2/instances/{instanceID}/snapshot"
+		return sandbox.ComputePrefix + "/api/v2/instances/{instanceID}/snapshot"
 	}
 
-	return http.MethodPost, "/api/v2/servers/{serverID}/snapshot"
+	return "/api/v2/servers/{serverID}/snapshot"
 }
 
 // snapshotsSent is how many snapshots the environment's back end was asked for.
 func snapshotsSent(t *testing.T, env *acctest.Environment) int {
-	method, route := snapshotRoute(env)
-
-	return env.Stats(t).Routes[method+" "+route]
+	return env.Stats(t).Routes[http.MethodPost+" "+snapshotRoute(env)]
 }
 
 // config is instance web on the environment's network and a snapshot of it, with
@@ -256,8 +254,9 @@ func TestAccSnapshotResource_lostAnswer(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, env *acctest.Environment) []resource.TestStep {
 		return []resource.TestStep{{
 			PreConfig: func() {
-				method, route := snapshotRoute(env)
-				env.AddFault(t, sandbox.FaultRule{Method: method, Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
+				env.AddFault(t, sandbox.FaultRule{
+					Method: http.MethodPost, Route: snapshotRoute(env), Status: http.StatusBadGateway, Count: 1, Phase: sandbox.FaultPhaseAfter,
+				})
 			},
 			Config: config(env, "web-golden", "web"),
 			Check: resource.ComposeAggregateTestCheckFunc(
