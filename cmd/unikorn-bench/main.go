@@ -41,7 +41,9 @@ func run(ctx context.Context, args []string) error {
 	flags.DurationVar(&options.Latency, "latency", 25*time.Millisecond, "latency the sandbox adds to every request")
 	flags.DurationVar(&options.ProvisionDelay, "provision-delay", 2*time.Second, "the sandbox's provisioning time")
 	flags.DurationVar(&options.DeprovisionDelay, "deprovision-delay", 500*time.Millisecond, "the sandbox's deprovisioning time")
-	counts := flags.String("instances", "1,10,100", "comma-separated instance counts")
+	counts := flags.String("instances", "1,10,100,300", "comma-separated instance counts")
+	backends := flags.String("backends", bench.BackendCompute+","+bench.BackendRegion, "comma-separated instance APIs to measure")
+	lags := flags.String("read-lags", "0s,2s", "comma-separated read lags of the sandbox to measure each back end under")
 	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose `bench` section receives the figures; empty prints them")
 
 	if err := flags.Parse(args); err != nil {
@@ -59,6 +61,24 @@ func run(ctx context.Context, args []string) error {
 		}
 
 		options.Counts = append(options.Counts, count)
+	}
+
+	for _, field := range strings.Split(*backends, ",") {
+		backend := strings.TrimSpace(field)
+		if backend != bench.BackendCompute && backend != bench.BackendRegion {
+			return fmt.Errorf("-backends: %q is neither %s nor %s", field, bench.BackendCompute, bench.BackendRegion)
+		}
+
+		options.Backends = append(options.Backends, backend)
+	}
+
+	for _, field := range strings.Split(*lags, ",") {
+		lag, err := time.ParseDuration(strings.TrimSpace(field))
+		if err != nil || lag < 0 {
+			return fmt.Errorf("-read-lags: %q is not a duration of zero or more", field)
+		}
+
+		options.ReadLags = append(options.ReadLags, lag)
 	}
 
 	options.Progress = os.Stderr

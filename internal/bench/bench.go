@@ -33,6 +33,11 @@ type Options struct {
 
 	// Counts are the numbers of instances to run, each from nothing to nothing.
 	Counts []int
+	// Backends are the instance APIs to measure (BackendCompute, BackendRegion), and
+	// ReadLags the sandbox's read lags to measure each under: every pair is a
+	// configuration with a sandbox of its own.
+	Backends []string
+	ReadLags []time.Duration
 	// Parallelism is Terraform's -parallelism (its default is 10).
 	Parallelism int
 
@@ -42,6 +47,18 @@ type Options struct {
 
 	// Progress receives a line per step; nil discards.
 	Progress io.Writer
+}
+
+// The instance APIs the provider can reach instances through (its instance_api).
+const (
+	BackendCompute = "compute"
+	BackendRegion  = "region"
+)
+
+// Config is one back end under one read lag.
+type Config struct {
+	Backend string
+	ReadLag time.Duration
 }
 
 // Phase names, in the order they run.
@@ -63,9 +80,15 @@ type Phase struct {
 	// started, in bytes; Providers is how many there were.
 	PeakRSS   int64
 	Providers int
+	// ProviderCPU is the CPU time those processes used, TerraformCPU that Terraform
+	// itself used besides them.
+	ProviderCPU, TerraformCPU time.Duration
 	// Changes are how long each resource's create or delete took, from Terraform's
 	// machine-readable output (apply and destroy only).
 	Changes []time.Duration
+	// Lost and Replaced count the instances the refresh would create again or
+	// replace: each is an instance whose existing server the provider lost track of.
+	Lost, Replaced int
 }
 
 // Result is every phase of one count of instances.
@@ -76,13 +99,29 @@ type Result struct {
 
 // Phase returns the phase of that name.
 func (r *Result) Phase(name string) *Phase {
-	for i := range r.Phases {
-		if r.Phases[i].Name == name {
-			return &r.Phases[i]
+	return find(r.Phases, func(p *Phase) bool { return p.Name == name })
+}
+
+// find returns the first of items that match accepts, or nil.
+func find[T any](items []T, match func(*T) bool) *T {
+	for i := range items {
+		if match(&items[i]) {
+			return &items[i]
 		}
 	}
 
 	return nil
+}
+
+// Series is every count of one configuration.
+type Series struct {
+	Config  Config
+	Results []Result
+}
+
+// Result returns the result for n instances, or nil when n was not run.
+func (s *Series) Result(n int) *Result {
+	return find(s.Results, func(r *Result) bool { return r.Instances == n })
 }
 
 // Report is a whole benchmark run.
@@ -91,18 +130,23 @@ type Report struct {
 	Machine    Machine
 	PollPolicy compute.PollPolicy
 	Started    time.Time
-	Results    []Result
+	Series     []Series
 }
 
-// Run benchmarks every count in turn against one sandbox, leaving nothing behind.
+// series returns the figures of config, or nil when it was not run.
+func (r *Report) series(config Config) *Series {
+	return find(r.Series, func(s *Series) bool { return s.Config == config })
+}
+
+// Run benchmarks every configuration, and in each every count in turn, leaving
+// nothing behind.
 func Run(ctx context.Context, options Options) (*Report, error) {
-	if len(options.Counts) == 0 || options.Parallelism < 1 {
-		return nil, errors.New("the benchmark needs at least one instance count and a parallelism of at least 1")
+	if len(options.Counts) == 0 || options.Parallelism < 1 || len(options.Backends) == 0 || len(options.ReadLags) == 0 {
+		return nil, errors.New("the benchmark needs at least one instance count, back end and read lag, and a parallelism of at least 1")
 	}
 
-	progress := options.Progress
-	if progress == nil {
-		progress = io.Discard
+	if options.Progress == nil {
+		options.Progress = io.Discard
 	}
 
 	machine, err := DescribeMachine(ctx, options.Terraform)
@@ -112,8 +156,36 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 
 	report := &Report{Options: options, Machine: machine, PollPolicy: compute.DefaultPollPolicy(), Started: time.Now()}
 
-	sb, err := startSandbox(ctx, options.Sandbox, filepath.Join(options.WorkDir, "sandbox.log"),
-		options.Latency, options.ProvisionDelay, options.DeprovisionDelay)
+	cliConfigPath := filepath.Join(options.WorkDir, "terraformrc")
+	if err := cliConfig(cliConfigPath, options.ProviderDir); err != nil {
+		return nil, err
+	}
+
+	for _, lag := range options.ReadLags {
+		for _, backend := range options.Backends {
+			series, err := runSeries(ctx, options, Config{Backend: backend, ReadLag: lag}, cliConfigPath)
+			if err != nil {
+				return nil, err
+			}
+
+			report.Series = append(report.Series, *series)
+		}
+	}
+
+	return report, nil
+}
+
+// runSeries benchmarks every count of one configuration against a sandbox of its own,
+// so that neither its counters nor its read lags carry over.
+func runSeries(ctx context.Context, options Options, config Config, cliConfigPath string) (*Series, error) {
+	name := fmt.Sprintf("%s-lag-%s", config.Backend, config.ReadLag)
+
+	dir := filepath.Join(options.WorkDir, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+
+	sb, err := startSandbox(ctx, options, config, filepath.Join(dir, "sandbox.log"))
 	if err != nil {
 		return nil, err
 	}
@@ -124,18 +196,15 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 		return nil, err
 	}
 
-	cliConfigPath := filepath.Join(options.WorkDir, "terraformrc")
-	if err := cliConfig(cliConfigPath, options.ProviderDir); err != nil {
-		return nil, err
-	}
-
 	environ := append(cleanEnviron(os.Environ()), sb.environ()...)
 	environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 
-	for _, count := range options.Counts {
-		fmt.Fprintf(progress, "==> %d instance(s)\n", count)
+	series := &Series{Config: config}
 
-		dir := filepath.Join(options.WorkDir, "instances-"+strconv.Itoa(count))
+	for _, count := range options.Counts {
+		fmt.Fprintf(options.Progress, "==> instance_api %s, read lag %s: %d instance(s)\n", config.Backend, config.ReadLag, count)
+
+		dir := filepath.Join(dir, "instances-"+strconv.Itoa(count))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, err
 		}
@@ -144,15 +213,15 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 			return nil, err
 		}
 
-		result, err := runCount(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, sb, count, options, progress)
+		result, err := runCount(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, sb, count, options, options.Progress)
 		if err != nil {
 			return nil, err
 		}
 
-		report.Results = append(report.Results, *result)
+		series.Results = append(series.Results, *result)
 	}
 
-	return report, nil
+	return series, nil
 }
 
 // runCount creates, refreshes and destroys count instances, one phase at a time.
@@ -168,8 +237,9 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 		// they are what `terraform apply` does.
 		{PhasePlan, append([]string{"plan", "-out=create.tfplan"}, vars...), ""},
 		{PhaseApply, []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(options.Parallelism), "create.tfplan"}, "create"},
-		// A plan right after the apply must find nothing to change: exit code 0.
-		{PhaseRefresh, append([]string{"plan", "-detailed-exitcode"}, vars...), ""},
+		// A plan right after the apply must find nothing to change (exit code 0); what
+		// it would create again or replace is counted as lost (exit code 2).
+		{PhaseRefresh, append([]string{"plan", "-detailed-exitcode", "-json"}, vars...), ""},
 		{PhaseDestroy, append([]string{"destroy", "-auto-approve", "-json"}, vars...), "delete"},
 	}
 
@@ -185,6 +255,16 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 			return nil, err
 		}
 
+		var changes plannedChanges
+
+		if phase.name == PhaseRefresh && run.exitCode == exitChanges {
+			if changes, err = readPlannedChanges(run.stdout); err != nil {
+				return nil, fmt.Errorf("%s: %w", run.commandLine, err)
+			}
+
+			run.exitCode = 0
+		}
+
 		if err := run.mustSucceed(); err != nil {
 			return nil, err
 		}
@@ -195,12 +275,16 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 		}
 
 		measured := Phase{
-			Name:      phase.name,
-			Command:   run.commandLine,
-			Wall:      run.wall,
-			Requests:  stats,
-			PeakRSS:   run.peakRSS,
-			Providers: run.providers,
+			Name:         phase.name,
+			Command:      run.commandLine,
+			Wall:         run.wall,
+			Requests:     stats,
+			PeakRSS:      run.peakRSS,
+			Providers:    run.providers,
+			ProviderCPU:  run.providerCPU,
+			TerraformCPU: run.terraformCPU,
+			Lost:         changes.created,
+			Replaced:     changes.replaced,
 		}
 
 		if phase.action != "" {
@@ -220,8 +304,15 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 			slices.Sort(measured.Changes)
 		}
 
-		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak\n",
-			phase.name, run.wall.Round(10*time.Millisecond), stats.Total, float64(run.peakRSS)/(1<<20))
+		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
+			phase.name, run.wall.Round(10*time.Millisecond), stats.Total, float64(run.peakRSS)/(1<<20),
+			run.providerCPU, run.terraformCPU.Round(10*time.Millisecond))
+
+		if changes.created+changes.replaced > 0 {
+			fmt.Fprintf(progress, "  %d lost, %d replaced", changes.created, changes.replaced)
+		}
+
+		fmt.Fprintln(progress)
 
 		result.Phases = append(result.Phases, measured)
 	}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,12 +20,13 @@ import (
 func TestParseStatFindsTheParentBehindAnAwkwardName(t *testing.T) {
 	t.Parallel()
 
-	comm, ppid, err := parseStat([]byte("4242 (odd) name (x)) S 17 4242 4242 0 -1 4194560"))
+	comm, ppid, cpu, err := parseStat([]byte("4242 (odd) name (x)) S 17 4242 4242 0 -1 4194560 120 0 3 0 25 7 0 0 20 0 9"))
 	require.NoError(t, err)
 	assert.Equal(t, "odd) name (x)", comm)
 	assert.Equal(t, 17, ppid)
+	assert.Equal(t, 320*time.Millisecond, cpu, "25 user and 7 system ticks")
 
-	_, _, err = parseStat([]byte("4242 no-parentheses S 17"))
+	_, _, _, err = parseStat([]byte("4242 no-parentheses S 17"))
 	require.Error(t, err)
 }
 
@@ -57,8 +59,9 @@ func TestWatchPeakRSSSeesAChildProcess(t *testing.T) {
 	watch := watchPeakRSS(shell.Process.Pid, "sleep", 5*time.Millisecond)
 	require.NoError(t, shell.Wait())
 
-	peak, processes := watch.Stop()
+	peak, processes, cpu := watch.Stop()
 	assert.Equal(t, 1, processes)
+	assert.Less(t, cpu, 400*time.Millisecond, "sleep hardly runs")
 	assert.Greater(t, peak, int64(64*1024), "even sleep has more than 64 KiB resident")
 	assert.Less(t, peak, int64(1<<30))
 }
@@ -127,68 +130,127 @@ func mustRead(t *testing.T, path string) string {
 	return string(content)
 }
 
-// report is a benchmark of 100 instances with the figures given.
-func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests int, changes []time.Duration) *Report {
+// result is a run of n instances with the figures given.
+func result(n int, plan, apply, refresh, destroy Phase) Result {
+	plan.Name, apply.Name, refresh.Name, destroy.Name = PhasePlan, PhaseApply, PhaseRefresh, PhaseDestroy
+
+	return Result{Instances: n, Phases: []Phase{plan, apply, refresh, destroy}}
+}
+
+// stats are sandbox counters of the routes given.
+func stats(routes map[string]int) sandbox.Stats {
 	total := 0
-	for _, n := range applyRoutes {
+	for _, n := range routes {
 		total += n
 	}
 
-	phase := func(name string, wall time.Duration, stats sandbox.Stats, changes []time.Duration) Phase {
-		return Phase{Name: name, Wall: wall, Requests: stats, PeakRSS: 30 << 20, Changes: changes}
+	return sandbox.Stats{Total: total, Routes: routes}
+}
+
+// report is a benchmark of the region back end, without read lag and with 2 s of it,
+// at 100 and 300 instances.
+func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests int, changes []time.Duration, lagged Phase) *Report {
+	refresh := Phase{Wall: time.Second, Requests: stats(map[string]int{"GET /api/v2/servers": refreshRequests}), PeakRSS: 30 << 20}
+	plain := []Result{
+		result(100,
+			Phase{Wall: time.Second, Requests: stats(map[string]int{"GET /api/v2/networks/{networkID}": 3}), PeakRSS: 30 << 20},
+			Phase{Wall: applyWall, Requests: stats(applyRoutes), PeakRSS: 30 << 20, Changes: changes},
+			refresh,
+			Phase{Wall: 7 * time.Second, Requests: stats(map[string]int{"DELETE /api/v2/servers/{serverID}": 100}), PeakRSS: 30 << 20}),
+		result(300,
+			Phase{Wall: 2 * time.Second, Requests: stats(map[string]int{"GET /api/v2/networks/{networkID}": 3}), PeakRSS: 40 << 20},
+			Phase{Wall: 3 * applyWall, Requests: stats(applyRoutes), PeakRSS: 40 << 20, Changes: changes},
+			Phase{Wall: 2 * time.Second, Requests: stats(map[string]int{"GET /api/v2/servers": refreshRequests}), PeakRSS: 40 << 20},
+			Phase{Wall: 21 * time.Second, Requests: stats(map[string]int{"DELETE /api/v2/servers/{serverID}": 300}), PeakRSS: 40 << 20}),
 	}
+
+	withLag := slices.Clone(plain)
+	withLag[0].Phases = slices.Clone(withLag[0].Phases)
+	lagged.Name = PhaseRefresh
+	withLag[0].Phases[2] = lagged
 
 	return &Report{
 		Options: Options{
 			Parallelism: 10, Latency: 25 * time.Millisecond,
 			ProvisionDelay: 2 * time.Second, DeprovisionDelay: 500 * time.Millisecond,
+			Backends: []string{BackendRegion},
 		},
-		PollPolicy: compute.PollPolicy{Min: 200 * time.Millisecond, Max: 400 * time.Millisecond, Factor: 2},
-		Results: []Result{{Instances: 100, Phases: []Phase{
-			phase(PhasePlan, time.Second, sandbox.Stats{Total: 3, Routes: map[string]int{"GET /api/v2/networks/{networkID}": 3}}, nil),
-			phase(PhaseApply, applyWall, sandbox.Stats{Total: total, Routes: applyRoutes}, changes),
-			phase(PhaseRefresh, time.Second, sandbox.Stats{Total: refreshRequests, Routes: map[string]int{"GET /api/v2/servers": refreshRequests}}, nil),
-			phase(PhaseDestroy, time.Second, sandbox.Stats{Total: 300, Routes: map[string]int{"DELETE /api/v2/servers/{serverID}": 300}}, nil),
-		}}},
+		PollPolicy: compute.PollPolicy{Min: 250 * time.Millisecond, Max: 250 * time.Millisecond, Factor: 2},
+		Series: []Series{
+			{Config: Config{Backend: BackendRegion}, Results: plain},
+			{Config: Config{Backend: BackendRegion, ReadLag: 2 * time.Second}, Results: withLag},
+		},
 	}
 }
 
 func TestBoundsFollowTheWavesOfParallelWork(t *testing.T) {
 	t.Parallel()
 
-	r := report(0, nil, 0, nil)
+	r := report(0, nil, 0, nil, Phase{})
 
-	assert.Equal(t, 10*(2*time.Second+75*time.Millisecond), r.ApplyBound(100))
-	assert.Equal(t, 2*(2*time.Second+75*time.Millisecond), r.ApplyBound(11))
-	assert.Equal(t, 2*time.Second+75*time.Millisecond, r.ApplyBound(1))
-	assert.Equal(t, 10*(500*time.Millisecond+75*time.Millisecond), r.DestroyBound(100))
+	assert.Equal(t, 10*(2*time.Second+75*time.Millisecond), r.ApplyBound(BackendRegion, 100))
+	assert.Equal(t, 2*(2*time.Second+75*time.Millisecond), r.ApplyBound(BackendRegion, 11))
+	assert.Equal(t, 2*time.Second+50*time.Millisecond, r.ApplyBound(BackendCompute, 1), "compute keeps the quota itself")
+	assert.Equal(t, 250*time.Millisecond+10*(500*time.Millisecond+75*time.Millisecond), r.DestroyBound(BackendRegion, 100),
+		"the refresh destroy runs first, then the deletions")
 	assert.Equal(t, 250*time.Millisecond, r.RefreshBound(100))
-	assert.InDelta(t, 7.0, r.PollingAllowance(), 1e-9, "2 s ÷ 400 ms + 2")
+	assert.InDelta(t, 10.0, r.PollingAllowance(), 1e-9, "2 s ÷ 250 ms + 2")
 }
 
 func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 	t.Parallel()
 
-	good := report(22*time.Second, map[string]int{
-		"POST /api/v2/servers": 100, "GET /api/v2/servers": 60, "GET /api/v2/networks/{networkID}": 1,
-	}, 20, []time.Duration{2100 * time.Millisecond, 2300 * time.Millisecond})
+	good := report(21*time.Second, map[string]int{
+		"POST /api/v2/servers": 100, "GET /api/v2/servers": 600, "GET /api/v2/networks/{networkID}": 1,
+	}, 5, []time.Duration{2100 * time.Millisecond, 2300 * time.Millisecond},
+		Phase{Wall: 1050 * time.Millisecond, Requests: stats(map[string]int{"GET /api/v2/servers": 5}), PeakRSS: 30 << 20})
 
 	for _, target := range good.targets() {
-		assert.True(t, target.met, "%s: %s", target.name, target.measured)
+		v := target.judge(BackendRegion)
+		assert.True(t, v.met, "%s: %s", target.name, v.measured)
+		assert.Equal(t, notMeasured, target.judge(BackendCompute), "%s: compute did not run", target.name)
 	}
 
 	markdown := good.Markdown()
-	assert.Contains(t, markdown, "| apply of 100 instances within 1.2× its bound | 1.06× (22.00 s against 20.75 s) | met |")
-	assert.Contains(t, markdown, "| `GET /api/v2/servers` | 0.60 |")
-	assert.NotContains(t, markdown, "missed")
+	assert.Contains(t, markdown, "| apply of 100 instances within 1.05× its bound, and polling at most 2s ÷ 250ms + 2 = 10 requests per instance "+
+		"| 1.01× (21.00 s against 20.75 s); 6.00 polls | met |")
+	assert.Contains(t, markdown, "| destroy of 100 instances within 1.25× its bound (its refresh included) | 1.17× (7.00 s against 6.00 s) | met |")
+	assert.Contains(t, markdown, "| from 100 to 300 instances, plan and refresh time grow at most linearly (3×) | plan 2.00×, refresh 2.00× | met |")
+	assert.Contains(t, markdown, "worst +5 % (wall time of refresh, 100 instances, lag 2s)")
+	assert.Contains(t, markdown, `### instance_api = "region", read lag 2s`)
+	assert.Contains(t, markdown, "| `GET /api/v2/servers` | 6.00 | 2.00 |")
+	assert.NotContains(t, markdown, "not met")
 
 	bad := report(30*time.Second, map[string]int{
-		"POST /api/v2/servers": 700, "GET /api/v2/servers/{serverID}": 800,
-	}, 150, []time.Duration{2700 * time.Millisecond})
+		"POST /api/v2/servers": 700, "GET /api/v2/servers/{serverID}": 1100,
+	}, 150, []time.Duration{2700 * time.Millisecond},
+		Phase{Wall: 2 * time.Second, Requests: stats(map[string]int{"GET /api/v2/servers": 150}), PeakRSS: 70 << 20, Lost: 1, Replaced: 2})
+	bad.Series[0].Results[0].Phases[3].Wall = 8 * time.Second
+	bad.Series[0].Results[1].Phases[0].Wall = 4 * time.Second
 
 	for _, target := range bad.targets() {
-		assert.False(t, target.met, "%s: %s", target.name, target.measured)
+		v := target.judge(BackendRegion)
+		assert.False(t, v.met, "%s: %s", target.name, v.measured)
 	}
 
-	assert.Contains(t, bad.Markdown(), "| readiness noticed within 500ms | 650 ms at most (of every instance created) | **missed** |")
+	markdown = bad.Markdown()
+	assert.Contains(t, markdown, "| readiness noticed within 500ms (every instance created) | 650 ms at most | **not met** |")
+	assert.Contains(t, markdown, "| with read lag, no instance lost or replaced (every count) | 1 lost, 2 replaced | **not met** |")
+}
+
+func TestPlannedChangesCountWhatWasLost(t *testing.T) {
+	t.Parallel()
+
+	output := strings.Join([]string{
+		`{"type":"planned_change","change":{"resource":{"addr":"a.b[0]"},"action":"create"}}`,
+		`{"type":"planned_change","change":{"resource":{"addr":"a.b[1]"},"action":"replace"}}`,
+		`{"type":"change_summary","changes":{"add":2}}`,
+	}, "\n")
+
+	changes, err := readPlannedChanges([]byte(output))
+	require.NoError(t, err)
+	assert.Equal(t, plannedChanges{created: 1, replaced: 1}, changes)
+
+	_, err = readPlannedChanges([]byte(`{"type":"planned_change","change":{"resource":{"addr":"a.b[2]"},"action":"update"}}`))
+	require.ErrorContains(t, err, "a.b[2] (update)")
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // peakWatch follows the processes of one name that a parent process starts, and keeps
-// the highest peak resident set size any of them reached.
+// the highest peak resident set size any of them reached, and the CPU time each used.
 //
 // It reads VmHWM from /proc/<pid>/status: the kernel's own high-water mark of the
 // process's resident memory. Because the kernel keeps the maximum, a sample taken at
@@ -26,7 +26,8 @@ type peakWatch struct {
 	comm   string
 
 	mu    sync.Mutex
-	peaks map[int]int64 // pid → VmHWM in bytes
+	peaks map[int]int64         // pid → VmHWM in bytes
+	cpu   map[int]time.Duration // pid → user and system time
 
 	stop func()
 	done chan struct{}
@@ -44,6 +45,7 @@ func watchPeakRSS(parent int, name string, interval time.Duration) *peakWatch {
 		parent: parent,
 		comm:   name[:min(len(name), commLength)],
 		peaks:  map[int]int64{},
+		cpu:    map[int]time.Duration{},
 		stop:   cancel,
 		done:   make(chan struct{}),
 	}
@@ -68,9 +70,10 @@ func watchPeakRSS(parent int, name string, interval time.Duration) *peakWatch {
 	return w
 }
 
-// Stop ends the sampling and returns the highest peak seen, in bytes, and how many
-// processes it watched.
-func (w *peakWatch) Stop() (int64, int) {
+// Stop ends the sampling and returns the highest peak seen, in bytes, how many
+// processes it watched, and the CPU time they used together (as last sampled: the
+// last few milliseconds of each, its shutdown, are lost).
+func (w *peakWatch) Stop() (int64, int, time.Duration) {
 	w.stop()
 	<-w.done
 
@@ -82,7 +85,12 @@ func (w *peakWatch) Stop() (int64, int) {
 		peak = max(peak, hwm)
 	}
 
-	return peak, len(w.peaks)
+	var cpu time.Duration
+	for _, used := range w.cpu {
+		cpu += used
+	}
+
+	return peak, len(w.peaks), cpu
 }
 
 // sample reads the peak of every matching process alive now. Processes come and go
@@ -104,7 +112,7 @@ func (w *peakWatch) sample() {
 			continue
 		}
 
-		comm, ppid, err := parseStat(stat)
+		comm, ppid, cpu, err := parseStat(stat)
 		if err != nil || ppid != w.parent || comm != w.comm {
 			continue
 		}
@@ -121,30 +129,47 @@ func (w *peakWatch) sample() {
 
 		w.mu.Lock()
 		w.peaks[pid] = max(w.peaks[pid], hwm)
+		w.cpu[pid] = max(w.cpu[pid], cpu)
 		w.mu.Unlock()
 	}
 }
 
-// parseStat reads the comm and the parent's pid from /proc/<pid>/stat, which is
-// `pid (comm) state ppid …`. The comm may itself hold spaces and parentheses, so it
-// ends at the last closing parenthesis.
-func parseStat(stat []byte) (string, int, error) {
+// clockTick is the unit of the CPU times in /proc/<pid>/stat (USER_HZ, 100 on every
+// Linux architecture Go supports).
+const clockTick = 10 * time.Millisecond
+
+// parseStat reads the comm, the parent's pid and the CPU time used (user and system)
+// from /proc/<pid>/stat, which is `pid (comm) state ppid … utime stime …`. The comm may
+// itself hold spaces and parentheses, so it ends at the last closing parenthesis.
+func parseStat(stat []byte) (string, int, time.Duration, error) {
 	open, closing := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
 	if open < 0 || closing < open {
-		return "", 0, fmt.Errorf("malformed stat %q", stat)
+		return "", 0, 0, fmt.Errorf("malformed stat %q", stat)
 	}
 
+	// After the comm: state (field 3), ppid (4), … utime (14), stime (15).
 	fields := strings.Fields(string(stat[closing+1:]))
-	if len(fields) < 2 {
-		return "", 0, fmt.Errorf("malformed stat %q", stat)
+	if len(fields) < 13 {
+		return "", 0, 0, fmt.Errorf("malformed stat %q", stat)
 	}
 
 	ppid, err := strconv.Atoi(fields[1])
 	if err != nil {
-		return "", 0, fmt.Errorf("malformed parent pid in stat: %w", err)
+		return "", 0, 0, fmt.Errorf("malformed parent pid in stat: %w", err)
 	}
 
-	return string(stat[open+1 : closing]), ppid, nil
+	var ticks int64
+
+	for _, field := range fields[11:13] {
+		n, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return "", 0, 0, fmt.Errorf("malformed CPU time in stat: %w", err)
+		}
+
+		ticks += n
+	}
+
+	return string(stat[open+1 : closing]), ppid, time.Duration(ticks) * clockTick, nil
 }
 
 // parseVmHWM reads the peak resident set size, in bytes, from /proc/<pid>/status.

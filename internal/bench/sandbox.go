@@ -30,19 +30,21 @@ type sandboxProcess struct {
 	control *sandbox.ControlClient
 }
 
-// startSandbox runs the sandbox binary on a free loopback port with the given timings
-// and waits until it prints where it listens. Its request log goes to logPath.
-func startSandbox(ctx context.Context, binary, logPath string, latency, provisionDelay, deprovisionDelay time.Duration) (*sandboxProcess, error) {
+// startSandbox runs the sandbox binary on a free loopback port with the timings of
+// options and the read lag of config, and waits until it prints where it listens. Its
+// request log goes to logPath. The provider is pointed at config's instance API.
+func startSandbox(ctx context.Context, options Options, config Config, logPath string) (*sandboxProcess, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 
-	command := exec.CommandContext(ctx, binary, //nolint:gosec // the benchmark's own sandbox
+	command := exec.CommandContext(ctx, options.Sandbox, //nolint:gosec // the benchmark's own sandbox
 		"-listen", "127.0.0.1:0",
-		"-latency", latency.String(),
-		"-provision-delay", provisionDelay.String(),
-		"-deprovision-delay", deprovisionDelay.String(),
+		"-latency", options.Latency.String(),
+		"-provision-delay", options.ProvisionDelay.String(),
+		"-deprovision-delay", options.DeprovisionDelay.String(),
+		"-read-lag", config.ReadLag.String(),
 	)
 	command.Stderr = logFile
 	// Stop it the way a person would, so that it shuts down gracefully.
@@ -87,11 +89,15 @@ func startSandbox(ctx context.Context, binary, logPath string, latency, provisio
 		return nil, errors.Join(errors.New("the sandbox did not start within 30 seconds"), process.stop())
 	}
 
-	// The provider reaches instances through region's servers and identity's
-	// allocations, which Unikorn grants to service principals only.
-	process.exports["UNIKORN_TOKEN"] = sandbox.ServiceToken
-	process.exports["UNIKORN_INSTANCE_API"] = "region"
-	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], process.exports["UNIKORN_TOKEN"], nil)
+	// Through compute's public API the provider holds the user's token, as printed;
+	// through region's servers and identity's allocations it needs the principal a
+	// service holds, which Unikorn grants those APIs to alone.
+	process.exports["UNIKORN_INSTANCE_API"] = config.Backend
+	if config.Backend == BackendRegion {
+		process.exports["UNIKORN_TOKEN"] = sandbox.ServiceToken
+	}
+
+	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], sandbox.ServiceToken, nil)
 
 	return process, nil
 }
@@ -173,7 +179,7 @@ func (p *sandboxProcess) setServerQuota(ctx context.Context, servers int) error 
 		return err
 	}
 
-	request.Header.Set("Authorization", "Bearer "+p.exports["UNIKORN_TOKEN"])
+	request.Header.Set("Authorization", "Bearer "+sandbox.ServiceToken)
 	request.Header.Set("Content-Type", "application/json")
 
 	response, err := http.DefaultClient.Do(request)

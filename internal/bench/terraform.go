@@ -32,12 +32,15 @@ type terraform struct {
 
 // run is one finished command with what was measured while it ran.
 type run struct {
-	wall        time.Duration
-	stdout      []byte
-	peakRSS     int64 // bytes; the highest of every provider process the command started
-	providers   int   // provider processes seen
-	exitCode    int
-	commandLine string
+	wall      time.Duration
+	stdout    []byte
+	peakRSS   int64 // bytes; the highest of every provider process the command started
+	providers int   // provider processes seen
+	// providerCPU is the CPU time of those processes, and terraformCPU that of
+	// Terraform itself, without them.
+	providerCPU, terraformCPU time.Duration
+	exitCode                  int
+	commandLine               string
 }
 
 // run executes terraform with args, measuring wall time and the provider's peak
@@ -59,14 +62,21 @@ func (t *terraform) run(ctx context.Context, args ...string) (*run, error) {
 	watch := watchPeakRSS(command.Process.Pid, providerExecutable, memorySampleInterval)
 	err := command.Wait()
 	wall := time.Since(start)
-	peak, processes := watch.Stop()
+	peak, processes, providerCPU := watch.Stop()
 
 	result := &run{
 		wall:        wall,
 		stdout:      stdout.Bytes(),
 		peakRSS:     peak,
 		providers:   processes,
+		providerCPU: providerCPU,
 		commandLine: "terraform " + strings.Join(args, " "),
+	}
+
+	// Terraform's own usage, as the kernel reports it on exit, holds that of the
+	// children it waited for: the provider processes.
+	if state := command.ProcessState; state != nil {
+		result.terraformCPU = max(state.UserTime()+state.SystemTime()-providerCPU, 0)
 	}
 
 	var exitErr *exec.ExitError
@@ -141,6 +151,49 @@ resource "unikorn_compute_instance" "bench" {
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
 }
 
+// exitChanges is the exit code of `terraform plan -detailed-exitcode` that found
+// something to change.
+const exitChanges = 2
+
+// plannedChanges counts what a plan that should have found nothing to do would do.
+type plannedChanges struct {
+	created, replaced int
+}
+
+// readPlannedChanges reads the changes of `terraform plan -json`. Only creations and
+// replacements are expected of a plan right after an apply (instances the provider
+// lost track of); anything else is a fault of the provider's reads, and an error.
+func readPlannedChanges(output []byte) (plannedChanges, error) {
+	var changes plannedChanges
+
+	var unexpected []string
+
+	scanner := bufio.NewScanner(bytes.NewReader(output))
+	scanner.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+
+	for scanner.Scan() {
+		var message uiMessage
+		if err := json.Unmarshal(scanner.Bytes(), &message); err != nil || message.Type != "planned_change" {
+			continue
+		}
+
+		switch message.Change.Action {
+		case "create":
+			changes.created++
+		case "replace":
+			changes.replaced++
+		default:
+			unexpected = append(unexpected, message.Change.Resource.Addr+" ("+message.Change.Action+")")
+		}
+	}
+
+	if len(unexpected) > 0 {
+		return changes, fmt.Errorf("the plan right after the apply would change %s", strings.Join(unexpected, ", "))
+	}
+
+	return changes, scanner.Err()
+}
+
 // uiMessage is the part of a line of `terraform apply -json` the benchmark reads.
 type uiMessage struct {
 	Type      string    `json:"type"`
@@ -151,6 +204,12 @@ type uiMessage struct {
 		} `json:"resource"`
 		Action string `json:"action"`
 	} `json:"hook"`
+	Change struct {
+		Resource struct {
+			Addr string `json:"addr"`
+		} `json:"resource"`
+		Action string `json:"action"`
+	} `json:"change"`
 }
 
 // resourceDurations reads, from the machine-readable output of an apply, how long

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -29,6 +30,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
+	c.instances.shareRecent(service.poll.Max, service.client.WriteMark)
 
 	return c
 }
@@ -159,13 +161,22 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 
 // WaitReady implements Instances.
 func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return c.service.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", c.read, (*Instance).Ready)
+	return c.service.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
+		c.read, (*Instance).Ready)
 }
 
 // read reads the instance afresh, or nil when a read does not show it. Within a known
 // scope the read shares one list of the network's instances with the reads of every
 // other instance there.
 func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Instance, error) {
+	return c.readFrom(ctx, instance, c.instances.read)
+}
+
+// readFrom reads the instance from the shared list that read gives, or directly when
+// the instance's scope is not known.
+func (c *ComputeInstances) readFrom(ctx context.Context, instance *Instance,
+	read func(context.Context, scope, string) ([]unikorn.Instance, error),
+) (*Instance, error) {
 	ref := instance.Ref()
 
 	sc, ok := scopeOf(ref)
@@ -173,7 +184,7 @@ func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Insta
 		return c.readDirect(ctx, ref)
 	}
 
-	instances, err := c.instances.read(ctx, sc, ref.ID)
+	instances, err := read(ctx, sc, ref.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -213,25 +224,26 @@ func (c *ComputeInstances) getInScope(ctx context.Context, ref Ref) (*Instance, 
 	return nil, nil
 }
 
-// confirmGone checks a read that missed the instance against direct reads past the
-// read lag (see Service.confirmGoneBy).
-func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
-	return c.service.confirmGoneBy(ctx, ref, "the instance itself", func(ctx context.Context) (*Instance, error) {
+// confirmGone checks a read that missed the instance against direct reads until
+// settled (see Service.confirmGoneBy).
+func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
+	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, func(ctx context.Context) (*Instance, error) {
 		return c.getInScope(ctx, ref)
 	})
 }
 
-// Get implements Instances.
+// Get implements Instances. It may share a list of the network that another look-up
+// has just made (see sharedLists.readRecent).
 func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
-	instance, err := c.read(ctx, &Instance{
+	instance, err := c.readFrom(ctx, &Instance{
 		ID: ref.ID, OrganizationID: ref.OrganizationID, ProjectID: ref.ProjectID, RegionID: ref.RegionID,
 		Spec: Spec{NetworkID: ref.NetworkID},
-	})
+	}, c.instances.readRecent)
 	if err != nil || instance != nil {
 		return instance, err
 	}
 
-	return c.confirmGone(ctx, ref)
+	return c.confirmGone(ctx, ref, c.service.unseenSettled())
 }
 
 // Lookup implements Instances. Compute derives an instance's ID from its network and
@@ -293,7 +305,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 		return nil, fmt.Errorf("updating the instance: %w", err)
 	}
 
-	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", c.read, landed)
+	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", change{}, c.read, landed)
 }
 
 // Delete implements Instances. Compute deletes the server first and releases the quota

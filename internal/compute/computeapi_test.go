@@ -147,10 +147,10 @@ func TestComputeCreateOfUnknownFateIsReturnedToBeTracked(t *testing.T) {
 	// Every read of the instance after the lost answer is refused.
 	id, err := unikorn.DeriveServerID(sandbox.NetworkDefaultID, "web")
 	require.NoError(t, err)
-	_, err = e.sandbox.AddFault(sandbox.FaultRule{
-		Method: http.MethodGet, Route: sandbox.ComputePrefix + "/api/v2/instances/{instanceID}", Status: http.StatusBadRequest,
-	})
-	require.NoError(t, err)
+	for _, route := range []string{"/api/v2/instances/{instanceID}", "/api/v2/instances"} {
+		_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: sandbox.ComputePrefix + route, Status: http.StatusBadRequest})
+		require.NoError(t, err)
+	}
 
 	created, err := instances.Create(t.Context(), standardSpec("web"))
 

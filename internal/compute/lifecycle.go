@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -133,24 +134,23 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 // WaitReady waits until the instance is provisioned and running. It fails at once
 // when the cloud reports provisioning as failed.
 func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return s.waitServer(ctx, instance, "instance "+instance.ID+" to be provisioned and running", (*Instance).Ready)
+	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
+		s.readServer, (*Instance).Ready)
 }
 
 // instanceReader reads an instance afresh for a wait: nil, with no error, when a list
 // does not show it (yet, or any more), which alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
-// waitServer polls the instance's server until done accepts it.
-func (s *Service) waitServer(ctx context.Context, instance *Instance, what string, done func(*Instance) bool) (*Instance, error) {
-	return s.waitInstance(ctx, instance, what, s.readServer, done)
-}
-
-// waitInstance polls read until done accepts the instance. An instance missing right
-// after a write means the cloud's cache has not caught up yet, not that it is gone.
-func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, read instanceReader, done func(*Instance) bool) (*Instance, error) {
+// waitInstance polls read until done accepts the instance, learning how long c takes
+// (the zero change: not learnt). An instance missing right after a write means the
+// cloud's cache has not caught up yet, not that it is gone.
+func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, c change,
+	read instanceReader, done func(*Instance) bool,
+) (*Instance, error) {
 	var latest *Instance
 
-	err := s.waitFor(ctx, what, func(ctx context.Context) (bool, error) {
+	err := s.waitForChange(ctx, what, c, func(ctx context.Context) (bool, error) {
 		candidate, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
@@ -215,7 +215,7 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 	switch len(servers) {
 	case 0:
-		return s.confirmGone(ctx, ref)
+		return s.confirmGone(ctx, ref, s.unseenSettled())
 	case 1:
 		return instanceFromServer(&servers[0]), nil
 	default:
@@ -229,10 +229,10 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 }
 
 // confirmGone checks a list that missed the instance against a direct read of its
-// server (whose ID is the instance's). When the server is there after all, and is the
-// instance's, it is returned.
-func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
-	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, func(ctx context.Context) (*Instance, error) {
+// server (whose ID is the instance's), until settled (see confirmGoneBy). When the
+// server is there after all, and is the instance's, it is returned.
+func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
+	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, settled, func(ctx context.Context) (*Instance, error) {
 		server, err := s.client.GetServer(ctx, ref.ID)
 		if err != nil {
 			return nil, err
@@ -252,28 +252,42 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref) (*Instance, error) {
 // confirmGoneBy checks a list that missed the instance against a direct read of it
 // (read answers nil for something there that is not the instance), because lists come
 // from caches that can lag behind a create and silently leave out what the token may
-// not read. The instance is gone only when that read keeps answering 404 for the read
-// lag while the instance's network is still readable; a 403 for either means the token
-// lost access, which is an error. what names what read reads, for that error.
-func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, read func(context.Context) (*Instance, error)) (*Instance, error) {
-	if ref.NetworkID != "" {
-		if _, err := s.client.GetNetwork(ctx, ref.NetworkID); err != nil && !unikorn.IsNotFound(err) {
-			if unikorn.IsForbidden(err) {
-				return nil, &AccessError{InstanceID: ref.ID, What: "its network " + ref.NetworkID, Err: err}
-			}
+// not read. The instance is gone only when that read keeps answering 404 until
+// settled (see unseenSettled and seenSettled) while the instance's network is still
+// readable; a 403 for either means the token lost access, which is an error. what
+// names what read reads, for that error.
+func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time,
+	read func(context.Context) (*Instance, error),
+) (*Instance, error) {
+	// The network is read beside the instance, not before it: the answer needs both,
+	// and a wave of deletions confirms ten instances at once.
+	var (
+		network    sync.WaitGroup
+		networkErr error
+	)
 
-			return nil, err
-		}
+	if ref.NetworkID != "" {
+		network.Go(func() { _, networkErr = s.client.GetNetwork(ctx, ref.NetworkID) })
 	}
 
 	var found *Instance
 
-	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+	err := s.pastReadLagUntil(ctx, settled, func(ctx context.Context) error {
 		var err error
 		found, err = read(ctx)
 
 		return err
 	})
+
+	network.Wait()
+
+	if networkErr != nil && !unikorn.IsNotFound(networkErr) {
+		if unikorn.IsForbidden(networkErr) {
+			return nil, &AccessError{InstanceID: ref.ID, What: "its network " + ref.NetworkID, Err: networkErr}
+		}
+
+		return nil, networkErr
+	}
 
 	switch {
 	case err == nil && found != nil:
@@ -290,8 +304,44 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, read 
 // pastReadLag runs read again while it answers 404, until the read lag has passed:
 // region's and identity's caches may not show a recent write yet.
 func (s *Service) pastReadLag(ctx context.Context, read func(context.Context) error) error {
-	settled := time.Now().Add(s.readLag)
+	return s.pastReadLagUntil(ctx, s.unseenSettled(), read)
+}
 
+// unseenSettled is when a 404 for an object this process has not read becomes
+// definite: once the read lag has passed from now, as nothing is known of its history.
+func (s *Service) unseenSettled() time.Time {
+	return time.Now().Add(s.readLag)
+}
+
+// creationMargin covers what lies between an object's creationTime and the moment the
+// caches began to trail its creation: the time is kept to the whole second, and the
+// cloud's clock may differ from ours by a little.
+const creationMargin = 2 * time.Second
+
+// seenSettled is when a 404 for an instance this process has read (and then deleted)
+// becomes definite. Caches hide only what was created within the read lag: a deleted
+// object goes on showing its last version until the cache sees it go (a Kubernetes
+// informer's lag, as internal/sandbox/lag.go models it). So a 404 for an instance that
+// a read has shown, and whose creation lies more than the read lag in the past, can
+// only mean it is gone; for a younger one, the 404 is believed once its creation is
+// that old, or the read lag has passed from now, whichever comes first. The read alone
+// would suffice with one cache, but a cloud with several replicas may serve the next
+// read from a cache that has not yet seen the creation.
+func (s *Service) seenSettled(instance *Instance) time.Time {
+	settled := s.unseenSettled()
+	if instance.CreationTime.IsZero() {
+		return settled
+	}
+
+	if byCreation := instance.CreationTime.Add(s.readLag + creationMargin); byCreation.Before(settled) {
+		return byCreation
+	}
+
+	return settled
+}
+
+// pastReadLagUntil runs read again while it answers 404, until settled.
+func (s *Service) pastReadLagUntil(ctx context.Context, settled time.Time, read func(context.Context) error) error {
 	for {
 		err := read(ctx)
 		if !unikorn.IsNotFound(err) || !time.Now().Before(settled) {
@@ -322,7 +372,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // partial reference (an import by ID), it asks region to filter by the tag.
 func (s *Service) taggedServers(ctx context.Context, ref Ref) ([]unikorn.Server, error) {
 	if sc, ok := scopeOf(ref); ok {
-		servers, err := s.servers.read(ctx, sc, ref.ID)
+		servers, err := s.servers.readRecent(ctx, sc, ref.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -413,7 +463,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	return s.waitServer(ctx, updated, "the update of instance "+current.ID+" to take effect",
+	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", change{}, s.readServer,
 		func(candidate *Instance) bool {
 			return candidate.revision == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
 		})
@@ -547,24 +597,25 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 	return s.releaseAllocation(ctx, instance.OrganizationID, instance.ProjectID, allocationID)
 }
 
-// waitGone waits after a delete until the instance is definitely gone: a list that
-// misses it may lag, so only a settled direct read (confirmGone) is an answer, and
-// quota is released on nothing less. what names what is being deleted.
+// waitGone waits after a delete until the instance, which a read showed before the
+// delete, is definitely gone: a list that misses it may lag, so only a settled direct
+// read (confirmGone, settled by seenSettled) is an answer, and quota is released on
+// nothing less. what names what is being deleted.
 func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, read instanceReader,
-	confirmGone func(context.Context, Ref) (*Instance, error),
+	confirmGone func(context.Context, Ref, time.Time) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
 	// before the delete, in error perhaps: only a later error is the delete's.
 	sent := time.Now()
 
-	return s.waitFor(ctx, what+" to be deleted", func(ctx context.Context) (bool, error) {
+	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context) (bool, error) {
 		found, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
 		}
 
 		if found == nil {
-			found, err = confirmGone(ctx, instance.Ref())
+			found, err = confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
 
 			switch {
 			case errors.Is(err, ErrNotFound):

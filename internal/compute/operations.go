@@ -75,7 +75,7 @@ func (s *Service) power(ctx context.Context, instance *Instance, op PowerOperati
 
 	seen := instance.PowerState
 
-	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, read,
+	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, change{}, read,
 		func(candidate *Instance) bool {
 			if candidate.PowerState != seen {
 				seen = candidate.PowerState

@@ -41,3 +41,77 @@ func TestALongWaitSlowsDown(t *testing.T) {
 	assert.Greater(t, steadyChecks, 50, "a steady wait reads every 5 ms")
 	assert.Less(t, patientChecks, 25, "after 50 ms the reads slow down to one every 80 ms")
 }
+
+// Waits for the same kind of change learn how long it takes: after a few, a wait
+// reads when the change is done instead of at the next tick after it, and each wait
+// still reads at most twice besides its ticks.
+func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
+	t.Parallel()
+
+	const (
+		interval = 100 * time.Millisecond
+		takes    = 130 * time.Millisecond
+	)
+
+	service := &Service{
+		poll:      PollPolicy{Min: interval, Max: interval, Factor: 2},
+		pollEpoch: time.Now(),
+		pacer:     newPacer(interval / 10),
+	}
+	provisioning := change{kind: changeReady, flavorID: "standard"}
+
+	// Each wait starts just after a tick, so that on ticks alone it would end 200 ms in.
+	wait := func(c change) (time.Duration, int) {
+		time.Sleep(service.untilTick(time.Now(), interval) + time.Millisecond)
+
+		start, checks := time.Now(), 0
+
+		require.NoError(t, service.waitForChange(t.Context(), "a change", c, func(context.Context) (bool, error) {
+			checks++
+
+			return time.Since(start) >= takes, nil
+		}))
+
+		return time.Since(start), checks
+	}
+
+	first, _ := wait(provisioning)
+	assert.GreaterOrEqual(t, first, takes)
+
+	var last time.Duration
+
+	for range 6 {
+		var checks int
+
+		last, checks = wait(provisioning)
+		assert.LessOrEqual(t, checks, int(takes/interval)+1+2, "the ticks' reads and at most two more")
+	}
+
+	assert.Less(t, last, takes+interval/4, "the last wait read when the change was done, not on the next tick")
+
+	// Another flavor has learnt nothing: its wait ends on a tick.
+	_, checks := wait(change{kind: changeReady, flavorID: "large"})
+	assert.LessOrEqual(t, checks, int(takes/interval)+1)
+}
+
+// A change that takes longer (or shorter) than the span says widens the span to hold
+// both, rather than forgetting what was learnt; one inside it narrows it.
+func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
+	t.Parallel()
+
+	p := newPacer(10 * time.Millisecond)
+	c := change{kind: changeGone, flavorID: "standard"}
+
+	assert.Empty(t, p.probes(c), "nothing learnt, nothing to read early")
+
+	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
+	assert.Equal(t, []time.Duration{150 * time.Millisecond, 200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, p.probes(c))
+
+	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
+	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
+	assert.Equal(t, span{above: 190 * time.Millisecond, within: 195 * time.Millisecond}, p.spans[c], "narrowed to 5 ms")
+	assert.Equal(t, []time.Duration{195 * time.Millisecond, 215 * time.Millisecond, 235 * time.Millisecond}, p.probes(c))
+
+	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
+	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")
+}

@@ -34,25 +34,44 @@ func scopeOf(ref Ref) (scope, bool) {
 // arrives while a list is gathering shares that list. T is what the back end lists:
 // region's servers or compute's instances.
 //
-// A reader never shares a list that was sent before it arrived: a read that follows a
-// write (a create, an update, a delete) always sees a list taken after the write.
+// A reader (read) never shares a list that was sent before it arrived: a read that
+// follows a write (a create, an update, a delete) always sees a list taken after the
+// write, and each poll of a wait sees something new. A look-up (readRecent, as
+// Terraform's refresh makes) may also take the answer of a list of the whole scope
+// sent a moment ago, when the client has written nothing since: Terraform refreshes
+// only a few instances at a time, so the lists of one refresh would otherwise be
+// nearly as many as its instances.
 type sharedLists[T any] struct {
 	// list lists sc; only is the one instance whose reader joined, or empty when
 	// several share the list, so that a lone read can ask for less.
 	list   func(ctx context.Context, sc scope, only string) ([]T, error)
 	gather time.Duration
+	// recentFor is how old a list readRecent takes may be (zero: none), and writes
+	// tells whether the client has written since one was sent.
+	recentFor time.Duration
+	writes    func() (unikorn.WriteMark, bool)
 
 	mu sync.Mutex
 	// gathering holds, per scope, the list that readers can still join.
 	gathering map[scope]*sharedList[T]
+	// recent holds, per scope, the last list of the whole scope that was sent.
+	recent map[scope]*sharedList[T]
 }
 
 // sharedList is one list request and, once done is closed, its answer. The answer is
 // shared by every reader, so nobody may modify it.
 type sharedList[T any] struct {
-	// instances are the instances whose readers joined, guarded by sharedLists.mu
-	// until the list is sent.
+	// instances are the instances whose readers joined, and whole whether a reader
+	// asked for the whole scope (for later look-ups to share); both are guarded by
+	// sharedLists.mu until the list is sent.
 	instances map[string]struct{}
+	whole     bool
+
+	// sent, mark and quiet say when the list was sent and what the client had
+	// written by then (see unikorn.Client.WriteMark); set when it is sent.
+	sent  time.Time
+	mark  unikorn.WriteMark
+	quiet bool
 
 	done  chan struct{}
 	items []T
@@ -60,7 +79,13 @@ type sharedList[T any] struct {
 }
 
 func newSharedLists[T any](list func(context.Context, scope, string) ([]T, error), gather time.Duration) *sharedLists[T] {
-	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}}
+	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}, recent: map[scope]*sharedList[T]{}}
+}
+
+// shareRecent lets look-ups (readRecent) take lists sent up to window ago while writes
+// says the client has written nothing since.
+func (l *sharedLists[T]) shareRecent(window time.Duration, writes func() (unikorn.WriteMark, bool)) {
+	l.recentFor, l.writes = window, writes
 }
 
 // newServerLists shares region's server lists. A network may hold many servers: a
@@ -87,6 +112,47 @@ func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.S
 // may be instanceID: every item in sc when readers of several instances share the
 // list, only those of instanceID when it is read alone.
 func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) ([]T, error) {
+	return l.join(ctx, sc, instanceID, false)
+}
+
+// readRecent is read for a look-up that need not come after anything: it takes the
+// last list of the whole scope when it was sent within the window shareRecent set and
+// the client has written nothing since, as that list shows everything a new one would
+// but what the cloud did meanwhile. Otherwise it joins a new list of the whole scope,
+// for the look-ups after it to share.
+func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID string) ([]T, error) {
+	l.mu.Lock()
+	recent := l.recent[sc]
+	reusable := recent != nil && l.stillShows(recent)
+	l.mu.Unlock()
+
+	if reusable {
+		select {
+		case <-recent.done:
+			if recent.err == nil {
+				return recent.items, nil
+			}
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+
+	return l.join(ctx, sc, instanceID, true)
+}
+
+// stillShows reports whether a sent list may answer a look-up now.
+func (l *sharedLists[T]) stillShows(call *sharedList[T]) bool {
+	if l.writes == nil || !call.quiet || time.Since(call.sent) > l.recentFor {
+		return false
+	}
+
+	mark, _ := l.writes()
+
+	return mark == call.mark
+}
+
+// join adds a reader of instanceID to the list of sc that is gathering, or starts one.
+func (l *sharedLists[T]) join(ctx context.Context, sc scope, instanceID string, whole bool) ([]T, error) {
 	l.mu.Lock()
 
 	call, ok := l.gathering[sc]
@@ -100,6 +166,7 @@ func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) 
 	}
 
 	call.instances[instanceID] = struct{}{}
+	call.whole = call.whole || whole
 	l.mu.Unlock()
 
 	select {
@@ -122,10 +189,16 @@ func (l *sharedLists[T]) send(ctx context.Context, sc scope, call *sharedList[T]
 	delete(l.gathering, sc)
 
 	var only string
-	if len(call.instances) == 1 {
+	if len(call.instances) == 1 && !call.whole {
 		for instanceID := range call.instances {
 			only = instanceID
 		}
+	}
+
+	if only == "" && l.writes != nil {
+		call.sent = time.Now()
+		call.mark, call.quiet = l.writes()
+		l.recent[sc] = call
 	}
 	l.mu.Unlock()
 

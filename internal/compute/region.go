@@ -164,29 +164,58 @@ func (e *ServiceRightsError) Error() string {
 
 func (e *ServiceRightsError) Unwrap() error { return e.Err }
 
+// rightsProbe is one probe of region's server API; err is its answer once done is
+// closed.
+type rightsProbe struct {
+	done chan struct{}
+	err  error
+}
+
 // checkServiceRights asks region's server API, once per network and process, whether
 // it answers the token. Identity's allocation API, which the saga writes to first,
 // refuses a user's token with the same 403 it gives an organization over quota; asking
-// region first tells the user the real reason before anything is charged.
+// region first tells the user the real reason before anything is charged. Terraform
+// plans and creates ten instances at once: they wait for one probe rather than send
+// ten. A probe that fails is tried again by the next caller.
 func (s *Service) checkServiceRights(ctx context.Context, network *unikorn.Network) error {
-	if _, ok := s.entitled.Load(network.Metadata.ID); ok {
-		return nil
+	id := network.Metadata.ID
+
+	s.rightsMu.Lock()
+	probe, sent := s.rights[id]
+
+	if !sent {
+		probe = &rightsProbe{done: make(chan struct{})}
+		s.rights[id] = probe
+	}
+	s.rightsMu.Unlock()
+
+	if sent {
+		select {
+		case <-probe.done:
+			return probe.err
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
 	}
 
-	_, err := s.client.ListServers(ctx, unikorn.ServerQuery{
+	// The answer is shared, so one caller's cancellation must not become everyone's.
+	_, probe.err = s.client.ListServers(context.WithoutCancel(ctx), unikorn.ServerQuery{
 		OrganizationIDs: []string{network.Metadata.OrganizationID},
 		ProjectIDs:      []string{network.Metadata.ProjectID},
-		NetworkIDs:      []string{network.Metadata.ID},
+		NetworkIDs:      []string{id},
 		// A tag no instance carries: the answer is the right to list, not a list.
-		Tags: unikorn.Tags{{Name: InstanceIDTag, Value: network.Metadata.ID}},
+		Tags: unikorn.Tags{{Name: InstanceIDTag, Value: id}},
 	})
-	if err != nil {
-		return err
+
+	if probe.err != nil {
+		s.rightsMu.Lock()
+		delete(s.rights, id)
+		s.rightsMu.Unlock()
 	}
 
-	s.entitled.Store(network.Metadata.ID, true)
+	close(probe.done)
 
-	return nil
+	return probe.err
 }
 
 // serviceRights tells a 403 from region's server API from the other 403s. A read that

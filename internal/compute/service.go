@@ -23,9 +23,12 @@ type Service struct {
 	readLag time.Duration
 	// pollEpoch anchors the service's poll grid (see waitFor).
 	pollEpoch time.Time
-	// entitled holds the networks on which region's server API has answered the token
-	// (see checkServiceRights): the rights of a token do not change within a run.
-	entitled sync.Map
+	// pacer learns how long changes take (see waitForChange).
+	pacer *pacer
+	// rights holds, per network, the probe of region's server API for the token (see
+	// checkServiceRights): the rights of a token do not change within a run.
+	rightsMu sync.Mutex
+	rights   map[string]*rightsProbe
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
@@ -97,6 +100,7 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 		servers:   newServerLists(client.ListServers, DefaultReadGathering),
 		poll:      DefaultPollPolicy(),
 		readLag:   DefaultReadLag,
+		rights:    map[string]*rightsProbe{},
 	}
 
 	for _, option := range options {
@@ -106,6 +110,10 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	service.poll.Min = max(service.poll.Min, minPollInterval)
 	service.poll.Max = max(service.poll.Max, service.poll.Min)
 	service.poll.Factor = max(service.poll.Factor, 1)
+	// A span narrower than a tenth of the shortest interval is as good as known.
+	service.pacer = newPacer(service.poll.Min / 10)
+	// A look-up may take a list one poll interval old: no staler than a wait's reads.
+	service.servers.shareRecent(service.poll.Max, client.WriteMark)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
@@ -134,13 +142,37 @@ func (s *Service) Client() *unikorn.Client {
 // failures only slow the reads down, up to Slow, until the wait's own time runs out;
 // a refusal (401, 403, another 4xx) ends it at once.
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	interval := s.poll.Min
-	patientUntil := time.Now().Add(s.poll.Patience)
+	return s.waitForChange(ctx, what, change{}, check)
+}
 
-	var lastFailure error
+// waitForChange is waitFor for a change of kind c, whose duration the service learns:
+// besides its ticks, the wait reads when the change is likely to be done (see pacer).
+func (s *Service) waitForChange(ctx context.Context, what string, c change, check func(context.Context) (bool, error)) error {
+	start := time.Now()
+	interval := s.poll.Min
+	patientUntil := start.Add(s.poll.Patience)
+	probes := s.pacer.probes(c)
+
+	var (
+		lastFailure error
+		// notDone is when the last read that saw the change not done began.
+		notDone time.Duration
+	)
 
 	for {
-		timer := time.NewTimer(s.untilTick(time.Now(), interval))
+		now := time.Now()
+		wait := s.untilTick(now, interval)
+
+		for len(probes) > 0 && !start.Add(probes[0]).After(now) {
+			probes = probes[1:]
+		}
+
+		if len(probes) > 0 && start.Add(probes[0]).Before(now.Add(wait)) {
+			wait = start.Add(probes[0]).Sub(now)
+			probes = probes[1:]
+		}
+
+		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -149,6 +181,7 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 		case <-timer.C:
 		}
 
+		began := time.Since(start)
 		done, err := check(ctx)
 
 		var failed *readError
@@ -168,10 +201,15 @@ func (s *Service) waitFor(ctx context.Context, what string, check func(context.C
 			ceiling = max(s.poll.Slow, s.poll.Max)
 		case failed != nil:
 			return failed.err
-		case err != nil || done:
+		case err != nil:
 			return err
+		case done:
+			s.pacer.learn(c, notDone, began)
+
+			return nil
 		default:
 			lastFailure = nil
+			notDone = began
 		}
 
 		interval = min(time.Duration(float64(interval)*s.poll.Factor), ceiling)

@@ -59,7 +59,9 @@ func (s slowAnswers) RoundTrip(request *http.Request) (*http.Response, error) {
 	return response, err
 }
 
-// However many reads are on their way, one that starts after a write sees it.
+// However many reads are on their way, one that starts after a write of this process
+// sees it. (Another process's write may be missed for the read lag anyway, and for
+// up to a poll interval more by a look-up; see TestALookUpSharesARecentListUntilAWrite.)
 func TestAReadAfterAWriteSeesIt(t *testing.T) {
 	t.Parallel()
 
@@ -97,7 +99,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 		time.Sleep(pause)
 
 		description := fmt.Sprintf("revision %d", i)
-		_, err := e.client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
+		_, err := client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
 			Metadata: unikorn.WriteMetadata{Name: server.Metadata.Name, Description: description, Tags: server.Metadata.Tags},
 			Spec:     server.Spec,
 		})
@@ -110,4 +112,73 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 
 	stop()
 	readers.Wait()
+}
+
+// Terraform refreshes a few instances at a time: a look-up takes the list of the whole
+// network another has just made, until the process writes.
+func TestALookUpSharesARecentListUntilAWrite(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	var instances []*compute.Instance
+	for i := range 6 {
+		instances = append(instances, e.create(t, standardSpec(fmt.Sprintf("web-%d", i))))
+	}
+
+	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken})
+	require.NoError(t, err)
+
+	// A poll interval far longer than the test: only a write ends the sharing.
+	service := compute.NewService(client, compute.WithReadLag(testReadLag), compute.WithPollPolicy(compute.PollPolicy{
+		Min: 5 * time.Millisecond, Max: time.Minute, Factor: 2,
+	}))
+	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
+
+	e.sandbox.ResetStats()
+
+	// One after another, as no gathering would share them.
+	for _, instance := range instances {
+		got, err := service.Get(t.Context(), instance.Ref())
+		require.NoError(t, err)
+		assert.Equal(t, instance.ID, got.ID)
+	}
+
+	assert.Equal(t, 1, lists(), "every look-up but the first took the first's list")
+
+	// A write of the process's own makes the next look-up list again, and see it.
+	require.NoError(t, service.Delete(t.Context(), instances[0].Ref(), instances[0].AllocationID))
+	e.sandbox.ResetStats()
+
+	_, err = service.Get(t.Context(), instances[0].Ref())
+	require.ErrorIs(t, err, compute.ErrNotFound, "the look-up did not take the list from before the delete")
+
+	_, err = service.Get(t.Context(), instances[1].Ref())
+	require.NoError(t, err)
+	assert.Equal(t, 1, lists(), "a list after the delete, shared by the next look-up")
+}
+
+// Terraform plans ten instances at once: their checks of the token's right to call
+// region's server API share one probe of the network, and a later check sends none.
+func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instances := compute.NewRegionInstances(e.serviceOver(t, nil))
+	e.sandbox.ResetStats()
+
+	var plans sync.WaitGroup
+
+	for i := range 10 {
+		plans.Go(func() {
+			_, err := instances.Validate(t.Context(), standardSpec(fmt.Sprintf("web-%d", i)))
+			assert.NoError(t, err)
+		})
+	}
+
+	plans.Wait()
+
+	_, err := instances.Validate(t.Context(), standardSpec("later"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET /api/v2/servers"], "one probe for the network")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // harshNetwork stands between the façade and the sandbox as real Unikorn's caches and
@@ -311,4 +312,45 @@ func TestTheFateOfALostCreateIsReadThroughFailures(t *testing.T) {
 	var compensation *compute.CompensationError
 	assert.NotErrorAs(t, err, &compensation)
 	assert.Zero(t, e.instanceAllocations(), "the charge was undone once the server was known not to exist")
+}
+
+// After a delete, caches hide an instance only while its creation is recent: a 404 for
+// one created longer ago than the read lag (and a margin for whole-second creation
+// times and clock skew) is definite at the first direct read, while the 404 for a
+// young one is read again until the read lag has passed.
+func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	const readLag = time.Second
+
+	e := newEnv(t)
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken, Retry: testRetry,
+	})
+	require.NoError(t, err)
+
+	service := compute.NewService(client, compute.WithReadLag(readLag), compute.WithPollPolicy(compute.PollPolicy{
+		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
+	}))
+
+	young := e.create(t, standardSpec("young"))
+	old := e.create(t, standardSpec("old"))
+	directReads := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers/{serverID}"] }
+
+	e.sandbox.ResetStats()
+	started := time.Now()
+	require.NoError(t, service.Delete(t.Context(), young.Ref(), young.AllocationID))
+	assert.GreaterOrEqual(t, time.Since(started), readLag, "a young instance's 404 is believed only past the read lag")
+	assert.Greater(t, directReads(), 1)
+	assert.Empty(t, e.allocationsFor(young.ID))
+
+	// Creation times are whole seconds: past this, the old instance is older than the
+	// read lag and the margin, whatever fraction of a second it was created in.
+	time.Sleep(time.Until(old.CreationTime.Add(readLag + 3*time.Second)))
+
+	e.sandbox.ResetStats()
+	require.NoError(t, service.Delete(t.Context(), old.Ref(), old.AllocationID))
+	assert.Equal(t, 1, directReads(), "one 404 is definite for an instance older than the read lag")
+	assert.Empty(t, e.servers(t))
+	assert.Empty(t, e.allocationsFor(old.ID))
 }

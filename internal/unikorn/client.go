@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -69,6 +70,45 @@ type Client struct {
 	timeout      time.Duration
 	retry        RetryPolicy
 	logger       Logger
+	writes       writeLog
+}
+
+// writeLog counts the writes a client sends (see WriteMark).
+type writeLog struct {
+	mu       sync.Mutex
+	begun    WriteMark
+	inFlight int
+}
+
+// WriteMark numbers the writes a client has begun: while it stays the same, the
+// client has begun no write.
+type WriteMark uint64
+
+// WriteMark returns how many writes (any request but a GET) the client has begun,
+// and whether every one of them has been answered. A read sent while none was in
+// flight comes after every write the client made before it; as long as the mark is
+// unchanged, no write has begun since, so its answer still shows all of them.
+func (c *Client) WriteMark() (WriteMark, bool) {
+	c.writes.mu.Lock()
+	defer c.writes.mu.Unlock()
+
+	return c.writes.begun, c.writes.inFlight == 0
+}
+
+// beginWrite records a write being sent and returns what records its end.
+func (c *Client) beginWrite() func() {
+	c.writes.mu.Lock()
+	defer c.writes.mu.Unlock()
+
+	c.writes.begun++
+	c.writes.inFlight++
+
+	return func() {
+		c.writes.mu.Lock()
+		defer c.writes.mu.Unlock()
+
+		c.writes.inFlight--
+	}
 }
 
 // NewClient validates cfg and returns a client for it.

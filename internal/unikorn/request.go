@@ -135,6 +135,10 @@ func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, op.unset)
 	}
 
+	if op.method != http.MethodGet {
+		defer c.beginWrite()()
+	}
+
 	var payload []byte
 
 	if op.body != nil {
