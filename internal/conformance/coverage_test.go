@@ -41,6 +41,13 @@ const (
 	methodValueSuffix       = "-fm"
 )
 
+// sendsNothing are the methods of *unikorn.Client that send no request, so no
+// exchange can check them.
+var sendsNothing = map[string]bool{
+	// WriteMark reports what the client has sent, for the façade's shared reads.
+	"WriteMark": true,
+}
+
 // compare returns the exported methods of *unikorn.Client that no step called, and
 // what was passed to call that is not such a method.
 func (c *coverage) compare() (missing, foreign []string) {
@@ -62,7 +69,7 @@ func (c *coverage) compare() (missing, foreign []string) {
 
 	client := reflect.TypeFor[*unikorn.Client]()
 	for i := range client.NumMethod() {
-		if name := client.Method(i).Name; !called[name] {
+		if name := client.Method(i).Name; !called[name] && !sendsNothing[name] {
 			missing = append(missing, name)
 		}
 	}

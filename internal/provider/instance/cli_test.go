@@ -21,25 +21,26 @@ func resourceOnly(env *acctest.Environment, a attrs) string {
 func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t, acctest.Production(t))
-	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
-	cli.Run("apply", "-auto-approve", "-input=false")
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
+		cli.Run("apply", "-auto-approve", "-input=false")
 
-	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+		t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
 
-	cli.WriteConfig(env.ProviderConfig() + resourceOnly(env, baseAttrs(env).with("flavor_id", acctest.Quote(sandbox.FlavorGPUID))))
-	plan := cli.Run("plan", "-input=false")
+		cli.WriteConfig(env.ProviderConfig() + resourceOnly(env, baseAttrs(env).with("flavor_id", acctest.Quote(sandbox.FlavorGPUID))))
+		plan := cli.Run("plan", "-input=false")
 
-	assert.Contains(t, plan, "must be replaced")
-	assert.Contains(t, plan, "Warning: Instance will be replaced")
-	assert.Regexp(t, wrapped(`Changing flavor_id replaces instance "web"`), plan)
-	assert.Regexp(t, wrapped(`its server, its disk and its IP addresses are lost`), plan)
+		assert.Contains(t, plan, "must be replaced")
+		assert.Contains(t, plan, "Warning: Instance will be replaced")
+		assert.Regexp(t, wrapped(`Changing flavor_id replaces instance "web"`), plan)
+		assert.Regexp(t, wrapped(`its server, its disk and its IP addresses are lost`), plan)
 
-	cli.WriteConfig(env.ProviderConfig() + resourceOnly(env, baseAttrs(env).with("description", `"in place"`)))
-	plan = cli.Run("plan", "-input=false")
+		cli.WriteConfig(env.ProviderConfig() + resourceOnly(env, baseAttrs(env).with("description", `"in place"`)))
+		plan = cli.Run("plan", "-input=false")
 
-	assert.Contains(t, plan, "will be updated in-place")
-	assert.NotContains(t, plan, "Instance will be replaced", "an in-place update carries no warning")
+		assert.Contains(t, plan, "will be updated in-place")
+		assert.NotContains(t, plan, "Instance will be replaced", "an in-place update carries no warning")
+	}, acctest.Production(t))
 }
 
 // Destroying an instance whose server is already gone succeeds and frees its quota.

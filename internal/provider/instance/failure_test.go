@@ -27,32 +27,33 @@ func wrapped(pattern string) *regexp.Regexp {
 }
 
 func TestAccInstanceQuotaRefusal(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	gpu := baseAttrs(env).with(
-		"count", "3",
-		"name", `"gpu-${count.index}"`,
-		"flavor_id", acctest.Quote(sandbox.FlavorGPUID),
-		"image_id", acctest.Quote(sandbox.ImageUbuntuGPUID),
-	)
+		gpu := baseAttrs(env).with(
+			"count", "3",
+			"name", `"gpu-${count.index}"`,
+			"flavor_id", acctest.Quote(sandbox.FlavorGPUID),
+			"image_id", acctest.Quote(sandbox.ImageUbuntuGPUID),
+		)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			Config:      config(env, gpu),
-			ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
-		},
-		resource.TestStep{
-			// Nothing changes the outcome: the two that stand are in state, the third
-			// still does not fit; the records prove nothing was created for it.
-			PreConfig: func() {
-				assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 2, "the other two stand")
-				assert.Len(t, instanceAllocations(t, env), 2, "the third charged nothing")
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				Config:      config(env, gpu),
+				ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
 			},
-			Config:      config(env, gpu),
-			ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
-		},
-	))
+			resource.TestStep{
+				// Nothing changes the outcome: the two that stand are in state, the third
+				// still does not fit; the records prove nothing was created for it.
+				PreConfig: func() {
+					assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 2, "the other two stand")
+					assert.Len(t, instanceAllocations(t, env), 2, "the third charged nothing")
+				},
+				Config:      config(env, gpu),
+				ExpectError: wrapped(`total gpus allocation of 3 would exceed quota limit of 2`),
+			},
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
@@ -157,26 +158,27 @@ func failFirstServer(t *testing.T, env *acctest.Environment) {
 }
 
 func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig:   func() { env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"}) },
-			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "1s" }`)),
-			ExpectError: wrapped(`Gave up waiting for instance`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1, "the instance is known, not orphaned")
-				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				PreConfig:   func() { env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"}) },
+				Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "1s" }`)),
+				ExpectError: wrapped(`Gave up waiting for instance`),
 			},
-			Config: config(env, baseAttrs(env).with("timeouts", `{ create = "1m" }`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
-			}},
-		},
-	))
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1, "the instance is known, not orphaned")
+					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+				},
+				Config: config(env, baseAttrs(env).with("timeouts", `{ create = "1m" }`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
+				}},
+			},
+		))
+	}, acctest.Production(t))
 }
 
 // A server deleted out of band is noticed by a plan that writes nothing; the apply
@@ -253,51 +255,52 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 }
 
 func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	var (
-		watch   sync.WaitGroup
-		stop    = make(chan struct{})
-		orphans []string
-	)
+		var (
+			watch   sync.WaitGroup
+			stop    = make(chan struct{})
+			orphans []string
+		)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{Config: config(env, baseAttrs(env))},
-		resource.TestStep{
-			PreConfig: func() {
-				env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "500ms"})
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{Config: config(env, baseAttrs(env))},
+			resource.TestStep{
+				PreConfig: func() {
+					env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "500ms"})
 
-				// Watch the records while Terraform destroys: a server must never be
-				// without its allocation.
-				watch.Go(func() {
-					for {
-						select {
-						case <-stop:
-							return
-						case <-time.After(5 * time.Millisecond):
+					// Watch the records while Terraform destroys: a server must never be
+					// without its allocation.
+					watch.Go(func() {
+						for {
+							select {
+							case <-stop:
+								return
+							case <-time.After(5 * time.Millisecond):
+							}
+
+							servers := env.Servers(t, unikorn.ServerQuery{})
+							if len(servers) > 0 && len(instanceAllocations(t, env)) == 0 {
+								orphans = append(orphans, servers[0].Metadata.ProvisioningStatus)
+							}
 						}
+					})
+				},
+				Config: env.ProviderConfig(),
+				Check: func(state *terraform.State) error {
+					close(stop)
+					watch.Wait()
 
-						servers := env.Servers(t, unikorn.ServerQuery{})
-						if len(servers) > 0 && len(instanceAllocations(t, env)) == 0 {
-							orphans = append(orphans, servers[0].Metadata.ProvisioningStatus)
-						}
+					if len(orphans) > 0 {
+						return fmt.Errorf("the allocation was released while the server existed (%v)", orphans)
 					}
-				})
-			},
-			Config: env.ProviderConfig(),
-			Check: func(state *terraform.State) error {
-				close(stop)
-				watch.Wait()
 
-				if len(orphans) > 0 {
-					return fmt.Errorf("the allocation was released while the server existed (%v)", orphans)
-				}
-
-				return checkNothingLeft(t, env)(state)
+					return checkNothingLeft(t, env)(state)
+				},
 			},
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {

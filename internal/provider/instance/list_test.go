@@ -99,67 +99,68 @@ func displayNameOf(t *testing.T, m member) string {
 }
 
 func TestAccInstanceListFilters(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+		acctest.SkipUnlessSupported(t, acctest.ListResources)
 
-	web1, web2, db := fleet[0], fleet[1], fleet[2]
+		web1, web2, db := fleet[0], fleet[1], fleet[2]
 
-	queries := listBlock("all", "") +
-		listBlock("project", fmt.Sprintf("  config {\n    project_id = %q\n  }", sandbox.ProjectID)) +
-		listBlock("network", fmt.Sprintf("  config {\n    network_id = %q\n  }", sandbox.NetworkSecondaryID)) +
-		listBlock("region", fmt.Sprintf("  config {\n    region_id = %q\n  }", sandbox.RegionID)) +
-		listBlock("web", "  config {\n    tags = { team = \"web\" }\n  }") +
-		listBlock("front", "  config {\n    tags = { team = \"web\", tier = \"front\" }\n  }") +
-		listBlock("limited", "  limit = 2") +
-		listBlock("full", fmt.Sprintf("  include_resource = true\n  config {\n    network_id = %q\n  }", sandbox.NetworkSecondaryID))
+		queries := listBlock("all", "") +
+			listBlock("project", fmt.Sprintf("  config {\n    project_id = %q\n  }", sandbox.ProjectID)) +
+			listBlock("network", fmt.Sprintf("  config {\n    network_id = %q\n  }", sandbox.NetworkSecondaryID)) +
+			listBlock("region", fmt.Sprintf("  config {\n    region_id = %q\n  }", sandbox.RegionID)) +
+			listBlock("web", "  config {\n    tags = { team = \"web\" }\n  }") +
+			listBlock("front", "  config {\n    tags = { team = \"web\", tier = \"front\" }\n  }") +
+			listBlock("limited", "  limit = 2") +
+			listBlock("full", fmt.Sprintf("  include_resource = true\n  config {\n    network_id = %q\n  }", sandbox.NetworkSecondaryID))
 
-	checks := []querycheck.QueryResultCheck{
-		querycheck.ExpectLength("unikorn_compute_instance.all", 4),
-		querycheck.ExpectLength("unikorn_compute_instance.project", 3),
-		querycheck.ExpectLength("unikorn_compute_instance.network", 1),
-		querycheck.ExpectLength("unikorn_compute_instance.region", 4),
-		querycheck.ExpectLength("unikorn_compute_instance.web", 2),
-		querycheck.ExpectLength("unikorn_compute_instance.front", 1),
-		querycheck.ExpectLength("unikorn_compute_instance.limited", 2),
-		querycheck.ExpectLength("unikorn_compute_instance.full", 1),
-		querycheck.ExpectIdentity("unikorn_compute_instance.network", identityOf(t, db)),
-		querycheck.ExpectIdentity("unikorn_compute_instance.front", identityOf(t, web1)),
-		querycheck.ExpectIdentity("unikorn_compute_instance.web", identityOf(t, web2)),
-		querycheck.ExpectResourceKnownValues("unikorn_compute_instance.full", queryfilter.ByResourceIdentity(identityOf(t, db)),
-			[]querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("db-1")},
-				{Path: tfjsonpath.New("network_id"), KnownValue: knownvalue.StringExact(sandbox.NetworkSecondaryID)},
-				{Path: tfjsonpath.New("region_id"), KnownValue: knownvalue.StringExact(sandbox.RegionID)},
-				{Path: tfjsonpath.New("flavor_id"), KnownValue: knownvalue.StringExact(env.FlavorID)},
-				{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("db")})},
-				{Path: tfjsonpath.New("provisioning_status"), KnownValue: knownvalue.StringExact("provisioned")},
-				{Path: tfjsonpath.New("power_state"), KnownValue: knownvalue.StringExact("Running")},
-				{Path: tfjsonpath.New("private_ip"), KnownValue: knownvalue.StringRegexp(ipv4)},
-				{Path: tfjsonpath.New("public_ip"), KnownValue: knownvalue.Bool(false)},
-				// What only a configuration knows is not made up.
-				{Path: tfjsonpath.New("user_data"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("timeouts"), KnownValue: knownvalue.Null()},
-			}),
-	}
+		checks := []querycheck.QueryResultCheck{
+			querycheck.ExpectLength("unikorn_compute_instance.all", 4),
+			querycheck.ExpectLength("unikorn_compute_instance.project", 3),
+			querycheck.ExpectLength("unikorn_compute_instance.network", 1),
+			querycheck.ExpectLength("unikorn_compute_instance.region", 4),
+			querycheck.ExpectLength("unikorn_compute_instance.web", 2),
+			querycheck.ExpectLength("unikorn_compute_instance.front", 1),
+			querycheck.ExpectLength("unikorn_compute_instance.limited", 2),
+			querycheck.ExpectLength("unikorn_compute_instance.full", 1),
+			querycheck.ExpectIdentity("unikorn_compute_instance.network", identityOf(t, db)),
+			querycheck.ExpectIdentity("unikorn_compute_instance.front", identityOf(t, web1)),
+			querycheck.ExpectIdentity("unikorn_compute_instance.web", identityOf(t, web2)),
+			querycheck.ExpectResourceKnownValues("unikorn_compute_instance.full", queryfilter.ByResourceIdentity(identityOf(t, db)),
+				[]querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("db-1")},
+					{Path: tfjsonpath.New("network_id"), KnownValue: knownvalue.StringExact(sandbox.NetworkSecondaryID)},
+					{Path: tfjsonpath.New("region_id"), KnownValue: knownvalue.StringExact(sandbox.RegionID)},
+					{Path: tfjsonpath.New("flavor_id"), KnownValue: knownvalue.StringExact(env.FlavorID)},
+					{Path: tfjsonpath.New("tags"), KnownValue: knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("db")})},
+					{Path: tfjsonpath.New("provisioning_status"), KnownValue: knownvalue.StringExact("provisioned")},
+					{Path: tfjsonpath.New("power_state"), KnownValue: knownvalue.StringExact("Running")},
+					{Path: tfjsonpath.New("private_ip"), KnownValue: knownvalue.StringRegexp(ipv4)},
+					{Path: tfjsonpath.New("public_ip"), KnownValue: knownvalue.Bool(false)},
+					// What only a configuration knows is not made up.
+					{Path: tfjsonpath.New("user_data"), KnownValue: knownvalue.Null()},
+					{Path: tfjsonpath.New("timeouts"), KnownValue: knownvalue.Null()},
+				}),
+		}
 
-	// Every instance appears once in the unfiltered list, with its identity and display name.
-	for _, m := range fleet {
-		checks = append(checks,
-			querycheck.ExpectIdentity("unikorn_compute_instance.all", identityOf(t, m)),
-			querycheck.ExpectResourceDisplayName("unikorn_compute_instance.all",
-				queryfilter.ByResourceIdentity(identityOf(t, m)), knownvalue.StringExact(displayNameOf(t, m))))
-	}
+		// Every instance appears once in the unfiltered list, with its identity and display name.
+		for _, m := range fleet {
+			checks = append(checks,
+				querycheck.ExpectIdentity("unikorn_compute_instance.all", identityOf(t, m)),
+				querycheck.ExpectResourceDisplayName("unikorn_compute_instance.all",
+					queryfilter.ByResourceIdentity(identityOf(t, m)), knownvalue.StringExact(displayNameOf(t, m))))
+		}
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{Config: env.ProviderConfig() + fleetConfig(env, fleet)},
-		resource.TestStep{Query: true, Config: queries, QueryResultChecks: checks},
-		resource.TestStep{
-			Query:       true,
-			Config:      listBlock("reserved", "  config {\n    tags = { \"compute.unikorn-cloud.org/instance-id\" = \"x\" }\n  }"),
-			ExpectError: regexp.MustCompile(`Invalid tag name`),
-		},
-	))
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{Config: env.ProviderConfig() + fleetConfig(env, fleet)},
+			resource.TestStep{Query: true, Config: queries, QueryResultChecks: checks},
+			resource.TestStep{
+				Query:       true,
+				Config:      listBlock("reserved", "  config {\n    tags = { \"compute.unikorn-cloud.org/instance-id\" = \"x\" }\n  }"),
+				ExpectError: regexp.MustCompile(`Invalid tag name`),
+			},
+		))
+	}, acctest.Production(t))
 }
 
 // Configuration that `terraform query` generates imports the instances it found, and
@@ -168,45 +169,46 @@ func TestAccInstanceListFilters(t *testing.T) {
 func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t, acctest.Production(t))
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
-	run := uuid.NewString()[:8]
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		acctest.SkipUnlessSupported(t, acctest.ListResources)
+		run := uuid.NewString()[:8]
 
-	var members []member
-	for _, suffix := range []string{"a", "b"} {
-		members = append(members, member{"query-" + run + "-" + suffix, env.NetworkID, env.Settings.ProjectID,
-			fmt.Sprintf("{ run = %q }", run)})
-	}
+		var members []member
+		for _, suffix := range []string{"a", "b"} {
+			members = append(members, member{"query-" + run + "-" + suffix, env.NetworkID, env.Settings.ProjectID,
+				fmt.Sprintf("{ run = %q }", run)})
+		}
 
-	creator := env.CLI(t, fleetConfig(env, members))
-	creator.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
+		creator := env.CLI(t, fleetConfig(env, members))
+		creator.Run("apply", "-auto-approve", "-input=false")
+		t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
 
-	importer := env.CLI(t, "")
-	importer.WriteFile("find.tfquery.hcl", listBlock("found", fmt.Sprintf("  config {\n    tags = { run = %q }\n  }", run)))
+		importer := env.CLI(t, "")
+		importer.WriteFile("find.tfquery.hcl", listBlock("found", fmt.Sprintf("  config {\n    tags = { run = %q }\n  }", run)))
 
-	found := importer.Run("query", "-generate-config-out=generated.tf")
-	generated := importer.ReadFile("generated.tf")
+		found := importer.Run("query", "-generate-config-out=generated.tf")
+		generated := importer.ReadFile("generated.tf")
 
-	for _, m := range members {
-		id, err := unikorn.DeriveServerID(m.networkID, m.name)
-		require.NoError(t, err)
+		for _, m := range members {
+			id, err := unikorn.DeriveServerID(m.networkID, m.name)
+			require.NoError(t, err)
 
-		assert.Contains(t, found, m.name+" ("+id+")")
-		assert.Regexp(t, `identity = \{\s+id\s+= "`+id+`"`, generated)
-		assert.Contains(t, generated, `name                         = "`+m.name+`"`)
-	}
+			assert.Contains(t, found, m.name+" ("+id+")")
+			assert.Regexp(t, `identity = \{\s+id\s+= "`+id+`"`, generated)
+			assert.Contains(t, generated, `name                         = "`+m.name+`"`)
+		}
 
-	plan := importer.Run("plan", "-input=false")
-	assert.Contains(t, plan, "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.")
+		plan := importer.Run("plan", "-input=false")
+		assert.Contains(t, plan, "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.")
 
-	importer.Run("apply", "-auto-approve", "-input=false")
-	// The importer now manages the instances; it destroys them before the creator,
-	// which then finds them gone.
-	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
+		importer.Run("apply", "-auto-approve", "-input=false")
+		// The importer now manages the instances; it destroys them before the creator,
+		// which then finds them gone.
+		t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
 
-	// -detailed-exitcode fails the command (exit code 2) when the plan has changes.
-	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+		// -detailed-exitcode fails the command (exit code 2) when the plan has changes.
+		assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+	}, acctest.Production(t))
 }
 
 // An instance that two servers claim cannot be imported, so the query leaves it out

@@ -72,22 +72,23 @@ func TestAccInstancePlanTimeValidation(t *testing.T) {
 
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			env := acctest.New(t, acctest.Production(t))
-			env.SkipUnlessSandbox(t)
+			acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+				env.SkipUnlessSandbox(t)
 
-			a := baseAttrs(env)
-			for attribute, value := range tc.change {
-				a = a.with(attribute, value)
-			}
+				a := baseAttrs(env)
+				for attribute, value := range tc.change {
+					a = a.with(attribute, value)
+				}
 
-			resource.ParallelTest(t, testCase(t, env, resource.TestStep{
-				Config: config(env, a),
-				// Terraform wraps long lines, so a space may stand for any white space.
-				ExpectError: regexp.MustCompile(strings.ReplaceAll(tc.want, " ", `\s+`)),
-			}))
+				resource.ParallelTest(t, testCase(t, env, resource.TestStep{
+					Config: config(env, a),
+					// Terraform wraps long lines, so a space may stand for any white space.
+					ExpectError: regexp.MustCompile(strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}))
 
-			assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}), "no server is created")
-			assert.Empty(t, instanceAllocations(t, env), "no quota is charged")
+				assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}), "no server is created")
+				assert.Empty(t, instanceAllocations(t, env), "no quota is charged")
+			}, acctest.Production(t))
 		})
 	}
 }
