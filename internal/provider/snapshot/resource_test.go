@@ -164,8 +164,9 @@ func forEachBackend(t *testing.T, steps func(t *testing.T, env *acctest.Environm
 	}, acctest.Production(t))
 }
 
-// TestAccSnapshotResource_invalidName refuses at plan, on the attribute, a name region
-// would refuse, before anything is created.
+// TestAccSnapshotResource_invalidName refuses at plan, on the attribute, a name or a
+// tag region would refuse, and at apply an instance that does not exist, before
+// anything is created.
 func TestAccSnapshotResource_invalidName(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -187,6 +188,14 @@ resource "unikorn_snapshot" "golden" {
 `,
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)Invalid tag name.*reserved by Unikorn`),
+		}, {
+			Config: env.ProviderConfig() + `
+resource "unikorn_snapshot" "golden" {
+  instance_id = "c0000000-0000-4000-8000-000000000001"
+  name        = "golden"
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Could not read the instance to snapshot.*The instance does not exist`),
 		}},
 	})
 
