@@ -47,18 +47,19 @@ func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
 func TestAccInstanceDestroyWhenTheServerIsAlreadyGone(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
-	cli.Run("apply", "-auto-approve", "-input=false")
-	require.Len(t, instanceAllocations(t, env), 1)
+		cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
+		cli.Run("apply", "-auto-approve", "-input=false")
+		require.Len(t, instanceAllocations(t, env), 1)
 
-	deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+		deleteServerBehindTerraform(t, env, instanceID(t, "web"))
 
-	// Without a refresh, Terraform asks the provider to delete what it remembers.
-	cli.Run("destroy", "-auto-approve", "-input=false", "-refresh=false")
+		// Without a refresh, Terraform asks the provider to delete what it remembers.
+		cli.Run("destroy", "-auto-approve", "-input=false", "-refresh=false")
 
-	assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}))
-	assert.Empty(t, instanceAllocations(t, env), "the quota is released")
+		assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}))
+		assert.Empty(t, instanceAllocations(t, env), "the quota is released")
+	}, acctest.Production(t))
 }

@@ -57,7 +57,9 @@ func TestAccInstanceQuotaRefusal(t *testing.T) {
 }
 
 func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
+	// Region back end only: it is the provider's own saga that charges the quota and must
+	// undo it; compute undoes its own.
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, testCase(t, env,
@@ -80,43 +82,116 @@ func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
+		outside := outsideTerraform(t, env)
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
 				// Someone else created "web" on the network, outside this configuration.
-				_, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
-					Metadata: unikorn.WriteMetadata{Name: "web"},
-					Spec: unikorn.ServerCreateSpec{
-						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
-						NetworkID:  env.NetworkID,
-					},
-				})
-				require.NoError(t, err)
+				PreConfig: func() { outside.create("web") },
+				Config:    config(env, baseAttrs(env)),
+				ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
+					sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
 			},
-			Config: config(env, baseAttrs(env)),
-			ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
-				sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
-
-				settle() // for the list to show the server made a moment ago
-
-				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
-					deleteServerBehindTerraform(t, env, server.Metadata.ID)
-				}
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Len(t, instanceAllocations(t, env), outside.allocations,
+						"the refused create charged nothing")
+					outside.delete("web")
+				},
+				Config: config(env, baseAttrs(env)),
 			},
-			Config: config(env, baseAttrs(env)),
+		))
+	}, acctest.Production(t))
+}
+
+// outside makes and removes instances behind Terraform's back, the way someone using
+// the same back end would: a bare server on region, or an instance through compute.
+type outside struct {
+	t   *testing.T
+	env *acctest.Environment
+	// compute is compute's API as the provider's user has it; nil on region.
+	compute *unikorn.Client
+	// allocations is how many quota allocations an instance made outside holds: the
+	// saga's own when compute makes it, none for a bare server.
+	allocations int
+}
+
+func outsideTerraform(t *testing.T, env *acctest.Environment) *outside {
+	t.Helper()
+
+	o := &outside{t: t, env: env}
+
+	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+		client, err := unikorn.NewClient(unikorn.Config{
+			RegionEndpoint:  env.Settings.RegionEndpoint,
+			ComputeEndpoint: env.Settings.ComputeEndpoint,
+			Token:           env.Settings.Token,
+		})
+		require.NoError(t, err)
+
+		o.compute, o.allocations = client, 1
+	}
+
+	return o
+}
+
+func (o *outside) create(name string) {
+	o.t.Helper()
+
+	ctx := context.Background()
+	spec := unikorn.ServerSpec{FlavorID: o.env.FlavorID, ImageID: o.env.ImageID}
+
+	if o.compute == nil {
+		_, err := o.env.Client.CreateServer(ctx, unikorn.ServerCreate{
+			Metadata: unikorn.WriteMetadata{Name: name},
+			Spec:     unikorn.ServerCreateSpec{ServerSpec: spec, NetworkID: o.env.NetworkID},
+		})
+		require.NoError(o.t, err)
+
+		return
+	}
+
+	_, err := o.compute.CreateInstance(ctx, unikorn.InstanceCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.InstanceCreateSpec{
+			InstanceSpec:   unikorn.InstanceSpec{FlavorID: spec.FlavorID, ImageID: spec.ImageID},
+			OrganizationID: sandbox.OrganizationID,
+			ProjectID:      sandbox.ProjectID,
+			NetworkID:      o.env.NetworkID,
 		},
-	))
+	})
+	require.NoError(o.t, err)
+}
+
+// delete removes what create made and waits until it is gone, past the read lag.
+func (o *outside) delete(name string) {
+	o.t.Helper()
+
+	id := instanceID(o.t, name)
+	if o.compute == nil {
+		settle() // for the list to show the server made a moment ago
+		deleteServerBehindTerraform(o.t, o.env, id)
+
+		return
+	}
+
+	ctx := context.Background()
+	require.NoError(o.t, o.compute.DeleteInstance(ctx, id))
+	require.Eventually(o.t, func() bool {
+		_, err := o.compute.GetInstance(ctx, id)
+
+		return unikorn.IsNotFound(err)
+	}, time.Minute, 100*time.Millisecond)
+	settle()
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
+	// Region back end only: compute does not show a server's error on the instance, which
+	// stays provisioning (see ../shared/docs/compute-service).
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var started time.Time
@@ -184,43 +259,62 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 // A server deleted out of band is noticed by a plan that writes nothing; the apply
 // that follows replaces the instance and releases the vanished one's quota.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{Config: config(env, baseAttrs(env))},
-		resource.TestStep{
-			PreConfig: func() {
-				deleteServerBehindTerraform(t, env, instanceID(t, "web"))
-				env.ResetStats(t)
-			},
-			Config:             config(env, baseAttrs(env)),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
-				assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
-			},
-			Config: config(env, baseAttrs(env)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
-			}},
-			Check: checkSandbox(func() error {
-				// The vanished instance's quota was released; only the new one's remains.
-				if allocations := instanceAllocations(t, env); len(allocations) != 1 {
-					return fmt.Errorf("want 1 instance allocation after re-creating, got %d", len(allocations))
-				}
+		// Compute's controller puts back a server deleted behind its back, so the
+		// instance stays; the region back end has nobody to do that, and replaces it.
+		compute := env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
+		replaced := plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)
+		if compute {
+			replaced = plancheck.ExpectEmptyPlan()
+		}
 
-				return nil
-			}),
-		},
-	))
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{Config: config(env, baseAttrs(env))},
+			resource.TestStep{
+				PreConfig: func() {
+					deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+					env.ResetStats(t)
+				},
+				Config:             config(env, baseAttrs(env)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: !compute,
+			},
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
+					assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
+				},
+				Config:           config(env, baseAttrs(env)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{replaced}},
+				Check: checkSandbox(func() error {
+					// The vanished instance's quota was released, or kept by the instance
+					// compute restored; either way one instance is charged once.
+					if allocations := instanceAllocations(t, env); len(allocations) != 1 {
+						return fmt.Errorf("want 1 instance allocation, got %d", len(allocations))
+					}
+
+					if compute {
+						// The server compute put back is younger than region's read lag.
+						settle()
+					}
+
+					if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) != 1 {
+						return fmt.Errorf("want 1 server behind the instance, got %d", len(servers))
+					}
+
+					return nil
+				}),
+			},
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
+	// Region back end only: servers carrying the tag are what the region back end reads;
+	// compute keeps its own record of each instance.
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var impostorID string
@@ -304,47 +398,60 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	// Each step gets one 503 and one 429 on every idempotent request it makes, on top
-	// of a clean slate, so that no route fails more often than the client retries.
-	faults := func() {
-		env.ClearFaults(t)
+		// Each step gets one 503 and one 429 on every idempotent request either back
+		// end makes, on top of a clean slate, so that no route fails more often than
+		// the client retries. Compute's own calls to region meet them too.
+		faults := func() {
+			env.ClearFaults(t)
 
-		for _, route := range []struct{ method, route string }{
-			{"GET", "/api/v2/servers"},
-			{"GET", "/api/v2/servers/{serverID}"},
-			{"GET", "/api/v2/networks/{networkID}"},
-			{"PUT", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
-		} {
-			for _, status := range []int{503, 429} {
-				env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+			for _, route := range []struct{ method, route string }{
+				{"GET", "/api/v2/servers"},
+				{"GET", "/api/v2/servers/{serverID}"},
+				{"GET", "/api/v2/networks/{networkID}"},
+				{"PUT", "/api/v2/servers/{serverID}"},
+				{"DELETE", "/api/v2/servers/{serverID}"},
+				{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
+				{"GET", sandbox.ComputePrefix + "/api/v2/instances"},
+				{"GET", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+				{"PUT", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+				{"DELETE", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+			} {
+				for _, status := range []int{503, 429} {
+					env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+				}
 			}
 		}
-	}
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
-		resource.TestStep{
-			PreConfig: func() {
-				faults()
-				env.ResetStats(t)
-				// The old instance is destroyed first; the new one's create fails once.
-				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 503, Count: 1})
+		// The request that creates an instance, as the sandbox names it and as the
+		// client's error names it.
+		create, createPath := "/api/v2/servers", "/api/v2/servers"
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			create, createPath = sandbox.ComputePrefix+"/api/v2/instances", "/api/v2/instances"
+		}
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
+			resource.TestStep{
+				PreConfig: func() {
+					faults()
+					env.ResetStats(t)
+					// The old instance is destroyed first; the new one's create fails once.
+					env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: create, Status: 503, Count: 1})
+				},
+				Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
+				ExpectError: wrapped(`POST ` + createPath + `: 503`),
 			},
-			Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
-			ExpectError: wrapped(`POST /api/v2/servers: 503`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is sent once")
-				faults()
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Equal(t, 1, env.Stats(t).Routes["POST "+create], "a failed create is sent once")
+					faults()
+				},
+				Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
 			},
-			Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }

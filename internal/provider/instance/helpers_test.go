@@ -86,8 +86,25 @@ func checkNothingLeft(t *testing.T, env *acctest.Environment) resource.TestCheck
 	t.Helper()
 
 	return func(*terraform.State) error {
-		if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) > 0 {
-			return fmt.Errorf("%d servers left behind, the first %s", len(servers), servers[0].Metadata.ID)
+		// Region's lists may show a server deleted moments ago for the read lag (the
+		// compute back end is done when compute says so, which may be before region's
+		// caches agree): what is still there after the lag is left behind.
+		settled := time.Now().Add(acctest.ProductionReadLag + time.Second)
+
+		for {
+			servers := env.Servers(t, unikorn.ServerQuery{})
+
+			switch {
+			case len(servers) == 0:
+			case time.Now().Before(settled):
+				time.Sleep(100 * time.Millisecond)
+
+				continue
+			default:
+				return fmt.Errorf("%d servers left behind, the first %s", len(servers), servers[0].Metadata.ID)
+			}
+
+			break
 		}
 
 		if allocations := instanceAllocations(t, env); len(allocations) > 0 {

@@ -216,7 +216,9 @@ func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t, acctest.Production(t))
+	// Region back end only: servers carrying the tag are what the region back end lists;
+	// compute lists its own records.
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.ListResources)
 

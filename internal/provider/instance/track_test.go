@@ -193,7 +193,9 @@ func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
 // An instance the cloud reports in error is named in the plan, not passed over as
 // "No changes".
 func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
+	// Region back end only: compute does not show a server's error on the instance, which
+	// stays provisioning.
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	cli := env.CLI(t, instanceBlock(baseAttrs(env)))

@@ -71,6 +71,12 @@ func (s *Service) deprovision(ctx context.Context, in *instance, backing []uniko
 		return
 	}
 
+	// A server created moments ago may not be listed yet; the quota is released only
+	// once its absence is an answer.
+	if in.ServerCreated != nil && s.readLag != nil && s.now().Sub(*in.ServerCreated) <= s.readLag() {
+		return
+	}
+
 	md := in.Metadata
 
 	err := s.service.DeleteAllocation(ctx, md.OrganizationID, md.ProjectID, in.AllocationID)
@@ -85,7 +91,10 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		in.Status.PowerState = unikorn.PowerPending
 
 		if len(backing) == 0 {
-			_, _ = s.service.CreateServer(ctx, serverCreate(in))
+			if _, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
+				created := s.now()
+				in.ServerCreated = &created
+			}
 		}
 
 		return
