@@ -24,21 +24,19 @@ import (
 
 const snapshotAddress = "unikorn_snapshot.golden"
 
-// snapshotRoute is the sandbox route (method and template) of the snapshot call of
-// the environment's instance back end.
-func snapshotRoute(env *acctest.Environment) (method, route string) {
+// snapshotRoute is the sandbox route template of the snapshot call (a POST) of the
+// environment's instance back end.
+func snapshotRoute(env *acctest.Environment) string {
 	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-		return http.MethodPost, sandbox.ComputePrefix + "/api/v2/instances/{instanceID}/snapshot"
+		return sandbox.ComputePrefix + "/api/v2/instances/{instanceID}/snapshot"
 	}
 
-	return http.MethodPost, "/api/v2/servers/{serverID}/snapshot"
+	return "/api/v2/servers/{serverID}/snapshot"
 }
 
 // snapshotsSent is how many snapshots the environment's back end was asked for.
 func snapshotsSent(t *testing.T, env *acctest.Environment) int {
-	method, route := snapshotRoute(env)
-
-	return env.Stats(t).Routes[method+" "+route]
+	return env.Stats(t).Routes[http.MethodPost+" "+snapshotRoute(env)]
 }
 
 // config is instance web on the environment's network and a snapshot of it, with
@@ -166,8 +164,9 @@ func forEachBackend(t *testing.T, steps func(t *testing.T, env *acctest.Environm
 	}, acctest.Production(t))
 }
 
-// TestAccSnapshotResource_invalidName refuses at plan, on the attribute, a name region
-// would refuse, before anything is created.
+// TestAccSnapshotResource_invalidName refuses at plan, on the attribute, a name or a
+// tag region would refuse, and at apply an instance that does not exist, before
+// anything is created.
 func TestAccSnapshotResource_invalidName(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -189,6 +188,14 @@ resource "unikorn_snapshot" "golden" {
 `,
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)Invalid tag name.*reserved by Unikorn`),
+		}, {
+			Config: env.ProviderConfig() + `
+resource "unikorn_snapshot" "golden" {
+  instance_id = "c0000000-0000-4000-8000-000000000001"
+  name        = "golden"
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Could not read the instance to snapshot.*The instance does not exist`),
 		}},
 	})
 
@@ -256,8 +263,9 @@ func TestAccSnapshotResource_lostAnswer(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, env *acctest.Environment) []resource.TestStep {
 		return []resource.TestStep{{
 			PreConfig: func() {
-				method, route := snapshotRoute(env)
-				env.AddFault(t, sandbox.FaultRule{Method: method, Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
+				env.AddFault(t, sandbox.FaultRule{
+					Method: http.MethodPost, Route: snapshotRoute(env), Status: http.StatusBadGateway, Count: 1, Phase: sandbox.FaultPhaseAfter,
+				})
 			},
 			Config: config(env, "web-golden", "web"),
 			Check: resource.ComposeAggregateTestCheckFunc(
