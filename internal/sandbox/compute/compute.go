@@ -75,6 +75,9 @@ type instance struct {
 	unikorn.Instance
 
 	AllocationID string `json:"allocationId"`
+	// ServerID is the backing server compute last made or saw, so that a list that
+	// misses it is not taken for region saying it is gone.
+	ServerID string `json:"serverId,omitempty"`
 }
 
 // New returns the service.

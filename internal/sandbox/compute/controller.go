@@ -71,6 +71,16 @@ func (s *Service) deprovision(ctx context.Context, in *instance, backing []uniko
 		return
 	}
 
+	// Region's lists answer from a cache that may not yet show a server made moments
+	// ago; a delete reads the latest, so only its 404 says the server is gone.
+	if in.ServerID != "" {
+		if err := s.service.DeleteServer(ctx, in.ServerID); !unikorn.IsNotFound(err) {
+			return
+		}
+
+		in.ServerID = ""
+	}
+
 	md := in.Metadata
 
 	err := s.service.DeleteAllocation(ctx, md.OrganizationID, md.ProjectID, in.AllocationID)
@@ -85,13 +95,16 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		in.Status.PowerState = unikorn.PowerPending
 
 		if len(backing) == 0 {
-			_, _ = s.service.CreateServer(ctx, serverCreate(in))
+			if created, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
+				in.ServerID = created.Metadata.ID
+			}
 		}
 
 		return
 	}
 
 	server := backing[0]
+	in.ServerID = server.Metadata.ID
 
 	switch {
 	case server.Metadata.DeletionTime != nil:
