@@ -56,27 +56,30 @@ func TestAccInstanceQuotaRefusal(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+// A create the back end refuses charges nothing: region's saga releases the allocation
+// it made first, compute refuses before it keeps one; and the create is not resent.
+func TestAccInstanceFailedCreateReleasesTheQuota(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
-				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 500, Count: 1})
+		create := routesOf(env).create
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				PreConfig:   func() { env.AddFault(t, faultOnce(create, 500)) },
+				Config:      config(env, baseAttrs(env)),
+				ExpectError: requestError(create, 500),
 			},
-			Config:      config(env, baseAttrs(env)),
-			ExpectError: wrapped(`creating the server: POST /api/v2/servers: 500`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
-				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is not repeated")
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
+					assert.Equal(t, 1, env.Stats(t).Routes[create], "a failed create is not repeated")
+				},
+				// The fault is spent: the same configuration now applies.
+				Config: config(env, baseAttrs(env)),
 			},
-			// The fault is spent: the same configuration now applies.
-			Config: config(env, baseAttrs(env)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
@@ -304,47 +307,48 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 }
 
 func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	// Each step gets one 503 and one 429 on every idempotent request it makes, on top
-	// of a clean slate, so that no route fails more often than the client retries.
-	faults := func() {
-		env.ClearFaults(t)
+		routes := routesOf(env)
 
-		for _, route := range []struct{ method, route string }{
-			{"GET", "/api/v2/servers"},
-			{"GET", "/api/v2/servers/{serverID}"},
-			{"GET", "/api/v2/networks/{networkID}"},
-			{"PUT", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v2/servers/{serverID}"},
-			{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
-		} {
-			for _, status := range []int{503, 429} {
-				env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+		// Each step gets one 503 and one 429 on every idempotent request it makes, on
+		// top of a clean slate, so that no route fails more often than the client
+		// retries. Compute releases the allocation itself, and retries on its own.
+		faults := func() {
+			env.ClearFaults(t)
+
+			for _, route := range []string{
+				routes.list, routes.get, routes.update, routes.remove,
+				"GET /api/v2/networks/{networkID}",
+				"DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}",
+			} {
+				for _, status := range []int{503, 429} {
+					env.AddFault(t, faultOnce(route, status))
+				}
 			}
 		}
-	}
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
-		resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
-		resource.TestStep{
-			PreConfig: func() {
-				faults()
-				env.ResetStats(t)
-				// The old instance is destroyed first; the new one's create fails once.
-				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 503, Count: 1})
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env))},
+			resource.TestStep{PreConfig: faults, Config: config(env, baseAttrs(env).with("description", `"updated"`))},
+			resource.TestStep{
+				PreConfig: func() {
+					faults()
+					env.ResetStats(t)
+					// The old instance is destroyed first; the new one's create fails once.
+					env.AddFault(t, faultOnce(routes.create, 503))
+				},
+				Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
+				ExpectError: requestError(routes.create, 503),
 			},
-			Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
-			ExpectError: wrapped(`POST /api/v2/servers: 503`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is sent once")
-				faults()
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Equal(t, 1, env.Stats(t).Routes[routes.create], "a failed create is sent once")
+					faults()
+				},
+				Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
 			},
-			Config: config(env, baseAttrs(env).with("name", `"web-2"`)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }

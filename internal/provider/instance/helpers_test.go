@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -158,4 +159,44 @@ func writes(stats sandbox.Stats) int {
 // back, so that the next command sees it, as a person's next command would.
 func settle() {
 	time.Sleep(acctest.ProductionReadLag)
+}
+
+// instanceRoutes are the requests, as stats keys, by which the provider creates,
+// lists, reads, updates and deletes instances on a back end: region's servers, or
+// compute's instances.
+type instanceRoutes struct {
+	create, list, get, update, remove string
+}
+
+// routesOf returns the instance routes of env's back end.
+func routesOf(env *acctest.Environment) instanceRoutes {
+	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+		instances := sandbox.ComputePrefix + "/api/v2/instances"
+
+		return instanceRoutes{
+			create: "POST " + instances, list: "GET " + instances, get: "GET " + instances + "/{instanceID}",
+			update: "PUT " + instances + "/{instanceID}", remove: "DELETE " + instances + "/{instanceID}",
+		}
+	}
+
+	return instanceRoutes{
+		create: "POST /api/v2/servers", list: "GET /api/v2/servers", get: "GET /api/v2/servers/{serverID}",
+		update: "PUT /api/v2/servers/{serverID}", remove: "DELETE /api/v2/servers/{serverID}",
+	}
+}
+
+// faultOnce fails the next request of route (a stats key) with status.
+func faultOnce(route string, status int) sandbox.FaultRule {
+	method, template, _ := strings.Cut(route, " ")
+
+	return sandbox.FaultRule{Method: method, Route: template, Status: status, Count: 1}
+}
+
+// requestError matches the error of a request of route (a stats key) answered with
+// status, wherever the back end's endpoint is mounted.
+func requestError(route string, status int) *regexp.Regexp {
+	method, template, _ := strings.Cut(route, " ")
+	path := strings.TrimPrefix(template, sandbox.ComputePrefix)
+
+	return regexp.MustCompile(fmt.Sprintf(`%s\s+\S*%s:\s+%d`, method, regexp.QuoteMeta(path), status))
 }
