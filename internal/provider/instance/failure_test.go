@@ -184,42 +184,61 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-// A server deleted out of band is noticed by a plan that writes nothing; the apply
-// that follows replaces the instance and releases the vanished one's quota.
+// A server deleted out of band is noticed by a plan that writes nothing. On region the
+// instance is that server, so the apply that follows replaces the instance and
+// releases the vanished one's quota; compute re-creates the server behind the
+// instance, which stays as it was, with nothing to plan.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{Config: config(env, baseAttrs(env))},
-		resource.TestStep{
-			PreConfig: func() {
-				deleteServerBehindTerraform(t, env, instanceID(t, "web"))
-				env.ResetStats(t)
-			},
-			Config:             config(env, baseAttrs(env)),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
-				assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
-			},
-			Config: config(env, baseAttrs(env)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
-			}},
-			Check: checkSandbox(func() error {
-				// The vanished instance's quota was released; only the new one's remains.
-				if allocations := instanceAllocations(t, env); len(allocations) != 1 {
-					return fmt.Errorf("want 1 instance allocation after re-creating, got %d", len(allocations))
-				}
+		onCompute := env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
 
-				return nil
-			}),
-		},
-	))
+		// The server deleted; its successor may have the same ID, but is made later.
+		var deleted unikorn.Server
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{Config: config(env, baseAttrs(env))},
+			resource.TestStep{
+				PreConfig: func() {
+					servers := env.InstanceServers(t, instanceID(t, "web"))
+					require.Len(t, servers, 1)
+
+					deleted = servers[0]
+					deleteServerBehindTerraform(t, env, deleted.Metadata.ID)
+					env.ResetStats(t)
+				},
+				Config:             config(env, baseAttrs(env)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: !onCompute,
+			},
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
+					assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
+				},
+				Config: config(env, baseAttrs(env)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, map[bool]plancheck.ResourceActionType{
+						false: plancheck.ResourceActionDestroyBeforeCreate, true: plancheck.ResourceActionNoop,
+					}[onCompute]),
+				}},
+				Check: checkSandbox(func() error {
+					// Only the instance's quota is held, and one server stands for it anew.
+					if allocations := instanceAllocations(t, env); len(allocations) != 1 {
+						return fmt.Errorf("want 1 instance allocation, got %d", len(allocations))
+					}
+
+					servers := env.InstanceServers(t, instanceID(t, "web"))
+					if len(servers) != 1 || !servers[0].Metadata.CreationTime.After(deleted.Metadata.CreationTime) {
+						return fmt.Errorf("want one new server behind the instance, got %d", len(servers))
+					}
+
+					return nil
+				}),
+			},
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
