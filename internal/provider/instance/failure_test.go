@@ -83,39 +83,29 @@ func TestAccInstanceFailedCreateReleasesTheQuota(t *testing.T) {
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
 				// Someone else created "web" on the network, outside this configuration.
-				_, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
-					Metadata: unikorn.WriteMetadata{Name: "web"},
-					Spec: unikorn.ServerCreateSpec{
-						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
-						NetworkID:  env.NetworkID,
-					},
-				})
-				require.NoError(t, err)
+				PreConfig: func() { createBehindTerraform(t, env, "web") },
+				Config:    config(env, baseAttrs(env)),
+				ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
+					sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
 			},
-			Config: config(env, baseAttrs(env)),
-			ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
-				sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
+			resource.TestStep{
+				PreConfig: func() {
+					// Only the other person's instance holds quota.
+					assert.Len(t, instanceAllocations(t, env), map[bool]int{false: 0, true: 1}[onCompute(env)])
 
-				settle() // for the list to show the server made a moment ago
-
-				for _, server := range env.Servers(t, unikorn.ServerQuery{}) {
-					deleteServerBehindTerraform(t, env, server.Metadata.ID)
-				}
+					settle() // for the list to show what was made a moment ago
+					deleteBehindTerraform(t, env, "web")
+				},
+				Config: config(env, baseAttrs(env)),
 			},
-			Config: config(env, baseAttrs(env)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
@@ -192,8 +182,6 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		onCompute := env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
-
 		// The server deleted; its successor may have the same ID, but is made later.
 		var deleted unikorn.Server
 
@@ -210,7 +198,7 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 				},
 				Config:             config(env, baseAttrs(env)),
 				PlanOnly:           true,
-				ExpectNonEmptyPlan: !onCompute,
+				ExpectNonEmptyPlan: !onCompute(env),
 			},
 			resource.TestStep{
 				PreConfig: func() {
@@ -221,7 +209,7 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, map[bool]plancheck.ResourceActionType{
 						false: plancheck.ResourceActionDestroyBeforeCreate, true: plancheck.ResourceActionNoop,
-					}[onCompute]),
+					}[onCompute(env)]),
 				}},
 				Check: checkSandbox(func() error {
 					// Only the instance's quota is held, and one server stands for it anew.
