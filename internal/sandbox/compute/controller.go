@@ -153,9 +153,12 @@ func project(in *instance, server unikorn.Server) {
 		in.Status.PowerState = unikorn.PowerPending
 	}
 
-	if server.Metadata.ProvisioningStatus == unikorn.ProvisioningProvisioned {
-		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioned
-	} else {
+	// A server region failed to provision fails the instance: compute shows it rather
+	// than leave the user waiting on an instance that will never come up.
+	switch server.Metadata.ProvisioningStatus {
+	case unikorn.ProvisioningProvisioned, unikorn.ProvisioningError:
+		in.Metadata.ProvisioningStatus = server.Metadata.ProvisioningStatus
+	default:
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
 	}
 }
