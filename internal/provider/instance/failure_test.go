@@ -109,40 +109,41 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 }
 
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	var started time.Time
+		var started time.Time
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
-				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
-				started = time.Now()
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				PreConfig: func() {
+					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
+					started = time.Now()
 
-				go failFirstServer(t, env)
+					go failFirstServer(t, env)
+				},
+				Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+				ExpectError: wrapped(`the cloud failed to provision instance`),
 			},
-			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
-			ExpectError: wrapped(`the cloud failed to provision instance`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Less(t, time.Since(started), time.Minute, "the failure is noticed long before the timeout")
-				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Less(t, time.Since(started), time.Minute, "the failure is noticed long before the timeout")
+					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+				},
+				// The failed instance was kept, tainted: the next apply replaces it.
+				Config: config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
+				}},
 			},
-			// The failed instance was kept, tainted: the next apply replaces it.
-			Config: config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
-			}},
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 // failFirstServer marks the first server to appear as failed, as a cloud failure would.
 func failFirstServer(t *testing.T, env *acctest.Environment) {
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) > 0 {
+		if servers := env.InstanceServers(t, instanceID(t, "web")); len(servers) > 0 {
 			env.FailServer(t, servers[0].Metadata.ID)
 
 			return
