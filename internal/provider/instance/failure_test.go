@@ -230,8 +230,10 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	}, acctest.Production(t))
 }
 
+// Region only: on compute the servers are compute's own, and a second one behind an
+// instance is compute's failure to resolve, not the provider's to report.
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
-	env := acctest.New(t, acctest.Production(t))
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
 	var impostorID string

@@ -216,7 +216,8 @@ func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 	t.Parallel()
 
-	env := acctest.New(t, acctest.Production(t))
+	// Region only: compute shows each instance once, whatever servers claim it.
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.ListResources)
 

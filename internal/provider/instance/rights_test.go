@@ -15,7 +15,7 @@ import (
 // server API needs service rights and that the compute back end fits, and leaves
 // nothing behind: no server, no allocation.
 func TestAccInstanceRegionWithAUsersTokenSaysWhy(t *testing.T) {
-	env := acctest.New(t)
+	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend))
 	env.SkipUnlessSandbox(t)
 
 	user := env.Settings
