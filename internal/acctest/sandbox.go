@@ -80,6 +80,18 @@ func (e *Environment) FailServer(t *testing.T, serverID string) {
 	require.NoError(t, e.control.FailServer(context.Background(), serverID))
 }
 
+// InstanceServers returns the servers behind an instance as they are: what a check
+// that something is gone needs, where a list may still show what was just deleted.
+func (e *Environment) InstanceServers(t *testing.T, instanceID string) []unikorn.Server {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	servers, err := e.control.InstanceServers(context.Background(), instanceID)
+	require.NoError(t, err)
+
+	return servers
+}
+
 // Servers lists the servers the test's token can see that match q; it works against
 // a real Unikorn too.
 func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Server {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench"
 )
 
@@ -75,34 +76,46 @@ func matrix(routes map[phase]map[string]int) []*matrixCase {
 	return cases
 }
 
-func TestEveryRequestFailing(t *testing.T) {
-	routes := cleanRoutes(t)
-	cases := matrix(routes)
-	start := time.Now()
+// forEachBackend runs test once per instance back end, each in a subtest named after
+// it: both must converge under the same faults, each failing its own requests.
+func forEachBackend(t *testing.T, test func(t *testing.T, backend acctest.Backend)) {
+	t.Helper()
 
-	t.Run("case", func(t *testing.T) {
-		for _, c := range cases {
-			t.Run(c.String(), func(t *testing.T) {
-				t.Parallel()
-				runCase(t, c)
-			})
-		}
-	})
-
-	if t.Failed() {
-		return
+	for _, backend := range acctest.Backends() {
+		t.Run(backend.InstanceAPI, func(t *testing.T) { test(t, backend) })
 	}
+}
 
-	summary := summarizeMatrix(cases, time.Since(start))
-	t.Log(summary)
-	report(t, "faults-matrix", summary)
+func TestEveryRequestFailing(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
+		routes := cleanRoutes(t, backend)
+		cases := matrix(routes)
+		start := time.Now()
+
+		t.Run("case", func(t *testing.T) {
+			for _, c := range cases {
+				t.Run(c.String(), func(t *testing.T) {
+					t.Parallel()
+					runCase(t, backend, c)
+				})
+			}
+		})
+
+		if t.Failed() {
+			return
+		}
+
+		summary := summarizeMatrix(backend, cases, time.Since(start))
+		t.Log(summary)
+		report(t, "faults-matrix-"+backend.InstanceAPI, summary)
+	})
 }
 
 // runCase lives the instance's life up to the case's phase, fails the phase once
 // with the case's fault, and proves it converged; then it deletes the instance (if
 // the phase did not) and proves nothing is left.
-func runCase(t *testing.T, c *matrixCase) {
-	l := newLife(t)
+func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
+	l := newLife(t, backend)
 
 	for _, p := range phases {
 		switch {
@@ -136,7 +149,7 @@ func runCase(t *testing.T, c *matrixCase) {
 	}
 }
 
-func summarizeMatrix(cases []*matrixCase, took time.Duration) string {
+func summarizeMatrix(backend acctest.Backend, cases []*matrixCase, took time.Duration) string {
 	runs := map[int]int{}
 	slots := map[string]bool{}
 	lostCharges := 0
@@ -158,8 +171,8 @@ func summarizeMatrix(cases []*matrixCase, took time.Duration) string {
 		cased += n
 	}
 
-	fmt.Fprintf(&b, "Fault matrix (`%s`): %d cases, %d requests of create, update and delete × %s, in %s.\n",
-		matrixCommand(), cased, len(slots), faultNames(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Fault matrix (`%s`, instance_api = %q): %d cases, %d requests of create, update and delete × %s, in %s.\n",
+		matrixCommand(), backend.InstanceAPI, cased, len(slots), faultNames(), took.Round(time.Second))
 	fmt.Fprintf(&b, "Each converged with zero leaked allocations, zero orphan servers, no instance replaced, "+
 		"and a state that agrees with the sandbox, except that %d allocation(s) charged with the answer lost "+
 		"(identity has no list) were reported by the error and released by hand; "+
@@ -241,44 +254,46 @@ func TestRandomFaults(t *testing.T) {
 		seed = parsed
 	}
 
-	routes := cleanRoutes(t)
-	start := time.Now()
+	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
+		routes := cleanRoutes(t, backend)
+		start := time.Now()
 
-	var (
-		mu    sync.Mutex
-		total randomCounts
-	)
+		var (
+			mu    sync.Mutex
+			total randomCounts
+		)
 
-	t.Run("shard", func(t *testing.T) {
-		for shard := range shards {
-			t.Run(strconv.Itoa(shard), func(t *testing.T) {
-				t.Parallel()
+		t.Run("shard", func(t *testing.T) {
+			for shard := range shards {
+				t.Run(strconv.Itoa(shard), func(t *testing.T) {
+					t.Parallel()
 
-				counts := randomShard(t, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
+					counts := randomShard(t, backend, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
 
-				mu.Lock()
-				total.add(counts)
-				mu.Unlock()
-			})
+					mu.Lock()
+					total.add(counts)
+					mu.Unlock()
+				})
+			}
+		})
+
+		if t.Failed() {
+			return
 		}
+
+		summary := fmt.Sprintf("Randomized run (`%s`, instance_api = %q, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
+			"%d faults drawn, %d fired; %d Terraform commands where %d would do without faults; "+
+			"0 leaked allocations (besides %d charged with the answer lost, reported and released by hand), 0 orphan servers, "+
+			"no instance replaced, state and sandbox agreeing after every phase; %s.\n",
+			matrixCommand(), backend.InstanceAPI, seed, faultProbability*100, total.iterations, total.drawn, total.fired,
+			total.commands, total.minimum, total.lost, time.Since(start).Round(time.Second))
+		t.Log(summary)
+		report(t, "faults-random-"+backend.InstanceAPI, summary)
 	})
-
-	if t.Failed() {
-		return
-	}
-
-	summary := fmt.Sprintf("Randomized run (`%s`, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
-		"%d faults drawn, %d fired; %d Terraform commands where %d would do without faults; "+
-		"0 leaked allocations (besides %d charged with the answer lost, reported and released by hand), 0 orphan servers, "+
-		"no instance replaced, state and sandbox agreeing after every phase; %s.\n",
-		matrixCommand(), seed, faultProbability*100, total.iterations, total.drawn, total.fired,
-		total.commands, total.minimum, total.lost, time.Since(start).Round(time.Second))
-	t.Log(summary)
-	report(t, "faults-random", summary)
 }
 
-func randomShard(t *testing.T, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
-	l := newLife(t)
+func randomShard(t *testing.T, backend acctest.Backend, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
+	l := newLife(t, backend)
 	counts := randomCounts{iterations: iterations}
 
 	for range iterations {

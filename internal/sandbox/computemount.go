@@ -36,7 +36,6 @@ func (s *Sandbox) mountCompute() error {
 		Now:          func() time.Time { return s.now() },
 		State:        s.world.Compute,
 		Persist:      s.saveCompute,
-		ReadLag:      s.currentReadLag,
 		Authenticate: func(token string) bool {
 			probe := httptest.NewRequest(http.MethodGet, "/", nil)
 			probe.Header.Set("Authorization", "Bearer "+token)

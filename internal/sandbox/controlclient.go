@@ -71,6 +71,15 @@ func (c *ControlClient) Allocations(ctx context.Context) ([]unikorn.Allocation, 
 	return allocations, err
 }
 
+// InstanceServers returns the servers that carry an instance's tag as they are, not as
+// a lagging read shows them.
+func (c *ControlClient) InstanceServers(ctx context.Context, instanceID string) ([]unikorn.Server, error) {
+	var servers []unikorn.Server
+	err := c.do(ctx, http.MethodGet, "instances/"+url.PathEscape(instanceID)+"/servers", nil, &servers)
+
+	return servers, err
+}
+
 // FailServer makes a server's provisioning fail.
 func (c *ControlClient) FailServer(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, "servers/"+url.PathEscape(id)+"/fail", nil, nil)

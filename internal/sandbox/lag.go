@@ -222,12 +222,3 @@ func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error)
 
 	return handler(req)
 }
-
-// currentReadLag is the read lag now in force, for the compute service, which runs
-// outside the sandbox's lock.
-func (s *Sandbox) currentReadLag() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	return s.lag.max
-}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // resourceOnly is config without the provider block, which the CLI adds itself.
@@ -43,10 +42,8 @@ func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-// Destroying an instance whose server is already gone succeeds and frees its quota.
-func TestAccInstanceDestroyWhenTheServerIsAlreadyGone(t *testing.T) {
-	t.Parallel()
-
+// Destroying an instance that is already gone succeeds and leaves its quota free.
+func TestAccInstanceDestroyWhenTheInstanceIsAlreadyGone(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
@@ -54,12 +51,12 @@ func TestAccInstanceDestroyWhenTheServerIsAlreadyGone(t *testing.T) {
 		cli.Run("apply", "-auto-approve", "-input=false")
 		require.Len(t, instanceAllocations(t, env), 1)
 
-		deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+		deleteBehindTerraform(t, env, "web")
 
 		// Without a refresh, Terraform asks the provider to delete what it remembers.
 		cli.Run("destroy", "-auto-approve", "-input=false", "-refresh=false")
 
-		assert.Empty(t, env.Servers(t, unikorn.ServerQuery{}))
+		assert.Empty(t, env.InstanceServers(t, instanceID(t, "web")))
 		assert.Empty(t, instanceAllocations(t, env), "the quota is released")
 	}, acctest.Production(t))
 }

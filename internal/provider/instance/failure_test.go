@@ -56,50 +56,51 @@ func TestAccInstanceQuotaRefusal(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-func TestAccInstanceFailedServerCreateReleasesTheQuota(t *testing.T) {
-	// Region back end only: it is the provider's own saga that charges the quota and must
-	// undo it; compute undoes its own.
-	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+// A create the back end refuses charges nothing: region's saga releases the allocation
+// it made first, compute refuses before it keeps one; and the create is not resent.
+func TestAccInstanceFailedCreateReleasesTheQuota(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
-				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: 500, Count: 1})
+		create := routesOf(env).create
+
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				PreConfig:   func() { env.AddFault(t, faultOnce(create, 500)) },
+				Config:      config(env, baseAttrs(env)),
+				ExpectError: requestError(create, 500),
 			},
-			Config:      config(env, baseAttrs(env)),
-			ExpectError: wrapped(`creating the server: POST /api/v2/servers: 500`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
-				assert.Equal(t, 1, env.Stats(t).Routes["POST /api/v2/servers"], "a failed create is not repeated")
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Empty(t, instanceAllocations(t, env), "the allocation was released")
+					assert.Equal(t, 1, env.Stats(t).Routes[create], "a failed create is not repeated")
+				},
+				// The fault is spent: the same configuration now applies.
+				Config: config(env, baseAttrs(env)),
 			},
-			// The fault is spent: the same configuration now applies.
-			Config: config(env, baseAttrs(env)),
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		outside := outsideTerraform(t, env)
-
 		resource.ParallelTest(t, testCase(t, env,
 			resource.TestStep{
 				// Someone else created "web" on the network, outside this configuration.
-				PreConfig: func() { outside.create("web") },
+				PreConfig: func() { createBehindTerraform(t, env, "web") },
 				Config:    config(env, baseAttrs(env)),
 				ExpectError: wrapped(fmt.Sprintf(`terraform import unikorn_compute_instance.NAME %s/%s/%s`,
 					sandbox.OrganizationID, sandbox.ProjectID, instanceID(t, "web"))),
 			},
 			resource.TestStep{
 				PreConfig: func() {
-					assert.Len(t, instanceAllocations(t, env), outside.allocations,
-						"the refused create charged nothing")
-					outside.delete("web")
+					// Only the other person's instance holds quota.
+					assert.Len(t, instanceAllocations(t, env), map[bool]int{false: 0, true: 1}[onCompute(env)])
+
+					settle() // for the list to show what was made a moment ago
+					deleteBehindTerraform(t, env, "web")
 				},
 				Config: config(env, baseAttrs(env)),
 			},
@@ -107,124 +108,42 @@ func TestAccInstanceDuplicateNameSuggestsImport(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-// outside makes and removes instances behind Terraform's back, the way someone using
-// the same back end would: a bare server on region, or an instance through compute.
-type outside struct {
-	t   *testing.T
-	env *acctest.Environment
-	// compute is compute's API as the provider's user has it; nil on region.
-	compute *unikorn.Client
-	// allocations is how many quota allocations an instance made outside holds: the
-	// saga's own when compute makes it, none for a bare server.
-	allocations int
-}
-
-func outsideTerraform(t *testing.T, env *acctest.Environment) *outside {
-	t.Helper()
-
-	o := &outside{t: t, env: env}
-
-	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-		client, err := unikorn.NewClient(unikorn.Config{
-			RegionEndpoint:  env.Settings.RegionEndpoint,
-			ComputeEndpoint: env.Settings.ComputeEndpoint,
-			Token:           env.Settings.Token,
-		})
-		require.NoError(t, err)
-
-		o.compute, o.allocations = client, 1
-	}
-
-	return o
-}
-
-func (o *outside) create(name string) {
-	o.t.Helper()
-
-	ctx := context.Background()
-	spec := unikorn.ServerSpec{FlavorID: o.env.FlavorID, ImageID: o.env.ImageID}
-
-	if o.compute == nil {
-		_, err := o.env.Client.CreateServer(ctx, unikorn.ServerCreate{
-			Metadata: unikorn.WriteMetadata{Name: name},
-			Spec:     unikorn.ServerCreateSpec{ServerSpec: spec, NetworkID: o.env.NetworkID},
-		})
-		require.NoError(o.t, err)
-
-		return
-	}
-
-	_, err := o.compute.CreateInstance(ctx, unikorn.InstanceCreate{
-		Metadata: unikorn.WriteMetadata{Name: name},
-		Spec: unikorn.InstanceCreateSpec{
-			InstanceSpec:   unikorn.InstanceSpec{FlavorID: spec.FlavorID, ImageID: spec.ImageID},
-			OrganizationID: sandbox.OrganizationID,
-			ProjectID:      sandbox.ProjectID,
-			NetworkID:      o.env.NetworkID,
-		},
-	})
-	require.NoError(o.t, err)
-}
-
-// delete removes what create made and waits until it is gone, past the read lag.
-func (o *outside) delete(name string) {
-	o.t.Helper()
-
-	id := instanceID(o.t, name)
-	if o.compute == nil {
-		settle() // for the list to show the server made a moment ago
-		deleteServerBehindTerraform(o.t, o.env, id)
-
-		return
-	}
-
-	ctx := context.Background()
-	require.NoError(o.t, o.compute.DeleteInstance(ctx, id))
-	require.Eventually(o.t, func() bool {
-		_, err := o.compute.GetInstance(ctx, id)
-
-		return unikorn.IsNotFound(err)
-	}, time.Minute, 100*time.Millisecond)
-	settle()
-}
-
 func TestAccInstanceProvisioningErrorFailsAtOnce(t *testing.T) {
-	// Region back end only: compute does not show a server's error on the instance, which
-	// stays provisioning (see ../shared/docs/compute-service).
-	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	var started time.Time
+		var started time.Time
 
-	resource.ParallelTest(t, testCase(t, env,
-		resource.TestStep{
-			PreConfig: func() {
-				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
-				started = time.Now()
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				PreConfig: func() {
+					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "1h"})
+					started = time.Now()
 
-				go failFirstServer(t, env)
+					go failFirstServer(t, env)
+				},
+				Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+				ExpectError: wrapped(`the cloud failed to provision instance`),
 			},
-			Config:      config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
-			ExpectError: wrapped(`the cloud failed to provision instance`),
-		},
-		resource.TestStep{
-			PreConfig: func() {
-				assert.Less(t, time.Since(started), time.Minute, "the failure is noticed long before the timeout")
-				env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+			resource.TestStep{
+				PreConfig: func() {
+					assert.Less(t, time.Since(started), time.Minute, "the failure is noticed long before the timeout")
+					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
+				},
+				// The failed instance was kept, tainted: the next apply replaces it.
+				Config: config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
+				}},
 			},
-			// The failed instance was kept, tainted: the next apply replaces it.
-			Config: config(env, baseAttrs(env).with("timeouts", `{ create = "10m" }`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace),
-			}},
-		},
-	))
+		))
+	}, acctest.Production(t))
 }
 
 // failFirstServer marks the first server to appear as failed, as a cloud failure would.
 func failFirstServer(t *testing.T, env *acctest.Environment) {
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) > 0 {
+		if servers := env.InstanceServers(t, instanceID(t, "web")); len(servers) > 0 {
 			env.FailServer(t, servers[0].Metadata.ID)
 
 			return
@@ -256,52 +175,52 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 	}, acctest.Production(t))
 }
 
-// A server deleted out of band is noticed by a plan that writes nothing; the apply
-// that follows replaces the instance and releases the vanished one's quota.
+// A server deleted out of band is noticed by a plan that writes nothing. On region the
+// instance is that server, so the apply that follows replaces the instance and
+// releases the vanished one's quota; compute re-creates the server behind the
+// instance, which stays as it was, with nothing to plan.
 func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		// Compute's controller puts back a server deleted behind its back, so the
-		// instance stays; the region back end has nobody to do that, and replaces it.
-		compute := env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
-		replaced := plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)
-		if compute {
-			replaced = plancheck.ExpectEmptyPlan()
-		}
+		// The server deleted; its successor may have the same ID, but is made later.
+		var deleted unikorn.Server
 
 		resource.ParallelTest(t, testCase(t, env,
 			resource.TestStep{Config: config(env, baseAttrs(env))},
 			resource.TestStep{
 				PreConfig: func() {
-					deleteServerBehindTerraform(t, env, instanceID(t, "web"))
+					servers := env.InstanceServers(t, instanceID(t, "web"))
+					require.Len(t, servers, 1)
+
+					deleted = servers[0]
+					deleteServerBehindTerraform(t, env, deleted.Metadata.ID)
 					env.ResetStats(t)
 				},
 				Config:             config(env, baseAttrs(env)),
 				PlanOnly:           true,
-				ExpectNonEmptyPlan: !compute,
+				ExpectNonEmptyPlan: !onCompute(env),
 			},
 			resource.TestStep{
 				PreConfig: func() {
 					assert.Zero(t, writes(env.Stats(t)), "plans wrote to the cloud")
 					assert.Len(t, instanceAllocations(t, env), 1, "the plan kept the quota charged")
 				},
-				Config:           config(env, baseAttrs(env)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{replaced}},
+				Config: config(env, baseAttrs(env)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, map[bool]plancheck.ResourceActionType{
+						false: plancheck.ResourceActionDestroyBeforeCreate, true: plancheck.ResourceActionNoop,
+					}[onCompute(env)]),
+				}},
 				Check: checkSandbox(func() error {
-					// The vanished instance's quota was released, or kept by the instance
-					// compute restored; either way one instance is charged once.
+					// Only the instance's quota is held, and one server stands for it anew.
 					if allocations := instanceAllocations(t, env); len(allocations) != 1 {
 						return fmt.Errorf("want 1 instance allocation, got %d", len(allocations))
 					}
 
-					if compute {
-						// The server compute put back is younger than region's read lag.
-						settle()
-					}
-
-					if servers := env.Servers(t, unikorn.ServerQuery{}); len(servers) != 1 {
-						return fmt.Errorf("want 1 server behind the instance, got %d", len(servers))
+					servers := env.InstanceServers(t, instanceID(t, "web"))
+					if len(servers) != 1 || !servers[0].Metadata.CreationTime.After(deleted.Metadata.CreationTime) {
+						return fmt.Errorf("want one new server behind the instance, got %d", len(servers))
 					}
 
 					return nil
@@ -311,9 +230,9 @@ func TestAccInstanceDriftServerDeletedOutOfBand(t *testing.T) {
 	}, acctest.Production(t))
 }
 
+// Region only: on compute the servers are compute's own, and a second one behind an
+// instance is compute's failure to resolve, not the provider's to report.
 func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
-	// Region back end only: servers carrying the tag are what the region back end reads;
-	// compute keeps its own record of each instance.
 	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 
@@ -401,35 +320,23 @@ func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		// Each step gets one 503 and one 429 on every idempotent request either back
-		// end makes, on top of a clean slate, so that no route fails more often than
-		// the client retries. Compute's own calls to region meet them too.
+		routes := routesOf(env)
+
+		// Each step gets one 503 and one 429 on every idempotent request it makes, on
+		// top of a clean slate, so that no route fails more often than the client
+		// retries. Compute releases the allocation itself, and retries on its own.
 		faults := func() {
 			env.ClearFaults(t)
 
-			for _, route := range []struct{ method, route string }{
-				{"GET", "/api/v2/servers"},
-				{"GET", "/api/v2/servers/{serverID}"},
-				{"GET", "/api/v2/networks/{networkID}"},
-				{"PUT", "/api/v2/servers/{serverID}"},
-				{"DELETE", "/api/v2/servers/{serverID}"},
-				{"DELETE", "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}"},
-				{"GET", sandbox.ComputePrefix + "/api/v2/instances"},
-				{"GET", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
-				{"PUT", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
-				{"DELETE", sandbox.ComputePrefix + "/api/v2/instances/{instanceID}"},
+			for _, route := range []string{
+				routes.list, routes.get, routes.update, routes.remove,
+				"GET /api/v2/networks/{networkID}",
+				"DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}",
 			} {
 				for _, status := range []int{503, 429} {
-					env.AddFault(t, sandbox.FaultRule{Method: route.method, Route: route.route, Status: status, Count: 1})
+					env.AddFault(t, faultOnce(route, status))
 				}
 			}
-		}
-
-		// The request that creates an instance, as the sandbox names it and as the
-		// client's error names it.
-		create, createPath := "/api/v2/servers", "/api/v2/servers"
-		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-			create, createPath = sandbox.ComputePrefix+"/api/v2/instances", "/api/v2/instances"
 		}
 
 		resource.ParallelTest(t, testCase(t, env,
@@ -440,14 +347,14 @@ func TestAccInstanceSurvivesRetryableFaults(t *testing.T) {
 					faults()
 					env.ResetStats(t)
 					// The old instance is destroyed first; the new one's create fails once.
-					env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: create, Status: 503, Count: 1})
+					env.AddFault(t, faultOnce(routes.create, 503))
 				},
 				Config:      config(env, baseAttrs(env).with("name", `"web-2"`)),
-				ExpectError: wrapped(`POST ` + createPath + `: 503`),
+				ExpectError: requestError(routes.create, 503),
 			},
 			resource.TestStep{
 				PreConfig: func() {
-					assert.Equal(t, 1, env.Stats(t).Routes["POST "+create], "a failed create is sent once")
+					assert.Equal(t, 1, env.Stats(t).Routes[routes.create], "a failed create is sent once")
 					faults()
 				},
 				Config: config(env, baseAttrs(env).with("name", `"web-2"`)),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -175,4 +176,113 @@ func writes(stats sandbox.Stats) int {
 // back, so that the next command sees it, as a person's next command would.
 func settle() {
 	time.Sleep(acctest.ProductionReadLag)
+}
+
+// instanceRoutes are the requests, as stats keys, by which the provider creates,
+// lists, reads, updates and deletes instances on a back end: region's servers, or
+// compute's instances.
+type instanceRoutes struct {
+	create, list, get, update, remove string
+}
+
+// routesOf returns the instance routes of env's back end.
+func routesOf(env *acctest.Environment) instanceRoutes {
+	if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+		instances := sandbox.ComputePrefix + "/api/v2/instances"
+
+		return instanceRoutes{
+			create: "POST " + instances, list: "GET " + instances, get: "GET " + instances + "/{instanceID}",
+			update: "PUT " + instances + "/{instanceID}", remove: "DELETE " + instances + "/{instanceID}",
+		}
+	}
+
+	return instanceRoutes{
+		create: "POST /api/v2/servers", list: "GET /api/v2/servers", get: "GET /api/v2/servers/{serverID}",
+		update: "PUT /api/v2/servers/{serverID}", remove: "DELETE /api/v2/servers/{serverID}",
+	}
+}
+
+// faultOnce fails the next request of route (a stats key) with status.
+func faultOnce(route string, status int) sandbox.FaultRule {
+	method, template, _ := strings.Cut(route, " ")
+
+	return sandbox.FaultRule{Method: method, Route: template, Status: status, Count: 1}
+}
+
+// requestError matches the error of a request of route (a stats key) answered with
+// status, wherever the back end's endpoint is mounted.
+func requestError(route string, status int) *regexp.Regexp {
+	method, template, _ := strings.Cut(route, " ")
+	path := strings.TrimPrefix(template, sandbox.ComputePrefix)
+
+	return regexp.MustCompile(fmt.Sprintf(`%s\s+\S*%s:\s+%d`, method, regexp.QuoteMeta(path), status))
+}
+
+// onCompute reports whether env's provider drives compute's instance API.
+func onCompute(env *acctest.Environment) bool {
+	return env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI
+}
+
+// userClient calls the compute service as the provider under test does, with the
+// user's token.
+func userClient(t *testing.T, env *acctest.Environment) *unikorn.Client {
+	t.Helper()
+
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint: env.Settings.RegionEndpoint, ComputeEndpoint: env.Settings.ComputeEndpoint,
+		Token: env.Settings.Token, UserAgent: "terraform-provider-unikorn-acctest",
+	})
+	require.NoError(t, err)
+
+	return client
+}
+
+// createBehindTerraform makes an instance called name on the environment's network
+// through the back end's own API, as another person would.
+func createBehindTerraform(t *testing.T, env *acctest.Environment, name string) {
+	t.Helper()
+
+	var err error
+	if onCompute(env) {
+		_, err = userClient(t, env).CreateInstance(context.Background(), unikorn.InstanceCreate{
+			Metadata: unikorn.WriteMetadata{Name: name},
+			Spec: unikorn.InstanceCreateSpec{
+				InstanceSpec:   unikorn.InstanceSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+				OrganizationID: env.Settings.OrganizationID, ProjectID: env.Settings.ProjectID, NetworkID: env.NetworkID,
+			},
+		})
+	} else {
+		_, err = env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
+			Metadata: unikorn.WriteMetadata{Name: name},
+			Spec: unikorn.ServerCreateSpec{
+				ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+				NetworkID:  env.NetworkID,
+			},
+		})
+	}
+
+	require.NoError(t, err)
+}
+
+// deleteBehindTerraform deletes the instance called name through the back end's own
+// API, as another person would, and waits until nothing of it is left.
+func deleteBehindTerraform(t *testing.T, env *acctest.Environment, name string) {
+	t.Helper()
+
+	id := instanceID(t, name)
+	if !onCompute(env) {
+		deleteServerBehindTerraform(t, env, id)
+
+		return
+	}
+
+	client := userClient(t, env)
+	require.NoError(t, client.DeleteInstance(context.Background(), id))
+	// Compute's controller acts as requests come, so the wait asks compute too.
+	require.Eventually(t, func() bool {
+		_, err := client.GetInstance(context.Background(), id)
+
+		return unikorn.IsNotFound(err) && len(env.InstanceServers(t, id)) == 0 && len(instanceAllocations(t, env)) == 0
+	}, 30*time.Second, 50*time.Millisecond)
+	settle()
 }

@@ -216,8 +216,7 @@ func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
 func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 	t.Parallel()
 
-	// Region back end only: servers carrying the tag are what the region back end lists;
-	// compute lists its own records.
+	// Region only: compute shows each instance once, whatever servers claim it.
 	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.ListResources)

@@ -193,17 +193,19 @@ func TestAccInstanceAnotherUsersTokenDoesNotDropTheInstance(t *testing.T) {
 // An instance the cloud reports in error is named in the plan, not passed over as
 // "No changes".
 func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
-	// Region back end only: compute does not show a server's error on the instance, which
-	// stays provisioning.
-	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend), acctest.Production(t))
-	env.SkipUnlessSandbox(t)
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
 
-	cli := env.CLI(t, instanceBlock(baseAttrs(env)))
-	cli.Run("apply", "-auto-approve", "-input=false")
-	env.FailServer(t, instanceID(t, "web"))
-	settle()
+		cli := env.CLI(t, instanceBlock(baseAttrs(env)))
+		cli.Run("apply", "-auto-approve", "-input=false")
 
-	output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
-	assert.Contains(t, output, "Instance failed in the cloud")
-	assert.Contains(t, output, "-replace=")
+		servers := env.InstanceServers(t, instanceID(t, "web"))
+		require.Len(t, servers, 1)
+		env.FailServer(t, servers[0].Metadata.ID)
+		settle()
+
+		output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
+		assert.Contains(t, output, "Instance failed in the cloud")
+		assert.Contains(t, output, "-replace=")
+	}, acctest.Production(t))
 }

@@ -49,9 +49,6 @@ type Config struct {
 	State []byte
 	// Persist receives the encoded records after every request that changed them.
 	Persist func(state []byte)
-	// ReadLag is how long region's caches may hide a server just created; the
-	// controller does not take a server it created for gone within it. Nil is none.
-	ReadLag func() time.Duration
 }
 
 // Service is the compute API. It keeps its instances in memory and, like the rest of
@@ -64,7 +61,6 @@ type Service struct {
 	now       func() time.Time
 	auth      func(token string) bool
 	persist   func(state []byte)
-	readLag   func() time.Duration
 	patterns  []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
@@ -79,9 +75,9 @@ type instance struct {
 	unikorn.Instance
 
 	AllocationID string `json:"allocationId"`
-	// ServerCreated is when the controller last created the instance's server: until
-	// region's read lag has passed from then, a list without it proves nothing.
-	ServerCreated *time.Time `json:"serverCreated,omitempty"`
+	// ServerID is the backing server compute last made or saw, so that a list that
+	// misses it is not taken for region saying it is gone.
+	ServerID string `json:"serverId,omitempty"`
 }
 
 // New returns the service.
@@ -98,7 +94,6 @@ func New(cfg Config) (*Service, error) {
 		now:       cfg.Now,
 		auth:      cfg.Authenticate,
 		persist:   cfg.Persist,
-		readLag:   cfg.ReadLag,
 		instances: map[string]*instance{},
 		saved:     cfg.State,
 	}

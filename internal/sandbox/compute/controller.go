@@ -71,10 +71,14 @@ func (s *Service) deprovision(ctx context.Context, in *instance, backing []uniko
 		return
 	}
 
-	// A server created moments ago may not be listed yet; the quota is released only
-	// once its absence is an answer.
-	if in.ServerCreated != nil && s.readLag != nil && s.now().Sub(*in.ServerCreated) <= s.readLag() {
-		return
+	// Region's lists answer from a cache that may not yet show a server made moments
+	// ago; a delete reads the latest, so only its 404 says the server is gone.
+	if in.ServerID != "" {
+		if err := s.service.DeleteServer(ctx, in.ServerID); !unikorn.IsNotFound(err) {
+			return
+		}
+
+		in.ServerID = ""
 	}
 
 	md := in.Metadata
@@ -91,9 +95,8 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		in.Status.PowerState = unikorn.PowerPending
 
 		if len(backing) == 0 {
-			if _, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
-				created := s.now()
-				in.ServerCreated = &created
+			if created, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
+				in.ServerID = created.Metadata.ID
 			}
 		}
 
@@ -101,6 +104,7 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 	}
 
 	server := backing[0]
+	in.ServerID = server.Metadata.ID
 
 	switch {
 	case server.Metadata.DeletionTime != nil:
@@ -149,9 +153,12 @@ func project(in *instance, server unikorn.Server) {
 		in.Status.PowerState = unikorn.PowerPending
 	}
 
-	if server.Metadata.ProvisioningStatus == unikorn.ProvisioningProvisioned {
-		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioned
-	} else {
+	// A server region failed to provision fails the instance: compute shows it rather
+	// than leave the user waiting on an instance that will never come up.
+	switch server.Metadata.ProvisioningStatus {
+	case unikorn.ProvisioningProvisioned, unikorn.ProvisioningError:
+		in.Metadata.ProvisioningStatus = server.Metadata.ProvisioningStatus
+	default:
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
 	}
 }
