@@ -33,6 +33,9 @@ type lagEntry struct {
 	// the object at all.
 	stale []byte
 	until time.Time
+	// since is when the cache began to trail the object; it shows no version older
+	// than one current within the read lag, so until never passes since plus the lag.
+	since time.Time
 }
 
 // readLag holds the stale views of recently written objects. The sandbox's mu guards it.
@@ -89,7 +92,8 @@ func snapshotObjects(w *world) objectSnapshot {
 
 // record starts a lag for every object that changed since before, each for its own
 // random time in [0, max]. An object already lagging keeps the version the cache
-// shows, until the later of the two ends.
+// shows, until the later of the two ends, but no longer than max from when it began
+// to lag: an object that keeps changing is still seen within the read lag.
 func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 	if before == nil {
 		return
@@ -117,6 +121,10 @@ func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 			key := lagKey{kind: kind, id: id}
 
 			if entry, ok := l.entries[key]; ok && entry.until.After(now) {
+				if limit := entry.since.Add(l.max); until.After(limit) {
+					until = limit
+				}
+
 				if until.After(entry.until) {
 					entry.until = until
 					l.entries[key] = entry
@@ -126,7 +134,7 @@ func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 			}
 
 			if until.After(now) {
-				l.entries[key] = lagEntry{stale: old, until: until}
+				l.entries[key] = lagEntry{stale: old, until: until, since: now}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -150,6 +151,30 @@ func TestReadLagShowsThePreviousVersion(t *testing.T) {
 	current := h.getServer(server.Metadata.ID)
 	assert.Equal(t, "updated", current.Metadata.Description)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, current.Metadata.ProvisioningStatus)
+}
+
+// The cache trails each write by at most the read lag, however often the object
+// changes meanwhile: a version is never hidden longer than that.
+func TestReadLagNeverTrailsLongerThanTheLag(t *testing.T) {
+	h := newHarness(t)
+
+	server := h.createReadyServer("app")
+	require.NoError(t, h.sb.UpdateSettings(Settings{ReadLag: testReadLag.String()}))
+
+	update := unikorn.ServerUpdate{Metadata: unikorn.WriteMetadata{Name: "app"}, Spec: server.Spec}
+
+	// A change every tenth of the lag, each starting a lag of its own.
+	for i := range 10 {
+		update.Metadata.Description = fmt.Sprintf("update %d", i)
+		h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
+		h.clock.Advance(testReadLag / 10)
+	}
+
+	update.Metadata.Description = "last"
+	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
+
+	assert.NotEqual(t, "", h.getServer(server.Metadata.ID).Metadata.Description,
+		"a read one lag after the first change shows it or a later one")
 }
 
 func TestReadLagKeepsADeletedObjectListed(t *testing.T) {
