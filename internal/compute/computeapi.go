@@ -288,7 +288,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 	})
 
 	landed := func(candidate *Instance) bool {
-		return !needsUpdate(candidate, spec) && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
+		return !needsUpdate(candidate, spec) && candidate.realized()
 	}
 
 	switch {

@@ -100,6 +100,15 @@ func (i *Instance) Ready() bool {
 	return i.ProvisioningStatus == unikorn.ProvisioningProvisioned && i.PowerState == PowerRunning
 }
 
+// realized reports whether the cloud has carried out the instance's spec: it is
+// provisioned and has a public address exactly when it asks for one. The answer to an
+// update, and a cache that caught the server just after it, still say provisioned
+// from before the update, with the old addresses: the address is what tells them
+// apart when the update toggles it.
+func (i *Instance) realized() bool {
+	return i.ProvisioningStatus == unikorn.ProvisioningProvisioned && (i.PublicIP != "") == i.Spec.PublicIP
+}
+
 // Ref locates an instance. Only ID is required; every other field narrows the tag
 // query that finds its server, and a Read from state knows them all.
 type Ref struct {

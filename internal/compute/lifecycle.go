@@ -465,7 +465,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 
 	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", change{}, s.readServer,
 		func(candidate *Instance) bool {
-			return candidate.revision == revision && candidate.ProvisioningStatus == unikorn.ProvisioningProvisioned
+			return candidate.revision == revision && candidate.realized()
 		})
 }
 
