@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -111,8 +112,8 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 
-	timeout, diags := plan.Timeouts.Create(ctx, defaultTimeout)
-	resp.Diagnostics.Append(diags...)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	defer cancel()
 
 	// Write-only values exist only in the configuration.
 	plan.UserDataWO = config.UserDataWO
@@ -121,9 +122,6 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	// Record the instance before waiting, so that a failed wait leaves it in state
 	// (tainted, to be replaced) rather than unknown to Terraform; so is one whose
@@ -202,17 +200,14 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 
-	timeout, diags := plan.Timeouts.Update(ctx, defaultTimeout)
-	resp.Diagnostics.Append(diags...)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
+	defer cancel()
 
 	spec := plan.spec(ctx, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	instance, err := r.compute.Update(ctx, state.ref(), spec)
 	if instance != nil {
@@ -237,10 +232,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 
-	timeout, diags := state.Timeouts.Delete(ctx, defaultTimeout)
-	resp.Diagnostics.Append(diags...)
-
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	handle := privateHandle(ctx, req.Private, &resp.Diagnostics)

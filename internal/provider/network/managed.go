@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
@@ -73,7 +74,7 @@ func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 
-	ctx, cancel := within(ctx, state.timeouts().Timeouts.Delete, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, state.timeouts().Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	if err := r.remove(r.provider.Objects, ctx, state.common().ID.ValueString()); err != nil {

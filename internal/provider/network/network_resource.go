@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -170,7 +171,7 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
@@ -198,7 +199,7 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	update := compute.NetworkUpdate{
@@ -307,14 +308,4 @@ type timed struct {
 // timeoutsAttribute is the schema of timed.
 func timeoutsAttribute(ctx context.Context, update bool) schema.Attribute {
 	return timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: update, Delete: true})
-}
-
-// within returns ctx bounded by the timeout get reads, or reports why it cannot.
-func within(ctx context.Context, get func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
-	diags *diag.Diagnostics,
-) (context.Context, context.CancelFunc) {
-	timeout, d := get(ctx, defaultTimeout)
-	diags.Append(d...)
-
-	return context.WithTimeout(ctx, timeout)
 }

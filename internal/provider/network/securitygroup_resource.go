@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -206,7 +207,7 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
@@ -227,7 +228,7 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -100,7 +101,7 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -159,7 +160,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 
-	ctx, cancel := within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	request := compute.SnapshotRequest{Name: plan.Name.ValueString(), Description: plan.Description.ValueString()}
@@ -261,7 +262,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 
-	ctx, cancel := within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
 	if err := r.provider.Objects.DeleteImage(ctx, imageRef(&state)); err != nil {
@@ -299,14 +300,4 @@ func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.Stat
 	if identity != nil {
 		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
 	}
-}
-
-// within returns ctx bounded by the timeout get reads, or reports why it cannot.
-func within(ctx context.Context, get func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
-	diags *diag.Diagnostics,
-) (context.Context, context.CancelFunc) {
-	timeout, d := get(ctx, defaultTimeout)
-	diags.Append(d...)
-
-	return context.WithTimeout(ctx, timeout)
 }
