@@ -48,6 +48,8 @@ func (s *Sandbox) mountCompute() error {
 		return err
 	}
 
+	s.compute = service
+
 	s.registerComputeControlRoutes()
 
 	mounted := http.StripPrefix(ComputePrefix, service)

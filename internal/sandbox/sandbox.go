@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
 )
 
 // Options configure a Sandbox.
@@ -82,6 +84,9 @@ type Sandbox struct {
 	// visibility off. mu guards both.
 	lag           *readLag
 	showInvisible bool
+
+	// compute is the compute service mounted under ComputePrefix.
+	compute *compute.Service
 
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
@@ -159,9 +164,13 @@ func (s *Sandbox) loadOrCreateWorld() error {
 	return nil
 }
 
-// Close brings every due transition up to date and saves the state. The sandbox runs
-// no background work, so there is nothing else to stop.
+// Close stops the compute controller's passes, then brings every due transition up
+// to date and saves the state. A pass saves through mu, so it is waited for first.
 func (s *Sandbox) Close() error {
+	if s.compute != nil {
+		s.compute.Close()
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
 

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -51,9 +52,10 @@ type Config struct {
 	Persist func(state []byte)
 }
 
-// Service is the compute API. It keeps its instances in memory and, like the rest of
-// the sandbox, runs no background work: its controller reconciles every instance
-// against region at the start of each request.
+// Service is the compute API. It keeps its instances in memory. Its controller
+// reconciles every instance against region at the start of each request, as compute's
+// reverse watch would have by then, and once more right after each write, as the
+// watch on instances wakes compute's controller without waiting for another request.
 type Service struct {
 	mux       *http.ServeMux
 	transport http.RoundTripper
@@ -68,6 +70,12 @@ type Service struct {
 	instances map[string]*instance
 	// saved is the encoding last persisted, so that only changes are written.
 	saved []byte
+
+	// woken is set while a pass a write asked for waits for mu, so that a burst of
+	// writes shares one pass; closed stops new passes, and passes counts those running.
+	woken  atomic.Bool
+	closed bool
+	passes sync.WaitGroup
 }
 
 // instance is compute's record: what the user asked for, and where its quota is held.
@@ -174,7 +182,49 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 
 	s.reconcile(r.Context())
 
-	return h(&request{Request: r, user: user})
+	status, body, err := h(&request{Request: r, user: user})
+	if r.Method != http.MethodGet {
+		s.wake()
+	}
+
+	return status, body, err
+}
+
+// wake runs a pass of the controller as soon as the request that wrote has answered:
+// the hidden server of a new instance is created then, not at the next request.
+// Callers hold mu.
+func (s *Service) wake() {
+	if s.closed || !s.woken.CompareAndSwap(false, true) {
+		return
+	}
+
+	s.passes.Add(1)
+
+	go func() {
+		defer s.passes.Done()
+
+		s.mu.Lock()
+		defer s.mu.Unlock()
+
+		s.woken.Store(false)
+
+		if s.closed {
+			return
+		}
+
+		defer s.save()
+
+		s.reconcile(context.Background())
+	}()
+}
+
+// Close waits for the controller's passes under way and starts no more.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+
+	s.passes.Wait()
 }
 
 // save hands the records to Persist when they changed.

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,6 +185,20 @@ func TestCreateChargesQuotaThenBuildsTheHiddenServer(t *testing.T) {
 	listed, err = h.client(sandbox.ForeignToken).ListInstances(ctx, unikorn.InstanceQuery{})
 	require.NoError(t, err)
 	assert.Empty(t, listed, "lists drop what the caller may not read")
+}
+
+func TestControllerActsOnAWriteWithoutWaitingForAnotherRequest(t *testing.T) {
+	h := newHarness(t)
+
+	created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
+	require.NoError(t, err)
+
+	// Only the administrator's view is read: no request reaches compute after the create.
+	require.Eventually(t, func() bool {
+		servers, err := h.sb.InstanceServers(created.Metadata.ID)
+
+		return err == nil && len(servers) == 1
+	}, 5*time.Second, 10*time.Millisecond, "compute's controller creates the hidden server once the create has answered")
 }
 
 func TestCreateRefusals(t *testing.T) {
