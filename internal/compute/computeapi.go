@@ -324,7 +324,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, ref Ref, _ Handle) error 
 		return fmt.Errorf("deleting the instance: %w", err)
 	}
 
-	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.read, c.confirmGone)
+	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.confirmGone)
 }
 
 // List implements Instances. Compute shows no instance twice, so there are no

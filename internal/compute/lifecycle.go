@@ -581,7 +581,7 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 		return fmt.Errorf("deleting the server: %w", err)
 	}
 
-	if err := s.waitGone(ctx, instance, "server "+instance.ServerID+" of instance "+instance.ID, s.readServer, s.confirmGone); err != nil {
+	if err := s.waitGone(ctx, instance, "server "+instance.ServerID+" of instance "+instance.ID, s.confirmGone); err != nil {
 		return err
 	}
 
@@ -598,10 +598,11 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 }
 
 // waitGone waits after a delete until the instance, which a read showed before the
-// delete, is definitely gone: a list that misses it may lag, so only a settled direct
-// read (confirmGone, settled by seenSettled) is an answer, and quota is released on
-// nothing less. what names what is being deleted.
-func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, read instanceReader,
+// delete, is definitely gone. Each poll reads it directly (confirmGone, settled by
+// seenSettled), not through the network's shared list: a list that misses it may lag,
+// so its miss is no answer and would cost a direct read after it at the end of every
+// deletion. Quota is released on nothing less. what names what is being deleted.
+func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	confirmGone func(context.Context, Ref, time.Time) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
@@ -609,20 +610,13 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	sent := time.Now()
 
 	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context) (bool, error) {
-		found, err := read(ctx, instance)
-		if err != nil {
+		found, err := confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
+
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return true, nil
+		case err != nil:
 			return false, &readError{err: err}
-		}
-
-		if found == nil {
-			found, err = confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
-
-			switch {
-			case errors.Is(err, ErrNotFound):
-				return true, nil
-			case err != nil:
-				return false, &readError{err: err}
-			}
 		}
 
 		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.readLag {
