@@ -99,8 +99,9 @@ func networkKey(id string) string {
 	return "network/" + id
 }
 
-func (c *catalogue) network(ctx context.Context, id string) (*unikorn.Network, error) {
-	network, _, err := cached(ctx, c, networkKey(id), time.Time{}, func(ctx context.Context) (*unikorn.Network, error) {
+// network returns the network, as read at notBefore or later.
+func (c *catalogue) network(ctx context.Context, id string, notBefore time.Time) (*unikorn.Network, error) {
+	network, _, err := cached(ctx, c, networkKey(id), notBefore, func(ctx context.Context) (*unikorn.Network, error) {
 		return c.client.GetNetwork(ctx, id)
 	})
 

@@ -260,14 +260,16 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	read func(context.Context) (*Instance, error),
 ) (*Instance, error) {
 	// The network is read beside the instance, not before it: the answer needs both,
-	// and a wave of deletions confirms ten instances at once.
+	// and a wave of deletions confirms ten instances at once. Those share one read of
+	// the network made within a poll interval: whether the token may still read it
+	// changes on a scale of minutes, and each deletion polls this way.
 	var (
 		network    sync.WaitGroup
 		networkErr error
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.client.GetNetwork(ctx, ref.NetworkID) })
+		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.poll.Min)) })
 	}
 
 	var found *Instance

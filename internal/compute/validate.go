@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -207,7 +208,7 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 	problems := &ValidationError{}
 	validateStatic(spec, problems)
 
-	network, err := s.catalogue.network(ctx, spec.NetworkID)
+	network, err := s.catalogue.network(ctx, spec.NetworkID, time.Time{})
 	if err != nil {
 		if unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
 			problems.add(FieldNetworkID, "Network not found",
