@@ -196,10 +196,6 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 
-	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
-		return
-	}
-
 	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
