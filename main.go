@@ -47,6 +47,7 @@ func quietUnlessAsked() {
 		}
 	}
 
+	// TF_LOG itself, first in the list, is Terraform's; the rest are read in this process.
 	for _, name := range logSettings[1:] {
 		_ = os.Setenv(name, "off")
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -358,33 +359,19 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 // notFoundReads counts the direct reads of a server that region answers 404.
 type notFoundReads struct {
 	next http.RoundTripper
-
-	mu sync.Mutex
-	n  int
+	n    atomic.Int32
 }
 
 func (c *notFoundReads) RoundTrip(r *http.Request) (*http.Response, error) {
 	response, err := c.next.RoundTrip(r)
 	if err == nil && r.Method == http.MethodGet && response.StatusCode == http.StatusNotFound &&
 		strings.HasPrefix(r.URL.Path, "/api/v2/servers/") {
-		c.mu.Lock()
-		c.n++
-		c.mu.Unlock()
+		c.n.Add(1)
 	}
 
 	return response, err
 }
 
-func (c *notFoundReads) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *notFoundReads) count() int { return int(c.n.Load()) }
 
-	return c.n
-}
-
-func (c *notFoundReads) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
-	c.n = 0
-}
+func (c *notFoundReads) reset() { c.n.Store(0) }
