@@ -36,6 +36,7 @@ func (s *Sandbox) mountCompute() error {
 		Now:          func() time.Time { return s.now() },
 		State:        s.world.Compute,
 		Persist:      s.saveCompute,
+		Cache:        computeCache{s},
 		Authenticate: func(token string) bool {
 			probe := httptest.NewRequest(http.MethodGet, "/", nil)
 			probe.Header.Set("Authorization", "Bearer "+token)
@@ -84,6 +85,32 @@ func (t inProcess) RoundTrip(r *http.Request) (response *http.Response, err erro
 	t.s.ServeHTTP(recorder, r.WithContext(context.WithValue(r.Context(), internalKey{}, true)))
 
 	return recorder.Result(), nil
+}
+
+// computeCache serves the compute service's reads through the sandbox's read lag, one
+// cache for every service as one setting: compute's handlers read through an informer
+// cache as region's do. Compute calls it holding only its own lock.
+type computeCache struct{ s *Sandbox }
+
+func (c computeCache) Trails() bool {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+
+	return c.s.lag.max > 0
+}
+
+func (c computeCache) Record(kind string, before, after map[string][]byte) {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+
+	c.s.lag.recordChanges(objectSnapshot{kind: before}, objectSnapshot{kind: after}, c.s.now())
+}
+
+func (c computeCache) Stale(kind string) map[string][]byte {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+
+	return c.s.lag.staleOf(kind, c.s.now())
 }
 
 // saveCompute keeps the compute service's records with the world. Compute calls it

@@ -268,12 +268,7 @@ func (s *Sandbox) FailServer(id string) error {
 // advanceLocked brings the world up to date for a control call. Callers hold mu.
 // Transitions it applies lag for readers like those applied during an API request.
 func (s *Sandbox) advanceLocked() {
-	now := s.now()
-	before := s.lag.snapshot(s.world)
-
-	defer s.lag.record(before, s.world, now)
-
-	if s.world.advance(now) {
+	if s.advanceLagged(s.now()) {
 		if err := s.saveLocked(); err != nil {
 			s.logger.Error("saving sandbox state", "error", err)
 		}

@@ -99,8 +99,12 @@ func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 		return
 	}
 
-	after := snapshotObjects(w)
+	l.recordChanges(before, snapshotObjects(w), now)
+}
 
+// recordChanges is record for snapshots taken by their owner: the compute service
+// keeps its instances apart from the world, and they lag all the same.
+func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 	for _, kind := range sortedKeys(after) {
 		ids := map[string]bool{}
 		for id := range before[kind] {
@@ -143,13 +147,9 @@ func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 // view is the world as a read sees it now: the world itself when nothing lags, else a
 // copy in which lagging objects are as the cache has them.
 func (l *readLag) view(w *world, now time.Time) *world {
-	for key, entry := range l.entries {
-		if !entry.until.After(now) {
-			delete(l.entries, key)
-		}
-	}
+	l.sweep(now)
 
-	if len(l.entries) == 0 {
+	if !l.lagsAny(objectKinds(w)) {
 		return w
 	}
 
@@ -166,7 +166,11 @@ func (l *readLag) view(w *world, now time.Time) *world {
 	kinds := objectKinds(stale)
 
 	for key, entry := range l.entries {
-		records := kinds[key.kind]
+		records, ok := kinds[key.kind]
+		if !ok {
+			continue // Not the world's: the compute service's instances.
+		}
+
 		id := reflect.ValueOf(key.id)
 
 		if records.IsNil() {
@@ -185,6 +189,42 @@ func (l *readLag) view(w *world, now time.Time) *world {
 		}
 
 		records.SetMapIndex(id, record)
+	}
+
+	return stale
+}
+
+// lagsAny reports whether an object of one of kinds lags.
+func (l *readLag) lagsAny(kinds map[string]reflect.Value) bool {
+	for key := range l.entries {
+		if _, ok := kinds[key.kind]; ok {
+			return true
+		}
+	}
+
+	return false
+}
+
+// sweep forgets the lags that have run out.
+func (l *readLag) sweep(now time.Time) {
+	for key, entry := range l.entries {
+		if !entry.until.After(now) {
+			delete(l.entries, key)
+		}
+	}
+}
+
+// staleOf is what the cache still shows of the objects of kind that lag, by ID: nil
+// for an object it has not seen at all.
+func (l *readLag) staleOf(kind string, now time.Time) map[string][]byte {
+	l.sweep(now)
+
+	stale := map[string][]byte{}
+
+	for key, entry := range l.entries {
+		if key.kind == kind {
+			stale[key.id] = entry.stale
+		}
 	}
 
 	return stale
@@ -216,10 +256,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// advanceLagged applies the transitions due by now, the cache trailing them as it
+// trails any write. They are recorded before the request they came due in is served:
+// a read must not see what the next read hides again.
+func (s *Sandbox) advanceLagged(now time.Time) bool {
+	before := s.lag.snapshot(s.world)
+	advanced := s.world.advance(now)
+
+	if advanced {
+		s.lag.record(before, s.world, now)
+	}
+
+	return advanced
+}
+
 // handleLagged runs a handler; a read runs against the world as the cache shows it, and
-// whatever it might change there is thrown away with the copy.
+// whatever it might change there is thrown away with the copy. What a write changes
+// the cache trails.
 func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error) {
 	if req.Method != http.MethodGet {
+		before := s.lag.snapshot(s.world)
+		defer s.lag.record(before, s.world, req.now)
+
 		return handler(req)
 	}
 

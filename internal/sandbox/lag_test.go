@@ -224,3 +224,21 @@ func TestReadLagCoversChangesTheCloudMakes(t *testing.T) {
 	h.clock.Advance(testReadLag)
 	assert.Equal(t, unikorn.ProvisioningError, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
 }
+
+// A transition falls due between requests and the first request that comes applies
+// it. The cache trails it as it trails a write, so that request sees no more than the
+// next one: a cache never shows a version and then an older one.
+func TestReadLagTrailsATransitionFromTheRequestThatAppliesIt(t *testing.T) {
+	h := newHarness(t)
+
+	server := h.createServer(serverCreate("app"))
+	require.NoError(t, h.sb.UpdateSettings(Settings{ReadLag: "1h"}))
+	h.clock.Advance(settle)
+
+	first := h.getServer(server.Metadata.ID)
+	second := h.getServer(server.Metadata.ID)
+
+	assert.Equal(t, first.Metadata.ProvisioningStatus, second.Metadata.ProvisioningStatus, "two reads at one instant agree")
+	assert.NotEqual(t, unikorn.ProvisioningProvisioned, first.Metadata.ProvisioningStatus,
+		"the provisioning that fell due is hidden for the lag from the read that applied it")
+}

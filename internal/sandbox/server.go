@@ -106,11 +106,9 @@ func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (i
 	defer s.mu.Unlock()
 
 	now := s.now()
-	before := s.lag.snapshot(s.world)
-	advanced := s.world.advance(now)
+	advanced := s.advanceLagged(now)
 
 	rep, err := s.handleLagged(&request{Request: s.withVisibility(r), caller: caller, now: now}, handler)
-	s.lag.record(before, s.world, now)
 
 	if advanced || (err == nil && r.Method != http.MethodGet) {
 		if saveErr := s.saveLocked(); saveErr != nil {

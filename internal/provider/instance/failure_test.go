@@ -163,7 +163,8 @@ func TestAccInstanceCreateTimeoutTaintsWithoutOrphans(t *testing.T) {
 			},
 			resource.TestStep{
 				PreConfig: func() {
-					assert.Len(t, env.Servers(t, unikorn.ServerQuery{}), 1, "the instance is known, not orphaned")
+					// The sandbox's own records: a list may not show the server yet.
+					assert.Len(t, env.InstanceServers(t, instanceID(t, "web")), 1, "the instance is known, not orphaned")
 					env.UpdateSettings(t, sandbox.Settings{ProvisionDelay: "100ms"})
 				},
 				Config: config(env, baseAttrs(env).with("timeouts", `{ create = "1m" }`)),

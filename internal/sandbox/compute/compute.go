@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -50,12 +51,32 @@ type Config struct {
 	State []byte
 	// Persist receives the encoded records after every request that changed them.
 	Persist func(state []byte)
+	// Cache is what compute's reads go through; nil reads the records themselves.
+	Cache Cache
 }
+
+// Cache is the informer cache the real service's handlers read its instances through:
+// a read may miss an instance just created or show one as it was before a change, for
+// up to the read lag. Writes act on the records themselves.
+type Cache interface {
+	// Trails reports whether reads may trail writes at all; if not, nothing is recorded.
+	Trails() bool
+	// Record notes which objects of kind changed between before and after (each the
+	// JSON of every object, by ID), so that reads go on seeing the old versions a while.
+	Record(kind string, before, after map[string][]byte)
+	// Stale is the version of each lagging object of kind that reads still see, by ID:
+	// nil for one not seen at all yet.
+	Stale(kind string) map[string][]byte
+}
+
+// instancesKind names compute's instances to the Cache.
+const instancesKind = "compute.instances"
 
 // Service is the compute API. It keeps its instances in memory. Its controller
 // reconciles every instance against region at the start of each request, as compute's
 // reverse watch would have by then, and once more right after each write, as the
 // watch on instances wakes compute's controller without waiting for another request.
+// Reads see the instances through the Cache.
 type Service struct {
 	mux       *http.ServeMux
 	transport http.RoundTripper
@@ -63,6 +84,7 @@ type Service struct {
 	now       func() time.Time
 	auth      func(token string) bool
 	persist   func(state []byte)
+	cache     Cache
 	patterns  []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
@@ -102,6 +124,7 @@ func New(cfg Config) (*Service, error) {
 		now:       cfg.Now,
 		auth:      cfg.Authenticate,
 		persist:   cfg.Persist,
+		cache:     cfg.Cache,
 		instances: map[string]*instance{},
 		saved:     cfg.State,
 	}
@@ -180,14 +203,92 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 
 	defer s.save()
 
-	s.reconcile(r.Context())
+	var (
+		status int
+		body   any
+	)
 
-	status, body, err := h(&request{Request: r, user: user})
-	if r.Method != http.MethodGet {
-		s.wake()
+	// What the pass changes the cache trails before the request is served: a read must
+	// not see what the next read hides again.
+	s.cached(func() { s.reconcile(r.Context()) })
+
+	req := &request{Request: r, user: user}
+
+	if r.Method == http.MethodGet {
+		latest := s.instances
+		s.instances = s.cachedView()
+
+		defer func() { s.instances = latest }()
+
+		return h(req)
 	}
 
+	s.cached(func() { status, body, err = h(req) })
+	s.wake()
+
 	return status, body, err
+}
+
+// cached runs change, which may change the instances, and tells the cache what it
+// changed. Callers hold mu.
+func (s *Service) cached(change func()) {
+	if s.cache == nil || !s.cache.Trails() {
+		change()
+
+		return
+	}
+
+	before := s.encodedInstances()
+
+	change()
+
+	s.cache.Record(instancesKind, before, s.encodedInstances())
+}
+
+func (s *Service) encodedInstances() map[string][]byte {
+	encoded := make(map[string][]byte, len(s.instances))
+
+	for id, in := range s.instances {
+		data, err := json.Marshal(in)
+		if err != nil {
+			panic(err) // The records are saved as JSON, so every one encodes.
+		}
+
+		encoded[id] = data
+	}
+
+	return encoded
+}
+
+// cachedView is the instances as the cache shows them now. Callers hold mu.
+func (s *Service) cachedView() map[string]*instance {
+	if s.cache == nil {
+		return s.instances
+	}
+
+	stale := s.cache.Stale(instancesKind)
+	if len(stale) == 0 {
+		return s.instances
+	}
+
+	view := maps.Clone(s.instances)
+
+	for id, data := range stale {
+		if data == nil {
+			delete(view, id)
+
+			continue
+		}
+
+		old := &instance{}
+		if err := json.Unmarshal(data, old); err != nil {
+			panic(err) // encodedInstances wrote it.
+		}
+
+		view[id] = old
+	}
+
+	return view
 }
 
 // wake runs a pass of the controller as soon as the request that wrote has answered:
@@ -214,7 +315,7 @@ func (s *Service) wake() {
 
 		defer s.save()
 
-		s.reconcile(context.Background())
+		s.cached(func() { s.reconcile(context.Background()) })
 	}()
 }
 
