@@ -37,9 +37,12 @@ type span struct {
 // next poll tick after its provisioning, on average half an interval.
 //
 // A read that sees the change not yet done raises the lower bound, one that sees it
-// done lowers the upper bound. While the span is wide, a wait reads in its middle
-// (and, not done there, at its end), halving it each time; once it is narrow, a wait
-// reads at its end. Changes do not all take the same time (a cloud under load, a
+// done lowers the upper bound. While the span is wide, a wait reads at its quarters
+// (and, not done there, at its end), so that one wave narrows it fourfold: the
+// waits of a wave read together, so a probe costs one shared list per wave, and
+// halving took the first four waves of an apply to narrow a tick's span, each read
+// tens of milliseconds after its change was done. Once narrow, a wait reads at its
+// end. Changes do not all take the same time (a cloud under load, a
 // controller that picks work up late): a wait not done at the end of the span reads
 // twice more shortly after it, and a change that falls outside the span widens it to
 // hold both, to be narrowed again. The reads on the poll grid go on regardless: they
@@ -75,8 +78,10 @@ func (p *pacer) probes(c change) []time.Duration {
 	// Late changes are caught a few narrow spans after the end, not a tick.
 	late := []time.Duration{s.within, s.within + 2*p.narrow, s.within + 4*p.narrow}
 
-	if s.within-s.above > p.narrow {
-		return append([]time.Duration{s.above + (s.within-s.above)/2}, late...)
+	if width := s.within - s.above; width > p.narrow {
+		quarter := width / 4
+
+		return append([]time.Duration{s.above + quarter, s.above + 2*quarter, s.above + 3*quarter}, late...)
 	}
 
 	return late

@@ -105,7 +105,8 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	assert.Empty(t, p.probes(c), "nothing learnt, nothing to read early")
 
 	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
-	assert.Equal(t, []time.Duration{150 * time.Millisecond, 200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, p.probes(c))
+	assert.Equal(t, []time.Duration{125 * time.Millisecond, 150 * time.Millisecond, 175 * time.Millisecond,
+		200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, p.probes(c), "the quarters of a wide span, then its end")
 
 	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
 	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
