@@ -32,9 +32,12 @@ type Instances interface {
 	Lookup(ctx context.Context, ref Ref, name string) (*Instance, error)
 	// Update changes what can change in place and waits until the change is visible.
 	Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error)
-	// Delete removes the instance and what it holds. handle is the last Handle read
-	// for it (kept by the caller across runs), or empty when none is known.
-	Delete(ctx context.Context, ref Ref, handle Handle) error
+	// Delete removes the instance and what it holds. last is the instance as the
+	// caller last read it: its Ref at least, and its flavor and creation time where
+	// known, which a back end that deletes by ID trusts rather than read the instance
+	// again. handle is the last Handle read for it (kept by the caller across runs),
+	// or empty when none is known.
+	Delete(ctx context.Context, last *Instance, handle Handle) error
 	// List finds the instances a query selects.
 	List(ctx context.Context, query ListQuery) (*Listing, error)
 

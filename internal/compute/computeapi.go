@@ -235,10 +235,7 @@ func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled tim
 // Get implements Instances. It may share a list of the network that another look-up
 // has just made (see sharedLists.readRecent).
 func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) {
-	instance, err := c.readFrom(ctx, &Instance{
-		ID: ref.ID, OrganizationID: ref.OrganizationID, ProjectID: ref.ProjectID, RegionID: ref.RegionID,
-		Spec: Spec{NetworkID: ref.NetworkID},
-	}, c.instances.readRecent)
+	instance, err := c.readFrom(ctx, Seen(ref, "", time.Time{}), c.instances.readRecent)
 	if err != nil || instance != nil {
 		return instance, err
 	}
@@ -310,18 +307,38 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 
 // Delete implements Instances. Compute deletes the server first and releases the quota
 // once it is gone; the instance reads as deprovisioning until then.
-func (c *ComputeInstances) Delete(ctx context.Context, ref Ref, _ Handle) error {
-	instance, err := c.Get(ctx, ref)
+//
+// Compute deletes by ID, so the delete goes out at once when last holds what its wait
+// needs (Terraform refreshes an instance before it destroys it): a read first would
+// add a round trip to every deletion. Its 404 says gone as a read's would once the
+// instance is older than the read lag; a younger one is read to be sure.
+func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle) error {
+	instance := last
 
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return nil
-	case err != nil:
-		return err
+	if last.CreationTime.IsZero() || last.Spec.FlavorID == "" {
+		read, err := c.Get(ctx, last.Ref())
+
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return nil
+		case err != nil:
+			return err
+		}
+
+		instance = read
 	}
 
-	if err := c.client.DeleteInstance(context.WithoutCancel(ctx), instance.ID); err != nil && !unikorn.IsNotFound(err) {
+	err := c.client.DeleteInstance(context.WithoutCancel(ctx), instance.ID)
+
+	switch {
+	case err == nil:
+	case !unikorn.IsNotFound(err):
 		return fmt.Errorf("deleting the instance: %w", err)
+	case instance == last && time.Now().Before(c.service.seenSettled(instance)):
+		// Too young for its 404 to be believed: read it first, as if nothing were known.
+		return c.Delete(ctx, Seen(instance.Ref(), "", time.Time{}), "")
+	default:
+		return nil
 	}
 
 	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.confirmGone)

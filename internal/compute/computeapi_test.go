@@ -106,7 +106,7 @@ func TestComputeInstanceLifecycleAsAUser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, key, "PRIVATE KEY")
 
-	require.NoError(t, instances.Delete(ctx, ready.Ref(), ""))
+	require.NoError(t, instances.Delete(ctx, ready, ""))
 
 	assert.Zero(t, e.serviceRequests(), "a user's token never reaches a service API")
 	assert.Empty(t, e.servers(t), "compute deleted the server")
@@ -114,6 +114,62 @@ func TestComputeInstanceLifecycleAsAUser(t *testing.T) {
 
 	_, err = instances.Get(ctx, ready.Ref())
 	require.ErrorIs(t, err, compute.ErrNotFound)
+}
+
+// Terraform refreshes an instance before it destroys it, so state holds its flavor and
+// creation time: the delete goes out at once, and only the wait for it reads.
+func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instances := e.computeOver(t, nil)
+
+	created, err := instances.Create(t.Context(), standardSpec("web"))
+	require.NoError(t, err)
+
+	ready, err := instances.WaitReady(t.Context(), created)
+	require.NoError(t, err)
+
+	e.sandbox.ResetStats()
+
+	seen := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
+	require.NoError(t, instances.Delete(t.Context(), seen, ""))
+
+	routes := e.sandbox.Stats().Routes
+	assert.Equal(t, 1, routes["DELETE /compute/api/v2/instances/{instanceID}"])
+	assert.Zero(t, routes["GET /compute/api/v2/instances"], "no list looks the instance up before its delete")
+	assert.Positive(t, routes["GET /compute/api/v2/instances/{instanceID}"], "the wait reads it until it is gone")
+
+	_, err = instances.Get(t.Context(), ready.Ref())
+	require.ErrorIs(t, err, compute.ErrNotFound)
+	assert.Empty(t, e.allocationsFor(ready.ID), "compute released the quota")
+}
+
+// The delete of an instance already gone answers 404. For an instance older than the
+// read lag that is the end of it; for a younger one, whose 404 a cache may have given,
+// the instance is read until its 404 is believed.
+func TestComputeDeleteOfAnInstanceAlreadyGone(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instances := e.computeOver(t, nil)
+
+	created, err := instances.Create(t.Context(), standardSpec("web"))
+	require.NoError(t, err)
+
+	ready, err := instances.WaitReady(t.Context(), created)
+	require.NoError(t, err)
+	require.NoError(t, instances.Delete(t.Context(), ready, ""))
+
+	e.sandbox.ResetStats()
+	require.NoError(t, instances.Delete(t.Context(), compute.Seen(ready.Ref(), ready.Spec.FlavorID, time.Now().Add(-time.Hour)), ""))
+	assert.Equal(t, 1, e.sandbox.Stats().Total, "an old instance's 404 is believed at once")
+
+	e.sandbox.ResetStats()
+	started := time.Now()
+	require.NoError(t, instances.Delete(t.Context(), compute.Seen(ready.Ref(), ready.Spec.FlavorID, time.Now()), ""))
+	assert.Greater(t, e.sandbox.Stats().Total, 1, "a young instance's 404 is checked by reads")
+	assert.GreaterOrEqual(t, time.Since(started), testReadLag, "until the read lag has passed")
 }
 
 // The answer to the create is lost: the instance is looked for by its derived ID, past

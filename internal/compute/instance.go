@@ -119,6 +119,16 @@ type Ref struct {
 	NetworkID      string
 }
 
+// Seen is an instance as a caller last read it and kept it: its reference and, where
+// known, its flavor and creation time (zero values where not).
+func Seen(ref Ref, flavorID string, creationTime time.Time) *Instance {
+	return &Instance{
+		ID: ref.ID, OrganizationID: ref.OrganizationID, ProjectID: ref.ProjectID, RegionID: ref.RegionID,
+		CreationTime: creationTime,
+		Spec:         Spec{NetworkID: ref.NetworkID, FlavorID: flavorID},
+	}
+}
+
 // Ref returns the fully scoped reference of an instance.
 func (i *Instance) Ref() Ref {
 	return Ref{

@@ -97,9 +97,10 @@ func (r *RegionInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Inst
 }
 
 // Delete implements Instances. The region back end's handle is the ID of the quota
-// allocation, which cannot be found once the server that names it is gone.
-func (r *RegionInstances) Delete(ctx context.Context, ref Ref, handle Handle) error {
-	return serviceRights(r.service.Delete(ctx, ref, string(handle)))
+// allocation, which cannot be found once the server that names it is gone. The server
+// is found again by its tag, as only a read can say which server is the instance's.
+func (r *RegionInstances) Delete(ctx context.Context, last *Instance, handle Handle) error {
+	return serviceRights(r.service.Delete(ctx, last.Ref(), string(handle)))
 }
 
 // List implements Instances.

@@ -112,6 +112,14 @@ func (m *observed) ref() compute.Ref {
 	}
 }
 
+// seen is the instance as state last saw it, for Delete: a creation time state does
+// not hold in RFC 3339 is left zero, and the back end reads the instance instead.
+func (m *observed) seen() *compute.Instance {
+	created, _ := time.Parse(time.RFC3339, m.CreationTime.ValueString())
+
+	return compute.Seen(m.ref(), m.FlavorID.ValueString(), created)
+}
+
 // setFrom copies what the cloud says about the instance into the model. Empty
 // collections and descriptions keep their configured spelling (null or empty). User
 // data is not part of it: the resource reads it back only on import (see save).

@@ -233,7 +233,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 
 	handle := privateHandle(ctx, req.Private, &resp.Diagnostics)
 
-	if err := r.compute.Delete(ctx, state.ref(), handle); err != nil {
+	if err := r.compute.Delete(ctx, state.seen(), handle); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to delete the instance", err)...)
 	}
 }
