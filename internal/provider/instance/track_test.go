@@ -1,6 +1,7 @@
 package instance_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -203,6 +205,17 @@ func TestAccInstanceInErrorIsNamedInThePlan(t *testing.T) {
 		require.Len(t, servers, 1)
 		env.FailServer(t, servers[0].Metadata.ID)
 		settle()
+
+		if onCompute(env) {
+			// Compute's controller sees the failure through region's cache as requests
+			// come, and its own reads trail what it then records: ask until they show it.
+			client := userClient(t, env)
+			require.Eventually(t, func() bool {
+				instance, err := client.GetInstance(context.Background(), instanceID(t, "web"))
+
+				return err == nil && instance.Metadata.ProvisioningStatus == unikorn.ProvisioningError
+			}, 30*time.Second, 50*time.Millisecond)
+		}
 
 		output := strings.Join(strings.Fields(cli.Run("plan", "-input=false")), " ")
 		assert.Contains(t, output, "Instance failed in the cloud")
