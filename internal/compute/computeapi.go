@@ -341,7 +341,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 		return nil
 	}
 
-	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.confirmGone)
+	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.read, c.confirmGone)
 }
 
 // List implements Instances. Compute shows no instance twice, so there are no

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,6 +144,64 @@ func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
 	_, err = instances.Get(t.Context(), ready.Ref())
 	require.ErrorIs(t, err, compute.ErrNotFound)
 	assert.Empty(t, e.allocationsFor(ready.ID), "compute released the quota")
+}
+
+// Deletions poll through the network's shared list, one request per tick for all of
+// them, while it shows the instances; each reads itself only to confirm a miss. Three
+// deletions at once cost far fewer reads than three deletions one after another.
+func TestComputeDeletionsPollThroughTheSharedList(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instances := e.computeOver(t, nil)
+
+	names := []string{"web-1", "web-2", "web-3", "web-4"}
+	seen := make([]*compute.Instance, len(names))
+
+	for i, name := range names {
+		created, err := instances.Create(t.Context(), standardSpec(name))
+		require.NoError(t, err)
+
+		ready, err := instances.WaitReady(t.Context(), created)
+		require.NoError(t, err)
+
+		seen[i] = compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
+	}
+
+	// Long enough for tens of poll ticks.
+	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+
+	reads := func() int {
+		routes := e.sandbox.Stats().Routes
+
+		return routes["GET /compute/api/v2/instances"] + routes["GET /compute/api/v2/instances/{instanceID}"]
+	}
+
+	// Each back end below is new, so that neither has learnt when a deletion is done.
+	e.sandbox.ResetStats()
+	require.NoError(t, e.computeOver(t, nil).Delete(t.Context(), seen[0], ""))
+
+	alone := reads()
+
+	e.sandbox.ResetStats()
+
+	together := e.computeOver(t, nil)
+
+	var deletions sync.WaitGroup
+
+	for _, instance := range seen[1:] {
+		deletions.Go(func() { assert.NoError(t, together.Delete(t.Context(), instance, "")) })
+	}
+
+	deletions.Wait()
+
+	assert.Positive(t, e.sandbox.Stats().Routes["GET /compute/api/v2/instances"], "the ticks list the network")
+	assert.Less(t, reads(), 2*alone, "three deletions share their ticks' reads (one alone read %d times)", alone)
+
+	for _, instance := range seen {
+		_, err := instances.Get(t.Context(), instance.Ref())
+		require.ErrorIs(t, err, compute.ErrNotFound)
+	}
 }
 
 // The delete of an instance already gone answers 404. For an instance older than the

@@ -150,7 +150,7 @@ func (s *Service) waitInstance(ctx context.Context, instance *Instance, what str
 ) (*Instance, error) {
 	var latest *Instance
 
-	err := s.waitForChange(ctx, what, c, func(ctx context.Context) (bool, error) {
+	err := s.waitForChange(ctx, what, c, func(ctx context.Context, _ bool) (bool, error) {
 		candidate, err := read(ctx, instance)
 		if err != nil {
 			return false, &readError{err: err}
@@ -583,7 +583,7 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 		return fmt.Errorf("deleting the server: %w", err)
 	}
 
-	if err := s.waitGone(ctx, instance, "server "+instance.ServerID+" of instance "+instance.ID, s.confirmGone); err != nil {
+	if err := s.waitGone(ctx, instance, "server "+instance.ServerID+" of instance "+instance.ID, s.readServer, s.confirmGone); err != nil {
 		return err
 	}
 
@@ -599,26 +599,44 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 	return s.releaseAllocation(ctx, instance.OrganizationID, instance.ProjectID, allocationID)
 }
 
-// waitGone waits after a delete until the instance, which a read showed before the
-// delete, is definitely gone. Each poll reads it directly (confirmGone, settled by
-// seenSettled), not through the network's shared list: a list that misses it may lag,
-// so its miss is no answer and would cost a direct read after it at the end of every
-// deletion. Quota is released on nothing less. what names what is being deleted.
-func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
+// waitGone waits after a delete until the instance, known from a read before the
+// delete or from state, is definitely gone; quota is released on nothing less. what
+// names what is being deleted.
+//
+// The poll ticks read the network's shared list (listed), one request per tick for
+// every deletion there, which also keeps showing the instance for as long as a cache
+// does. Only a direct read (confirmGone, settled by seenSettled) says gone, so a miss
+// in the list is confirmed by one; and the reads when the deletion is likely done (the
+// pacer's probes) are direct at once, so that a deletion seen at its learnt end costs
+// one round trip, not a list and a read after it.
+func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, listed instanceReader,
 	confirmGone func(context.Context, Ref, time.Time) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
 	// before the delete, in error perhaps: only a later error is the delete's.
 	sent := time.Now()
 
-	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context) (bool, error) {
-		found, err := confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
+	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, probing bool) (bool, error) {
+		var (
+			found *Instance
+			err   error
+		)
 
-		switch {
-		case errors.Is(err, ErrNotFound):
-			return true, nil
-		case err != nil:
-			return false, &readError{err: err}
+		if !probing {
+			if found, err = listed(ctx, instance); err != nil {
+				return false, &readError{err: err}
+			}
+		}
+
+		if found == nil {
+			found, err = confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
+
+			switch {
+			case errors.Is(err, ErrNotFound):
+				return true, nil
+			case err != nil:
+				return false, &readError{err: err}
+			}
 		}
 
 		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.readLag {

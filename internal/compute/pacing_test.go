@@ -66,7 +66,7 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 
 		start, checks := time.Now(), 0
 
-		require.NoError(t, service.waitForChange(t.Context(), "a change", c, func(context.Context) (bool, error) {
+		require.NoError(t, service.waitForChange(t.Context(), "a change", c, func(context.Context, bool) (bool, error) {
 			checks++
 
 			return time.Since(start) >= takes, nil

@@ -147,12 +147,13 @@ func (s *Service) Client() *unikorn.Client {
 // failures only slow the reads down, up to Slow, until the wait's own time runs out;
 // a refusal (401, 403, another 4xx) ends it at once.
 func (s *Service) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	return s.waitForChange(ctx, what, change{}, check)
+	return s.waitForChange(ctx, what, change{}, func(ctx context.Context, _ bool) (bool, error) { return check(ctx) })
 }
 
 // waitForChange is waitFor for a change of kind c, whose duration the service learns:
 // besides its ticks, the wait reads when the change is likely to be done (see pacer).
-func (s *Service) waitForChange(ctx context.Context, what string, c change, check func(context.Context) (bool, error)) error {
+// check learns whether it reads for such a probe or for a tick.
+func (s *Service) waitForChange(ctx context.Context, what string, c change, check func(ctx context.Context, probing bool) (bool, error)) error {
 	start := time.Now()
 	interval := s.poll.Min
 	patientUntil := start.Add(s.poll.Patience)
@@ -172,7 +173,8 @@ func (s *Service) waitForChange(ctx context.Context, what string, c change, chec
 			probes = probes[1:]
 		}
 
-		if len(probes) > 0 && start.Add(probes[0]).Before(now.Add(wait)) {
+		probing := len(probes) > 0 && start.Add(probes[0]).Before(now.Add(wait))
+		if probing {
 			wait = start.Add(probes[0]).Sub(now)
 			probes = probes[1:]
 		}
@@ -187,7 +189,7 @@ func (s *Service) waitForChange(ctx context.Context, what string, c change, chec
 		}
 
 		began := time.Since(start)
-		done, err := check(ctx)
+		done, err := check(ctx, probing)
 
 		var failed *readError
 
