@@ -30,7 +30,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
-	c.instances.shareRecent(service.poll.Max, service.writeMark)
+	c.instances.shareRecent(service.poll.Max, clientWrites{service.client})
 
 	return c
 }
@@ -90,6 +90,8 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 	if err != nil {
 		return nil, err
 	}
+
+	ctx = unikorn.Concerning(ctx, id)
 
 	location := placement.location()
 	ref := Ref{
@@ -258,6 +260,8 @@ func (c *ComputeInstances) Lookup(ctx context.Context, ref Ref, name string) (*I
 // whole, so the request carries what cannot change in place as it is. It is done when
 // a read shows the change and compute has provisioned it onto the server.
 func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	current, err := c.Get(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -313,6 +317,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 // add a round trip to every deletion. Its 404 says gone as a read's would once the
 // instance is older than the read lag; a younger one is read to be sure.
 func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle) error {
+	ctx = unikorn.Concerning(ctx, last.ID)
 	instance := last
 
 	if last.CreationTime.IsZero() || last.Spec.FlavorID == "" {
@@ -373,6 +378,8 @@ func (c *ComputeInstances) List(ctx context.Context, query ListQuery) (*Listing,
 
 // Power implements Instances.
 func (c *ComputeInstances) Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	instance, err := c.Get(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -392,6 +399,8 @@ func (c *ComputeInstances) Power(ctx context.Context, ref Ref, op PowerOperation
 
 // Snapshot implements Instances. Compute tags the image with its provenance itself.
 func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	if err := checkSnapshotRequest(request); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		return nil, err
 	}
 
+	ctx = unikorn.Concerning(ctx, id)
+
 	if err := s.checkServiceRights(ctx, network); err != nil {
 		return nil, fmt.Errorf("checking that the token may call region's server API: %w", err)
 	}
@@ -407,6 +409,8 @@ func nonEmpty(value string) []string {
 // quota moves first, so an organization over quota leaves everything as it was; when
 // the server refuses the change the quota is moved back.
 func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	current, err := s.Get(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -565,6 +569,8 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 // A server that will not go away keeps its allocation. An instance whose server is
 // already gone is deleted; its allocation is released when ref names it.
 func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string) error {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	instance, err := s.Get(ctx, ref)
 
 	switch {

@@ -31,6 +31,8 @@ type Progress func(message string)
 // starting a running instance or stopping a stopped one succeeds without asking the
 // cloud, and one already on its way there is only waited for.
 func (s *Service) Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	instance, err := s.Get(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -135,6 +137,8 @@ type SnapshotRequest struct {
 // image carries the instance's ID in a reserved tag (its provenance), which callers
 // cannot set or forge.
 func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*unikorn.Image, error) {
+	ctx = unikorn.Concerning(ctx, ref.ID)
+
 	if err := checkSnapshotRequest(request); err != nil {
 		return nil, err
 	}

@@ -38,18 +38,20 @@ func scopeOf(ref Ref) (scope, bool) {
 // follows a write (a create, an update, a delete) always sees a list taken after the
 // write, and each poll of a wait sees something new. A look-up (readRecent, as
 // Terraform's refresh makes) may also take the answer of a list of the whole scope
-// sent a moment ago, when the client has written nothing since: Terraform refreshes
-// only a few instances at a time, so the lists of one refresh would otherwise be
-// nearly as many as its instances.
+// sent a moment ago, when the client has written nothing to that instance since:
+// Terraform refreshes only a few instances at a time, so the lists of one refresh
+// would otherwise be nearly as many as its instances, and during a destroy each
+// deletion would look its instance up anew while the waits of the others list the
+// network every poll interval.
 type sharedLists[T any] struct {
 	// list lists sc; only is the one instance whose reader joined, or empty when
 	// several share the list, so that a lone read can ask for less.
 	list   func(ctx context.Context, sc scope, only string) ([]T, error)
 	gather time.Duration
-	// recentFor is how old a list readRecent takes may be (zero: none), and writes
-	// tells whether the client has written since one was sent.
+	// recentFor is how old a list readRecent takes may be (zero: none); writes says
+	// what the client has written, to tell whether a list still shows all of it.
 	recentFor time.Duration
-	writes    func() (unikorn.WriteMark, bool)
+	writes    writeLog
 
 	mu sync.Mutex
 	// gathering holds, per scope, the list that readers can still join.
@@ -67,11 +69,10 @@ type sharedList[T any] struct {
 	instances map[string]struct{}
 	whole     bool
 
-	// sent, mark and quiet say when the list was sent and what the client had
-	// written by then (see unikorn.Client.WriteMark); set when it is sent.
-	sent  time.Time
-	mark  unikorn.WriteMark
-	quiet bool
+	// sent and mark say when the list was sent and what the client had written by
+	// then; set when it is sent.
+	sent time.Time
+	mark unikorn.WriteMark
 
 	done  chan struct{}
 	items []T
@@ -82,9 +83,16 @@ func newSharedLists[T any](list func(context.Context, scope, string) ([]T, error
 	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}, recent: map[scope]*sharedList[T]{}}
 }
 
+// writeLog is what sharedLists needs to know of a client's writes (see
+// unikorn.WriteMarkOf and unikorn.WrittenSince).
+type writeLog interface {
+	mark() unikorn.WriteMark
+	writtenSince(mark unikorn.WriteMark, instanceID string) bool
+}
+
 // shareRecent lets look-ups (readRecent) take lists sent up to window ago while writes
-// says the client has written nothing since.
-func (l *sharedLists[T]) shareRecent(window time.Duration, writes func() (unikorn.WriteMark, bool)) {
+// says the client has written nothing to their instance since.
+func (l *sharedLists[T]) shareRecent(window time.Duration, writes writeLog) {
 	l.recentFor, l.writes = window, writes
 }
 
@@ -117,13 +125,13 @@ func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) 
 
 // readRecent is read for a look-up that need not come after anything: it takes the
 // last list of the whole scope when it was sent within the window shareRecent set and
-// the client has written nothing since, as that list shows everything a new one would
-// but what the cloud did meanwhile. Otherwise it joins a new list of the whole scope,
+// the client has written nothing to instanceID since, as that list shows everything of
+// it a new one would but what the cloud did meanwhile. Otherwise it joins a new list of the whole scope,
 // for the look-ups after it to share.
 func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID string) ([]T, error) {
 	l.mu.Lock()
 	recent := l.recent[sc]
-	reusable := recent != nil && l.stillShows(recent)
+	reusable := recent != nil && l.stillShows(recent, instanceID)
 	l.mu.Unlock()
 
 	if reusable {
@@ -140,15 +148,9 @@ func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID st
 	return l.join(ctx, sc, instanceID, true)
 }
 
-// stillShows reports whether a sent list may answer a look-up now.
-func (l *sharedLists[T]) stillShows(call *sharedList[T]) bool {
-	if l.writes == nil || !call.quiet || time.Since(call.sent) > l.recentFor {
-		return false
-	}
-
-	mark, _ := l.writes()
-
-	return mark == call.mark
+// stillShows reports whether a sent list may answer a look-up of instanceID now.
+func (l *sharedLists[T]) stillShows(call *sharedList[T], instanceID string) bool {
+	return l.writes != nil && time.Since(call.sent) <= l.recentFor && !l.writes.writtenSince(call.mark, instanceID)
 }
 
 // join adds a reader of instanceID to the list of sc that is gathering, or starts one.
@@ -197,7 +199,7 @@ func (l *sharedLists[T]) send(ctx context.Context, sc scope, call *sharedList[T]
 
 	if only == "" && l.writes != nil {
 		call.sent = time.Now()
-		call.mark, call.quiet = l.writes()
+		call.mark = l.writes.mark()
 		l.recent[sc] = call
 	}
 	l.mu.Unlock()

@@ -113,7 +113,7 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	// A span narrower than a tenth of the shortest interval is as good as known.
 	service.pacer = newPacer(service.poll.Min / 10)
 	// A look-up may take a list one poll interval old: no staler than a wait's reads.
-	service.servers.shareRecent(service.poll.Max, service.writeMark)
+	service.servers.shareRecent(service.poll.Max, clientWrites{client})
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
@@ -122,9 +122,13 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	return service
 }
 
-// writeMark says what the façade's client has written (see unikorn.WriteMarkOf).
-func (s *Service) writeMark() (unikorn.WriteMark, bool) {
-	return unikorn.WriteMarkOf(s.client)
+// clientWrites is the writeLog of a client.
+type clientWrites struct{ client *unikorn.Client }
+
+func (w clientWrites) mark() unikorn.WriteMark { return unikorn.WriteMarkOf(w.client) }
+
+func (w clientWrites) writtenSince(mark unikorn.WriteMark, instanceID string) bool {
+	return unikorn.WrittenSince(w.client, mark, instanceID)
 }
 
 // Client returns the API client the façade uses.

@@ -116,7 +116,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 
 // Terraform refreshes a few instances at a time: a look-up takes the list of the whole
 // network another has just made, until the process writes.
-func TestALookUpSharesARecentListUntilAWrite(t *testing.T) {
+func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
@@ -134,28 +134,49 @@ func TestALookUpSharesARecentListUntilAWrite(t *testing.T) {
 		Min: 5 * time.Millisecond, Max: time.Minute, Factor: 2,
 	}))
 	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
+	lookUp := func(instance *compute.Instance) error {
+		_, err := service.Get(t.Context(), instance.Ref())
+
+		return err
+	}
 
 	e.sandbox.ResetStats()
 
 	// One after another, as no gathering would share them.
-	for _, instance := range instances {
-		got, err := service.Get(t.Context(), instance.Ref())
-		require.NoError(t, err)
-		assert.Equal(t, instance.ID, got.ID)
+	for _, instance := range instances[:4] {
+		require.NoError(t, lookUp(instance))
 	}
 
 	assert.Equal(t, 1, lists(), "every look-up but the first took the first's list")
 
-	// A write of the process's own makes the next look-up list again, and see it.
+	// A write of the process's own to an instance makes that instance's next look-up
+	// list again, and see it; the others still take the list from before, which shows
+	// them as a new one would.
 	require.NoError(t, service.Delete(t.Context(), instances[0].Ref(), instances[0].AllocationID))
 	e.sandbox.ResetStats()
 
-	_, err = service.Get(t.Context(), instances[0].Ref())
-	require.ErrorIs(t, err, compute.ErrNotFound, "the look-up did not take the list from before the delete")
+	require.NoError(t, lookUp(instances[1]))
+	assert.Equal(t, 0, lists(), "a write to another instance left the list as good as new")
 
-	_, err = service.Get(t.Context(), instances[1].Ref())
-	require.NoError(t, err)
+	require.ErrorIs(t, lookUp(instances[0]), compute.ErrNotFound, "the look-up did not take the list from before the delete")
+	assert.Equal(t, 1, lists())
+
+	require.NoError(t, lookUp(instances[2]))
 	assert.Equal(t, 1, lists(), "a list after the delete, shared by the next look-up")
+
+	// A write that names no instance may have changed any of them.
+	_, err = service.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+		Metadata: unikorn.WriteMetadata{Name: "web"},
+		Spec: unikorn.SecurityGroupCreateSpec{
+			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
+			NetworkID:         sandbox.NetworkDefaultID,
+		},
+	})
+	require.NoError(t, err)
+	e.sandbox.ResetStats()
+
+	require.NoError(t, lookUp(instances[3]))
+	assert.Equal(t, 1, lists(), "a write of anything else ends the sharing")
 }
 
 // Terraform plans ten instances at once: their checks of the token's right to call

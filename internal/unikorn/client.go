@@ -4,6 +4,7 @@
 package unikorn
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -73,42 +74,94 @@ type Client struct {
 	writes       writeLog
 }
 
-// writeLog counts the writes a client sends (see WriteMark).
+// writeLog records the writes a client sends, and which objects they concern (see
+// Concerning), so that a read sent earlier can be told to still show everything the
+// client wrote to one object.
 type writeLog struct {
-	mu       sync.Mutex
-	begun    WriteMark
-	inFlight int
+	mu sync.Mutex
+	// events counts the beginnings and ends of writes.
+	events WriteMark
+	// byObject holds the writes per object they concern; the key "" holds those sent
+	// without naming one, which may concern anything.
+	byObject map[string]*objectWrites
 }
 
-// WriteMark numbers the writes a client has begun: while it stays the same, the
-// client has begun no write.
+// objectWrites is what a client has written to one object.
+type objectWrites struct {
+	inFlight int
+	// last is the event of the last write's beginning or end.
+	last WriteMark
+}
+
+// WriteMark is a moment in what a client has written: the number of writes (any
+// request but a GET) it has begun and ended by then.
 type WriteMark uint64
 
-// WriteMarkOf returns how many writes (any request but a GET) the client has begun,
-// and whether every one of them has been answered. A read sent while none was in
-// flight comes after every write the client made before it; as long as the mark is
-// unchanged, no write has begun since, so its answer still shows all of them. (A
-// function, not a method: the client's methods are the API's calls.)
-func WriteMarkOf(c *Client) (WriteMark, bool) {
+// concerningKey carries, in a request's context, the object its write concerns.
+type concerningKey struct{}
+
+// Concerning names, for the writes sent with the returned context, the one object
+// they change (an instance, by its ID), so that reads of other objects are told
+// nothing new was written to them (see WrittenSince). Writes sent without it may
+// concern any object.
+func Concerning(ctx context.Context, objectID string) context.Context {
+	return context.WithValue(ctx, concerningKey{}, objectID)
+}
+
+// WriteMarkOf returns the client's mark now. (A function, not a method: the client's
+// methods are the API's calls.)
+func WriteMarkOf(c *Client) WriteMark {
 	c.writes.mu.Lock()
 	defer c.writes.mu.Unlock()
 
-	return c.writes.begun, c.writes.inFlight == 0
+	return c.writes.events
+}
+
+// WrittenSince reports whether the client may have written to objectID since mark: a
+// write concerning it, or naming no object, began or ended since, or is still in
+// flight. A read sent at mark shows every write to objectID the client made until
+// this answers true: each was answered before it was sent.
+func WrittenSince(c *Client, mark WriteMark, objectID string) bool {
+	c.writes.mu.Lock()
+	defer c.writes.mu.Unlock()
+
+	for _, key := range []string{"", objectID} {
+		if w, ok := c.writes.byObject[key]; ok && (w.inFlight > 0 || w.last > mark) {
+			return true
+		}
+	}
+
+	return false
 }
 
 // beginWrite records a write being sent and returns what records its end.
-func (c *Client) beginWrite() func() {
+func (c *Client) beginWrite(ctx context.Context) func() {
+	objectID, _ := ctx.Value(concerningKey{}).(string)
+
 	c.writes.mu.Lock()
 	defer c.writes.mu.Unlock()
 
-	c.writes.begun++
-	c.writes.inFlight++
+	if c.writes.byObject == nil {
+		c.writes.byObject = map[string]*objectWrites{}
+	}
+
+	w, ok := c.writes.byObject[objectID]
+	if !ok {
+		w = &objectWrites{}
+		c.writes.byObject[objectID] = w
+	}
+
+	c.writes.events++
+	w.inFlight++
+	w.last = c.writes.events
 
 	return func() {
 		c.writes.mu.Lock()
 		defer c.writes.mu.Unlock()
 
-		c.writes.inFlight--
+		c.writes.events++
+		w.inFlight--
+		w.last = c.writes.events
 	}
 }
 

@@ -229,3 +229,37 @@ func TestTLSSettings(t *testing.T) {
 		})
 	}
 }
+
+// A read sent while a write to an instance is in flight may not show it, and a write
+// that names no instance may have changed any.
+func TestWrittenSinceTellsWhichInstancesAWriteMayHaveChanged(t *testing.T) {
+	t.Parallel()
+
+	release := make(chan struct{})
+	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		<-release
+		w.WriteHeader(http.StatusAccepted)
+	}))
+
+	before := WriteMarkOf(client)
+	done := make(chan error)
+
+	go func() { done <- client.DeleteServer(Concerning(t.Context(), "a"), "a") }()
+
+	require.Eventually(t, func() bool { return WrittenSince(client, before, "a") }, time.Second, time.Millisecond)
+
+	during := WriteMarkOf(client)
+	assert.True(t, WrittenSince(client, during, "a"), "a write in flight since before the mark")
+	assert.False(t, WrittenSince(client, during, "b"), "a write to another instance")
+
+	close(release)
+	require.NoError(t, <-done)
+
+	assert.True(t, WrittenSince(client, during, "a"), "the write ended after the mark")
+
+	after := WriteMarkOf(client)
+	assert.False(t, WrittenSince(client, after, "a"), "a read sent now shows the write")
+
+	require.NoError(t, client.DeleteNetwork(t.Context(), "n"))
+	assert.True(t, WrittenSince(client, after, "b"), "a write naming no instance may concern any")
+}

@@ -136,7 +136,7 @@ func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 	}
 
 	if op.method != http.MethodGet {
-		defer c.beginWrite()()
+		defer c.beginWrite(ctx)()
 	}
 
 	var payload []byte
