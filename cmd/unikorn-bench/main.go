@@ -38,6 +38,7 @@ func run(ctx context.Context, args []string) error {
 	flags.StringVar(&options.Sandbox, "sandbox", "", "unikorn-sandbox binary")
 	flags.StringVar(&options.WorkDir, "work-dir", "", "directory for configurations, states and the sandbox log")
 	flags.IntVar(&options.Parallelism, "parallelism", 10, "Terraform's -parallelism")
+	flags.IntVar(&options.Repeats, "repeats", 3, "runs of each phase that changes nothing (plan, refresh), of which the median is kept")
 	flags.DurationVar(&options.Latency, "latency", 25*time.Millisecond, "latency the sandbox adds to every request")
 	flags.DurationVar(&options.ProvisionDelay, "provision-delay", 2*time.Second, "the sandbox's provisioning time")
 	flags.DurationVar(&options.DeprovisionDelay, "deprovision-delay", 500*time.Millisecond, "the sandbox's deprovisioning time")

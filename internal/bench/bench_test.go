@@ -171,7 +171,7 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 
 	return &Report{
 		Options: Options{
-			Parallelism: 10, Latency: 25 * time.Millisecond,
+			Parallelism: 10, Repeats: 3, Latency: 25 * time.Millisecond,
 			ProvisionDelay: 2 * time.Second, DeprovisionDelay: 500 * time.Millisecond,
 			Backends: []string{BackendRegion},
 		},
@@ -253,4 +253,24 @@ func TestPlannedChangesCountWhatWasLost(t *testing.T) {
 
 	_, err = readPlannedChanges([]byte(`{"type":"planned_change","change":{"resource":{"addr":"a.b[2]"},"action":"update"}}`))
 	require.ErrorContains(t, err, "a.b[2] (update)")
+}
+
+// A phase run several times shows its median run, but hides no peak and no loss.
+func TestMedianRunHidesNoPeakAndNoLoss(t *testing.T) {
+	t.Parallel()
+
+	runs := []Phase{
+		{Wall: 3 * time.Second, PeakRSS: 10, Requests: sandbox.Stats{Total: 3}},
+		{Wall: 1 * time.Second, PeakRSS: 50, Lost: 1, Requests: sandbox.Stats{Total: 1}},
+		{Wall: 2 * time.Second, PeakRSS: 20, Replaced: 2, Requests: sandbox.Stats{Total: 2}},
+	}
+
+	kept := medianRun(runs)
+
+	assert.Equal(t, 2*time.Second, kept.Wall)
+	assert.Equal(t, 2, kept.Requests.Total, "the median run's own requests")
+	assert.Equal(t, int64(50), kept.PeakRSS)
+	assert.Equal(t, 1, kept.Lost)
+	assert.Equal(t, 2, kept.Replaced)
+	assert.Equal(t, 3*time.Second, runs[0].Wall, "the runs are left as they were")
 }
