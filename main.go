@@ -8,10 +8,10 @@ import (
 	"flag"
 	"log"
 	"os"
-	rtdebug "runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/memlimit"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 )
 
@@ -19,13 +19,10 @@ import (
 // the User-Agent of every API request.
 var version = "dev"
 
-// defaultMemoryLimit is the Go runtime's soft memory limit when GOMEMLIMIT sets none.
-// Terraform runs one provider process per walk, several at once beside itself, and by
-// default the garbage collector lets the heap grow to twice what is live before it
-// collects: at 300 instances that put the provider's peak at 78 MiB, most of it the
-// garbage of the plugin SDK's per-request logging. A soft limit makes it collect sooner
-// instead (see BENCHMARKS.md); it is soft, so a larger configuration still gets the
-// memory it needs, at some cost in collection, and GOMEMLIMIT overrides it.
+// defaultMemoryLimit is the floor of the Go runtime's soft memory limit when GOMEMLIMIT
+// sets none: the limit follows the live heap from above (internal/memlimit), so that a
+// walk of a few hundred instances stays compact without a larger configuration
+// starving for collections; GOMEMLIMIT overrides it (see BENCHMARKS.md).
 const defaultMemoryLimit = 40 << 20
 
 // logSettings are the variables by which a user asks Terraform (or OpenTofu) for
@@ -65,7 +62,7 @@ func main() {
 	}
 
 	if os.Getenv("GOMEMLIMIT") == "" {
-		rtdebug.SetMemoryLimit(defaultMemoryLimit)
+		memlimit.Follow(context.Background(), defaultMemoryLimit)
 	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
