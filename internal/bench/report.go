@@ -473,7 +473,7 @@ func (r *Report) writeSeries(b *strings.Builder, series *Series) {
 	fmt.Fprintf(b, "Time each creation took beyond the provisioning and its %[1]d write(s), and each deletion beyond the "+
 		"deprovisioning and its %[1]d write(s) (from `terraform apply -json` and `terraform destroy -json`, "+
 		"stamped to the microsecond): an upper bound of how late the provider noticed readiness or the instance gone, "+
-		"including the first creations' catalogue look-ups, the read before each deletion on region and Terraform's own work.\n\n",
+		"including the first creations' catalogue look-ups, the look-up before each deletion on region and Terraform's own work.\n\n",
 		minimalRoundTrips(series.Config.Backend)-1)
 	b.WriteString("| instances | creation: median | 90th percentile | most | deletion: median | 90th percentile | most |\n" +
 		"|---:|---:|---:|---:|---:|---:|---:|\n")
