@@ -62,7 +62,8 @@ func main() {
 	}
 
 	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.Follow(context.Background(), defaultMemoryLimit)
+		// For the life of the process.
+		_ = memlimit.Follow(context.Background(), defaultMemoryLimit)
 	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{

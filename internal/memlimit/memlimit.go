@@ -22,8 +22,10 @@ import (
 	"time"
 )
 
-// Headroom is how far above the live heap the limit stays, as a factor: the collector
-// then collects once garbage has grown to half of what is live, as GOGC=50 would.
+// Headroom is how far above the live heap the limit stays, as a factor. The limit
+// counts all the memory the runtime manages (stacks, its own metadata, free spans not
+// yet returned), not the heap alone, so the collector runs somewhat more often than
+// GOGC=50 would.
 const Headroom = 1.5
 
 // Interval is how often the live heap is looked at. The runtime measures it at the
@@ -32,12 +34,18 @@ const Interval = 100 * time.Millisecond
 
 const liveHeap = "/gc/heap/live:bytes"
 
-// Follow sets the soft memory limit to floor, and from then on, until ctx ends, to
-// Headroom times the live heap whenever that is more.
-func Follow(ctx context.Context, floor int64) {
+// Follow sets the soft memory limit to floor, and from then on, until ctx ends or stop
+// is called, to Headroom times the live heap whenever that is more. stop returns once
+// the limit no longer changes.
+func Follow(ctx context.Context, floor int64) (stop func()) {
 	rtdebug.SetMemoryLimit(floor)
 
+	ctx, cancel := context.WithCancel(ctx)
+	stopped := make(chan struct{})
+
 	go func() {
+		defer close(stopped)
+
 		ticker := time.NewTicker(Interval)
 		defer ticker.Stop()
 
@@ -59,6 +67,11 @@ func Follow(ctx context.Context, floor int64) {
 			}
 		}
 	}()
+
+	return func() {
+		cancel()
+		<-stopped
+	}
 }
 
 // Limit is the soft memory limit for a live heap of live bytes: the floor, or Headroom

@@ -1,7 +1,6 @@
 package memlimit_test
 
 import (
-	"context"
 	"math"
 	"runtime"
 	rtdebug "runtime/debug"
@@ -25,14 +24,14 @@ func TestLimitIsTheFloorUntilTheLiveHeapNeedsMore(t *testing.T) {
 // Not parallel: the memory limit belongs to the whole test process.
 func TestFollowRaisesTheLimitAboveALargeLiveHeap(t *testing.T) {
 	previous := rtdebug.SetMemoryLimit(-1)
-	t.Cleanup(func() { rtdebug.SetMemoryLimit(previous) })
-
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
 
 	const floor = 8 << 20
 
-	memlimit.Follow(ctx, floor)
+	stop := memlimit.Follow(t.Context(), floor)
+	t.Cleanup(func() {
+		stop()
+		rtdebug.SetMemoryLimit(previous)
+	})
 	assert.Equal(t, int64(floor), rtdebug.SetMemoryLimit(-1))
 
 	live := make([]byte, 64<<20)
