@@ -35,6 +35,19 @@ func (e *env) computeOver(t *testing.T, transport http.RoundTripper) *compute.Co
 		compute.WithPollPolicy(compute.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2})))
 }
 
+// readyOn creates an instance named name through instances and waits until it is ready.
+func readyOn(t *testing.T, instances compute.Instances, name string) *compute.Instance {
+	t.Helper()
+
+	created, err := instances.Create(t.Context(), standardSpec(name))
+	require.NoError(t, err)
+
+	ready, err := instances.WaitReady(t.Context(), created)
+	require.NoError(t, err)
+
+	return ready
+}
+
 // serviceRequests counts the requests the caller sent to the service APIs a user may
 // not call: region's servers and identity's allocations.
 func (e *env) serviceRequests() int {
@@ -125,11 +138,7 @@ func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
 	e := newEnv(t)
 	instances := e.computeOver(t, nil)
 
-	created, err := instances.Create(t.Context(), standardSpec("web"))
-	require.NoError(t, err)
-
-	ready, err := instances.WaitReady(t.Context(), created)
-	require.NoError(t, err)
+	ready := readyOn(t, instances, "web")
 
 	e.sandbox.ResetStats()
 
@@ -141,7 +150,7 @@ func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
 	assert.Zero(t, routes["GET /compute/api/v2/instances"], "no list looks the instance up before its delete")
 	assert.Positive(t, routes["GET /compute/api/v2/instances/{instanceID}"], "the wait reads it until it is gone")
 
-	_, err = instances.Get(t.Context(), ready.Ref())
+	_, err := instances.Get(t.Context(), ready.Ref())
 	require.ErrorIs(t, err, compute.ErrNotFound)
 	assert.Empty(t, e.allocationsFor(ready.ID), "compute released the quota")
 }
@@ -159,12 +168,7 @@ func TestComputeDeletionsPollThroughTheSharedList(t *testing.T) {
 	seen := make([]*compute.Instance, len(names))
 
 	for i, name := range names {
-		created, err := instances.Create(t.Context(), standardSpec(name))
-		require.NoError(t, err)
-
-		ready, err := instances.WaitReady(t.Context(), created)
-		require.NoError(t, err)
-
+		ready := readyOn(t, instances, name)
 		seen[i] = compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
 	}
 
@@ -213,11 +217,7 @@ func TestComputeDeleteOfAnInstanceAlreadyGone(t *testing.T) {
 	e := newEnv(t)
 	instances := e.computeOver(t, nil)
 
-	created, err := instances.Create(t.Context(), standardSpec("web"))
-	require.NoError(t, err)
-
-	ready, err := instances.WaitReady(t.Context(), created)
-	require.NoError(t, err)
+	ready := readyOn(t, instances, "web")
 	require.NoError(t, instances.Delete(t.Context(), ready, ""))
 
 	e.sandbox.ResetStats()
@@ -282,10 +282,7 @@ func TestComputeLostUpdateAnswerIsWaitedFor(t *testing.T) {
 
 	e := newEnv(t)
 	instances := e.computeOver(t, nil)
-	created, err := instances.Create(t.Context(), standardSpec("web"))
-	require.NoError(t, err)
-	ready, err := instances.WaitReady(t.Context(), created)
-	require.NoError(t, err)
+	ready := readyOn(t, instances, "web")
 
 	network := &harshNetwork{lose: testRetry.MaxAttempts, loseMethod: http.MethodPut, losePath: sandbox.ComputePrefix + "/api/v2/instances/"}
 	lossy := e.computeOver(t, network)
