@@ -30,7 +30,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
-	c.instances.shareRecent(service.poll.Max, clientWrites{service.client})
+	c.instances.shareRecent(service.poll.Max, service.client)
 
 	return c
 }

@@ -48,10 +48,10 @@ type sharedLists[T any] struct {
 	// several share the list, so that a lone read can ask for less.
 	list   func(ctx context.Context, sc scope, only string) ([]T, error)
 	gather time.Duration
-	// recentFor is how old a list readRecent takes may be (zero: none); writes says
-	// what the client has written, to tell whether a list still shows all of it.
+	// recentFor is how old a list readRecent takes may be (zero: none); writer is the
+	// client whose writes a list must show (see unikorn.WrittenSince).
 	recentFor time.Duration
-	writes    writeLog
+	writer    *unikorn.Client
 
 	mu sync.Mutex
 	// gathering holds, per scope, the list that readers can still join.
@@ -83,17 +83,10 @@ func newSharedLists[T any](list func(context.Context, scope, string) ([]T, error
 	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}, recent: map[scope]*sharedList[T]{}}
 }
 
-// writeLog is what sharedLists needs to know of a client's writes (see
-// unikorn.WriteMarkOf and unikorn.WrittenSince).
-type writeLog interface {
-	mark() unikorn.WriteMark
-	writtenSince(mark unikorn.WriteMark, instanceID string) bool
-}
-
-// shareRecent lets look-ups (readRecent) take lists sent up to window ago while writes
-// says the client has written nothing to their instance since.
-func (l *sharedLists[T]) shareRecent(window time.Duration, writes writeLog) {
-	l.recentFor, l.writes = window, writes
+// shareRecent lets look-ups (readRecent) take lists sent up to window ago while writer
+// has written nothing to their instance since.
+func (l *sharedLists[T]) shareRecent(window time.Duration, writer *unikorn.Client) {
+	l.recentFor, l.writer = window, writer
 }
 
 // newServerLists shares region's server lists. A network may hold many servers: a
@@ -126,8 +119,8 @@ func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) 
 // readRecent is read for a look-up that need not come after anything: it takes the
 // last list of the whole scope when it was sent within the window shareRecent set and
 // the client has written nothing to instanceID since, as that list shows everything of
-// it a new one would but what the cloud did meanwhile. Otherwise it joins a new list of the whole scope,
-// for the look-ups after it to share.
+// it a new one would but what the cloud did meanwhile. Otherwise it joins a new list of
+// the whole scope, for the look-ups after it to share.
 func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID string) ([]T, error) {
 	l.mu.Lock()
 	recent := l.recent[sc]
@@ -150,7 +143,7 @@ func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID st
 
 // stillShows reports whether a sent list may answer a look-up of instanceID now.
 func (l *sharedLists[T]) stillShows(call *sharedList[T], instanceID string) bool {
-	return l.writes != nil && time.Since(call.sent) <= l.recentFor && !l.writes.writtenSince(call.mark, instanceID)
+	return l.writer != nil && time.Since(call.sent) <= l.recentFor && !unikorn.WrittenSince(l.writer, call.mark, instanceID)
 }
 
 // join adds a reader of instanceID to the list of sc that is gathering, or starts one.
@@ -197,9 +190,9 @@ func (l *sharedLists[T]) send(ctx context.Context, sc scope, call *sharedList[T]
 		}
 	}
 
-	if only == "" && l.writes != nil {
+	if only == "" && l.writer != nil {
 		call.sent = time.Now()
-		call.mark = l.writes.mark()
+		call.mark = unikorn.WriteMarkOf(l.writer)
 		l.recent[sc] = call
 	}
 	l.mu.Unlock()

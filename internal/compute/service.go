@@ -113,22 +113,13 @@ func NewService(client *unikorn.Client, options ...Option) *Service {
 	// A span narrower than a tenth of the shortest interval is as good as known.
 	service.pacer = newPacer(service.poll.Min / 10)
 	// A look-up may take a list one poll interval old: no staler than a wait's reads.
-	service.servers.shareRecent(service.poll.Max, clientWrites{client})
+	service.servers.shareRecent(service.poll.Max, client)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
 	service.pollEpoch = time.Now().Add(-rand.N(service.poll.Max)) //nolint:gosec // a phase needs no cryptographic randomness
 
 	return service
-}
-
-// clientWrites is the writeLog of a client.
-type clientWrites struct{ client *unikorn.Client }
-
-func (w clientWrites) mark() unikorn.WriteMark { return unikorn.WriteMarkOf(w.client) }
-
-func (w clientWrites) writtenSince(mark unikorn.WriteMark, instanceID string) bool {
-	return unikorn.WrittenSince(w.client, mark, instanceID)
 }
 
 // Client returns the API client the façade uses.
