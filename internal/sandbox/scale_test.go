@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// populated is a sandbox holding n compute instances, each with its server, all
+// provisioned, on a clock that stands still unless the caller moves it.
+type populated struct {
+	sb        *Sandbox
+	clock     *clock
+	servers   []string
+	instances []string
+}
+
+// populate builds the world of n settled instances directly, as a saved state, so
+// that filling it costs nothing the benchmark measures. The sandbox then runs as the
+// unikorn-sandbox command does: without a state file.
+func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
+	tb.Helper()
+
+	w, err := fixtureWorld()
+	require.NoError(tb, err)
+
+	created := fixtureTime.Add(time.Hour)
+	network := w.Networks[NetworkDefaultID].Network
+	instances := map[string]any{}
+	p := &populated{clock: &clock{now: created.Add(time.Hour)}}
+
+	for i := range n {
+		name := fmt.Sprintf("web-%04d", i)
+
+		id, err := unikorn.DeriveServerID(network.Metadata.ID, name)
+		require.NoError(tb, err)
+
+		// Compute's hidden server has an ID of its own; the instance's is the derived one.
+		serverID := fmt.Sprintf("f%07x-0000-4000-8000-%012x", i, i)
+		tags := unikorn.Tags{{Name: "role", Value: "web"}}
+		networking := &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}}
+
+		metadata := projectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: compute.InstanceTag, Value: id})},
+			OrganizationID, ProjectID, created)
+		applyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+
+		w.Servers[serverID] = &serverRecord{Server: unikorn.Server{
+			Metadata: metadata,
+			Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
+			Status: unikorn.ServerStatus{
+				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
+				PrivateIP: fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), MACAddress: macAddress(uint32(i + 1)), //nolint:gosec // small
+			},
+		}}
+
+		allocationID := fmt.Sprintf("a%07x-0000-4000-8000-%012x", i, i)
+		w.Allocations[allocationID] = &unikorn.Allocation{}
+
+		instance := unikorn.Instance{
+			Metadata: projectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
+			Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
+			Status: unikorn.InstanceStatus{
+				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
+				PrivateIP: w.Servers[serverID].Server.Status.PrivateIP, MACAddress: w.Servers[serverID].Server.Status.MACAddress,
+			},
+		}
+		applyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+
+		instances[id] = struct {
+			unikorn.Instance
+
+			AllocationID string `json:"allocationId"`
+			ServerID     string `json:"serverId"`
+		}{instance, allocationID, serverID}
+
+		p.servers = append(p.servers, serverID)
+		p.instances = append(p.instances, id)
+	}
+
+	w.Compute, err = json.Marshal(instances)
+	require.NoError(tb, err)
+
+	path := filepath.Join(tb.TempDir(), "state.json")
+	require.NoError(tb, w.save(path))
+
+	opts := DefaultOptions()
+	opts.StatePath = path
+
+	for _, m := range mutate {
+		m(&opts)
+	}
+
+	p.sb, err = New(opts)
+	require.NoError(tb, err)
+
+	p.sb.mu.Lock()
+	p.sb.statePath = ""
+	p.sb.now = p.clock.Now
+	p.sb.mu.Unlock()
+
+	require.NoError(tb, os.Remove(path))
+	tb.Cleanup(func() { require.NoError(tb, p.sb.Close()) })
+
+	return p
+}
+
+// serve sends one request straight to the sandbox's handler and requires status.
+func (p *populated) serve(tb testing.TB, token, method, path string, status int) []byte {
+	tb.Helper()
+
+	request := httptest.NewRequest(method, path, nil)
+	request.Header.Set("Authorization", "Bearer "+token)
+
+	recorder := httptest.NewRecorder()
+	p.sb.ServeHTTP(recorder, request)
+	require.Equal(tb, status, recorder.Code, "%s %s: %s", method, path, recorder.Body)
+
+	return recorder.Body.Bytes()
+}
+
+// A read by ID, through region and through the compute service, costs the same
+// whatever else the sandbox holds, and a list costs what it returns: compare the
+// sizes (go test -bench Sandbox -run '^$' ./internal/sandbox).
+func BenchmarkSandboxReadByID(b *testing.B) {
+	for _, n := range []int{20, 2000} {
+		for _, lag := range []time.Duration{0, 2 * time.Second} {
+			p := populate(b, n, func(o *Options) { o.ReadLag = lag })
+			middle := n / 2
+
+			if lag > 0 {
+				// Something lagging: one server changed, as during any run.
+				p.serve(b, ServiceToken, http.MethodDelete, "/api/v2/servers/"+p.servers[0], http.StatusAccepted)
+			}
+
+			name := fmt.Sprintf("objects=%d/lag=%s", n, lag)
+
+			b.Run("region/"+name, func(b *testing.B) {
+				for b.Loop() {
+					p.serve(b, ServiceToken, http.MethodGet, "/api/v2/servers/"+p.servers[middle], http.StatusOK)
+				}
+			})
+
+			b.Run("compute/"+name, func(b *testing.B) {
+				for b.Loop() {
+					p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
+				}
+			})
+
+			b.Run("region-list-one/"+name, func(b *testing.B) {
+				path := "/api/v2/servers?tag=" + compute.InstanceTag + "=" + p.instances[middle]
+
+				for b.Loop() {
+					p.serve(b, ServiceToken, http.MethodGet, path, http.StatusOK)
+				}
+			})
+		}
+	}
+}
