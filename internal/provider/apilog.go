@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"os"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -30,4 +32,22 @@ func apiLogger(token string) cloud.Logger {
 
 		tflog.SubsystemDebug(ctx, apiLogSubsystem, message, fields)
 	}
+}
+
+// apiLogSettings are the variables that can bring the API client's lines to a level
+// at which Terraform keeps them, from the subsystem's own up to Terraform's.
+var apiLogSettings = []string{"TF_LOG_PROVIDER_UNIKORN_API", "TF_LOG_PROVIDER_UNIKORN", "TF_LOG_PROVIDER", "TF_LOG"}
+
+// apiBodiesLogged reports whether any of apiLogSettings asks for logs. When none does
+// (the provider then sets them "off", see main.go), the client's bodies would be
+// masked only to be dropped: a pass over every answer, a megabyte for a list of a
+// thousand instances.
+func apiBodiesLogged() bool {
+	for _, name := range apiLogSettings {
+		if value := os.Getenv(name); value != "" && !strings.EqualFold(value, "off") {
+			return true
+		}
+	}
+
+	return false
 }

@@ -34,3 +34,18 @@ func TestAPILoggerMasksTheToken(t *testing.T) {
 	assert.Equal(t, "trace", entries[1]["@level"])
 	assert.Contains(t, entries[1]["response_body"], `"note"`, "only the token is masked")
 }
+
+// Bodies are masked and logged only when a setting may let Terraform keep them.
+func TestAPIBodiesAreLoggedOnlyWhenLogsAreAsked(t *testing.T) {
+	for _, name := range apiLogSettings {
+		t.Setenv(name, "off")
+	}
+
+	assert.False(t, apiBodiesLogged(), "every setting off, as the provider leaves them when none was given")
+
+	t.Setenv("TF_LOG_PROVIDER_UNIKORN_API", "")
+	assert.False(t, apiBodiesLogged(), "unset is off too")
+
+	t.Setenv("TF_LOG", "TRACE")
+	assert.True(t, apiBodiesLogged())
+}

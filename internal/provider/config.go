@@ -233,6 +233,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	}
 
 	cfg.Logger = apiLogger(cfg.Token)
+	cfg.OmitBodies = !apiBodiesLogged()
 
 	session, err := cloud.Connect(cfg)
 	if err != nil {

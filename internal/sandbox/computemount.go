@@ -30,13 +30,13 @@ func isInternal(r *http.Request) bool {
 // mountCompute serves the compute service under ComputePrefix, as ordinary API routes
 // so that stats and fault rules reach them ("GET /compute/api/v2/instances").
 func (s *Sandbox) mountCompute() error {
-	service, err := compute.New(compute.Config{
+	config := compute.Config{
 		Transport:    inProcess{s},
 		ServiceToken: ServiceToken,
 		Now:          func() time.Time { return s.now() },
 		State:        s.world.Compute,
-		Persist:      s.saveCompute,
 		Cache:        computeCache{s},
+		Changes:      s.changes,
 		Authenticate: func(token string) bool {
 			probe := httptest.NewRequest(http.MethodGet, "/", nil)
 			probe.Header.Set("Authorization", "Bearer "+token)
@@ -44,7 +44,15 @@ func (s *Sandbox) mountCompute() error {
 
 			return err == nil
 		},
-	})
+	}
+
+	// Without a state file nothing reads the records back: encoding them after every
+	// request would cost as much as there are instances.
+	if s.statePath != "" {
+		config.Persist = s.saveCompute
+	}
+
+	service, err := compute.New(config)
 	if err != nil {
 		return err
 	}
@@ -111,6 +119,27 @@ func (c computeCache) Stale(kind string) map[string][]byte {
 	defer c.s.mu.Unlock()
 
 	return c.s.lag.staleOf(kind, c.s.now())
+}
+
+// changes is compute.Config.Changes: it brings the world up to date, as the request a
+// pass would send does, and counts every change of the world and of what the cache
+// shows. While fault rules are installed any call may fail, so it moves every time.
+func (s *Sandbox) changes() uint64 {
+	s.faultsMu.Lock()
+	faulty := len(s.faults) > 0
+	s.faultsMu.Unlock()
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+	s.lag.sweep(s.now())
+
+	if faulty {
+		s.generation++
+	}
+
+	return s.generation + s.lag.caughtUp
 }
 
 // saveCompute keeps the compute service's records with the world. Compute calls it

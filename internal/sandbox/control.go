@@ -180,6 +180,8 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 		s.showInvisible = *settings.ShowInvisible
 	}
 
+	s.generation++
+
 	return nil
 }
 
@@ -251,6 +253,9 @@ func (s *Sandbox) FailServer(id string) error {
 	if !ok {
 		return errNotFound()
 	}
+
+	s.generation++
+	s.dueAt = time.Time{}
 
 	metadata := &record.Server.Metadata.ReadMetadata
 	metadata.ProvisioningStatus = unikorn.ProvisioningError

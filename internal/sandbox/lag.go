@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 )
@@ -36,13 +37,26 @@ type lagEntry struct {
 	// since is when the cache began to trail the object; it shows no version older
 	// than one current within the read lag, so until never passes since plus the lag.
 	since time.Time
+	// record is stale decoded into the world's record type, once a read needed it.
+	record reflect.Value
 }
 
 // readLag holds the stale views of recently written objects. The sandbox's mu guards it.
+//
+// What it costs does not grow with the world where it need not: a read patches the
+// few lagging objects into the world for as long as it runs, rather than copying
+// the world, and a write compares the world with the versions the last change left
+// (known) rather than encoding it twice.
 type readLag struct {
 	max     time.Duration
 	random  *rand.Rand
 	entries map[lagKey]lagEntry
+	// known is every object of the world as JSON as the last recorded change left it,
+	// which is the world as it is whenever a request begins; nil until a write needs
+	// it, and again once reads stop lagging (writes are not followed then).
+	known objectSnapshot
+	// caughtUp counts the lags that have run out: each changes what reads see.
+	caughtUp uint64
 }
 
 func newReadLag(maximum time.Duration, seed uint64) *readLag {
@@ -60,13 +74,19 @@ func (l *readLag) reseed(seed uint64) {
 // objectSnapshot is every object of the world as JSON, by kind and ID.
 type objectSnapshot map[string]map[string][]byte
 
-// snapshot records the world before a request, or nil when nothing can lag.
+// snapshot is the world before a request, or nil when nothing can lag.
 func (l *readLag) snapshot(w *world) objectSnapshot {
 	if l.max <= 0 {
+		l.known = nil
+
 		return nil
 	}
 
-	return snapshotObjects(w)
+	if l.known == nil {
+		l.known = snapshotObjects(w)
+	}
+
+	return l.known
 }
 
 func snapshotObjects(w *world) objectSnapshot {
@@ -99,7 +119,9 @@ func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 		return
 	}
 
-	l.recordChanges(before, snapshotObjects(w), now)
+	after := snapshotObjects(w)
+	l.recordChanges(before, after, now)
+	l.known = after
 }
 
 // recordChanges is record for snapshots taken by their owner: the compute service
@@ -144,26 +166,25 @@ func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 	}
 }
 
-// view is the world as a read sees it now: the world itself when nothing lags, else a
-// copy in which lagging objects are as the cache has them.
-func (l *readLag) view(w *world, now time.Time) *world {
+// overlay shows the world as a read sees it now: it puts the version the cache has of
+// each lagging object in the world's place (or takes out one the cache has not seen)
+// and returns what puts the world back. Reads change nothing, so the world itself
+// serves them for the few moments they run; a copy of it would cost as much as the
+// world is large.
+func (l *readLag) overlay(w *world, now time.Time) (restore func()) {
 	l.sweep(now)
 
-	if !l.lagsAny(objectKinds(w)) {
-		return w
+	if len(l.entries) == 0 {
+		return func() {}
 	}
 
-	data, err := json.Marshal(w)
-	if err != nil {
-		panic(err)
+	type replaced struct {
+		records, id, previous reflect.Value
 	}
 
-	stale := newWorld()
-	if err := json.Unmarshal(data, stale); err != nil {
-		panic(err)
-	}
+	var undo []replaced
 
-	kinds := objectKinds(stale)
+	kinds := objectKinds(w)
 
 	for key, entry := range l.entries {
 		records, ok := kinds[key.kind]
@@ -171,11 +192,12 @@ func (l *readLag) view(w *world, now time.Time) *world {
 			continue // Not the world's: the compute service's instances.
 		}
 
-		id := reflect.ValueOf(key.id)
-
 		if records.IsNil() {
 			records.Set(reflect.MakeMap(records.Type()))
 		}
+
+		id := reflect.ValueOf(key.id)
+		undo = append(undo, replaced{records: records, id: id, previous: records.MapIndex(id)})
 
 		if entry.stale == nil {
 			records.SetMapIndex(id, reflect.Value{})
@@ -183,26 +205,25 @@ func (l *readLag) view(w *world, now time.Time) *world {
 			continue
 		}
 
-		record := reflect.New(records.Type().Elem().Elem())
-		if err := json.Unmarshal(entry.stale, record.Interface()); err != nil {
-			panic(err)
+		if !entry.record.IsValid() {
+			record := reflect.New(records.Type().Elem().Elem())
+			if err := json.Unmarshal(entry.stale, record.Interface()); err != nil {
+				panic(err)
+			}
+
+			entry.record = record
+			l.entries[key] = entry
 		}
 
-		records.SetMapIndex(id, record)
+		records.SetMapIndex(id, entry.record)
 	}
 
-	return stale
-}
-
-// lagsAny reports whether an object of one of kinds lags.
-func (l *readLag) lagsAny(kinds map[string]reflect.Value) bool {
-	for key := range l.entries {
-		if _, ok := kinds[key.kind]; ok {
-			return true
+	return func() {
+		// An invalid previous value (the object was not there) deletes the key again.
+		for _, r := range slices.Backward(undo) {
+			r.records.SetMapIndex(r.id, r.previous)
 		}
 	}
-
-	return false
 }
 
 // sweep forgets the lags that have run out.
@@ -210,6 +231,8 @@ func (l *readLag) sweep(now time.Time) {
 	for key, entry := range l.entries {
 		if !entry.until.After(now) {
 			delete(l.entries, key)
+
+			l.caughtUp++
 		}
 	}
 }
@@ -260,19 +283,26 @@ func sortedKeys[V any](m map[string]V) []string {
 // trails any write. They are recorded before the request they came due in is served:
 // a read must not see what the next read hides again.
 func (s *Sandbox) advanceLagged(now time.Time) bool {
+	// Nothing falls due before dueAt, unless a write since scheduled something.
+	if !s.dueAt.IsZero() && now.Before(s.dueAt) {
+		return false
+	}
+
 	before := s.lag.snapshot(s.world)
 	advanced := s.world.advance(now)
 
 	if advanced {
 		s.lag.record(before, s.world, now)
+		s.generation++
 	}
+
+	s.dueAt = nextDue(s.world)
 
 	return advanced
 }
 
-// handleLagged runs a handler; a read runs against the world as the cache shows it, and
-// whatever it might change there is thrown away with the copy. What a write changes
-// the cache trails.
+// handleLagged runs a handler; a read runs against the world as the cache shows it.
+// What a write changes the cache trails.
 func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error) {
 	if req.Method != http.MethodGet {
 		before := s.lag.snapshot(s.world)
@@ -281,10 +311,7 @@ func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error)
 		return handler(req)
 	}
 
-	current := s.world
-	s.world = s.lag.view(current, req.now)
-
-	defer func() { s.world = current }()
+	defer s.lag.overlay(s.world, req.now)()
 
 	return handler(req)
 }

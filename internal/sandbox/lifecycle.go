@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"reflect"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -127,4 +130,67 @@ func rewriteMetadata(metadata *unikorn.ReadMetadata, write unikorn.WriteMetadata
 	metadata.WriteMetadata = write
 	modified := now.UTC().Truncate(time.Second)
 	metadata.ModifiedTime = &modified
+}
+
+// never stands for no transition pending.
+var never = time.Date(9999, time.December, 31, 0, 0, 0, 0, time.UTC)
+
+// nextDue is when the earliest transition of any object of the world falls due, or
+// never. It finds the schedules of every kind by their type, so that a kind added
+// later is looked at without further work; advance applies them.
+func nextDue(w *world) time.Time {
+	next := never
+
+	for _, records := range objectKinds(w) {
+		paths := schedulePaths(records.Type().Elem().Elem())
+		if len(paths) == 0 {
+			continue
+		}
+
+		for iterator := records.MapRange(); iterator.Next(); {
+			record := iterator.Value().Elem()
+
+			for _, path := range paths {
+				if pending := record.FieldByIndex(path).Interface().(schedule); len(pending) > 0 && pending[0].Due.Before(next) { //nolint:forcetypeassert // found by its type
+					next = pending[0].Due
+				}
+			}
+		}
+	}
+
+	return next
+}
+
+// scheduleFields caches, per record type, the index paths of its schedule fields.
+var scheduleFields sync.Map
+
+// schedulePaths returns the index paths of the schedule fields of a record type,
+// nested structs included.
+func schedulePaths(t reflect.Type) [][]int {
+	if cached, ok := scheduleFields.Load(t); ok {
+		return cached.([][]int) //nolint:forcetypeassert // stored below
+	}
+
+	var paths [][]int
+
+	var walk func(t reflect.Type, prefix []int)
+
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			field := t.Field(i)
+			path := append(slices.Clone(prefix), i)
+
+			switch {
+			case field.Type == reflect.TypeFor[schedule]():
+				paths = append(paths, path)
+			case field.Type.Kind() == reflect.Struct:
+				walk(field.Type, path)
+			}
+		}
+	}
+
+	walk(t, nil)
+	scheduleFields.Store(t, paths)
+
+	return paths
 }

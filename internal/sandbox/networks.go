@@ -32,7 +32,7 @@ func (s *Sandbox) listNetworks(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(filterList(q, req.caller, byID(s.world.Networks), func(record *networkRecord) (unikorn.Network, listing) {
+	return replyOK(selectList(q, req.caller, s.world.Networks, func(record *networkRecord) (unikorn.Network, listing) {
 		return record.Network, projectListing(&record.Network.Metadata, record.Network.Status.RegionID, "")
 	})), nil
 }

@@ -84,6 +84,12 @@ type Sandbox struct {
 	// visibility off. mu guards both.
 	lag           *readLag
 	showInvisible bool
+	// generation counts the changes of the world (writes, transitions, settings); mu
+	// guards it. See changes.
+	generation uint64
+	// dueAt is when the next transition of the world falls due, so that requests before
+	// it need not look; zero when unknown (a write may have scheduled one). mu guards it.
+	dueAt time.Time
 
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
@@ -107,6 +113,16 @@ func New(opts Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
 	}
 
+	w, err := loadOrCreateWorld(opts.StatePath)
+	if err != nil {
+		return nil, err
+	}
+
+	return newSandbox(opts, w)
+}
+
+// newSandbox returns a sandbox holding w.
+func newSandbox(opts Options, w *world) (*Sandbox, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -124,10 +140,7 @@ func New(opts Options) (*Sandbox, error) {
 		lag:              newReadLag(opts.ReadLag, opts.Seed),
 		showInvisible:    opts.ShowInvisible,
 		stats:            newStats(),
-	}
-
-	if err := s.loadOrCreateWorld(); err != nil {
-		return nil, err
+		world:            w,
 	}
 
 	s.registerRoutes()
@@ -140,28 +153,16 @@ func New(opts Options) (*Sandbox, error) {
 	return s, nil
 }
 
-func (s *Sandbox) loadOrCreateWorld() error {
-	if s.statePath != "" {
-		w, ok, err := loadWorld(s.statePath)
-		if err != nil {
-			return err
-		}
-
-		if ok {
-			s.world = w
-
-			return nil
+// loadOrCreateWorld is the world saved at statePath, or the fixtures when there is none.
+func loadOrCreateWorld(statePath string) (*world, error) {
+	if statePath != "" {
+		w, ok, err := loadWorld(statePath)
+		if err != nil || ok {
+			return w, err
 		}
 	}
 
-	w, err := fixtureWorld()
-	if err != nil {
-		return err
-	}
-
-	s.world = w
-
-	return nil
+	return fixtureWorld()
 }
 
 // Close stops the compute controller's passes, then brings every due transition up

@@ -3,10 +3,10 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,9 +25,9 @@ type populated struct {
 	instances []string
 }
 
-// populate builds the world of n settled instances directly, as a saved state, so
-// that filling it costs nothing the benchmark measures. The sandbox then runs as the
-// unikorn-sandbox command does: without a state file.
+// populate builds the world of n settled instances directly, as a state file would
+// hold it, so that filling it costs nothing the benchmark measures. The sandbox then
+// runs as the unikorn-sandbox command does: without a state file.
 func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 	tb.Helper()
 
@@ -90,25 +90,18 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 	w.Compute, err = json.Marshal(instances)
 	require.NoError(tb, err)
 
-	path := filepath.Join(tb.TempDir(), "state.json")
-	require.NoError(tb, w.save(path))
-
 	opts := DefaultOptions()
-	opts.StatePath = path
-
 	for _, m := range mutate {
 		m(&opts)
 	}
 
-	p.sb, err = New(opts)
+	p.sb, err = newSandbox(opts, w)
 	require.NoError(tb, err)
 
 	p.sb.mu.Lock()
-	p.sb.statePath = ""
 	p.sb.now = p.clock.Now
 	p.sb.mu.Unlock()
 
-	require.NoError(tb, os.Remove(path))
 	tb.Cleanup(func() { require.NoError(tb, p.sb.Close()) })
 
 	return p
@@ -118,8 +111,21 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 func (p *populated) serve(tb testing.TB, token, method, path string, status int) []byte {
 	tb.Helper()
 
-	request := httptest.NewRequest(method, path, nil)
+	return p.send(tb, token, method, path, "", status)
+}
+
+// send is serve with a body.
+func (p *populated) send(tb testing.TB, token, method, path, body string, status int) []byte {
+	tb.Helper()
+
+	var reader io.Reader
+	if body != "" {
+		reader = strings.NewReader(body)
+	}
+
+	request := httptest.NewRequest(method, path, reader)
 	request.Header.Set("Authorization", "Bearer "+token)
+	request.Header.Set("Content-Type", "application/json")
 
 	recorder := httptest.NewRecorder()
 	p.sb.ServeHTTP(recorder, request)
@@ -144,6 +150,10 @@ func BenchmarkSandboxReadByID(b *testing.B) {
 
 			name := fmt.Sprintf("objects=%d/lag=%s", n, lag)
 
+			// The first request brings the compute service's controller up to date with
+			// what it loaded, once.
+			p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
+
 			b.Run("region/"+name, func(b *testing.B) {
 				for b.Loop() {
 					p.serve(b, ServiceToken, http.MethodGet, "/api/v2/servers/"+p.servers[middle], http.StatusOK)
@@ -164,5 +174,22 @@ func BenchmarkSandboxReadByID(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// While the world keeps changing (an apply, a destroy), each request to the compute
+// service finds something new, and its controller makes a pass over every instance.
+func BenchmarkSandboxComputeWhileChanging(b *testing.B) {
+	for _, n := range []int{20, 2000} {
+		p := populate(b, n)
+		middle := n / 2
+
+		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				p.clock.Advance(time.Millisecond)
+				p.send(b, ServiceToken, http.MethodPut, organizationPath("/quotas"), `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
+				p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
+			}
+		})
 	}
 }

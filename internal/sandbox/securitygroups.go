@@ -18,7 +18,7 @@ func (s *Sandbox) listSecurityGroups(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(filterList(q, req.caller, byID(s.world.SecurityGroups), func(record *securityGroupRecord) (unikorn.SecurityGroup, listing) {
+	return replyOK(selectList(q, req.caller, s.world.SecurityGroups, func(record *securityGroupRecord) (unikorn.SecurityGroup, listing) {
 		status := record.SecurityGroup.Status
 
 		return record.SecurityGroup, projectListing(&record.SecurityGroup.Metadata, status.RegionID, status.NetworkID)

@@ -110,6 +110,11 @@ func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (i
 
 	rep, err := s.handleLagged(&request{Request: s.withVisibility(r), caller: caller, now: now}, handler)
 
+	if r.Method != http.MethodGet {
+		s.generation++
+		s.dueAt = time.Time{}
+	}
+
 	if advanced || (err == nil && r.Method != http.MethodGet) {
 		if saveErr := s.saveLocked(); saveErr != nil {
 			s.logger.Error("saving sandbox state", "error", saveErr)

@@ -24,7 +24,7 @@ func (s *Sandbox) listServers(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(filterList(q, req.caller, byID(s.world.Servers), func(record *serverRecord) (unikorn.Server, listing) {
+	return replyOK(selectList(q, req.caller, s.world.Servers, func(record *serverRecord) (unikorn.Server, listing) {
 		status := record.Server.Status
 
 		return record.Server, projectListing(&record.Server.Metadata, status.RegionID, status.NetworkID)

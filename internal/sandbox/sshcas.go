@@ -19,7 +19,7 @@ func (s *Sandbox) listSSHCertificateAuthorities(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(filterList(q, req.caller, byID(s.world.SSHCertificateAuthorities), func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, listing) {
+	return replyOK(selectList(q, req.caller, s.world.SSHCertificateAuthorities, func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, listing) {
 		return *ca, projectListing(&ca.Metadata, "", "")
 	})), nil
 }

@@ -57,6 +57,10 @@ type Config struct {
 	Retry RetryPolicy
 	// Logger receives the client's log lines; nil logs nothing.
 	Logger Logger
+	// OmitBodies keeps request and response bodies (the LogTrace lines) from Logger,
+	// for a caller whose logs are off: masking a body is a pass over it, and the
+	// answer to a list of a thousand instances is a megabyte.
+	OmitBodies bool
 }
 
 // Client calls the region, identity and compute APIs. It is safe for concurrent use and keeps
@@ -71,6 +75,7 @@ type Client struct {
 	timeout      time.Duration
 	retry        RetryPolicy
 	logger       Logger
+	bodies       bool
 	writes       writeLog
 }
 
@@ -215,6 +220,7 @@ func NewClient(cfg Config) (*Client, error) {
 		timeout:      cfg.RequestTimeout,
 		retry:        retry,
 		logger:       cfg.Logger,
+		bodies:       cfg.Logger != nil && !cfg.OmitBodies,
 	}
 
 	if c.userAgent == "" {

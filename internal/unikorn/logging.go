@@ -45,7 +45,7 @@ func logFields(op operation, attempt int) map[string]any {
 }
 
 func (c *Client) logRequest(ctx context.Context, op operation, payload []byte, attempt int) {
-	if len(payload) == 0 {
+	if len(payload) == 0 || !c.bodies {
 		return
 	}
 
@@ -71,7 +71,7 @@ func (c *Client) logAttempt(ctx context.Context, op operation, attempt, status i
 }
 
 func (c *Client) logResponse(ctx context.Context, op operation, body []byte, attempt int) {
-	if len(body) == 0 {
+	if len(body) == 0 || !c.bodies {
 		return
 	}
 

@@ -118,3 +118,17 @@ func TestRetriesAreLogged(t *testing.T) {
 
 	assert.Equal(t, []string{"API request", "API response body", "retrying API request", "API request"}, messages)
 }
+
+// A caller whose logs are off gets the lines of the attempts, never a body: masking one
+// would cost a pass over it for nobody.
+func TestOmittedBodiesAreNeitherMaskedNorLogged(t *testing.T) {
+	logs := &logRecorder{}
+	client := newTestClient(t, answer(http.StatusCreated, `{"metadata":{"name":"web"}}`),
+		withLogger(logs.log), func(cfg *Config) { cfg.OmitBodies = true })
+
+	_, err := client.CreateServer(t.Context(), ServerCreate{Metadata: WriteMetadata{Name: "web"}})
+	require.NoError(t, err)
+
+	require.Len(t, logs.entries, 1, logs.String())
+	assert.Equal(t, "API request", logs.entries[0].message)
+}

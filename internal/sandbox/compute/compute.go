@@ -53,6 +53,13 @@ type Config struct {
 	Persist func(state []byte)
 	// Cache is what compute's reads go through; nil reads the records themselves.
 	Cache Cache
+	// Changes, when set, is a count that moves whenever region's and identity's answers
+	// to compute may have changed: with every write, every transition that falls due,
+	// every cached read that catches up, and at every call while fault rules may fail
+	// one. A pass of the controller that found nothing to do is not made again until
+	// it moves, as a watch wakes the real controller only on a change; without it,
+	// every request makes a pass.
+	Changes func() uint64
 }
 
 // Cache is the informer cache the real service's handlers read its instances through:
@@ -85,6 +92,7 @@ type Service struct {
 	auth      func(token string) bool
 	persist   func(state []byte)
 	cache     Cache
+	changes   func() uint64
 	patterns  []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
@@ -92,6 +100,12 @@ type Service struct {
 	instances map[string]*instance
 	// saved is the encoding last persisted, so that only changes are written.
 	saved []byte
+	// known is every instance as JSON as the last change the cache recorded left it;
+	// nil while reads do not trail.
+	known map[string][]byte
+	// idle says the last pass found nothing to do, when Changes stood at idleAt.
+	idle   bool
+	idleAt uint64
 
 	// woken is set while a pass a write asked for waits for mu, so that a burst of
 	// writes shares one pass; closed stops new passes, and passes counts those running.
@@ -125,6 +139,7 @@ func New(cfg Config) (*Service, error) {
 		auth:      cfg.Authenticate,
 		persist:   cfg.Persist,
 		cache:     cfg.Cache,
+		changes:   cfg.Changes,
 		instances: map[string]*instance{},
 		saved:     cfg.State,
 	}
@@ -210,7 +225,7 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 
 	// What the pass changes the cache trails before the request is served: a read must
 	// not see what the next read hides again.
-	s.cached(func() { s.reconcile(r.Context()) })
+	s.pass(r.Context())
 
 	req := &request{Request: r, user: user}
 
@@ -224,25 +239,57 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 	}
 
 	s.cached(func() { status, body, err = h(req) })
+	s.idle = false
 	s.wake()
 
 	return status, body, err
+}
+
+// pass runs the controller, unless the last pass found nothing to do and nothing it
+// reads has changed since: the same answers would find nothing again. Callers hold mu.
+func (s *Service) pass(ctx context.Context) {
+	if len(s.instances) == 0 {
+		return
+	}
+
+	var changes uint64
+
+	if s.changes != nil {
+		// Counted before the pass reads anything, so that a change while it runs makes
+		// the next pass run too.
+		changes = s.changes()
+		if s.idle && changes == s.idleAt {
+			return
+		}
+	}
+
+	var acted bool
+
+	s.cached(func() { acted = s.reconcile(ctx) })
+
+	s.idle, s.idleAt = !acted && s.changes != nil, changes
 }
 
 // cached runs change, which may change the instances, and tells the cache what it
 // changed. Callers hold mu.
 func (s *Service) cached(change func()) {
 	if s.cache == nil || !s.cache.Trails() {
+		s.known = nil
+
 		change()
 
 		return
 	}
 
-	before := s.encodedInstances()
+	if s.known == nil {
+		s.known = s.encodedInstances()
+	}
 
 	change()
 
-	s.cache.Record(instancesKind, before, s.encodedInstances())
+	after := s.encodedInstances()
+	s.cache.Record(instancesKind, s.known, after)
+	s.known = after
 }
 
 func (s *Service) encodedInstances() map[string][]byte {
@@ -315,7 +362,7 @@ func (s *Service) wake() {
 
 		defer s.save()
 
-		s.cached(func() { s.reconcile(context.Background()) })
+		s.pass(context.Background())
 	}()
 }
 

@@ -26,56 +26,61 @@ func (s *Service) sortedIDs() []string {
 // new flavor or image, replacing one deleted behind compute's back, pushing tag and
 // networking changes), projects the server's status back, and finishes deletions
 // server first, allocation last. A call that fails is tried again on the next pass;
-// nothing is called gone without region saying so.
-func (s *Service) reconcile(ctx context.Context) {
-	if len(s.instances) == 0 {
-		return
-	}
-
+// nothing is called gone without region saying so. It reports whether it called
+// region or identity, or failed to list: a pass that did neither changes nothing
+// when run again against the same answers.
+func (s *Service) reconcile(ctx context.Context) (acted bool) {
 	ctx = background(ctx)
 
 	servers, err := s.service.ListServers(ctx, unikorn.ServerQuery{})
 	if err != nil {
-		return
+		return true
+	}
+
+	// Each instance finds its servers by the tag in one look-up, not by a walk of
+	// every server: a pass costs what region lists, not that times the instances.
+	backing := map[string][]unikorn.Server{}
+
+	for _, server := range servers {
+		if tag, ok := server.Metadata.Tags.Get(InstanceTag); ok {
+			backing[tag] = append(backing[tag], server)
+		}
 	}
 
 	for _, id := range s.sortedIDs() {
 		in := s.instances[id]
 
-		var backing []unikorn.Server
-
-		for _, server := range servers {
-			if tag, _ := server.Metadata.Tags.Get(InstanceTag); tag == id {
-				backing = append(backing, server)
-			}
-		}
-
 		if in.Metadata.DeletionTime != nil {
-			s.deprovision(ctx, in, backing)
+			acted = s.deprovision(ctx, in, backing[id]) || acted
 
 			continue
 		}
 
-		s.provision(ctx, in, backing)
+		acted = s.provision(ctx, in, backing[id]) || acted
 	}
+
+	return acted
 }
 
-func (s *Service) deprovision(ctx context.Context, in *instance, backing []unikorn.Server) {
+func (s *Service) deprovision(ctx context.Context, in *instance, backing []unikorn.Server) bool {
 	if len(backing) > 0 {
+		acted := false
+
 		for _, server := range backing {
 			if server.Metadata.DeletionTime == nil {
 				_ = s.service.DeleteServer(ctx, server.Metadata.ID)
+				acted = true
 			}
 		}
 
-		return
+		return acted
 	}
 
 	// Region's lists answer from a cache that may not yet show a server made moments
 	// ago; a delete reads the latest, so only its 404 says the server is gone.
 	if in.ServerID != "" {
 		if err := s.service.DeleteServer(ctx, in.ServerID); !unikorn.IsNotFound(err) {
-			return
+			return true
 		}
 
 		in.ServerID = ""
@@ -87,9 +92,13 @@ func (s *Service) deprovision(ctx context.Context, in *instance, backing []uniko
 	if err == nil || unikorn.IsNotFound(err) {
 		delete(s.instances, md.ID)
 	}
+
+	return true
 }
 
-func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn.Server) {
+// provision brings an instance's server in line with it; it reports whether it
+// called region.
+func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn.Server) bool {
 	if len(backing) != 1 {
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
 		in.Status.PowerState = unikorn.PowerPending
@@ -98,9 +107,11 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 			if created, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
 				in.ServerID = created.Metadata.ID
 			}
+
+			return true
 		}
 
-		return
+		return false
 	}
 
 	server := backing[0]
@@ -114,6 +125,8 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		// A server cannot change flavor or image: compute deletes and recreates it.
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
 		_ = s.service.DeleteServer(ctx, server.Metadata.ID)
+
+		return true
 	default:
 		want := serverCreate(in)
 		if !slices.Equal(server.Metadata.Tags, want.Metadata.Tags) || !sameNetworking(server.Spec.Networking, want.Spec.Networking) {
@@ -123,11 +136,13 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 			in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
 			_, _ = s.service.UpdateServer(ctx, server.Metadata.ID, unikorn.ServerUpdate{Metadata: want.Metadata, Spec: want.Spec.ServerSpec})
 
-			return
+			return true
 		}
 
 		project(in, server)
 	}
+
+	return false
 }
 
 func sameNetworking(a, b *unikorn.ServerNetworking) bool {
