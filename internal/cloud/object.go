@@ -53,6 +53,53 @@ func (o Object[T]) Read(ctx context.Context, id string) (*T, error) {
 	return object, err
 }
 
+// Remembering is the kind for a kind that others refer to: every read of it keeps
+// what it shows for the shared reads after it (see Shared), and a 404 drops what was
+// kept. A refresh reads the objects before the checks of the instances that use
+// them, and a create or an update ends with the read that saw it provisioned.
+func (o Object[T]) Remembering(s *Session) Object[T] {
+	get := o.Get
+
+	o.Get = func(ctx context.Context, id string) (*T, error) {
+		began := s.shared.now()
+		object, err := get(ctx, id)
+
+		switch {
+		case unikorn.IsNotFound(err):
+			o.Forget(s, id)
+		case err == nil:
+			s.remember(o.sharedKey(id), object, began)
+		}
+
+		return object, err
+	}
+
+	return o
+}
+
+// sharedKey names the object with id among the session's shared reads.
+func (o Object[T]) sharedKey(id string) string {
+	return o.Kind + "/" + id
+}
+
+// Shared returns the object as a read that began at notBefore or later showed it,
+// sharing that read with every caller of the process: the checks of every instance of
+// a run read the same security groups. What it returns is shared, so nobody may
+// modify it. Errors (a 404, a 403) are never kept: the next caller asks again.
+func (o Object[T]) Shared(ctx context.Context, s *Session, id string, notBefore time.Time) (*T, error) {
+	object, _, err := Shared(ctx, s, o.sharedKey(id), notBefore, func(ctx context.Context) (*T, error) {
+		return o.Get(ctx, id)
+	})
+
+	return object, err
+}
+
+// Forget drops what the session keeps of the object with id: this process is changing
+// it, or the cloud refused what it was read for.
+func (o Object[T]) Forget(s *Session, id string) {
+	s.Forget(o.sharedKey(id))
+}
+
 // WaitProvisioned waits until the cloud reports the object provisioned. It returns
 // the last read even on failure, so that the caller keeps track of what exists.
 func (o Object[T]) WaitProvisioned(ctx context.Context, s *Session, id string) (*T, error) {
@@ -82,7 +129,6 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 
 		return false, nil
 	})
-
 	return object, err
 }
 
@@ -91,6 +137,9 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 // being deleted in the same run, so the delete is asked again until ctx ends, and
 // only then reported as in use.
 func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
+	o.Forget(s, id)
+	defer o.Forget(s, id)
+
 	var (
 		inUse error
 		// created is the object's creationTime, once a read has shown it.

@@ -8,8 +8,9 @@ import (
 )
 
 // Session is what the façade's families share in one provider process: the API
-// client, the poll grid their waits fall on, and what they learn of how long changes
-// take. It is safe for concurrent use.
+// client, the poll grid their waits fall on, what they learn of how long changes
+// take, and the reads many callers make alike (Shared), so that what one family
+// writes the others read afresh. It is safe for concurrent use.
 type Session struct {
 	client *unikorn.Client
 	poll   PollPolicy
@@ -20,6 +21,8 @@ type Session struct {
 	pollEpoch time.Time
 	// pacer learns how long changes take (see WaitForChange).
 	pacer *pacer
+	// shared keeps the reads that many callers make alike (see Shared).
+	shared *sharedReads
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
@@ -81,6 +84,7 @@ func NewSession(client *unikorn.Client, options ...Option) *Session {
 		client:  client,
 		poll:    DefaultPollPolicy(),
 		readLag: DefaultReadLag,
+		shared:  newSharedReads(),
 	}
 
 	for _, option := range options {

@@ -2,110 +2,49 @@ package compute
 
 import (
 	"context"
-	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// catalogue caches the slow-changing look-ups that validation repeats for every
-// instance of a run (networks, flavors, images), shared by everything in one provider
-// process. Concurrent misses for one key share a single request. An entry that lacks
-// the item asked for is reloaded once before the façade calls the item unknown, so a
-// stale cache can delay nothing but can never reject a valid reference.
+// catalogue is what validation reads for every instance of a run alike: the network,
+// its region's flavors and images, the security groups and the SSH certificate
+// authority. It reads them through the session's shared reads, one request per
+// provider process however many instances ask at once (see cloud.Shared); the
+// network, groups and authorities through internal/networking, so that what that
+// family writes, this one reads afresh. A list that lacks the item asked for is
+// reloaded once before the item is called unknown, so a stale entry can delay nothing
+// but can never reject a valid reference.
 type catalogue struct {
-	client *unikorn.Client
-	ttl    time.Duration
-	now    func() time.Time
-
-	mu      sync.Mutex
-	entries map[string]cacheEntry
-	flight  singleflight.Group
+	session    *cloud.Session
+	client     *unikorn.Client
+	networking *networking.Service
 }
 
-type cacheEntry struct {
-	value    any
-	loadedAt time.Time
+func newCatalogue(session *cloud.Session) *catalogue {
+	return &catalogue{session: session, client: session.Client(), networking: networking.NewService(session)}
 }
 
-func newCatalogue(client *unikorn.Client, ttl time.Duration) *catalogue {
-	return &catalogue{client: client, ttl: ttl, now: time.Now, entries: map[string]cacheEntry{}}
+// forgetPlacement drops what the session keeps of what spec refers to on network:
+// the cloud refused to create it, so whoever validates next asks the cloud again
+// and gets a precise answer.
+func (c *catalogue) forgetPlacement(network *unikorn.Network, spec Spec) {
+	c.networking.Forget(network.Metadata.ID, spec.SecurityGroupIDs, spec.SSHCertificateAuthorityID)
+	c.session.Forget(flavorsKey(network.Metadata.OrganizationID, network.Status.RegionID))
+	c.forgetImages(network.Metadata.OrganizationID, network.Status.RegionID)
 }
 
-// cached returns the value under key, loading it when absent, expired, or loaded
-// before notBefore (a caller's way to insist on data fresher than what it saw).
-// Concurrent callers share one load, which therefore runs detached from any one
-// caller's cancellation (the client's own timeouts bound it): a caller that gives up
-// stops waiting for it, but does not fail the others.
-func cached[T any](ctx context.Context, c *catalogue, key string, notBefore time.Time, load func(context.Context) (T, error)) (T, time.Time, error) {
-	var zero T
-
-	c.mu.Lock()
-	entry, ok := c.entries[key]
-	c.mu.Unlock()
-
-	if ok && c.now().Sub(entry.loadedAt) < c.ttl && !entry.loadedAt.Before(notBefore) {
-		return entry.value.(T), entry.loadedAt, nil //nolint:forcetypeassert // one key, one type
-	}
-
-	shared := context.WithoutCancel(ctx)
-	results := c.flight.DoChan(key, func() (any, error) {
-		value, err := load(shared)
-		if err != nil {
-			return nil, err
-		}
-
-		entry := cacheEntry{value: value, loadedAt: c.now()}
-
-		c.mu.Lock()
-		c.entries[key] = entry
-		c.mu.Unlock()
-
-		return entry, nil
-	})
-
-	select {
-	case <-ctx.Done():
-		return zero, time.Time{}, context.Cause(ctx)
-	case result := <-results:
-		if result.Err != nil {
-			return zero, time.Time{}, result.Err
-		}
-
-		entry = result.Val.(cacheEntry) //nolint:forcetypeassert // see above
-
-		return entry.value.(T), entry.loadedAt, nil //nolint:forcetypeassert // see above
-	}
+// forgetImages drops the images of a region kept for an organization, which this
+// process has just changed.
+func (c *catalogue) forgetImages(organizationID, regionID string) {
+	c.session.Forget(imagesKey(organizationID, regionID))
 }
 
-// invalidate drops every entry under key, e.g. after a write that changes it.
-func (c *catalogue) invalidate(key string) {
-	c.mu.Lock()
-	delete(c.entries, key)
-	c.mu.Unlock()
-}
-
-// forgetPlacement drops what the catalogue holds about a network and its region's
-// flavors and images, so that the next look-up asks the cloud again.
-func (c *catalogue) forgetPlacement(network *unikorn.Network) {
-	c.invalidate(networkKey(network.Metadata.ID))
-	c.invalidate(flavorsKey(network.Metadata.OrganizationID, network.Status.RegionID))
-	c.invalidate(imagesKey(network.Metadata.OrganizationID, network.Status.RegionID))
-}
-
-func networkKey(id string) string {
-	return "network/" + id
-}
-
-// network returns the network, as read at notBefore or later.
+// network returns the network, as a read that began at notBefore or later showed it.
 func (c *catalogue) network(ctx context.Context, id string, notBefore time.Time) (*unikorn.Network, error) {
-	network, _, err := cached(ctx, c, networkKey(id), notBefore, func(ctx context.Context) (*unikorn.Network, error) {
-		return c.client.GetNetwork(ctx, id)
-	})
-
-	return network, err
+	return c.networking.SharedNetwork(ctx, id, notBefore)
 }
 
 func flavorsKey(organizationID, regionID string) string {
@@ -118,7 +57,7 @@ func imagesKey(organizationID, regionID string) string {
 
 // flavor returns the flavor with the given ID, or nil when the region has none.
 func (c *catalogue) flavor(ctx context.Context, organizationID, regionID, id string) (*unikorn.Flavor, error) {
-	return findFresh(ctx, c, flavorsKey(organizationID, regionID), id,
+	return findFresh(ctx, c.session, flavorsKey(organizationID, regionID), id,
 		func(ctx context.Context) ([]unikorn.Flavor, error) {
 			return c.client.ListFlavors(ctx, organizationID, regionID)
 		},
@@ -129,7 +68,7 @@ func (c *catalogue) flavor(ctx context.Context, organizationID, regionID, id str
 // are not ready are missing from the list compute uses, so a miss asks for the image
 // itself to tell "not ready" from "unknown".
 func (c *catalogue) image(ctx context.Context, organizationID, regionID, id string) (*unikorn.Image, error) {
-	image, err := findFresh(ctx, c, imagesKey(organizationID, regionID), id,
+	image, err := findFresh(ctx, c.session, imagesKey(organizationID, regionID), id,
 		func(ctx context.Context) ([]unikorn.Image, error) {
 			return c.client.ListImages(ctx, organizationID, regionID)
 		},
@@ -146,12 +85,42 @@ func (c *catalogue) image(ctx context.Context, organizationID, regionID, id stri
 	return image, err
 }
 
-// findFresh looks an item up in a cached list, reloading the list once on a miss.
-func findFresh[T any](ctx context.Context, c *catalogue, key, id string, list func(context.Context) ([]T, error), idOf func(*T) string) (*T, error) {
+// securityGroup returns the security group, or nil when the token cannot see it: a
+// miss in what another caller read is read once more before it is believed.
+func (c *catalogue) securityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
+	return missReread(ctx, id, c.networking.SharedSecurityGroup, c.networking.ReadSecurityGroup)
+}
+
+// sshCertificateAuthority is securityGroup for an SSH certificate authority.
+func (c *catalogue) sshCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
+	return missReread(ctx, id, c.networking.SharedSSHCertificateAuthority, c.networking.ReadSSHCertificateAuthority)
+}
+
+// missReread returns what shared says of id, or nil when it is missing or hidden
+// (404, 403). Such an answer may come from a read another caller began before this
+// one asked, so it is only believed once read asks the cloud again itself.
+func missReread[T any](ctx context.Context, id string,
+	shared func(context.Context, string) (*T, error), read func(context.Context, string) (*T, error),
+) (*T, error) {
+	object, err := shared(ctx, id)
+	if !unikorn.IsNotFound(err) && !unikorn.IsForbidden(err) {
+		return object, err
+	}
+
+	object, err = read(ctx, id)
+	if unikorn.IsForbidden(err) {
+		return nil, nil
+	}
+
+	return object, err
+}
+
+// findFresh looks an item up in a shared list, reloading the list once on a miss.
+func findFresh[T any](ctx context.Context, s *cloud.Session, key, id string, list func(context.Context) ([]T, error), idOf func(*T) string) (*T, error) {
 	notBefore := time.Time{}
 
 	for range 2 {
-		items, loadedAt, err := cached(ctx, c, key, notBefore, list)
+		items, began, err := cloud.Shared(ctx, s, key, notBefore, list)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +131,7 @@ func findFresh[T any](ctx context.Context, c *catalogue, key, id string, list fu
 			}
 		}
 
-		notBefore = loadedAt.Add(time.Nanosecond)
+		notBefore = began.Add(time.Nanosecond)
 	}
 
 	return nil, nil

@@ -272,7 +272,7 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
 	}
 
 	err := images.Delete(ctx, s.Session, ref.ID)
-	s.catalogue.invalidate(imagesKey(ref.OrganizationID, ref.RegionID))
+	s.catalogue.forgetImages(ref.OrganizationID, ref.RegionID)
 
 	return err
 }

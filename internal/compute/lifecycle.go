@@ -93,7 +93,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	// through a network, flavor or image that has changed since: whoever validates
 	// next, in this run, asks the cloud again and gets a precise answer.
 	if cloud.IsClientError(err) && !unikorn.IsConflict(err) {
-		s.catalogue.forgetPlacement(network)
+		s.catalogue.forgetPlacement(network, spec)
 	}
 
 	// A create that got no clear refusal may have happened anyway; a create is never

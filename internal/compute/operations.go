@@ -165,7 +165,7 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 
 // waitImage waits until the snapshot image of instance is ready, reporting its states.
 func (s *Service) waitImage(ctx context.Context, instance *Instance, image *unikorn.Image, progress Progress) (*unikorn.Image, error) {
-	s.catalogue.invalidate(imagesKey(instance.OrganizationID, instance.RegionID))
+	s.catalogue.forgetImages(instance.OrganizationID, instance.RegionID)
 	progress(fmt.Sprintf("Snapshot image %s (%s) is %s.", image.Metadata.ID, image.Metadata.Name, image.Status.State))
 
 	state := image.Status.State

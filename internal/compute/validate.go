@@ -308,14 +308,14 @@ func checkCompatible(flavor *unikorn.Flavor, image *unikorn.Image, problems *Val
 
 func (s *Service) validateReferences(ctx context.Context, spec Spec, network *unikorn.Network, problems *ValidationError) error {
 	for _, id := range slices.Sorted(slices.Values(spec.SecurityGroupIDs)) {
-		group, err := s.client.GetSecurityGroup(ctx, id)
+		group, err := s.catalogue.securityGroup(ctx, id)
 
 		switch {
-		case unikorn.IsNotFound(err) || unikorn.IsForbidden(err):
-			problems.add(FieldSecurityGroupIDs, "Security group not found",
-				"security group %s does not exist or is not accessible with these credentials", id)
 		case err != nil:
 			return err
+		case group == nil:
+			problems.add(FieldSecurityGroupIDs, "Security group not found",
+				"security group %s does not exist or is not accessible with these credentials", id)
 		case group.Status.NetworkID != network.Metadata.ID:
 			problems.add(FieldSecurityGroupIDs, "Security group on another network",
 				"security group %s (%s) belongs to network %s, but the instance is on network %s: "+
@@ -327,14 +327,14 @@ func (s *Service) validateReferences(ctx context.Context, spec Spec, network *un
 		return nil
 	}
 
-	authority, err := s.client.GetSSHCertificateAuthority(ctx, spec.SSHCertificateAuthorityID)
+	authority, err := s.catalogue.sshCertificateAuthority(ctx, spec.SSHCertificateAuthorityID)
 
 	switch {
-	case unikorn.IsNotFound(err) || unikorn.IsForbidden(err):
-		problems.add(FieldSSHCertificateAuthorityID, "SSH certificate authority not found",
-			"SSH certificate authority %s does not exist or is not accessible with these credentials", spec.SSHCertificateAuthorityID)
 	case err != nil:
 		return err
+	case authority == nil:
+		problems.add(FieldSSHCertificateAuthorityID, "SSH certificate authority not found",
+			"SSH certificate authority %s does not exist or is not accessible with these credentials", spec.SSHCertificateAuthorityID)
 	case authority.Metadata.OrganizationID != network.Metadata.OrganizationID || authority.Metadata.ProjectID != network.Metadata.ProjectID:
 		problems.add(FieldSSHCertificateAuthorityID, "SSH certificate authority in another project",
 			"SSH certificate authority %s (%s) belongs to project %s, but the network is in project %s: "+

@@ -2,6 +2,7 @@ package networking
 
 import (
 	"context"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -89,12 +90,15 @@ func (e *NetworkQuotaError) Error() string {
 
 func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 
+// networks, securityGroups and sshCertificateAuthorities are what instances (and
+// whatever else stands on a network) refer to, so every read of them is kept for the
+// shared reads of the process (see SharedNetwork).
 func (s *Service) networks() cloud.Object[unikorn.Network] {
 	return cloud.Object[unikorn.Network]{
 		Kind: "network", Users: "the servers on it",
 		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork,
 		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
-	}
+	}.Remembering(s.session)
 }
 
 // ReadNetwork returns the network with id, or nil when region definitely has none.
@@ -121,6 +125,8 @@ func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreat
 // UpdateNetwork changes what region can change of a network in place and waits until
 // it is provisioned again.
 func (s *Service) UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error) {
+	s.networks().Forget(s.session, id)
+
 	if _, err := s.client.UpdateNetwork(ctx, id, update); err != nil {
 		return nil, err
 	}
@@ -140,7 +146,7 @@ func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
 		Kind: "security group", Users: "the servers in it",
 		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup,
 		Metadata: func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
-	}
+	}.Remembering(s.session)
 }
 
 // ReadSecurityGroup returns the security group with id, or nil when region definitely
@@ -151,7 +157,8 @@ func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.Se
 
 // CreateSecurityGroup creates a security group and waits until it is provisioned.
 func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error) {
-	network, err := s.client.GetNetwork(ctx, create.Spec.NetworkID)
+	// Only the network's organization and project are needed, which never change.
+	network, err := s.SharedNetwork(ctx, create.Spec.NetworkID, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +178,8 @@ func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.Securi
 // UpdateSecurityGroup replaces a security group's rules and metadata in place and
 // waits until it is provisioned again.
 func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update unikorn.SecurityGroupUpdate) (*unikorn.SecurityGroup, error) {
+	s.securityGroups().Forget(s.session, id)
+
 	if _, err := s.client.UpdateSecurityGroup(ctx, id, update); err != nil {
 		return nil, err
 	}
@@ -193,7 +202,7 @@ func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificat
 		Metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
 			return &authority.Metadata.ReadMetadata
 		},
-	}
+	}.Remembering(s.session)
 }
 
 // ReadSSHCertificateAuthority returns the SSH certificate authority with id, or nil
@@ -239,7 +248,7 @@ func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizatio
 
 // Network finds one network.
 func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
-	return cloud.Lookup(ctx, "network", selector, s.client.GetNetwork,
+	return cloud.Lookup(ctx, "network", selector, s.networks().Get,
 		func(ctx context.Context) ([]unikorn.Network, error) {
 			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
@@ -251,7 +260,7 @@ func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Netw
 
 // SecurityGroup finds one security group.
 func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
-	return cloud.Lookup(ctx, "security group", selector, s.client.GetSecurityGroup,
+	return cloud.Lookup(ctx, "security group", selector, s.securityGroups().Get,
 		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
 			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
@@ -264,7 +273,7 @@ func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikor
 
 // SSHCertificateAuthority finds one SSH certificate authority.
 func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
-	return cloud.Lookup(ctx, "SSH certificate authority", selector, s.client.GetSSHCertificateAuthority,
+	return cloud.Lookup(ctx, "SSH certificate authority", selector, s.sshCertificateAuthorities().Get,
 		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
 			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
@@ -274,4 +283,40 @@ func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector
 		func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
 			return &authority.Metadata.ReadMetadata
 		})
+}
+
+// SharedNetwork returns the network as a read that began at notBefore or later showed
+// it, shared with every caller of the process (see cloud.Shared): the checks of every
+// instance of a run read it. What it returns is shared and must not be modified; a
+// 404 or 403 is returned as the error it is, never kept.
+func (s *Service) SharedNetwork(ctx context.Context, id string, notBefore time.Time) (*unikorn.Network, error) {
+	return s.networks().Shared(ctx, s.session, id, notBefore)
+}
+
+// SharedSecurityGroup is SharedNetwork for a security group, read at any time: what
+// the checks read of it (its network, its name) does not change.
+func (s *Service) SharedSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
+	return s.securityGroups().Shared(ctx, s.session, id, time.Time{})
+}
+
+// SharedSSHCertificateAuthority is SharedSecurityGroup for an SSH certificate authority.
+func (s *Service) SharedSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
+	return s.sshCertificateAuthorities().Shared(ctx, s.session, id, time.Time{})
+}
+
+// Forget drops what the process keeps of the network, the security groups and the
+// SSH certificate authority (each may be empty): the cloud refused what they were
+// read for, so the next check asks again and can say what changed.
+func (s *Service) Forget(networkID string, securityGroupIDs []string, sshCertificateAuthorityID string) {
+	if networkID != "" {
+		s.networks().Forget(s.session, networkID)
+	}
+
+	for _, id := range securityGroupIDs {
+		s.securityGroups().Forget(s.session, id)
+	}
+
+	if sshCertificateAuthorityID != "" {
+		s.sshCertificateAuthorities().Forget(s.session, sshCertificateAuthorityID)
+	}
 }

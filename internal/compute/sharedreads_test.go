@@ -1,0 +1,145 @@
+package compute_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// The routes of what the checks of an instance read besides the catalogue.
+const (
+	readSecurityGroup = "GET /api/v2/securitygroups/{securityGroupID}"
+	readSSHCA         = "GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}"
+	readNetwork       = "GET /api/v2/networks/{networkID}"
+)
+
+// realisticSpec refers to two security groups and an SSH certificate authority, as a
+// real configuration's instances do.
+func realisticSpec(name string) compute.Spec {
+	spec := standardSpec(name)
+	spec.SecurityGroupIDs = []string{sandbox.SecurityGroupAllowSSHID, sandbox.SecurityGroupAllowWebID}
+	spec.SSHCertificateAuthorityID = sandbox.SSHCAID
+	spec.UserData = "#cloud-config\n"
+	spec.Tags = map[string]string{"role": "web"}
+
+	return spec
+}
+
+// Terraform checks many instances at once (ten at a time, at plan, again at apply and
+// at the create): what they all refer to is read once per process, not once per
+// instance and check.
+func TestChecksReadWhatInstancesShareOnce(t *testing.T) {
+	t.Parallel()
+
+	const instances = 20
+
+	e := newEnv(t)
+	e.sandbox.ResetStats()
+
+	var wg sync.WaitGroup
+
+	for i := range instances {
+		wg.Go(func() {
+			spec := realisticSpec("web-" + string(rune('a'+i)))
+
+			_, err := e.service.Validate(t.Context(), spec)
+			assert.NoError(t, err)
+
+			assert.NoError(t, e.service.ValidateUpdate(t.Context(), spec))
+		})
+	}
+
+	wg.Wait()
+
+	routes := e.sandbox.Stats().Routes
+	assert.Equal(t, 2, routes[readSecurityGroup], "one read of each of the two groups")
+	assert.Equal(t, 1, routes[readSSHCA])
+	assert.Equal(t, 1, routes[readNetwork])
+}
+
+// What this process writes through the networking family, the checks of instances read
+// afresh: a group it has just created is known without a read, and one it has deleted
+// is not found.
+func TestChecksSeeWhatTheProcessWroteToNetworking(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	objects := networking.NewService(e.service.Session)
+
+	group, err := objects.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+		Metadata: unikorn.WriteMetadata{Name: "web"},
+		Spec: unikorn.SecurityGroupCreateSpec{
+			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
+			NetworkID:         sandbox.NetworkDefaultID,
+		},
+	})
+	require.NoError(t, err)
+
+	spec := standardSpec("web")
+	spec.SecurityGroupIDs = []string{group.Metadata.ID}
+
+	e.sandbox.ResetStats()
+
+	_, err = e.service.Validate(t.Context(), spec)
+	require.NoError(t, err)
+	assert.Zero(t, e.sandbox.Stats().Routes[readSecurityGroup], "the create's last read is what the check needs")
+
+	require.NoError(t, objects.DeleteSecurityGroup(t.Context(), group.Metadata.ID))
+
+	_, err = e.service.Validate(t.Context(), spec)
+
+	var problems *compute.ValidationError
+	require.ErrorAs(t, err, &problems)
+	assert.Equal(t, compute.FieldSecurityGroupIDs, problems.Problems[0].Field)
+}
+
+// A group deleted behind the process's back can slip through a check once, from what
+// the process read; region's refusal makes the next check ask again and name it.
+func TestARefusedCreateForgetsTheSecurityGroups(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+
+	group, err := e.client.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+		Metadata: unikorn.WriteMetadata{Name: "short-lived"},
+		Spec: unikorn.SecurityGroupCreateSpec{
+			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
+			NetworkID:         sandbox.NetworkDefaultID,
+		},
+	})
+	require.NoError(t, err)
+
+	spec := standardSpec("web")
+	spec.SecurityGroupIDs = []string{group.Metadata.ID}
+
+	require.Eventually(t, func() bool {
+		_, err := e.service.Validate(t.Context(), spec)
+
+		return err == nil
+	}, 5*time.Second, 5*time.Millisecond, "the group is read, and kept")
+
+	require.NoError(t, e.client.DeleteSecurityGroup(t.Context(), group.Metadata.ID))
+	require.Eventually(t, func() bool {
+		_, err := e.client.GetSecurityGroup(t.Context(), group.Metadata.ID)
+
+		return unikorn.IsNotFound(err)
+	}, 5*time.Second, 5*time.Millisecond)
+
+	_, err = e.service.Create(t.Context(), spec)
+	require.ErrorContains(t, err, "creating the server", "the kept group let the create through to region")
+	assert.Zero(t, e.instanceAllocations(), "and its charge was released")
+
+	_, err = e.service.Create(t.Context(), spec)
+
+	var problems *compute.ValidationError
+	require.ErrorAs(t, err, &problems)
+	assert.Equal(t, compute.FieldSecurityGroupIDs, problems.Problems[0].Field)
+}
