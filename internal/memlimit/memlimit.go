@@ -17,6 +17,7 @@ package memlimit
 import (
 	"context"
 	"math"
+	"os"
 	rtdebug "runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -33,6 +34,18 @@ const Headroom = 1.5
 const Interval = 100 * time.Millisecond
 
 const liveHeap = "/gc/heap/live:bytes"
+
+// DefaultFloor is the limit's floor when GOMEMLIMIT sets none: it keeps a walk of a
+// few hundred instances compact, and the limit follows the live heap above it.
+const DefaultFloor = 40 << 20
+
+// FollowUnlessSet follows the live heap from DefaultFloor for the life of the
+// process, unless GOMEMLIMIT sets a limit of its own.
+func FollowUnlessSet() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		_ = Follow(context.Background(), DefaultFloor)
+	}
+}
 
 // Follow sets the soft memory limit to floor, and from then on, until ctx ends or stop
 // is called, to Headroom times the live heap whenever that is more. stop returns once

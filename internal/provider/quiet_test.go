@@ -1,4 +1,4 @@
-package main
+package provider
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 func clearLogSettings(t *testing.T) {
 	t.Helper()
 
-	for _, name := range logSettings {
+	for _, name := range LogSettings {
 		t.Setenv(name, "")
 		os.Unsetenv(name) //nolint:errcheck // restored by t.Setenv's cleanup
 	}
@@ -20,7 +20,7 @@ func clearLogSettings(t *testing.T) {
 func TestLogsAreOffUnlessAskedFor(t *testing.T) {
 	clearLogSettings(t)
 
-	quietUnlessAsked()
+	QuietUnlessAsked()
 
 	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_UNIKORN"} {
 		assert.Equal(t, "off", os.Getenv(name), name)
@@ -30,14 +30,14 @@ func TestLogsAreOffUnlessAskedFor(t *testing.T) {
 }
 
 func TestAnyLogSettingKeepsTheLogs(t *testing.T) {
-	for _, asked := range logSettings {
+	for _, asked := range LogSettings {
 		t.Run(asked, func(t *testing.T) {
 			clearLogSettings(t)
 			t.Setenv(asked, "DEBUG")
 
-			quietUnlessAsked()
+			QuietUnlessAsked()
 
-			for _, name := range logSettings {
+			for _, name := range LogSettings {
 				if name != asked {
 					assert.Empty(t, os.Getenv(name), "%s left unset when %s is set", name, asked)
 				}

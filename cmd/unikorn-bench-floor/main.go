@@ -1,0 +1,26 @@
+// Command unikorn-bench-floor is the benchmark's floor provider (see
+// internal/bench/floor): `make bench` builds it beside the real provider and has
+// Terraform start it in its place, to walk the same configuration with nothing
+// behind the instance's schema. It runs as the real provider runs: logs off unless
+// asked for, the same memory limit.
+package main
+
+import (
+	"context"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/memlimit"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
+)
+
+func main() {
+	provider.QuietUnlessAsked()
+	memlimit.FollowUnlessSet()
+
+	if err := providerserver.Serve(context.Background(), floor.New("bench"), providerserver.ServeOpts{Address: provider.Address}); err != nil {
+		log.Fatal(err)
+	}
+}
