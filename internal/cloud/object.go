@@ -132,19 +132,25 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 	return object, err
 }
 
-// Delete deletes the object and waits until the cloud answers a definite 404 for it.
+// Delete deletes the object and waits until the cloud answers a definite 404 for it:
+// at once for an object created longer ago than the read lag, whose creation time a
+// read has shown (this process's shared reads, or one read before the delete).
 // The cloud refuses with 403 (or 409) while the object is in use; its users are often
 // being deleted in the same run, so the delete is asked again until ctx ends, and
 // only then reported as in use.
 func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
-	o.Forget(s, id)
-	defer o.Forget(s, id)
-
 	var (
 		inUse error
-		// created is the object's creationTime, once a read has shown it.
+		// created is the object's creationTime, once a read has shown it: this
+		// process's shared reads may have (a refresh reads what it then deletes).
 		created time.Time
 	)
+
+	if kept, ok := s.shared.kept(o.sharedKey(id)); ok {
+		if object, ok := kept.(*T); ok {
+			created = o.Metadata(object).CreationTime
+		}
+	}
 
 	read := func(ctx context.Context) error {
 		object, err := o.Get(ctx, id)
@@ -181,6 +187,16 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
 
 		return false, err
 	}
+
+	// Without its creation time, a 404 after the delete is believed only once the read
+	// lag has passed, a read every poll interval until then: one read first costs less
+	// (an object in use is read by check anyway).
+	if created.IsZero() {
+		_ = read(ctx)
+	}
+
+	o.Forget(s, id)
+	defer o.Forget(s, id)
 
 	sent := s.UnseenSettled()
 

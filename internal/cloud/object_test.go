@@ -136,3 +136,36 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 	assert.Less(t, young, 2*readLag, "young: from the first 404, not from each")
 	assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
 }
+
+// A thing this process has read (a refresh reads what a destroy then deletes) carries
+// its creation time: a 404 right after its delete is believed at once when it is old,
+// where a thing never read waits out the read lag.
+func TestADeleteOfAThingReadBeforeBelievesA404AtOnce(t *testing.T) {
+	t.Parallel()
+
+	const readLag = 300 * time.Millisecond
+
+	deleteAfter := func(readFirst bool) time.Duration {
+		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+		}}}
+		s := testSession(readLag)
+		object := cloud.object().Remembering(s)
+
+		if readFirst {
+			_, err := object.Read(t.Context(), "x")
+			require.NoError(t, err)
+		}
+
+		// Gone as soon as it is deleted: no read of the wait shows it.
+		cloud.goneAt = time.Now()
+
+		start := time.Now()
+		require.NoError(t, object.Delete(t.Context(), s, "x"))
+
+		return time.Since(start)
+	}
+
+	assert.GreaterOrEqual(t, deleteAfter(false), readLag, "never read: nothing says how old it is")
+	assert.Less(t, deleteAfter(true), readLag/2, "read before: old, so its 404 is definite")
+}

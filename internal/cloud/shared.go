@@ -88,6 +88,17 @@ func (s *Session) Forget(key string) {
 	s.shared.store(key, sharedEntry{at: s.shared.now(), forgotten: true})
 }
 
+// kept returns what the session keeps under key, however old: for what never changes
+// (an object's creation time), any read of it will do.
+func (c *sharedReads) kept(key string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	entry, ok := c.entries[key]
+
+	return entry.value, ok && !entry.forgotten
+}
+
 // fresh returns the entry under key when it may answer a read that must not begin
 // before notBefore.
 func (c *sharedReads) fresh(key string, notBefore time.Time) (sharedEntry, bool) {
