@@ -42,7 +42,14 @@ func run(ctx context.Context, args []string) error {
 	flags.DurationVar(&options.Latency, "latency", 25*time.Millisecond, "latency the sandbox adds to every request")
 	flags.DurationVar(&options.ProvisionDelay, "provision-delay", 2*time.Second, "the sandbox's provisioning time")
 	flags.DurationVar(&options.DeprovisionDelay, "deprovision-delay", 500*time.Millisecond, "the sandbox's deprovisioning time")
-	counts := flags.String("instances", "1,10,100,300", "comma-separated instance counts")
+	workloads := flags.String("workloads", bench.WorkloadBare+","+bench.WorkloadRealistic, "comma-separated configurations to apply")
+	counts := flags.String("instances", "1,10,100,300", "comma-separated instance counts of the bare configuration")
+	realisticCounts := flags.String("realistic-instances", "10,100,300", "comma-separated instance counts of the realistic configuration")
+	flags.IntVar(&options.Scale, "scale", bench.DefaultScale, "instances of the walk against the floors; 0 for none")
+	flags.DurationVar(&options.ScaleProvisionDelay, "scale-provision-delay", 100*time.Millisecond, "the sandbox's provisioning time in that walk")
+	flags.DurationVar(&options.ScaleDeprovisionDelay, "scale-deprovision-delay", 50*time.Millisecond, "the sandbox's deprovisioning time in that walk")
+	flags.StringVar(&options.FloorDir, "floor-dir", "", "directory holding the floor provider, named terraform-provider-unikorn (required with -scale)")
+	flags.StringVar(&options.SandboxBenchmark, "sandbox-benchmark", "", "output of `go test -bench SandboxReadByID ./internal/sandbox` to report")
 	backends := flags.String("backends", bench.BackendCompute+","+bench.BackendRegion, "comma-separated instance APIs to measure")
 	lags := flags.String("read-lags", "0s,2s", "comma-separated read lags of the sandbox to measure each back end under")
 	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose `bench` section receives the figures; empty prints them")
@@ -55,13 +62,31 @@ func run(ctx context.Context, args []string) error {
 		return errors.New("-provider-dir, -sandbox and -work-dir are required (make bench sets them)")
 	}
 
-	for _, field := range strings.Split(*counts, ",") {
-		count, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil || count < 1 {
-			return fmt.Errorf("-instances: %q is not a positive number", field)
+	if options.Scale > 0 && options.FloorDir == "" {
+		return errors.New("-floor-dir is required with -scale (make bench sets it)")
+	}
+
+	for _, field := range strings.Split(*workloads, ",") {
+		workload := strings.TrimSpace(field)
+		if workload == "" {
+			continue
 		}
 
-		options.Counts = append(options.Counts, count)
+		if workload != bench.WorkloadBare && workload != bench.WorkloadRealistic {
+			return fmt.Errorf("-workloads: %q is neither %s nor %s", field, bench.WorkloadBare, bench.WorkloadRealistic)
+		}
+
+		options.Workloads = append(options.Workloads, workload)
+	}
+
+	var err error
+
+	if options.Counts, err = parseCounts("-instances", *counts); err != nil {
+		return err
+	}
+
+	if options.RealisticCounts, err = parseCounts("-realistic-instances", *realisticCounts); err != nil {
+		return err
 	}
 
 	for _, field := range strings.Split(*backends, ",") {
@@ -103,4 +128,20 @@ func run(ctx context.Context, args []string) error {
 	fmt.Fprintln(os.Stderr, "wrote", *output)
 
 	return nil
+}
+
+// parseCounts reads a comma-separated list of positive instance counts.
+func parseCounts(flag, list string) ([]int, error) {
+	var counts []int
+
+	for _, field := range strings.Split(list, ",") {
+		count, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil || count < 1 {
+			return nil, fmt.Errorf("%s: %q is not a positive number", flag, field)
+		}
+
+		counts = append(counts, count)
+	}
+
+	return counts, nil
 }

@@ -2,7 +2,8 @@
 // provider binary, as a user's Terraform would, against the sandbox command with
 // realistic latency and provisioning time, and the benchmark records wall time, API
 // requests by route (from the sandbox's own counters) and the provider's peak memory
-// for each phase of an instance's life.
+// for each phase of an instance's life, in a bare configuration and a realistic one;
+// then walks a thousand instances beside two floors (see scale.go).
 package bench
 
 import (
@@ -33,13 +34,28 @@ type Options struct {
 	// WorkDir receives the configurations, states and the sandbox's log.
 	WorkDir string
 
-	// Counts are the numbers of instances to run, each from nothing to nothing.
-	Counts []int
+	// Workloads are the configurations to apply (WorkloadBare, WorkloadRealistic);
+	// Counts are the numbers of instances of the bare one to run, each from nothing to
+	// nothing, and RealisticCounts those of the realistic one.
+	Workloads       []string
+	Counts          []int
+	RealisticCounts []int
 	// Backends are the instance APIs to measure (BackendCompute, BackendRegion), and
-	// ReadLags the sandbox's read lags to measure each under: every pair is a
-	// configuration with a sandbox of its own.
+	// ReadLags the sandbox's read lags to measure each under: every workload, back end
+	// and read lag is a configuration with a sandbox of its own.
 	Backends []string
 	ReadLags []time.Duration
+	// Scale is the number of instances of the walk against the floors (see runScale),
+	// zero for none; ScaleProvisionDelay and ScaleDeprovisionDelay are its sandbox's
+	// timings, short so that it runs in minutes. FloorDir holds the floor provider,
+	// named as the provider is (see internal/bench/floor).
+	Scale                 int
+	ScaleProvisionDelay   time.Duration
+	ScaleDeprovisionDelay time.Duration
+	FloorDir              string
+	// SandboxBenchmark is the output of `go test -bench SandboxReadByID` on the
+	// sandbox, whose figures the report shows beside the targets; empty for none.
+	SandboxBenchmark string
 	// Parallelism is Terraform's -parallelism (its default is 10).
 	Parallelism int
 	// Repeats is how many times the phases that change nothing (plan, refresh) run;
@@ -60,19 +76,12 @@ const (
 	BackendRegion  = "region"
 )
 
-// Config is one back end under one read lag.
+// Config is one workload on one back end under one read lag.
 type Config struct {
-	Backend string
-	ReadLag time.Duration
+	Workload string
+	Backend  string
+	ReadLag  time.Duration
 }
-
-// Phase names, in the order they run.
-const (
-	PhasePlan    = "plan"
-	PhaseApply   = "apply"
-	PhaseRefresh = "refresh"
-	PhaseDestroy = "destroy"
-)
 
 // Phase is one Terraform command and what it cost.
 type Phase struct {
@@ -136,6 +145,12 @@ type Report struct {
 	PollPolicy cloud.PollPolicy
 	Started    time.Time
 	Series     []Series
+	// Scale is the walk of Options.Scale instances on each back end, and Floors the
+	// same walk of the floors beside it.
+	Scale  []Walk
+	Floors []Walk
+	// SandboxReads are the sandbox's Go benchmark figures, by name.
+	SandboxReads []SandboxRead
 }
 
 // series returns the figures of config, or nil when it was not run.
@@ -146,8 +161,14 @@ func (r *Report) series(config Config) *Series {
 // Run benchmarks every configuration, and in each every count in turn, leaving
 // nothing behind.
 func Run(ctx context.Context, options Options) (*Report, error) {
-	if len(options.Counts) == 0 || options.Parallelism < 1 || options.Repeats < 1 || len(options.Backends) == 0 || len(options.ReadLags) == 0 {
-		return nil, errors.New("the benchmark needs at least one instance count, back end and read lag, a parallelism and a number of repeats of at least 1")
+	if options.Parallelism < 1 || options.Repeats < 1 || len(options.Backends) == 0 || len(options.ReadLags) == 0 {
+		return nil, errors.New("the benchmark needs at least one back end and read lag, and a parallelism and a number of repeats of at least 1")
+	}
+
+	for _, workload := range options.Workloads {
+		if len(options.counts(workload)) == 0 {
+			return nil, fmt.Errorf("the %s workload needs at least one instance count", workload)
+		}
 	}
 
 	if options.Progress == nil {
@@ -161,43 +182,68 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 
 	report := &Report{Options: options, Machine: machine, PollPolicy: cloud.DefaultPollPolicy(), Started: time.Now()}
 
+	if options.SandboxBenchmark != "" {
+		if report.SandboxReads, err = ReadSandboxBenchmark(options.SandboxBenchmark); err != nil {
+			return nil, err
+		}
+	}
+
 	cliConfigPath := filepath.Join(options.WorkDir, "terraformrc")
 	if err := cliConfig(cliConfigPath, options.ProviderDir); err != nil {
 		return nil, err
 	}
 
-	for _, lag := range options.ReadLags {
-		for _, backend := range options.Backends {
-			series, err := runSeries(ctx, options, Config{Backend: backend, ReadLag: lag}, cliConfigPath)
-			if err != nil {
-				return nil, err
-			}
+	for _, workload := range options.Workloads {
+		for _, lag := range options.ReadLags {
+			for _, backend := range options.Backends {
+				series, err := runSeries(ctx, options, Config{Workload: workload, Backend: backend, ReadLag: lag}, cliConfigPath)
+				if err != nil {
+					return nil, err
+				}
 
-			report.Series = append(report.Series, *series)
+				report.Series = append(report.Series, *series)
+			}
+		}
+	}
+
+	if options.Scale > 0 {
+		if err := runScale(ctx, options, cliConfigPath, report); err != nil {
+			return nil, err
 		}
 	}
 
 	return report, nil
 }
 
+// counts are the instance counts workload runs.
+func (o *Options) counts(workload string) []int {
+	if workload == WorkloadRealistic {
+		return o.RealisticCounts
+	}
+
+	return o.Counts
+}
+
 // runSeries benchmarks every count of one configuration against a sandbox of its own,
 // so that neither its counters nor its read lags carry over.
 func runSeries(ctx context.Context, options Options, config Config, cliConfigPath string) (*Series, error) {
-	name := fmt.Sprintf("%s-lag-%s", config.Backend, config.ReadLag)
+	name := fmt.Sprintf("%s-%s-lag-%s", config.Workload, config.Backend, config.ReadLag)
 
 	dir := filepath.Join(options.WorkDir, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 
-	sb, err := startSandbox(ctx, options, config, filepath.Join(dir, "sandbox.log"))
+	counts := options.counts(config.Workload)
+
+	sb, err := startSandbox(ctx, options, config, sandboxTimings{options.ProvisionDelay, options.DeprovisionDelay}, filepath.Join(dir, "sandbox.log"))
 	if err != nil {
 		return nil, err
 	}
 
 	defer func() { _ = sb.stop() }()
 
-	if err := sb.setServerQuota(ctx, slices.Max(options.Counts)); err != nil {
+	if err := sb.setQuotas(ctx, slices.Max(counts)); err != nil {
 		return nil, err
 	}
 
@@ -206,50 +252,44 @@ func runSeries(ctx context.Context, options Options, config Config, cliConfigPat
 
 	series := &Series{Config: config}
 
-	for _, count := range options.Counts {
-		fmt.Fprintf(options.Progress, "==> instance_api %s, read lag %s: %d instance(s)\n", config.Backend, config.ReadLag, count)
+	for _, count := range counts {
+		fmt.Fprintf(options.Progress, "==> %s, instance_api %s, read lag %s: %d instance(s)\n", config.Workload, config.Backend, config.ReadLag, count)
 
 		dir := filepath.Join(dir, "instances-"+strconv.Itoa(count))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, err
 		}
 
-		if err := benchConfig(dir, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID); err != nil {
+		if err := writeConfig(dir, config.Workload); err != nil {
 			return nil, err
 		}
 
-		result, err := runCount(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, sb, count, options, options.Progress)
+		tf := &terraform{binary: options.Terraform, dir: dir, environ: environ}
+
+		phases, err := runPhases(ctx, tf, sb, phases(config.Workload, count, options.Parallelism), count, options.Repeats, options.Progress)
 		if err != nil {
 			return nil, err
 		}
 
-		series.Results = append(series.Results, *result)
+		if err := checkNothingLeft(ctx, sb); err != nil {
+			return nil, err
+		}
+
+		series.Results = append(series.Results, Result{Instances: count, Phases: phases})
 	}
 
 	return series, nil
 }
 
-// runCount creates, refreshes and destroys count instances, one phase at a time.
-func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int, options Options, progress io.Writer) (*Result, error) {
-	vars := []string{"-input=false", "-var", "instances=" + strconv.Itoa(count), "-parallelism=" + strconv.Itoa(options.Parallelism)}
-
-	phases := []benchPhase{
-		// The plan is saved so that the apply measures the creation alone; together
-		// they are what `terraform apply` does.
-		{PhasePlan, append([]string{"plan", "-out=create.tfplan"}, vars...), "", true},
-		{PhaseApply, []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(options.Parallelism), "create.tfplan"}, "create", false},
-		// A plan right after the apply must find nothing to change (exit code 0); what
-		// it would create again or replace is counted as lost (exit code 2).
-		{PhaseRefresh, append([]string{"plan", "-detailed-exitcode", "-json"}, vars...), "", true},
-		{PhaseDestroy, append([]string{"destroy", "-auto-approve", "-json"}, vars...), "delete", false},
-	}
-
-	result := &Result{Instances: count}
+// runPhases runs phases in order, the ones that change nothing repeats times (see
+// measureRuns), and reports each as it ends. sb is nil for a walk without a sandbox.
+func runPhases(ctx context.Context, tf *terraform, sb *sandboxProcess, phases []benchPhase, count, repeats int, progress io.Writer) ([]Phase, error) {
+	measuredPhases := make([]Phase, 0, len(phases))
 
 	for _, phase := range phases {
 		runs := 1
 		if phase.changesNothing {
-			runs = options.Repeats
+			runs = repeats
 		}
 
 		measured, err := measureRuns(ctx, tf, sb, phase, count, runs)
@@ -257,7 +297,7 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 			return nil, err
 		}
 
-		fmt.Fprintf(progress, "    %-8s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
+		fmt.Fprintf(progress, "    %-10s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
 			phase.name, measured.Wall.Round(10*time.Millisecond), measured.Requests.Total, float64(measured.PeakRSS)/(1<<20),
 			measured.ProviderCPU, measured.TerraformCPU.Round(10*time.Millisecond))
 
@@ -271,10 +311,10 @@ func runCount(ctx context.Context, tf *terraform, sb *sandboxProcess, count int,
 
 		fmt.Fprintln(progress)
 
-		result.Phases = append(result.Phases, measured)
+		measuredPhases = append(measuredPhases, measured)
 	}
 
-	return result, checkNothingLeft(ctx, sb)
+	return measuredPhases, nil
 }
 
 // benchPhase is one Terraform command of a count's life.
@@ -330,8 +370,10 @@ func medianRun(runs []Phase) Phase {
 
 // measurePhase runs a phase once, with the sandbox's counters reset before it.
 func measurePhase(ctx context.Context, tf *terraform, sb *sandboxProcess, phase benchPhase, count int) (Phase, error) {
-	if err := sb.control.ResetStats(ctx); err != nil {
-		return Phase{}, err
+	if sb != nil {
+		if err := sb.control.ResetStats(ctx); err != nil {
+			return Phase{}, err
+		}
 	}
 
 	run, err := tf.run(ctx, phase.args...)
@@ -353,9 +395,12 @@ func measurePhase(ctx context.Context, tf *terraform, sb *sandboxProcess, phase 
 		return Phase{}, err
 	}
 
-	stats, err := sb.control.Stats(ctx)
-	if err != nil {
-		return Phase{}, err
+	var stats sandbox.Stats
+
+	if sb != nil {
+		if stats, err = sb.control.Stats(ctx); err != nil {
+			return Phase{}, err
+		}
 	}
 
 	measured := Phase{
@@ -377,12 +422,14 @@ func measurePhase(ctx context.Context, tf *terraform, sb *sandboxProcess, phase 
 			return Phase{}, err
 		}
 
-		if len(durations) != count {
-			return Phase{}, fmt.Errorf("%s reported %d resources changed, want %d", run.commandLine, len(durations), count)
+		for addr, d := range durations {
+			if strings.HasPrefix(addr, instanceAddress) {
+				measured.Changes = append(measured.Changes, d)
+			}
 		}
 
-		for _, d := range durations {
-			measured.Changes = append(measured.Changes, d)
+		if len(measured.Changes) != count {
+			return Phase{}, fmt.Errorf("%s reported %d instances changed, want %d", run.commandLine, len(measured.Changes), count)
 		}
 
 		slices.Sort(measured.Changes)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -30,10 +31,16 @@ type sandboxProcess struct {
 	control *sandbox.ControlClient
 }
 
-// startSandbox runs the sandbox binary on a free loopback port with the timings of
-// options and the read lag of config, and waits until it prints where it listens. Its
-// request log goes to logPath. The provider is pointed at config's instance API.
-func startSandbox(ctx context.Context, options Options, config Config, logPath string) (*sandboxProcess, error) {
+// sandboxTimings are how long the sandbox takes to provision and to deprovision.
+type sandboxTimings struct {
+	provision, deprovision time.Duration
+}
+
+// startSandbox runs the sandbox binary on a free loopback port with the latency of
+// options, timings and the read lag of config, and waits until it prints where it
+// listens. Its request log goes to logPath. The provider is pointed at config's
+// instance API.
+func startSandbox(ctx context.Context, options Options, config Config, timings sandboxTimings, logPath string) (*sandboxProcess, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
@@ -42,8 +49,8 @@ func startSandbox(ctx context.Context, options Options, config Config, logPath s
 	command := exec.CommandContext(ctx, options.Sandbox, //nolint:gosec // the benchmark's own sandbox
 		"-listen", "127.0.0.1:0",
 		"-latency", options.Latency.String(),
-		"-provision-delay", options.ProvisionDelay.String(),
-		"-deprovision-delay", options.DeprovisionDelay.String(),
+		"-provision-delay", timings.provision.String(),
+		"-deprovision-delay", timings.deprovision.String(),
 		"-read-lag", config.ReadLag.String(),
 	)
 	command.Stderr = logFile
@@ -164,10 +171,14 @@ func (p *sandboxProcess) stop() error {
 	}
 }
 
-// setServerQuota raises the organization's server quota through identity's
-// administrator call, so that the largest run fits.
-func (p *sandboxProcess) setServerQuota(ctx context.Context, servers int) error {
-	body, err := json.Marshal(unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{{Kind: "servers", Quantity: servers}}})
+// setQuotas raises the organization's quotas through identity's administrator call,
+// so that the largest run fits: a server per instance, and a public address for every
+// tenth of the realistic configuration's.
+func (p *sandboxProcess) setQuotas(ctx context.Context, instances int) error {
+	body, err := json.Marshal(unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{
+		{Kind: compute.QuotaServers, Quantity: instances},
+		{Kind: compute.QuotaFloatingIPs, Quantity: instances/10 + 1},
+	}})
 	if err != nil {
 		return err
 	}
@@ -189,7 +200,7 @@ func (p *sandboxProcess) setServerQuota(ctx context.Context, servers int) error 
 	defer response.Body.Close()
 
 	if response.StatusCode != http.StatusOK {
-		return fmt.Errorf("setting the server quota to %s: %s", strconv.Itoa(servers), response.Status)
+		return fmt.Errorf("setting the quotas for %s instances: %s", strconv.Itoa(instances), response.Status)
 	}
 
 	return nil

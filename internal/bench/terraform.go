@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -122,33 +121,6 @@ func cliConfig(path, providerDir string) error {
 `, providerDir)
 
 	return os.WriteFile(path, []byte(config), 0o600)
-}
-
-// benchConfig is the configuration every run applies: var.instances identical
-// instances on the sandbox's default network.
-func benchConfig(dir, networkID, flavorID, imageID string) error {
-	config := fmt.Sprintf(`terraform {
-  required_providers {
-    unikorn = { source = "unikorn-cloud/unikorn" }
-  }
-}
-
-variable "instances" {
-  type = number
-}
-
-provider "unikorn" {}
-
-resource "unikorn_compute_instance" "bench" {
-  count      = var.instances
-  name       = format("bench-%%03d", count.index)
-  network_id = %q
-  flavor_id  = %q
-  image_id   = %q
-}
-`, networkID, flavorID, imageID)
-
-	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
 }
 
 // exitChanges is the exit code of `terraform plan -detailed-exitcode` that found

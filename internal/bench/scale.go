@@ -1,0 +1,214 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// Walk is one configuration of Options.Scale resources taken from nothing to nothing,
+// on a back end of the provider or on a floor.
+type Walk struct {
+	// Name is the back end, or the floor (FloorTerraform, FloorProvider).
+	Name      string
+	Instances int
+	Phases    []Phase
+}
+
+// Phase returns the phase of that name, or nil.
+func (w *Walk) Phase(name string) *Phase {
+	return find(w.Phases, func(p *Phase) bool { return p.Name == name })
+}
+
+// DefaultScale is how many instances the walk against the floors makes.
+const DefaultScale = 1000
+
+// The floors a walk of many instances is held against.
+const (
+	// FloorTerraform is Terraform alone: as many terraform_data resources, which
+	// Terraform serves itself.
+	FloorTerraform = "terraform_data"
+	// FloorProvider is Terraform, the plugin protocol and the framework with the
+	// instance's schema: the floor provider (internal/bench/floor), whose plan and
+	// read do nothing.
+	FloorProvider = "floor provider"
+)
+
+// runScale walks Options.Scale bare instances on each back end, without read lag and
+// with short provisioning so that it runs in minutes, then the floors. Plan and
+// refresh run once: at this size they last seconds, far beyond the noise the repeats
+// of the small counts are for.
+func runScale(ctx context.Context, options Options, cliConfigPath string, report *Report) error {
+	for _, backend := range options.Backends {
+		walk, err := scaleWalk(ctx, options, backend, cliConfigPath)
+		if err != nil {
+			return err
+		}
+
+		report.Scale = append(report.Scale, *walk)
+	}
+
+	terraformData, err := floorWalk(ctx, options, FloorTerraform, terraformDataConfig(), "")
+	if err != nil {
+		return err
+	}
+
+	floorConfigPath := filepath.Join(options.WorkDir, "terraformrc-floor")
+	if err := cliConfig(floorConfigPath, options.FloorDir); err != nil {
+		return err
+	}
+
+	provider, err := floorWalk(ctx, options, FloorProvider, bareConfig(), floorConfigPath)
+	if err != nil {
+		return err
+	}
+
+	report.Floors = append(report.Floors, *terraformData, *provider)
+
+	return nil
+}
+
+// scaleWalk walks Options.Scale bare instances on backend.
+func scaleWalk(ctx context.Context, options Options, backend, cliConfigPath string) (*Walk, error) {
+	config := Config{Workload: WorkloadBare, Backend: backend}
+	dir := filepath.Join(options.WorkDir, "scale-"+backend)
+
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+
+	sb, err := startSandbox(ctx, options, config, sandboxTimings{options.ScaleProvisionDelay, options.ScaleDeprovisionDelay}, filepath.Join(dir, "sandbox.log"))
+	if err != nil {
+		return nil, err
+	}
+
+	defer func() { _ = sb.stop() }()
+
+	if err := sb.setQuotas(ctx, options.Scale); err != nil {
+		return nil, err
+	}
+
+	if err := writeConfig(dir, WorkloadBare); err != nil {
+		return nil, err
+	}
+
+	environ := append(cleanEnviron(os.Environ()), sb.environ()...)
+	environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+
+	fmt.Fprintf(options.Progress, "==> %d instances, instance_api %s, provisioning %s\n", options.Scale, backend, options.ScaleProvisionDelay)
+
+	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, sb,
+		phases(WorkloadBare, options.Scale, options.Parallelism), options.Scale, 1, options.Progress)
+	if err != nil {
+		return nil, err
+	}
+
+	return &Walk{Name: backend, Instances: options.Scale, Phases: phases}, checkNothingLeft(ctx, sb)
+}
+
+// floorWalk walks Options.Scale resources of config without a sandbox: Terraform
+// alone, or with the floor provider that cliConfigPath points it at.
+func floorWalk(ctx context.Context, options Options, name, config, cliConfigPath string) (*Walk, error) {
+	dir := filepath.Join(options.WorkDir, "floor-"+regexp.MustCompile(`\W+`).ReplaceAllString(name, "-"))
+
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		return nil, err
+	}
+
+	environ := append(cleanEnviron(os.Environ()), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	if cliConfigPath != "" {
+		environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath)
+	}
+
+	fmt.Fprintf(options.Progress, "==> %d resources, %s\n", options.Scale, name)
+
+	// The floors change nothing in a cloud, so their changes are not timed one by one.
+	walk := phases(WorkloadBare, options.Scale, options.Parallelism)
+	for i := range walk {
+		walk[i].action = ""
+	}
+
+	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil, walk, options.Scale, 1, options.Progress)
+	if err != nil {
+		return nil, err
+	}
+
+	return &Walk{Name: name, Instances: options.Scale, Phases: phases}, nil
+}
+
+// terraformDataConfig is var.instances resources that Terraform serves itself, each
+// holding what an instance of the bare configuration holds.
+func terraformDataConfig() string {
+	return fmt.Sprintf(`variable "instances" {
+  type = number
+}
+
+resource "terraform_data" "bench" {
+  count = var.instances
+  input = {
+    name       = format("bench-%%03d", count.index)
+    network_id = %q
+    flavor_id  = %q
+    image_id   = %q
+  }
+}
+`, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID)
+}
+
+// SandboxRead is one figure of the sandbox's Go benchmark of reads.
+type SandboxRead struct {
+	// Name is the benchmark's, such as "BenchmarkSandboxReadByID/compute/objects=2000/lag=0s".
+	Name  string
+	PerOp time.Duration
+}
+
+// benchmarkLine is a result line of `go test -bench`: the name (with GOMAXPROCS), the
+// iterations, and the time per operation.
+var benchmarkLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+
+// ReadSandboxBenchmark reads the figures of `go test -bench` output at path.
+func ReadSandboxBenchmark(path string) ([]SandboxRead, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+
+	var reads []SandboxRead
+
+	scanner := bufio.NewScanner(file)
+	for scanner.Scan() {
+		match := benchmarkLine.FindStringSubmatch(scanner.Text())
+		if match == nil {
+			continue
+		}
+
+		nanoseconds, err := strconv.ParseFloat(match[2], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+
+		reads = append(reads, SandboxRead{Name: match[1], PerOp: time.Duration(nanoseconds)})
+	}
+
+	if err := scanner.Err(); err != nil {
+		return nil, err
+	}
+
+	if len(reads) == 0 {
+		return nil, fmt.Errorf("%s holds no benchmark figures", path)
+	}
+
+	return reads, nil
+}

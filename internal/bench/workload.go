@@ -1,0 +1,193 @@
+package bench
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// The configurations the benchmark applies.
+const (
+	// WorkloadBare is instances with nothing but a flavor, an image and a fixture
+	// network: the provider's own cost, nearest its bounds.
+	WorkloadBare = "bare"
+	// WorkloadRealistic is what users write: the network, two security groups and an
+	// SSH certificate authority made in the same configuration, and instances in
+	// both groups, trusting the authority, with tags, user data, and a public address
+	// on every tenth.
+	WorkloadRealistic = "realistic"
+)
+
+// Phase names, in the order they run.
+const (
+	PhasePlan    = "plan"
+	PhaseApply   = "apply"
+	PhaseTags    = "tag change"
+	PhaseRefresh = "refresh"
+	PhaseDestroy = "destroy"
+)
+
+// instanceAddress starts the address of every instance the configurations make; the
+// other resources' changes are not the instances' and are not timed.
+const instanceAddress = "unikorn_compute_instance.bench["
+
+// header is what every configuration starts with: where the provider comes from, and
+// how many instances to make.
+const header = `terraform {
+  required_providers {
+    unikorn = { source = "unikorn-cloud/unikorn" }
+  }
+}
+
+variable "instances" {
+  type = number
+}
+
+provider "unikorn" {}
+`
+
+// bareConfig is var.instances identical instances on the sandbox's default network.
+func bareConfig() string {
+	return header + fmt.Sprintf(`
+resource "unikorn_compute_instance" "bench" {
+  count      = var.instances
+  name       = format("bench-%%03d", count.index)
+  network_id = %q
+  flavor_id  = %q
+  image_id   = %q
+}
+`, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID)
+}
+
+// realisticConfig is var.instances instances as users configure them, with what they
+// stand on made beside them. var.generation is a tag every instance carries, which the
+// tag change moves on.
+func realisticConfig() (string, error) {
+	key, err := authorityKey()
+	if err != nil {
+		return "", err
+	}
+
+	return header + fmt.Sprintf(`
+variable "generation" {
+  type    = string
+  default = "1"
+}
+
+resource "unikorn_network" "bench" {
+  name            = "bench"
+  region_id       = %[1]q
+  prefix          = "10.32.0.0/21"
+  dns_nameservers = ["192.0.2.53"]
+}
+
+resource "unikorn_security_group" "ssh" {
+  name       = "ssh"
+  network_id = unikorn_network.bench.id
+  rules      = [{ direction = "ingress", protocol = "tcp", port = 22, prefix = "192.0.2.0/24" }]
+}
+
+resource "unikorn_security_group" "web" {
+  name       = "web"
+  network_id = unikorn_network.bench.id
+  rules = [
+    { direction = "ingress", protocol = "tcp", port = 80 },
+    { direction = "ingress", protocol = "tcp", port = 443 },
+  ]
+}
+
+resource "unikorn_ssh_certificate_authority" "ops" {
+  name       = "ops"
+  public_key = %[2]q
+}
+
+# Load balancers and file storage join here once the provider serves them: a load
+# balancer over the instances, and file storage attached to the network.
+
+resource "unikorn_compute_instance" "bench" {
+  count      = var.instances
+  name       = format("bench-%%03d", count.index)
+  network_id = unikorn_network.bench.id
+  flavor_id  = %[3]q
+  image_id   = %[4]q
+
+  security_group_ids           = [unikorn_security_group.ssh.id, unikorn_security_group.web.id]
+  ssh_certificate_authority_id = unikorn_ssh_certificate_authority.ops.id
+  public_ip                    = count.index %% 10 == 0
+  user_data                    = "#cloud-config\npackages: [nginx]\n"
+
+  tags = {
+    role       = "web"
+    index      = tostring(count.index)
+    generation = var.generation
+  }
+}
+`, sandbox.RegionID, key, sandbox.FlavorStandardID, sandbox.ImageUbuntuID), nil
+}
+
+// authorityKey is the public key of the realistic configuration's SSH certificate
+// authority: always the same, so that every run applies the same configuration.
+func authorityKey() (string, error) {
+	public, ok := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)
+	if !ok {
+		return "", fmt.Errorf("an ed25519 key has no ed25519 public key")
+	}
+
+	key, err := ssh.NewPublicKey(public)
+	if err != nil {
+		return "", err
+	}
+
+	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key))), nil
+}
+
+// writeConfig writes the configuration of workload into dir.
+func writeConfig(dir, workload string) error {
+	config := bareConfig()
+
+	if workload == WorkloadRealistic {
+		var err error
+		if config, err = realisticConfig(); err != nil {
+			return err
+		}
+	}
+
+	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
+}
+
+// phases are the Terraform commands of one count's life in workload, in order.
+func phases(workload string, count, parallelism int) []benchPhase {
+	vars := []string{"-input=false", "-var", "instances=" + strconv.Itoa(count), "-parallelism=" + strconv.Itoa(parallelism)}
+	changed := vars
+
+	if workload == WorkloadRealistic {
+		changed = append(vars[:len(vars):len(vars)], "-var", "generation=2")
+	}
+
+	list := []benchPhase{
+		// The plan is saved so that the apply measures the creation alone; together
+		// they are what `terraform apply` does.
+		{PhasePlan, append([]string{"plan", "-out=create.tfplan"}, vars...), "", true},
+		{PhaseApply, []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(parallelism), "create.tfplan"}, "create", false},
+	}
+
+	if workload == WorkloadRealistic {
+		// What a user does most once a configuration exists: change the tags of every
+		// instance, planned and applied in one command.
+		list = append(list, benchPhase{PhaseTags, append([]string{"apply", "-auto-approve", "-json"}, changed...), "update", false})
+	}
+
+	return append(list,
+		// A plan right after the apply must find nothing to change (exit code 0); what
+		// it would create again or replace is counted as lost (exit code 2).
+		benchPhase{PhaseRefresh, append([]string{"plan", "-detailed-exitcode", "-json"}, changed...), "", true},
+		benchPhase{PhaseDestroy, append([]string{"destroy", "-auto-approve", "-json"}, changed...), "delete", false},
+	)
+}
