@@ -35,8 +35,9 @@ type span struct {
 // end. Changes do not all take the same time (a cloud under load, a
 // controller that picks work up late): a wait not done at the end of the span reads
 // twice more shortly after it, and a change that falls outside the span widens it to
-// hold both, to be narrowed again. The reads on the poll grid go on regardless: they
-// are shared between waits, and see failures early.
+// hold both, to be narrowed again. The reads on the poll grid are shared between
+// waits, and see failures early; but before the span begins they can only see the
+// change not done, so a wait makes none there (see WaitForChange).
 type pacer struct {
 	// narrow is the width below which a span is read at its end only.
 	narrow time.Duration
@@ -50,10 +51,11 @@ func newPacer(narrow time.Duration) *pacer {
 }
 
 // probes returns when, counted from the start of a wait for c, the wait should read
-// besides its poll ticks, in order: nothing while nothing is known of c.
-func (p *pacer) probes(c Change) []time.Duration {
+// besides its poll ticks, in order, and when the span begins, before which a read
+// would see c not done: nothing while nothing is known of c.
+func (p *pacer) probes(c Change) (probes []time.Duration, notBefore time.Duration) {
 	if p == nil || c == (Change{}) {
-		return nil
+		return nil, 0
 	}
 
 	p.mu.Lock()
@@ -62,7 +64,7 @@ func (p *pacer) probes(c Change) []time.Duration {
 	s, ok := p.spans[c]
 
 	if !ok {
-		return nil
+		return nil, 0
 	}
 
 	// Late changes are caught a few narrow spans after the end, not a tick.
@@ -71,10 +73,10 @@ func (p *pacer) probes(c Change) []time.Duration {
 	if width := s.within - s.above; width > p.narrow {
 		quarter := width / 4
 
-		return append([]time.Duration{s.above + quarter, s.above + 2*quarter, s.above + 3*quarter}, late...)
+		return append([]time.Duration{s.above + quarter, s.above + 2*quarter, s.above + 3*quarter}, late...), s.above
 	}
 
-	return late
+	return late, s.above
 }
 
 // learn records that a change of kind c was not done at a read started above after

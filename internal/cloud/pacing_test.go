@@ -102,16 +102,20 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	p := newPacer(10 * time.Millisecond)
 	c := Change{Kind: "gone", Variant: "standard"}
 
-	assert.Empty(t, p.probes(c), "nothing learnt, nothing to read early")
+	probes, _ := p.probes(c)
+	assert.Empty(t, probes, "nothing learnt, nothing to read early")
 
 	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
+	probes, notBefore := p.probes(c)
 	assert.Equal(t, []time.Duration{125 * time.Millisecond, 150 * time.Millisecond, 175 * time.Millisecond,
-		200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, p.probes(c), "the quarters of a wide span, then its end")
+		200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, probes, "the quarters of a wide span, then its end")
+	assert.Equal(t, 100*time.Millisecond, notBefore, "no tick before the span")
 
 	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
 	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 195 * time.Millisecond}, p.spans[c], "narrowed to 5 ms")
-	assert.Equal(t, []time.Duration{195 * time.Millisecond, 215 * time.Millisecond, 235 * time.Millisecond}, p.probes(c))
+	probes, _ = p.probes(c)
+	assert.Equal(t, []time.Duration{195 * time.Millisecond, 215 * time.Millisecond, 235 * time.Millisecond}, probes)
 
 	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")

@@ -64,7 +64,7 @@ func Shared[T any](ctx context.Context, s *Session, key string, notBefore time.T
 			notBefore = entry.at
 		}
 
-		entry, err := s.shared.load(ctx, key, func(ctx context.Context) (any, error) { return load(ctx) })
+		entry, err := s.shared.load(ctx, key, notBefore, func(ctx context.Context) (any, error) { return load(ctx) })
 		if err != nil {
 			return zero, time.Time{}, err
 		}
@@ -123,11 +123,16 @@ func (c *sharedReads) store(key string, entry sharedEntry) {
 	c.entries[key] = entry
 }
 
-// load runs load once for every caller that asks while it runs.
-func (c *sharedReads) load(ctx context.Context, key string, load func(context.Context) (any, error)) (sharedEntry, error) {
+// load runs load once for every caller that asks while it runs, unless a load that
+// ended just before it began left what it needs.
+func (c *sharedReads) load(ctx context.Context, key string, notBefore time.Time, load func(context.Context) (any, error)) (sharedEntry, error) {
 	shared := context.WithoutCancel(ctx)
 
 	results := c.flight.DoChan(key, func() (any, error) {
+		if entry, ok := c.fresh(key, notBefore); ok {
+			return entry, nil
+		}
+
 		began := c.now()
 
 		value, err := load(shared)

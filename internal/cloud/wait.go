@@ -34,12 +34,21 @@ func (s *Session) WaitFor(ctx context.Context, what string, check func(context.C
 
 // WaitForChange is WaitFor for a change of kind c, whose duration the session learns:
 // besides its ticks, the wait reads when the change is likely to be done (see pacer).
-// check learns whether it reads for such a probe or for a tick.
+// check learns whether it reads for such a probe or for a tick. Once the session
+// knows how long c takes, the wait skips the ticks before the least it has taken:
+// their reads could only see it not done, and were most of an apply's polls. The
+// probes fall on a grid as fine as the pacer's narrowest span, so that the waits of
+// a wave, begun a few milliseconds apart, read at the same moments and share reads.
 func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, probing bool) (bool, error)) error {
 	start := time.Now()
 	interval := s.poll.Min
 	patientUntil := start.Add(s.poll.Patience)
-	probes := s.pacer.probes(c)
+	offsets, notBefore := s.pacer.probes(c)
+
+	probes := make([]time.Time, len(offsets))
+	for i, offset := range offsets {
+		probes[i] = s.onGrid(start.Add(offset), s.pacer.narrow)
+	}
 
 	var (
 		lastFailure error
@@ -49,15 +58,19 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 
 	for {
 		now := time.Now()
-		wait := s.untilTick(now, interval)
 
-		for len(probes) > 0 && !start.Add(probes[0]).After(now) {
+		wait := s.untilTick(now, interval)
+		for now.Add(wait).Before(start.Add(notBefore)) {
+			wait += interval
+		}
+
+		for len(probes) > 0 && !probes[0].After(now) {
 			probes = probes[1:]
 		}
 
-		probing := len(probes) > 0 && start.Add(probes[0]).Before(now.Add(wait))
+		probing := len(probes) > 0 && probes[0].Before(now.Add(wait))
 		if probing {
-			wait = start.Add(probes[0]).Sub(now)
+			wait = probes[0].Sub(now)
 			probes = probes[1:]
 		}
 
@@ -125,6 +138,15 @@ func IsClientError(err error) bool {
 	var apiErr *unikorn.APIError
 
 	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500
+}
+
+// onGrid is t, or the first tick of the poll grid of interval after it.
+func (s *Session) onGrid(t time.Time, interval time.Duration) time.Time {
+	if offset := t.Sub(s.pollEpoch) % interval; offset > 0 {
+		return t.Add(interval - offset)
+	}
+
+	return t
 }
 
 // untilTick is the time from now to the next tick of the poll grid of interval.

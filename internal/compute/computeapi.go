@@ -307,7 +307,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 		return nil, fmt.Errorf("updating the instance: %w", err)
 	}
 
-	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", cloud.Change{}, c.read, landed)
+	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", current.change(changeUpdated), c.read, landed)
 }
 
 // Delete implements Instances. Compute deletes the server first and releases the quota

@@ -263,16 +263,18 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	read func(context.Context) (*Instance, error),
 ) (*Instance, error) {
 	// The network is read beside the instance, not before it: the answer needs both,
-	// and a wave of deletions confirms ten instances at once. Those share one read of
-	// the network made within a poll interval: whether the token may still read it
-	// changes on a scale of minutes, and each deletion polls this way.
+	// and a wave of deletions confirms ten instances at once. They all share one read
+	// of the network begun within the read lag: whether the token may still read it
+	// changes on a scale of minutes (and a token that lost access is refused the
+	// instance too), a read of the cloud's may itself be that old, and every deletion
+	// of a destroy confirms this way.
 	var (
 		network    sync.WaitGroup
 		networkErr error
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.Poll().Min)) })
+		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.ReadLag())) })
 	}
 
 	var found *Instance
@@ -397,7 +399,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", cloud.Change{}, s.readServer,
+	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", current.change(changeUpdated), s.readServer,
 		func(candidate *Instance) bool {
 			return candidate.revision == revision && candidate.realized()
 		})

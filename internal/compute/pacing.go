@@ -4,8 +4,9 @@ import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 
 // The changes of an instance whose durations the session learns.
 const (
-	changeReady = "ready"
-	changeGone  = "gone"
+	changeReady   = "ready"
+	changeUpdated = "updated"
+	changeGone    = "gone"
 )
 
 // change returns the change of kind to the instance: how long it takes depends on the
