@@ -90,6 +90,8 @@ type Sandbox struct {
 	// dueAt is when the next transition of the world falls due, so that requests before
 	// it need not look; zero when unknown (a write may have scheduled one). mu guards it.
 	dueAt time.Time
+	// serverTags indexes the servers by tag for lists by tag; mu guards it.
+	serverTags *serverTags
 
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service

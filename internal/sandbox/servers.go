@@ -24,7 +24,13 @@ func (s *Sandbox) listServers(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(selectList(q, req.caller, s.world.Servers, func(record *serverRecord) (unikorn.Server, listing) {
+	records := s.world.Servers
+	if len(q.tags) > 0 {
+		// A list by tag (an instance's server, say) looks at the servers that carry it.
+		records = s.serversTagged(q.tags[0])
+	}
+
+	return replyOK(selectList(q, req.caller, records, func(record *serverRecord) (unikorn.Server, listing) {
 		status := record.Server.Status
 
 		return record.Server, projectListing(&record.Server.Metadata, status.RegionID, status.NetworkID)
@@ -292,4 +298,35 @@ func (record *serverRecord) usesSecurityGroup(id string) bool {
 	networking := record.Server.Spec.Networking
 
 	return networking != nil && slices.Contains(networking.SecurityGroups, id)
+}
+
+// serverTags indexes the servers as reads see them by each tag they carry, for as long
+// as nothing changes what reads see: a write or a transition (generation), or a lag
+// running out (caughtUp).
+type serverTags struct {
+	generation, caughtUp uint64
+	servers              map[unikorn.Tag]map[string]*serverRecord
+}
+
+// serversTagged returns the servers, as the request sees them, that carry tag.
+// Callers hold mu.
+func (s *Sandbox) serversTagged(tag unikorn.Tag) map[string]*serverRecord {
+	index := s.serverTags
+	if index == nil || index.generation != s.generation || index.caughtUp != s.lag.caughtUp {
+		index = &serverTags{generation: s.generation, caughtUp: s.lag.caughtUp, servers: map[unikorn.Tag]map[string]*serverRecord{}}
+
+		for id, record := range s.world.Servers {
+			for _, carried := range record.Server.Metadata.Tags {
+				if index.servers[carried] == nil {
+					index.servers[carried] = map[string]*serverRecord{}
+				}
+
+				index.servers[carried][id] = record
+			}
+		}
+
+		s.serverTags = index
+	}
+
+	return index.servers[tag]
 }
