@@ -22,7 +22,7 @@ import (
 // network). The ID, though derivable, stays unknown until the instance exists: what
 // reads an instance by its ID (an ephemeral SSH key, say) must wait for it.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() || unchanged(ctx, req) {
 		return
 	}
 
@@ -141,4 +141,22 @@ func planDiagnostics(err error, writeOnlyUserData bool) diag.Diagnostics {
 	}
 
 	return diagnostic.Compute("Unable to check the instance against the cloud", err)
+}
+
+// unchanged reports whether the plan is the state of an instance that is as it should
+// be: nothing to check, warn about or fill in. A refresh plans every instance of a
+// configuration, and reading the plan, the configuration and the state into models
+// (the framework's reflection) was nearly a tenth of the provider's CPU in a refresh of
+// 1,000 instances.
+func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
+	if req.State.Raw.IsNull() || !req.Plan.Raw.Equal(req.State.Raw) {
+		return false
+	}
+
+	var status types.String
+	if diags := req.State.GetAttribute(ctx, pathProvisioningStatus, &status); diags.HasError() {
+		return false
+	}
+
+	return status.ValueString() != vanishedStatus && status.ValueString() != compute.ProvisioningError
 }
