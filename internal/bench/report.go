@@ -102,24 +102,24 @@ func (r *Report) waves(n int) int {
 // has no bound.
 func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	o := r.Options
-	waves := time.Duration(r.waves(n))
+	waves := func(each time.Duration) time.Duration { return time.Duration(r.waves(n)) * each }
 	roundTrips := func(count int) time.Duration { return time.Duration(count) * o.Latency }
 	realistic := config.Workload == WorkloadRealistic
 
 	switch phase {
 	case PhaseApply:
-		bound := waves * (o.ProvisionDelay + roundTrips(minimalRoundTrips(config.Backend)))
+		bound := waves(o.ProvisionDelay + roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
 			bound += 2 * (o.ProvisionDelay + roundTrips(3))
 		}
 
 		return bound
 	case PhaseTags:
-		return r.Bound(config, PhaseRefresh, n) + waves*(o.ProvisionDelay+roundTrips(2))
+		return r.Bound(config, PhaseRefresh, n) + waves(o.ProvisionDelay+roundTrips(2))
 	case PhaseRefresh:
-		return waves * o.Latency
+		return waves(o.Latency)
 	case PhaseDestroy:
-		bound := r.Bound(config, PhaseRefresh, n) + waves*(o.DeprovisionDelay+roundTrips(minimalRoundTrips(config.Backend)))
+		bound := r.Bound(config, PhaseRefresh, n) + waves(o.DeprovisionDelay+roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
 			bound += 2 * (o.DeprovisionDelay + roundTrips(2))
 		}

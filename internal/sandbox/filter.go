@@ -103,29 +103,11 @@ func oneOf(filter []string, value string) bool {
 	return len(filter) == 0 || slices.Contains(filter, value)
 }
 
-// filterList selects records (already in list order) and renders them. When no
-// organization remains to list, the result is nil, which encodes as `null` exactly as
-// the real handler's early return does; otherwise it is a possibly empty array.
-func filterList[R, T any](q *listQuery, caller *principal, records []*R, render func(*R) (T, listing)) []T {
-	if len(q.organizations) == 0 {
-		return nil
-	}
-
-	items := []T{}
-
-	for _, record := range records {
-		item, l := render(record)
-		if q.matches(caller, l) {
-			items = append(items, item)
-		}
-	}
-
-	return items
-}
-
-// selectList is filterList over a kind's records by ID: it orders only what the list
-// selects, so that a list costs little more than what it returns however many
-// records the kind holds.
+// selectList selects a kind's records and renders them in ID order, the order of
+// Kubernetes-backed lists. When no organization remains to list, the result is nil,
+// which encodes as `null` exactly as the real handler's early return does; otherwise it
+// is a possibly empty array. It orders only what the list selects, so that a list
+// costs little more than what it returns however many records the kind holds.
 func selectList[R, T any](q *listQuery, caller *principal, records map[string]*R, render func(*R) (T, listing)) []T {
 	if len(q.organizations) == 0 {
 		return nil

@@ -108,14 +108,14 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 }
 
 // serve sends one request straight to the sandbox's handler and requires status.
-func (p *populated) serve(tb testing.TB, token, method, path string, status int) []byte {
+func (p *populated) serve(tb testing.TB, token, method, path string, status int) {
 	tb.Helper()
 
-	return p.send(tb, token, method, path, "", status)
+	p.send(tb, token, method, path, "", status)
 }
 
 // send is serve with a body.
-func (p *populated) send(tb testing.TB, token, method, path, body string, status int) []byte {
+func (p *populated) send(tb testing.TB, token, method, path, body string, status int) {
 	tb.Helper()
 
 	var reader io.Reader
@@ -130,8 +130,6 @@ func (p *populated) send(tb testing.TB, token, method, path, body string, status
 	recorder := httptest.NewRecorder()
 	p.sb.ServeHTTP(recorder, request)
 	require.Equal(tb, status, recorder.Code, "%s %s: %s", method, path, recorder.Body)
-
-	return recorder.Body.Bytes()
 }
 
 // A read by ID, through region and through the compute service, costs the same
