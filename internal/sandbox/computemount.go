@@ -37,13 +37,7 @@ func (s *Sandbox) mountCompute() error {
 		State:        s.world.Compute,
 		Persist:      s.saveCompute,
 		Cache:        computeCache{s},
-		Authenticate: func(token string) bool {
-			probe := httptest.NewRequest(http.MethodGet, "/", nil)
-			probe.Header.Set("Authorization", "Bearer "+token)
-			_, err := s.authenticate(probe)
-
-			return err == nil
-		},
+		Authenticate: s.validToken,
 	})
 	if err != nil {
 		return err

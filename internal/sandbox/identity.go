@@ -39,34 +39,6 @@ func (s *Sandbox) getOrganization(req *request) (*reply, error) {
 	return nil, errNotFound()
 }
 
-func (s *Sandbox) listProjects(req *request) (*reply, error) {
-	organizationID := req.PathValue("organizationID")
-
-	if err := requireOrganization(req.caller, organizationID, rbacProjects, opRead); err != nil {
-		return nil, err
-	}
-
-	result := []unikorn.Project{}
-
-	for _, project := range projects {
-		if project.Metadata.OrganizationID == organizationID && req.caller.canUse(organizationID, project.Metadata.ID) {
-			result = append(result, project)
-		}
-	}
-
-	return replyOK(result), nil
-}
-
-func (s *Sandbox) getProject(req *request) (*reply, error) {
-	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
-
-	if err := requireProject(req.caller, organizationID, projectID, rbacProjects, opRead); err != nil {
-		return nil, err
-	}
-
-	return replyOK(findProject(organizationID, projectID)), nil
-}
-
 func (s *Sandbox) getQuotas(req *request) (*reply, error) {
 	organizationID := req.PathValue("organizationID")
 
@@ -122,7 +94,7 @@ func (s *Sandbox) createAllocation(req *request) (*reply, error) {
 
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
+	if err := requireProject(s.world, req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -138,7 +110,7 @@ func (s *Sandbox) createAllocation(req *request) (*reply, error) {
 func (s *Sandbox) findAllocation(req *request, operation string) (*unikorn.Allocation, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, operation); err != nil {
+	if err := requireProject(s.world, req.caller, organizationID, projectID, rbacAllocations, operation); err != nil {
 		return nil, err
 	}
 

@@ -50,7 +50,7 @@ func TestOrganizationsAndProjects(t *testing.T) {
 
 	var organizations []unikorn.Organization
 
-	h.call(http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
+	h.callAs(DefaultToken, http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
 	require.Len(t, organizations, 1)
 	assert.Equal(t, "sandbox", organizations[0].Metadata.Name)
 

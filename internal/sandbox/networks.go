@@ -72,7 +72,7 @@ func (s *Sandbox) createNetwork(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if err := requireProject(req.caller, spec.OrganizationID, spec.ProjectID, rbacNetworks, opCreate); err != nil {
+	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacNetworks, opCreate); err != nil {
 		return nil, err
 	}
 

@@ -12,10 +12,10 @@ import (
 )
 
 // stateVersion is bumped whenever the saved form of world changes incompatibly.
-const stateVersion = 1
+const stateVersion = 2
 
 // world is everything a user can change: what -state saves and loads. The catalogue
-// (organizations, projects, regions, flavors, global images) is fixed and lives in
+// (organizations, regions, flavors, global images, roles) is fixed and lives in
 // fixtures.go, so a state file never pins an old catalogue.
 type world struct {
 	Version                   int                                         `json:"version"`
@@ -25,6 +25,9 @@ type world struct {
 	Servers                   map[string]*serverRecord                    `json:"servers"`
 	Images                    map[string]*imageRecord                     `json:"images"`
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
+	Projects                  map[string]*projectRecord                   `json:"projects"`
+	Groups                    map[string]*unikorn.Group                   `json:"groups"`
+	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
@@ -79,6 +82,9 @@ func newWorld() *world {
 		Servers:                   map[string]*serverRecord{},
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
+		Projects:                  map[string]*projectRecord{},
+		Groups:                    map[string]*unikorn.Group{},
+		ServiceAccounts:           map[string]*serviceAccountRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -97,6 +103,13 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 	w = newWorld()
 	if err := json.Unmarshal(data, w); err != nil {
 		return nil, false, fmt.Errorf("decoding sandbox state %s: %w", path, err)
+	}
+
+	// Version 1 kept no projects, groups or service accounts: the projects were a
+	// fixed catalogue then, so they are the fixtures.
+	if w.Version == 1 {
+		w.addIdentityFixtures()
+		w.Version = stateVersion
 	}
 
 	if w.Version != stateVersion {
@@ -181,6 +194,11 @@ func (w *world) advance(now time.Time) bool {
 			changed = true
 			record.Image.Status.State = to
 		}
+	}
+
+	// Last: a project whose last holder went in this pass goes with it.
+	if w.advanceProjects(now) {
+		changed = true
 	}
 
 	return changed
