@@ -395,3 +395,14 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 func newStats() Stats {
 	return Stats{Routes: map[string]int{}, Internal: map[string]int{}}
 }
+
+// ProjectReferences names what holds a project's deletion now: region's objects in it
+// and compute's instances, the services' references identity would keep.
+func (s *Sandbox) ProjectReferences(projectID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	return s.world.ProjectReferences(projectID)
+}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -31,7 +30,8 @@ func rbacGroup(group *unikorn.Group) identity.Group {
 	}
 }
 
-// groupsByName are the organization's groups in identity's list order.
+// groupsByName are the organization's groups in identity's list order, by
+// Kubernetes name, which is the ID.
 func (w *world) groupsByName(organizationID string) []*unikorn.Group {
 	var groups []*unikorn.Group
 
@@ -40,8 +40,6 @@ func (w *world) groupsByName(organizationID string) []*unikorn.Group {
 			groups = append(groups, group)
 		}
 	}
-
-	slices.SortStableFunc(groups, func(a, b *unikorn.Group) int { return strings.Compare(a.Metadata.Name, b.Metadata.Name) })
 
 	return groups
 }

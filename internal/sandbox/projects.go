@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -52,7 +51,8 @@ func (s *Sandbox) listProjects(req *request) (*reply, error) {
 	return replyOK(result), nil
 }
 
-// projectsByName are the organization's projects in identity's list order.
+// projectsByName are the organization's projects in identity's list order, by
+// Kubernetes name, which is the ID.
 func (w *world) projectsByName(organizationID string) []*projectRecord {
 	var records []*projectRecord
 
@@ -61,10 +61,6 @@ func (w *world) projectsByName(organizationID string) []*projectRecord {
 			records = append(records, record)
 		}
 	}
-
-	slices.SortStableFunc(records, func(a, b *projectRecord) int {
-		return strings.Compare(a.Project.Metadata.Name, b.Project.Metadata.Name)
-	})
 
 	return records
 }

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -64,8 +62,6 @@ func (s *Sandbox) listServiceAccounts(req *request) (*reply, error) {
 			records = append(records, record)
 		}
 	}
-
-	slices.SortStableFunc(records, func(a, b *serviceAccountRecord) int { return strings.Compare(a.Metadata.Name, b.Metadata.Name) })
 
 	result := []unikorn.ServiceAccount{}
 	for _, record := range records {
