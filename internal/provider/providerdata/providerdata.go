@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
 
@@ -29,6 +30,9 @@ type Data struct {
 	Catalogue compute.Catalogue
 	// Objects manages networks, security groups and SSH certificate authorities.
 	Objects compute.Objects
+	// Identity manages identity's projects, groups and service accounts, and reads
+	// roles and quotas.
+	Identity identity.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
