@@ -13,7 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -253,6 +255,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		InstanceAPI:    instanceAPI,
 		Catalogue:      service,
 		Objects:        service,
+		Identity:       identity.NewService(cloud.NewSession(service.Client())),
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

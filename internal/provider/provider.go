@@ -20,6 +20,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
@@ -169,6 +170,9 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		identity.NewProjectResource,
+		identity.NewGroupResource,
+		identity.NewServiceAccountResource,
 	}
 }
 
@@ -184,6 +188,10 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
+		identity.NewRolesDataSource,
+		identity.NewQuotasDataSource,
+		identity.NewProjectDataSource,
+		identity.NewGroupDataSource,
 	}
 }
 
@@ -191,6 +199,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		sshkey.NewEphemeralResource,
+		identity.NewTokenEphemeralResource,
 	}
 }
 
