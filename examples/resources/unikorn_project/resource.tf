@@ -8,7 +8,7 @@ resource "unikorn_project" "team" {
   description = "Everything the team runs"
   group_ids   = [data.unikorn_group.team.id]
 
-  timeouts {
+  timeouts = {
     delete = "30m"
   }
 }
