@@ -57,14 +57,14 @@ func newEnv(t *testing.T, token string, mutate ...func(*sandbox.Options)) *env {
 	return &env{sandbox: sb, service: identity.NewService(session), url: server.URL}
 }
 
-func projectWrite(name string, groupIDs ...string) identity.ProjectWrite {
-	return identity.ProjectWrite{Metadata: identity.WriteMetadata{Name: name}, Spec: identity.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)}}
+func projectWrite(groupIDs ...string) identity.ProjectWrite {
+	return identity.ProjectWrite{Metadata: identity.WriteMetadata{Name: "team"}, Spec: identity.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)}}
 }
 
 func TestAProjectUserIsToldWhichRoleCreatingAProjectNeeds(t *testing.T) {
 	e := newEnv(t, sandbox.DefaultToken)
 
-	_, err := e.service.CreateProject(t.Context(), sandbox.OrganizationID, projectWrite("team"))
+	_, err := e.service.CreateProject(t.Context(), sandbox.OrganizationID, projectWrite())
 
 	var refused *identity.ProjectCreationError
 	require.ErrorAs(t, err, &refused)
@@ -76,7 +76,7 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 	e := newEnv(t, sandbox.AdminToken, func(o *sandbox.Options) { o.ReadLag = 40 * time.Millisecond })
 	ctx := t.Context()
 
-	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite("team"))
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
 	require.NoError(t, err)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, project.Metadata.ProvisioningStatus)
 
@@ -86,7 +86,7 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	write := projectWrite("team", group.Metadata.ID)
+	write := projectWrite(group.Metadata.ID)
 	write.Metadata.Description = "renamed"
 	updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
 	require.NoError(t, err)
@@ -103,7 +103,7 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 	e := newEnv(t, sandbox.AdminToken)
 	ctx := t.Context()
 
-	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite("team"))
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
 	require.NoError(t, err)
 
 	admin, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.AdminToken})

@@ -28,13 +28,13 @@ func (h *harness) createGroup(organizationPath func(string) string, name string,
 	return group
 }
 
-func (h *harness) createProject(organizationPath func(string) string, name string, groupIDs ...string) unikorn.Project {
+func (h *harness) createProject(organizationPath func(string) string, groupIDs ...string) unikorn.Project {
 	h.t.Helper()
 
 	var project unikorn.Project
 
 	h.callAs(AdminToken, http.MethodPost, organizationPath("/projects"), unikorn.ProjectWrite{
-		Metadata: unikorn.WriteMetadata{Name: name}, Spec: unikorn.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)},
+		Metadata: unikorn.WriteMetadata{Name: "team"}, Spec: unikorn.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)},
 	}).expect(http.StatusAccepted, &project)
 
 	return project
@@ -57,7 +57,7 @@ func TestOnlyAnAdministratorCreatesProjectsAndTheyProvision(t *testing.T) {
 	h.callAs(AdminToken, http.MethodPost, "/api/v1/organizations/"+ForeignOrganizationID+"/projects", write).
 		expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
-	project := h.createProject(emptyOrganizationPath, "team")
+	project := h.createProject(emptyOrganizationPath)
 	assert.Equal(t, unikorn.ProvisioningPending, project.Metadata.ProvisioningStatus)
 	assert.Equal(t, EmptyOrganizationID, project.Metadata.OrganizationID)
 
@@ -82,7 +82,7 @@ func TestOnlyAnAdministratorCreatesProjectsAndTheyProvision(t *testing.T) {
 
 func TestProjectUpdateAnswersNoBodyAndConflictsWhileReconciling(t *testing.T) {
 	h := newHarness(t)
-	project := h.createProject(emptyOrganizationPath, "team")
+	project := h.createProject(emptyOrganizationPath)
 	path := emptyOrganizationPath("/projects/" + project.Metadata.ID)
 	write := unikorn.ProjectWrite{Metadata: unikorn.WriteMetadata{Name: "renamed", Description: "d"}, Spec: unikorn.ProjectSpec{GroupIDs: []string{}}}
 
@@ -110,7 +110,7 @@ func TestProjectUpdateAnswersNoBodyAndConflictsWhileReconciling(t *testing.T) {
 func TestProjectDeleteIsHeldWhileSomethingReferencesIt(t *testing.T) {
 	h := newHarness(t)
 	group := h.createGroup(emptyOrganizationPath, "team", unikorn.GroupSpec{RoleIDs: []string{UserRoleID}, ServiceAccountIDs: []string{}})
-	project := h.createProject(emptyOrganizationPath, "team", group.Metadata.ID)
+	project := h.createProject(emptyOrganizationPath, group.Metadata.ID)
 	h.clock.Advance(settle)
 
 	body := networkCreate("net", "10.9.0.0/24")
@@ -178,7 +178,7 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	h.callAs(DefaultToken, http.MethodGet, organizationPath("/groups"), nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
 	// A deleted group leaves the projects that named it.
-	project := h.createProject(organizationPath, "team", group.Metadata.ID)
+	project := h.createProject(organizationPath, group.Metadata.ID)
 	h.callAs(AdminToken, http.MethodDelete, path, nil).expect(http.StatusOK, nil)
 	h.callAs(AdminToken, http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 	h.callAs(AdminToken, http.MethodGet, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
@@ -203,7 +203,7 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 func TestAServiceAccountTokenCarriesItsGroupsRights(t *testing.T) {
 	h := newHarness(t)
 	group := h.createGroup(emptyOrganizationPath, "team", unikorn.GroupSpec{RoleIDs: []string{UserRoleID}, ServiceAccountIDs: []string{}})
-	project := h.createProject(emptyOrganizationPath, "team", group.Metadata.ID)
+	project := h.createProject(emptyOrganizationPath, group.Metadata.ID)
 	h.clock.Advance(settle)
 
 	var account unikorn.ServiceAccount
