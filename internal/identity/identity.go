@@ -164,10 +164,9 @@ func (s *Service) ListProjects(ctx context.Context, organizationID string) ([]Pr
 // provisioned it; a create whose answer was lost is looked for and adopted.
 func (s *Service) CreateProject(ctx context.Context, organizationID string, write ProjectWrite) (*Project, error) {
 	list := func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, organizationID) }
+	projects := s.projects(organizationID)
 
-	settled := s.session.UnseenSettled()
-
-	project, err := s.projects(organizationID).Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Project, error) {
+	project, err := projects.Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Project, error) {
 		project, err := s.client.CreateProject(ctx, organizationID, write)
 		if unikorn.IsForbidden(err) {
 			return nil, &ProjectCreationError{OrganizationID: organizationID, Err: err}
@@ -179,38 +178,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 		return nil, err
 	}
 
-	return s.waitProject(ctx, organizationID, project.Metadata.ID, "provisioned", settled, func(*Project) bool { return true })
-}
-
-// waitProject waits until identity reports the project provisioned and ready says it
-// shows what the caller waits for. A 404 before settled is the read lag hiding a
-// project just created, not an answer. It returns the last read even on failure.
-func (s *Service) waitProject(ctx context.Context, organizationID, id, what string, settled time.Time, ready func(*Project) bool) (*Project, error) {
-	var project *Project
-
-	err := s.session.WaitFor(ctx, "project "+id+" to be "+what, func(ctx context.Context) (bool, error) {
-		read, err := s.client.GetProject(ctx, organizationID, id)
-		if unikorn.IsNotFound(err) && time.Now().Before(settled) {
-			return false, nil
-		}
-
-		if err != nil {
-			return false, cloud.ReadFailed(err)
-		}
-
-		project = read
-
-		switch read.Metadata.ProvisioningStatus {
-		case unikorn.ProvisioningProvisioned:
-			return ready(read), nil
-		case unikorn.ProvisioningError:
-			return false, fmt.Errorf("identity reported the provisioning of project %s as failed", id)
-		}
-
-		return false, nil
-	})
-
-	return project, err
+	return projects.WaitProvisioned(ctx, s.session, project.Metadata.ID)
 }
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
@@ -230,8 +198,8 @@ func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, 
 		return nil, err
 	}
 
-	return s.waitProject(ctx, organizationID, id, "updated", time.Time{}, func(project *Project) bool {
-		return projectShows(project, write)
+	return s.projects(organizationID).WaitUntil(ctx, s.session, id, "updated", func(project *Project) (bool, error) {
+		return projectShows(project, write), nil
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -181,7 +182,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		}
 	}
 
-	cfg := compute.Settings{
+	cfg := cloud.Settings{
 		RegionEndpoint: resolve(model.RegionEndpoint, setting{
 			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
 			what: "the base URL of the Unikorn region API", required: true, isURL: true,
@@ -234,7 +235,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 	cfg.Logger = apiLogger(cfg.Token)
 
-	service, err := compute.Connect(cfg)
+	session, err := cloud.Connect(cfg)
 	if err != nil {
 		diags.Append(diagnostic.Error(
 			"Unable to create the Unikorn API client",
@@ -245,6 +246,10 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
+	// Every family shares the session: its poll grid, and what it learns of how long
+	// changes take.
+	service := compute.NewService(session)
+
 	var instances compute.Instances = compute.NewRegionInstances(service)
 	if instanceAPI == instanceAPICompute {
 		instances = compute.NewComputeInstances(service)
@@ -254,8 +259,9 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		Instances:      instances,
 		InstanceAPI:    instanceAPI,
 		Catalogue:      service,
-		Objects:        service,
-		Identity:       identity.NewService(cloud.NewSession(service.Client())),
+		Images:         service,
+		Networking:     networking.NewService(session),
+		Identity:       identity.NewService(session),
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags
