@@ -102,3 +102,17 @@ func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Ser
 
 	return servers
 }
+
+// OrganizationRecords names everything the sandbox keeps in an organization, in any
+// state ("identity project <id>", "region network <id>", "compute instance <id>", ...):
+// what a check that a configuration left nothing behind compares, since lists may
+// trail.
+func (e *Environment) OrganizationRecords(t *testing.T, organizationID string) []string {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	records, err := e.control.OrganizationRecords(context.Background(), organizationID)
+	require.NoError(t, err)
+
+	return records
+}

@@ -129,6 +129,18 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"is needed only by `region`.",
 				Validators: []validator.String{stringvalidator.OneOf(instanceAPIs...)},
 			},
+			attrTokenSealKey: schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Key that seals the access tokens of the service accounts this provider block " +
+					"creates or rotates, so that `unikorn_service_account` keeps them in state only encrypted " +
+					"(AES-256-GCM), and `unikorn_service_account_token` opens them in later runs: 32 random bytes, " +
+					"base64-encoded, as `openssl rand -base64 32` prints them. Defaults to the `" + envTokenSealKey +
+					"` environment variable. Terraform writes a provider's configuration neither to the state nor to " +
+					"the plan, so the key stays wherever you keep it (a secret store, a CI secret); without it, no " +
+					"token is kept at all, and only the run that created or rotated an account can hand its token on. " +
+					"See the guide \"From an empty project\".",
+			},
 		},
 	}
 }
@@ -153,6 +165,7 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 	tflog.Debug(ctx, "configured the Unikorn API client", map[string]any{
 		"organization_id": data.OrganizationID,
 		"project_id":      data.ProjectID,
+		"pending":         data.Pending,
 	})
 
 	resp.DataSourceData = data

@@ -342,6 +342,10 @@ func (s *Sandbox) registerControlRoutes() {
 		return replyOK(s.Allocations()), nil
 	})
 
+	s.handleControl("GET /sandbox/v1/organizations/{organizationID}/records", func(r *http.Request) (*reply, error) {
+		return replyOK(nonNil(s.OrganizationRecords(r.PathValue("organizationID")))), nil
+	})
+
 	s.handleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*reply, error) {
 		if err := s.FailServer(r.PathValue("serverID")); err != nil {
 			return nil, err
@@ -394,6 +398,19 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 
 func newStats() Stats {
 	return Stats{Routes: map[string]int{}, Internal: map[string]int{}}
+}
+
+// OrganizationRecords names everything the sandbox keeps in an organization, in any
+// state: projects, groups, service accounts and allocations, region's objects and
+// compute's instances. A check that nothing is left behind reads these, where lists
+// may trail and hide.
+func (s *Sandbox) OrganizationRecords(organizationID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	return s.world.OrganizationRecords(organizationID)
 }
 
 // ProjectReferences names what holds a project's deletion now: region's objects in it

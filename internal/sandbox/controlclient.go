@@ -80,6 +80,15 @@ func (c *ControlClient) InstanceServers(ctx context.Context, instanceID string) 
 	return servers, err
 }
 
+// OrganizationRecords names everything the sandbox keeps in an organization (see
+// Sandbox.OrganizationRecords).
+func (c *ControlClient) OrganizationRecords(ctx context.Context, organizationID string) ([]string, error) {
+	var records []string
+	err := c.do(ctx, http.MethodGet, "organizations/"+url.PathEscape(organizationID)+"/records", nil, &records)
+
+	return records, err
+}
+
 // FailServer makes a server's provisioning fail.
 func (c *ControlClient) FailServer(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, "servers/"+url.PathEscape(id)+"/fail", nil, nil)

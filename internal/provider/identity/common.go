@@ -144,6 +144,34 @@ func (c *configured) organization(value types.String, diags *diag.Diagnostics) s
 	return c.provider.Organization(value, pathOrganizationID, diags)
 }
 
+// managed is what the resources share: the provider's configuration, their identity,
+// import, and the questions each operation asks first.
+type managed struct {
+	configured
+	identified
+
+	noun string
+}
+
+// reachable says whether a create, an update or a delete, which run when Terraform
+// applies, can reach Unikorn.
+func (m *managed) reachable(operation string, diags *diag.Diagnostics) bool {
+	return m.provider.Reachable(operation+" the "+m.noun, providerdata.RemedyApply, diags)
+}
+
+// refreshable says whether Read can read the object, or leaves it as the state has it.
+func (m *managed) refreshable(id types.String, diags *diag.Diagnostics) bool {
+	return m.provider.Refreshable(m.noun, id.ValueString(), diags)
+}
+
+// ImportState takes `ORGANIZATION_ID/ID`, the ID alone (in the provider's
+// organization), or the identity.
+func (m *managed) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if m.provider.Reachable("import the "+m.noun, providerdata.RemedyImport, &resp.Diagnostics) {
+		m.identified.ImportState(ctx, req, resp)
+	}
+}
+
 // identified gives the resources their identity, organization and ID, and import by
 // either `ORGANIZATION_ID/ID` or, in the provider's organization, the ID alone.
 type identified struct{}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -86,7 +87,8 @@ func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 
 func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m rolesModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("read the roles", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 
@@ -165,7 +167,8 @@ func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 
 func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m quotasModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("read the quotas", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 
@@ -321,7 +324,8 @@ func (d *objectDataSource[T, M]) Schema(_ context.Context, _ datasource.SchemaRe
 
 func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m M
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("look the "+d.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 

@@ -25,12 +25,11 @@ var (
 
 // NewGroupResource returns the unikorn_group resource.
 func NewGroupResource() resource.Resource {
-	return &groupResource{}
+	return &groupResource{managed{noun: "group"}}
 }
 
 type groupResource struct {
-	configured
-	identified
+	managed
 }
 
 type groupModel struct {
@@ -112,7 +111,7 @@ func (r *groupResource) set(ctx context.Context, m *groupModel, group *identity.
 
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
 		return
 	}
 
@@ -140,7 +139,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state groupModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
 		return
 	}
 
@@ -169,7 +168,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -204,7 +203,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state groupModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
 		return
 	}
 

@@ -30,12 +30,11 @@ var (
 
 // NewProjectResource returns the unikorn_project resource.
 func NewProjectResource() resource.Resource {
-	return &projectResource{}
+	return &projectResource{managed{noun: "project"}}
 }
 
 type projectResource struct {
-	configured
-	identified
+	managed
 }
 
 type projectModel struct {
@@ -116,7 +115,7 @@ func (r *projectResource) set(ctx context.Context, m *projectModel, project *ide
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
 		return
 	}
 
@@ -146,7 +145,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state projectModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
 		return
 	}
 
@@ -175,7 +174,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -201,7 +200,7 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state projectModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
 		return
 	}
 

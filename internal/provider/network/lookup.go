@@ -167,7 +167,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, data)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("look the "+d.kind.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 
