@@ -29,30 +29,53 @@ func newSealKey(t *testing.T) ([]byte, string) {
 	return key, base64.StdEncoding.EncodeToString(key)
 }
 
-// organizationConfig builds, as the empty organization's administrator, a group, a
-// project and a service account, and with the account's token, through a second
-// provider block, a network and an instance on compute's public API in the new
-// project. The seal key comes from an ephemeral variable, which Terraform keeps in
-// neither the state nor a saved plan.
-func organizationConfig(t *testing.T, env *acctest.Environment) string {
+// team describes a configuration that builds, as the empty organization's
+// administrator, a group, a project and a service account, and with the account's
+// token, through a second provider block ("team"), what body adds in the new project.
+type team struct {
+	// sealed gives the administrator's provider a token_seal_key from the ephemeral
+	// variable token_seal_key, which Terraform keeps in neither the state nor a saved
+	// plan, and the ephemeral resource the sealed token.
+	sealed bool
+	// trigger, when set, is the service account's rotation_trigger generation.
+	trigger string
+	// body is what the team's provider builds, and anything else.
+	body string
+}
+
+func (c team) config(t *testing.T, env *acctest.Environment) string {
 	t.Helper()
 
 	admin := env.Settings
 	compute := env.SettingsFor(t, acctest.ComputeBackend)
 
-	return fmt.Sprintf(`
+	var key, sealedToken, trigger string
+	if c.sealed {
+		key = `
 variable "token_seal_key" {
   type      = string
   sensitive = true
   ephemeral = true
 }
+`
+		sealedToken = "\n  sealed_token       = unikorn_service_account.pipeline.sealed_token"
+	}
 
+	if c.trigger != "" {
+		trigger = "\n  rotation_trigger = { generation = " + acctest.Quote(c.trigger) + " }"
+	}
+
+	sealKey := ""
+	if c.sealed {
+		sealKey = "\n  token_seal_key    = var.token_seal_key"
+	}
+
+	return key + fmt.Sprintf(`
 provider "unikorn" {
   region_endpoint   = %[1]s
   identity_endpoint = %[2]s
   token             = %[3]s
-  organization_id   = %[4]s
-  token_seal_key    = var.token_seal_key
+  organization_id   = %[4]s%[6]s
 }
 
 data "unikorn_roles" "all" {}
@@ -69,12 +92,11 @@ resource "unikorn_project" "team" {
 
 resource "unikorn_service_account" "pipeline" {
   name      = "pipeline"
-  group_ids = [unikorn_group.team.id]
+  group_ids = [unikorn_group.team.id]%[8]s
 }
 
 ephemeral "unikorn_service_account_token" "pipeline" {
-  service_account_id = unikorn_service_account.pipeline.id
-  sealed_token       = unikorn_service_account.pipeline.sealed_token
+  service_account_id = unikorn_service_account.pipeline.id%[7]s
 }
 
 provider "unikorn" {
@@ -86,24 +108,20 @@ provider "unikorn" {
   organization_id  = %[4]s
   project_id       = unikorn_project.team.id
 }
+`, acctest.Quote(admin.RegionEndpoint), acctest.Quote(admin.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
+		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.ComputeEndpoint), sealKey, sealedToken, trigger) + c.body
+}
 
+// teamNetwork is a network the team's provider builds in the new project.
+func teamNetwork(env *acctest.Environment) string {
+	return `
 resource "unikorn_network" "team" {
   provider  = unikorn.team
   name      = "team"
-  region_id = %[6]s
+  region_id = ` + acctest.Quote(env.RegionID) + `
   prefix    = "10.70.0.0/24"
 }
-
-resource "unikorn_compute_instance" "web" {
-  provider   = unikorn.team
-  name       = "web"
-  network_id = unikorn_network.team.id
-  flavor_id  = %[7]s
-  image_id   = %[8]s
-}
-`, acctest.Quote(admin.RegionEndpoint), acctest.Quote(admin.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
-		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.ComputeEndpoint),
-		acctest.Quote(env.RegionID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+`
 }
 
 // stateResource returns the attributes of the one instance of a resource in a state
@@ -164,7 +182,15 @@ func TestAccFromAnEmptyOrganization(t *testing.T) {
 
 	// Two blocks of the provider: each must be a process of its own, as for users.
 	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.WriteConfig(organizationConfig(t, env))
+	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
+resource "unikorn_compute_instance" "web" {
+  provider   = unikorn.team
+  name       = "web"
+  network_id = unikorn_network.team.id
+  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
+  image_id   = ` + acctest.Quote(env.ImageID) + `
+}
+`}.config(t, env))
 	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
 
 	// One plan, with the project, the account and its token unknown: the second

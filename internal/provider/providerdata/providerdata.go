@@ -76,8 +76,7 @@ func (d *Data) Reachable(operation string, remedy Remedy, diags *diag.Diagnostic
 
 	problem := fmt.Sprintf("Unable to %s: it must call Unikorn, and the provider is not configured yet.", operation)
 	if d != nil {
-		problem = fmt.Sprintf("Unable to %s: it must call Unikorn, and the provider's %s not known until apply, "+
-			"because it comes from an object this run makes.", operation, d.pendingList())
+		problem = fmt.Sprintf("Unable to %s: it must call Unikorn, and the provider's %s.", operation, d.pendingList())
 	}
 
 	diags.Append(diagnostic.Error("Provider configuration not known yet", problem, string(remedy)))
@@ -94,18 +93,18 @@ func (d *Data) Refreshable(noun, id string, diags *diag.Diagnostics) bool {
 	}
 
 	diags.AddWarning("Not refreshed: provider configuration not known yet",
-		fmt.Sprintf("The %s %s was not read from Unikorn, because the provider's %s not known until apply; "+
-			"the plan uses what the state recorded. The next plan, once it is known, refreshes it.",
+		fmt.Sprintf("The %s %s was not read from Unikorn, because the provider's %s; the plan uses what "+
+			"the state recorded. The next plan, once they are known, refreshes it.",
 			noun, id, d.pendingList()))
 
 	return false
 }
 
-// pendingList names the pending settings for a message, with its verb: "`token` is",
-// "`token` and `project_id` are".
+// pendingList says which settings are pending, and why, for a message: "`token` is
+// not known until apply, as it comes from an object this run makes".
 func (d *Data) pendingList() string {
 	if d == nil || len(d.Pending) == 0 {
-		return "configuration is"
+		return "configuration is not known"
 	}
 
 	quoted := make([]string, len(d.Pending))
@@ -114,10 +113,11 @@ func (d *Data) pendingList() string {
 	}
 
 	if len(quoted) == 1 {
-		return quoted[0] + " is"
+		return quoted[0] + " is not known until apply, as it comes from an object this run makes"
 	}
 
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " are"
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] +
+		" are not known until apply, as they come from objects this run makes"
 }
 
 // Remedy says what to do about an operation that needs a configuration not known yet.
