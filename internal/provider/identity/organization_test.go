@@ -183,6 +183,15 @@ func TestAccFromAnEmptyOrganization(t *testing.T) {
 	// Two blocks of the provider: each must be a process of its own, as for users.
 	cli := acctest.NewProcessCLI(t, t.TempDir())
 	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
+# A resource that takes the project made in this run, under the administrator's
+# provider.
+resource "unikorn_network" "admin" {
+  name       = "admin"
+  project_id = unikorn_project.team.id
+  region_id  = ` + acctest.Quote(env.RegionID) + `
+  prefix     = "10.72.0.0/24"
+}
+
 resource "unikorn_compute_instance" "web" {
   provider   = unikorn.team
   name       = "web"
@@ -235,6 +244,7 @@ resource "unikorn_compute_instance" "web" {
 	instance := stateResource(t, state, "unikorn_compute_instance.web")
 	assert.Equal(t, project["id"], network["project_id"], "the second provider's project_id was the new project")
 	assert.Equal(t, project["id"], instance["project_id"])
+	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
 	built := env.OrganizationRecords(t, sandbox.EmptyOrganizationID)
 	for _, record := range []string{
