@@ -19,22 +19,23 @@ import (
 
 // Identity's own shapes, named by the façade.
 type (
-	Project             = unikorn.Project
-	ProjectWrite        = unikorn.ProjectWrite
-	ProjectSpec         = unikorn.ProjectSpec
-	Group               = unikorn.Group
-	GroupWrite          = unikorn.GroupWrite
-	GroupSpec           = unikorn.GroupSpec
-	Subject             = unikorn.Subject
-	ServiceAccount      = unikorn.ServiceAccount
-	ServiceAccountWrite = unikorn.ServiceAccountWrite
-	ServiceAccountSpec  = unikorn.ServiceAccountSpec
-	Role                = unikorn.Role
-	Quota               = unikorn.Quota
-	Tag                 = unikorn.Tag
-	WriteMetadata       = unikorn.WriteMetadata
-	Selector            = cloud.Selector
-	LookupError         = cloud.LookupError
+	Project                    = unikorn.Project
+	ProjectWrite               = unikorn.ProjectWrite
+	ProjectSpec                = unikorn.ProjectSpec
+	Group                      = unikorn.Group
+	GroupWrite                 = unikorn.GroupWrite
+	GroupSpec                  = unikorn.GroupSpec
+	Subject                    = unikorn.Subject
+	ServiceAccount             = unikorn.ServiceAccount
+	ServiceAccountWrite        = unikorn.ServiceAccountWrite
+	ServiceAccountSpec         = unikorn.ServiceAccountSpec
+	Role                       = unikorn.Role
+	Quota                      = unikorn.Quota
+	Tag                        = unikorn.Tag
+	OrganizationScopedMetadata = unikorn.OrganizationScopedMetadata
+	WriteMetadata              = unikorn.WriteMetadata
+	Selector                   = cloud.Selector
+	LookupError                = cloud.LookupError
 )
 
 // Objects manages identity's projects, groups and service accounts, and reads roles

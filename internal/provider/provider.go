@@ -232,5 +232,8 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		network.NewNetworkListResource,
 		network.NewSecurityGroupListResource,
 		network.NewSSHCertificateAuthorityListResource,
+		identity.NewProjectListResource,
+		identity.NewGroupListResource,
+		identity.NewServiceAccountListResource,
 	}
 }

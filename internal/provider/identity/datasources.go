@@ -271,7 +271,7 @@ func NewGroupDataSource() datasource.DataSource {
 }
 
 func (m *lookupModel) setCommon(ctx context.Context, id, organizationID, name, description string, tags []identity.Tag, diags *diag.Diagnostics) {
-	common := commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
+	common := unsetCommon()
 	common.setCommon(ctx, id, organizationID, name, description, tags, diags)
 	m.ID, m.OrganizationID, m.Name = common.ID, common.OrganizationID, common.Name
 	m.Description = types.StringValue(description)
