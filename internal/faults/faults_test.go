@@ -88,39 +88,46 @@ func forEachBackend(t *testing.T, test func(t *testing.T, backend acctest.Backen
 
 func TestEveryRequestFailing(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
-		routes := cleanRoutes(t, backend)
-		cases := matrix(routes)
-		start := time.Now()
-
-		t.Run("case", func(t *testing.T) {
-			for _, c := range cases {
-				t.Run(c.String(), func(t *testing.T) {
-					t.Parallel()
-					runCase(t, backend, c)
-				})
-			}
-		})
-
-		if t.Failed() {
-			return
-		}
-
-		summary := summarizeMatrix(backend, cases, time.Since(start))
-		t.Log(summary)
-		report(t, "faults-matrix-"+backend.InstanceAPI, summary)
+		everyRequestFailing(t, fmt.Sprintf("an instance, instance_api = %q", backend.InstanceAPI), "faults-matrix-"+backend.InstanceAPI,
+			func(t *testing.T) subject { return newLife(t, backend) })
 	})
 }
 
-// runCase lives the instance's life up to the case's phase, fails the phase once
-// with the case's fault, and proves it converged; then it deletes the instance (if
-// the phase did not) and proves nothing is left.
-func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
-	l := newLife(t, backend)
+// everyRequestFailing runs the matrix of a subject: what names it in the summary, and
+// the report's section.
+func everyRequestFailing(t *testing.T, what, section string, newSubject func(*testing.T) subject) {
+	t.Helper()
 
+	routes := cleanRoutes(t, newSubject)
+	cases := matrix(routes)
+	start := time.Now()
+
+	t.Run("case", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(c.String(), func(t *testing.T) {
+				t.Parallel()
+				runCase(t, newSubject(t), c)
+			})
+		}
+	})
+
+	if t.Failed() {
+		return
+	}
+
+	summary := summarizeMatrix(what, cases, time.Since(start))
+	t.Log(summary)
+	report(t, section, summary)
+}
+
+// runCase lives the subject's life up to the case's phase, fails the phase once
+// with the case's fault, and proves it converged; then it deletes the subject (if
+// the phase did not) and proves nothing is left.
+func runCase(t *testing.T, l subject, c *matrixCase) {
 	for _, p := range phases {
 		switch {
 		case p == c.phase:
-			l.env.ResetStats(t)
+			l.environment().ResetStats(t)
 			l.addFault(c.fault, c.route, c.occurrence)
 			runs := l.converge(p)
 			l.requireNothingReplaced(p)
@@ -140,7 +147,7 @@ func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
 
 			l.requireAgreement(p)
 		case p == phaseDelete || slices.Index(phases, p) < slices.Index(phases, c.phase):
-			require.Equal(t, 1, l.converge(p), "%s without a fault; the failed runs said:\n%s", p, strings.Join(l.failures, "\n---\n"))
+			require.Equal(t, 1, l.converge(p), "%s without a fault; the failed runs said:\n%s", p, l.failed())
 		}
 	}
 
@@ -149,7 +156,7 @@ func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
 	}
 }
 
-func summarizeMatrix(backend acctest.Backend, cases []*matrixCase, took time.Duration) string {
+func summarizeMatrix(what string, cases []*matrixCase, took time.Duration) string {
 	runs := map[int]int{}
 	slots := map[string]bool{}
 	lostCharges := 0
@@ -171,9 +178,9 @@ func summarizeMatrix(backend acctest.Backend, cases []*matrixCase, took time.Dur
 		cased += n
 	}
 
-	fmt.Fprintf(&b, "Fault matrix (`%s`, instance_api = %q): %d cases, %d requests of create, update and delete × %s, in %s.\n",
-		matrixCommand(), backend.InstanceAPI, cased, len(slots), faultNames(), took.Round(time.Second))
-	fmt.Fprintf(&b, "Each converged with zero leaked allocations, zero orphan servers, no instance replaced, "+
+	fmt.Fprintf(&b, "Fault matrix (`%s`, %s): %d cases, %d requests of create, update and delete × %s, in %s.\n",
+		matrixCommand(), what, cased, len(slots), faultNames(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Each converged with nothing leaked, nothing replaced, "+
 		"and a state that agrees with the sandbox, except that %d allocation(s) charged with the answer lost "+
 		"(identity has no list) were reported by the error and released by hand; "+
 		"runs of the faulted command until it succeeded:", lostCharges)
@@ -255,7 +262,7 @@ func TestRandomFaults(t *testing.T) {
 	}
 
 	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
-		routes := cleanRoutes(t, backend)
+		routes := cleanRoutes(t, func(t *testing.T) subject { return newLife(t, backend) })
 		start := time.Now()
 
 		var (

@@ -83,6 +83,36 @@ const (
 
 var phases = []phase{phaseCreate, phaseUpdate, phaseDelete}
 
+// subject is what the fault tests drive through create, update and delete while the
+// sandbox fails one request at a time: an instance's life, or an identity stack's.
+type subject interface {
+	// environment is the subject's sandbox.
+	environment() *acctest.Environment
+	// addFault installs f at the given occurrence of route; clearFaults removes them.
+	addFault(f fault, route string, occurrence int)
+	clearFaults()
+	// fired counts the faults injected under the current rules.
+	fired() int
+	// converge runs the phase's command until it succeeds and returns how many runs
+	// that took.
+	converge(p phase) int
+	// requireNothingReplaced proves that a create or update never deleted anything.
+	requireNothingReplaced(p phase)
+	// settleLostCharges handles what the provider cannot repair (see life's) and
+	// returns how many it handled.
+	settleLostCharges() int
+	// requireAgreement proves that state and cloud agree after the phase, and that
+	// nothing leaked.
+	requireAgreement(p phase)
+	// failed is what the failed runs of the last converge printed.
+	failed() string
+}
+
+var (
+	_ subject = (*life)(nil)
+	_ subject = (*identityLife)(nil)
+)
+
 // life is one instance's life in a sandbox of its own, through the Terraform CLI.
 type life struct {
 	t       *testing.T
@@ -112,20 +142,32 @@ func newLife(t *testing.T, backend acctest.Backend) *life {
 	return &life{t: t, backend: backend, env: env, cli: env.CLI(t, instanceConfig(env, phaseCreate)), gateway: g}
 }
 
+func (l *life) environment() *acctest.Environment { return l.env }
+
+func (l *life) failed() string { return strings.Join(l.failures, "\n---\n") }
+
 // addFault installs f at the given occurrence of route.
 func (l *life) addFault(f fault, route string, occurrence int) {
-	if f.after {
-		l.gateway.add(f, route, occurrence)
-
-		return
-	}
-
-	l.env.AddFault(l.t, f.rule(route, occurrence))
+	addFault(l.t, l.env, l.gateway, f, route, occurrence)
 }
 
 func (l *life) clearFaults() {
 	l.env.ClearFaults(l.t)
 	l.gateway.clear()
+}
+
+// addFault installs f at the given occurrence of route: in the sandbox, or, for an
+// answer lost after the sandbox acted, in the gateway.
+func addFault(t *testing.T, env *acctest.Environment, g *gateway, f fault, route string, occurrence int) {
+	t.Helper()
+
+	if f.after {
+		g.add(f, route, occurrence)
+
+		return
+	}
+
+	env.AddFault(t, f.rule(route, occurrence))
 }
 
 // settleLostCharges handles the one loss the provider cannot repair: identity charged
@@ -277,15 +319,20 @@ func (l *life) instanceAllocations() []unikorn.Allocation {
 
 // fired counts the faults the sandbox has injected under its current rules.
 func (l *life) fired() int {
-	l.t.Helper()
+	return fired(l.t, l.env.Settings.RegionEndpoint, l.env.Settings.Token, l.gateway)
+}
 
-	request, err := http.NewRequestWithContext(context.Background(), http.MethodGet,
-		l.env.Settings.RegionEndpoint+"/sandbox/v1/faults", nil)
-	require.NoError(l.t, err)
-	request.Header.Set("Authorization", "Bearer "+l.env.Settings.Token)
+// fired counts the faults the sandbox at endpoint (reached with a token that may use
+// its control API) and the gateway have injected under their current rules.
+func fired(t *testing.T, endpoint, token string, g *gateway) int {
+	t.Helper()
+
+	request, err := http.NewRequestWithContext(context.Background(), http.MethodGet, endpoint+"/sandbox/v1/faults", nil)
+	require.NoError(t, err)
+	request.Header.Set("Authorization", "Bearer "+token)
 
 	response, err := http.DefaultClient.Do(request)
-	require.NoError(l.t, err)
+	require.NoError(t, err)
 
 	defer response.Body.Close()
 
@@ -293,33 +340,34 @@ func (l *life) fired() int {
 		Fired int `json:"fired"`
 	}
 
-	require.Equal(l.t, http.StatusOK, response.StatusCode)
-	require.NoError(l.t, json.NewDecoder(response.Body).Decode(&rules))
+	require.Equal(t, http.StatusOK, response.StatusCode)
+	require.NoError(t, json.NewDecoder(response.Body).Decode(&rules))
 
-	fired := l.gateway.fired()
+	count := g.fired()
 	for _, rule := range rules {
-		fired += rule.Fired
+		count += rule.Fired
 	}
 
-	return fired
+	return count
 }
 
 // cleanRoutes lives clean lives and returns, per phase, how often each route was
 // requested: the requests the fault tests fail one by one. Polls vary with timing, so
 // a route counts as often as it was requested in the least busy of two lives.
-func cleanRoutes(t *testing.T, backend acctest.Backend) map[phase]map[string]int {
+func cleanRoutes(t *testing.T, newSubject func(*testing.T) subject) map[phase]map[string]int {
 	t.Helper()
 
 	routes := map[phase]map[string]int{}
 
 	for range 2 {
-		l := newLife(t, backend)
+		l := newSubject(t)
+		env := l.environment()
 
 		for _, p := range phases {
-			l.env.ResetStats(t)
+			env.ResetStats(t)
 			require.Equal(t, 1, l.converge(p), "a clean %s succeeds at once", p)
 
-			seen := l.env.Stats(t).Routes
+			seen := env.Stats(t).Routes
 			if routes[p] == nil {
 				routes[p] = seen
 

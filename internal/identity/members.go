@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -50,9 +51,10 @@ func (s *Service) groups(organizationID string) cloud.Object[Group] {
 	}
 }
 
-// ReadGroup returns the group, or nil when identity definitely has none.
+// ReadGroup returns the group, or nil when identity definitely has none (a 404 past
+// the read lag).
 func (s *Service) ReadGroup(ctx context.Context, organizationID, id string) (*Group, error) {
-	return s.groups(organizationID).Read(ctx, id)
+	return readSettled(ctx, s.session, s.groups(organizationID), id)
 }
 
 // ListGroups lists the organization's groups.
@@ -146,19 +148,65 @@ func (s *Service) serviceAccounts(organizationID string) cloud.Object[ServiceAcc
 // ReadServiceAccount returns the account, or nil when identity's list definitely has
 // it no longer: a miss is believed only once the read lag has passed.
 func (s *Service) ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error) {
-	var account *ServiceAccount
+	return readSettled(ctx, s.session, s.serviceAccounts(organizationID), id)
+}
 
-	err := s.session.PastReadLag(ctx, func(ctx context.Context) error {
-		read, err := s.serviceAccounts(organizationID).Get(ctx, id)
-		account = read
+// waitServiceAccount waits until identity's list shows the account as write made it:
+// its groups are kept on the groups, so a read right after a write may show the
+// groups' previous members. The account answered by the write (or, adopted, first
+// read) is returned with what the list shows of it, its token kept. An answered
+// write says which groups identity took; an adopted create does not, so its groups
+// are what the list shows once the read lag has passed.
+func (s *Service) waitServiceAccount(ctx context.Context, organizationID string, account *ServiceAccount, write ServiceAccountWrite, answered bool) (*ServiceAccount, error) {
+	id := account.Metadata.ID
+	shown := account
+	expected := joinable(account, write.Spec.GroupIDs)
+	settled := s.session.UnseenSettled()
 
-		return err
-	})
-	if unikorn.IsNotFound(err) {
-		return nil, nil
+	if !answered {
+		expected = write.Spec.GroupIDs
 	}
 
-	return account, err
+	err := s.session.WaitFor(ctx, "service account "+id+" to show its groups", func(ctx context.Context) (bool, error) {
+		read, err := s.serviceAccounts(organizationID).Get(ctx, id)
+
+		switch {
+		case unikorn.IsNotFound(err):
+			return false, nil
+		case err != nil:
+			return false, cloud.ReadFailed(err)
+		}
+
+		read.Status.AccessToken = account.Status.AccessToken
+		shown = read
+		m := read.Metadata
+
+		return m.Name == write.Metadata.Name && m.Description == write.Metadata.Description && sameTags(m.Tags, write.Metadata.Tags) &&
+			(sameSet(read.Spec.GroupIDs, expected) || (!answered && !time.Now().Before(settled))), nil
+	})
+	if err != nil {
+		return shown, err
+	}
+
+	if !answered {
+		return shown, joined(shown, write.Spec.GroupIDs)
+	}
+
+	return shown, nil
+}
+
+// joinable is the groups of wanted that identity put the account in: it ignores the
+// IDs of groups that do not exist, which joined reports.
+func joinable(account *ServiceAccount, wanted []string) []string {
+	var groups []string
+
+	for _, id := range wanted {
+		if slices.Contains(account.Spec.GroupIDs, id) {
+			groups = append(groups, id)
+		}
+	}
+
+	return groups
 }
 
 // ListServiceAccounts lists the organization's service accounts.
@@ -187,7 +235,16 @@ func (s *Service) CreateServiceAccount(ctx context.Context, organizationID strin
 		return nil, err
 	}
 
-	if err := joined(account, write.Spec.GroupIDs); err != nil {
+	// An answer says which groups identity took; an adopted account's first read may
+	// not show them yet.
+	answered := account.Status.AccessToken != "" || lost == nil
+	if answered {
+		if err := joined(account, write.Spec.GroupIDs); err != nil {
+			return account, err
+		}
+	}
+
+	if account, err = s.waitServiceAccount(ctx, organizationID, account, write, answered); err != nil {
 		return account, err
 	}
 
@@ -222,7 +279,11 @@ func (s *Service) UpdateServiceAccount(ctx context.Context, organizationID, id s
 		return nil, err
 	}
 
-	return account, joined(account, write.Spec.GroupIDs)
+	if err := joined(account, write.Spec.GroupIDs); err != nil {
+		return account, err
+	}
+
+	return s.waitServiceAccount(ctx, organizationID, account, write, true)
 }
 
 // DeleteServiceAccount deletes an account, which revokes its token, until identity's

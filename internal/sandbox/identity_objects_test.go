@@ -288,3 +288,25 @@ func TestAVersionOneStateGainsTheIdentityFixtures(t *testing.T) {
 	third.projectAs(DefaultToken, OrganizationID, ProjectID).expect(http.StatusOK, nil)
 	third.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+AdministratorsGroupID), nil).expect(http.StatusOK, nil)
 }
+
+func TestOrganizationRecordsNameWhatAnOrganizationHoldsInAnyState(t *testing.T) {
+	h := newHarness(t)
+
+	before := h.sb.OrganizationRecords(EmptyOrganizationID)
+	assert.Equal(t, []string{"identity group " + EmptyAdministratorsGroupID}, before, "the empty organization holds its administrators")
+
+	group := h.createGroup(emptyOrganizationPath, "team", unikorn.GroupSpec{RoleIDs: []string{}, ServiceAccountIDs: []string{}})
+	project := h.createProject(emptyOrganizationPath, group.Metadata.ID)
+
+	records := h.sb.OrganizationRecords(EmptyOrganizationID)
+	assert.Contains(t, records, "identity group "+group.Metadata.ID)
+	assert.Contains(t, records, "identity project "+project.Metadata.ID, "a project still provisioning is a record")
+	assert.NotContains(t, h.sb.OrganizationRecords(OrganizationID), "identity project "+project.Metadata.ID, "another organization's")
+
+	// A project being deleted is still a record until identity lets it go.
+	h.callAs(AdminToken, http.MethodDelete, emptyOrganizationPath("/projects/"+project.Metadata.ID), nil).expect(http.StatusAccepted, nil)
+	assert.Contains(t, h.sb.OrganizationRecords(EmptyOrganizationID), "identity project "+project.Metadata.ID)
+
+	h.clock.Advance(settle)
+	assert.NotContains(t, h.sb.OrganizationRecords(EmptyOrganizationID), "identity project "+project.Metadata.ID)
+}

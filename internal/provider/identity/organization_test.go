@@ -153,6 +153,16 @@ func stateResource(t *testing.T, state, address string) map[string]any {
 	return nil
 }
 
+// attribute returns a string attribute of a resource in a state file.
+func attribute(t *testing.T, attributes map[string]any, name string) string {
+	t.Helper()
+
+	value, ok := attributes[name].(string)
+	require.True(t, ok, "%s is %v, not a string", name, attributes[name])
+
+	return value
+}
+
 // secretAbsent fails when secret, or its base64 or hex form, is anywhere in content.
 func secretAbsent(t *testing.T, content, secret, what string) {
 	t.Helper()
@@ -210,10 +220,10 @@ resource "unikorn_compute_instance" "web" {
 
 	state := cli.ReadFile("terraform.tfstate")
 	account := stateResource(t, state, "unikorn_service_account.pipeline")
-	sealed, _ := account["sealed_token"].(string)
+	sealed := attribute(t, account, "sealed_token")
 	require.NotEmpty(t, sealed, "the token is kept sealed")
 
-	token, err := seal.Open(key, account["id"].(string), sealed)
+	token, err := seal.Open(key, attribute(t, account, "id"), sealed)
 	require.NoError(t, err)
 	require.NotEmpty(t, token.Token)
 
@@ -225,7 +235,7 @@ resource "unikorn_compute_instance" "web" {
 		_, other := newSealKey(t)
 		otherKey, err := base64.StdEncoding.DecodeString(other)
 		require.NoError(t, err)
-		_, err = seal.Open(otherKey, account["id"].(string), sealed)
+		_, err = seal.Open(otherKey, attribute(t, account, "id"), sealed)
 		require.ErrorIs(t, err, seal.ErrWrongKey, "nothing in the state opens without the key")
 	}
 
@@ -248,10 +258,10 @@ resource "unikorn_compute_instance" "web" {
 
 	built := env.OrganizationRecords(t, sandbox.EmptyOrganizationID)
 	for _, record := range []string{
-		"identity project " + project["id"].(string),
-		"identity service account " + account["id"].(string),
-		"region network " + network["id"].(string),
-		"compute instance " + instance["id"].(string),
+		"identity project " + attribute(t, project, "id"),
+		"identity service account " + attribute(t, account, "id"),
+		"region network " + attribute(t, network, "id"),
+		"compute instance " + attribute(t, instance, "id"),
 	} {
 		assert.Contains(t, built, record)
 	}

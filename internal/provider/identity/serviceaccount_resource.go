@@ -33,9 +33,8 @@ var (
 )
 
 var (
-	pathSealedToken     = path.Root("sealed_token")
-	pathTokenExpiry     = path.Root("token_expiry")
-	pathRotationTrigger = path.Root("rotation_trigger")
+	pathSealedToken = path.Root("sealed_token")
+	pathTokenExpiry = path.Root("token_expiry")
 )
 
 // NewServiceAccountResource returns the unikorn_service_account resource.

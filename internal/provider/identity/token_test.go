@@ -55,10 +55,10 @@ func sealedToken(t *testing.T, cli *acctest.CLI, key []byte) seal.Token {
 	t.Helper()
 
 	account := stateResource(t, cli.ReadFile("terraform.tfstate"), "unikorn_service_account.pipeline")
-	sealed, _ := account["sealed_token"].(string)
+	sealed := attribute(t, account, "sealed_token")
 	require.NotEmpty(t, sealed)
 
-	token, err := seal.Open(key, account["id"].(string), sealed)
+	token, err := seal.Open(key, attribute(t, account, "id"), sealed)
 	require.NoError(t, err)
 
 	return token
