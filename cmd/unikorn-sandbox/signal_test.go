@@ -38,9 +38,11 @@ func TestSIGTERMStopsTheProcessCleanlyAndSavesTheState(t *testing.T) {
 
 	go func() { exited <- cmd.Wait() }()
 
+	// A test that failed half way leaves no process behind.
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
+		if cmd.Process.Kill() == nil {
+			t.Log("the sandbox was still running and was killed:", <-exited)
+		}
 	})
 
 	exports := waitForEnvFile(t, envFile, exited)
@@ -139,4 +141,3 @@ func readSavedNetworks(t *testing.T, path string) []string {
 
 	return ids
 }
-
