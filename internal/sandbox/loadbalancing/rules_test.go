@@ -58,12 +58,20 @@ func TestSchemaRefusesWhatTheContractForbids(t *testing.T) {
 		"port too high":            tcp("web", 65536),
 		"member port":              tcp("web", 80, member("10.0.0.5", 0)),
 		"idle timeout zero":        func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.IdleTimeoutSeconds = integer(0); return l }(),
-		"idle timeout too long":    func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.IdleTimeoutSeconds = integer(86401); return l }(),
-		"CIDR without length":      func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.AllowedCIDRs = []string{"10.0.0.0"}; return l }(),
-		"IPv6 CIDR":                func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.AllowedCIDRs = []string{"::/0"}; return l }(),
-		"health interval":          withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{IntervalSeconds: integer(301)}),
-		"health threshold":         withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{HealthyThreshold: integer(11)}),
-		"health unhealthy zero":    withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{UnhealthyThreshold: integer(0)}),
+		"idle timeout too long": func() unikorn.LoadBalancerListener {
+			l := tcp("web", 80)
+			l.IdleTimeoutSeconds = integer(86401)
+			return l
+		}(),
+		"CIDR without length": func() unikorn.LoadBalancerListener {
+			l := tcp("web", 80)
+			l.AllowedCIDRs = []string{"10.0.0.0"}
+			return l
+		}(),
+		"IPv6 CIDR":             func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.AllowedCIDRs = []string{"::/0"}; return l }(),
+		"health interval":       withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{IntervalSeconds: integer(301)}),
+		"health threshold":      withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{HealthyThreshold: integer(11)}),
+		"health unhealthy zero": withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{UnhealthyThreshold: integer(0)}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := CheckSchema(unikorn.LoadBalancerSpec{Listeners: []unikorn.LoadBalancerListener{listener}})
@@ -107,9 +115,13 @@ func TestNormalizeRefusesWhatTheHandlerForbids(t *testing.T) {
 		"timeout above default interval": {[]unikorn.LoadBalancerListener{withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{
 			TimeoutSeconds: integer(10),
 		})}, 422, "timeoutSeconds must be less than intervalSeconds"},
-		"member not IPv4":  {[]unikorn.LoadBalancerListener{tcp("web", 80, member("fd00::5", 80))}, 400, "member address must be a valid IPv4 address"},
-		"member hostname":  {[]unikorn.LoadBalancerListener{tcp("web", 80, member("web.example.com", 80))}, 400, "member address must be a valid IPv4 address"},
-		"CIDR bad address": {[]unikorn.LoadBalancerListener{func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.AllowedCIDRs = []string{"010.0.0.0/8"}; return l }()}, 400, "allowedCidrs must contain valid IPv4 CIDR prefixes"},
+		"member not IPv4": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("fd00::5", 80))}, 400, "member address must be a valid IPv4 address"},
+		"member hostname": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("web.example.com", 80))}, 400, "member address must be a valid IPv4 address"},
+		"CIDR bad address": {[]unikorn.LoadBalancerListener{func() unikorn.LoadBalancerListener {
+			l := tcp("web", 80)
+			l.AllowedCIDRs = []string{"010.0.0.0/8"}
+			return l
+		}()}, 400, "allowedCidrs must contain valid IPv4 CIDR prefixes"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Normalize(unikorn.LoadBalancerSpec{Listeners: tc.listeners})
