@@ -55,6 +55,18 @@ func problem(listener, field, summary, detail string, args ...any) Problem {
 	return Problem{Listener: listener, Field: field, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
 }
 
+// labelValue is core's rule for every resource name: a Kubernetes label value.
+var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za-z])?$`)
+
+// ValidateName returns why region would refuse name for a load balancer, or nil.
+func ValidateName(name string) error {
+	if !labelValue.MatchString(name) {
+		return fmt.Errorf("load balancer name %q is not a Kubernetes label value", name)
+	}
+
+	return nil
+}
+
 // listenerName is region's rule for listener names: a DNS label that starts with a
 // lower-case letter.
 var listenerName = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
