@@ -30,8 +30,11 @@ const (
 	MaxHealthCheckThreshold = 10
 )
 
-// Fields of a listener that a Problem can name, as the Terraform schema names them.
+// Fields that a Problem can name, as the Terraform schema names them: a listener's,
+// or with no listener the load balancer's own.
 const (
+	FieldVIPAddress = "vip_address"
+
 	FieldName               = "name"
 	FieldProtocol           = "protocol"
 	FieldPort               = "port"
@@ -42,8 +45,10 @@ const (
 	FieldHealthCheck        = "health_check"
 )
 
-// Problem is one reason region would refuse a listener, phrased for the person who
-// wrote it. Field names the listener's attribute, empty for the listener as a whole.
+// Problem is one reason region would refuse a document, phrased for the person who
+// wrote it. Field names the listener's attribute, empty for the listener as a whole;
+// without a listener, Field names the load balancer's attribute, and both empty the
+// listeners as a whole.
 type Problem struct {
 	Listener string
 	Field    string

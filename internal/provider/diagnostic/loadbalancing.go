@@ -11,12 +11,16 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 )
 
-// ListenerPath is where a problem of a load balancer's listener points: the
-// listener's attribute field ("port", "health_check.timeout_seconds"), or the
-// listener itself for an empty field, or the listeners for an empty listener.
+// ListenerPath is where a problem of a load balancer points: the listener's attribute
+// field ("port", "health_check.timeout_seconds"), or the listener itself for an empty
+// field; without a listener, the load balancer's attribute field, or the listeners.
 func ListenerPath(listener, field string) path.Path {
 	p := path.Root("listeners")
-	if listener == "" {
+
+	switch {
+	case listener == "" && field != "":
+		return path.Root(field)
+	case listener == "":
 		return p
 	}
 

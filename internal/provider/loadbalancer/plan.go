@@ -23,7 +23,9 @@ func (idleTimeoutDefault) Description(context.Context) string {
 	return "defaults to region's idle timeout for the listener's protocol"
 }
 
-func (m idleTimeoutDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m idleTimeoutDefault) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (idleTimeoutDefault) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
 	if !req.ConfigValue.IsNull() {
@@ -53,7 +55,9 @@ func (publicIPFollowsEnabled) Description(context.Context) string {
 	return "kept unless public_ip_enabled changes"
 }
 
-func (m publicIPFollowsEnabled) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m publicIPFollowsEnabled) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (publicIPFollowsEnabled) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {

@@ -123,7 +123,15 @@ func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 	}
 
-	r.checkVIP(ctx, &plan, &resp.Diagnostics)
+	// Only a VIP the configuration asks for is checked: one kept from the state is the
+	// old network's, which a replacement does not keep.
+	var configured types.String
+
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathVIPAddress, &configured)...)
+
+	if !configured.IsNull() {
+		r.checkVIP(ctx, &plan, &resp.Diagnostics)
+	}
 }
 
 func (r *loadBalancerResource) checkImmutable(ctx context.Context, state, plan *resourceModel, diags *diag.Diagnostics) {

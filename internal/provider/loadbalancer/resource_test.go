@@ -410,7 +410,7 @@ func TestAccLoadBalancer_quota(t *testing.T) {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{
 			Config:      env.ProviderConfig() + render(t, public),
-			ExpectError: regexp.MustCompile("(?s)`publicips` quota does not allow this load balancer.*Nothing was created"),
+			ExpectError: regexp.MustCompile("(?s)`publicips` quota does not allow this load\\s+balancer.*Nothing\\s+was\\s+created"),
 		},
 	))
 
