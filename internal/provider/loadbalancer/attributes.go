@@ -47,7 +47,7 @@ var attributes = map[string]attribute{
 		about: "The load balancer's virtual IP on its network.",
 		rules: "Optional: it must lie within the network's prefix, which is checked at plan; " +
 			"without it the network chooses one, which is then kept.",
-		change: replaces,
+		change: "Changing it replaces the load balancer, which loses its public IP.",
 	},
 	"public_ip_enabled": {
 		about: "Whether the load balancer has a public IP in front of its VIP. It counts against the organization's " +
