@@ -173,28 +173,57 @@ func (s *Service) Update(ctx context.Context, id string, spec Spec) (*LoadBalanc
 	return fromWire(read), err
 }
 
-// readForUpdate reads the load balancer an update is for: one region definitely has
-// not (past the read lag) is gone, one it is deleting cannot be updated.
+// readForUpdate reads the load balancer an update is for, riding out failures that
+// are no answer: one region definitely has not (past the read lag) is gone, one it is
+// deleting cannot be updated.
 func (s *Service) readForUpdate(ctx context.Context, id string) (*unikorn.LoadBalancer, error) {
 	var current *unikorn.LoadBalancer
 
-	err := s.session.PastReadLag(ctx, func(ctx context.Context) error {
-		read, err := s.client.GetLoadBalancer(ctx, id)
-		current = read
+	settled := s.session.UnseenSettled()
 
-		return err
-	})
+	read := func(ctx context.Context) (bool, error) {
+		lb, err := s.client.GetLoadBalancer(ctx, id)
 
-	switch {
-	case unikorn.IsNotFound(err):
-		return nil, &GoneError{ID: id}
-	case err != nil:
+		switch {
+		case unikorn.IsNotFound(err) && time.Now().Before(settled):
+			return false, nil
+		case unikorn.IsNotFound(err):
+			return false, &GoneError{ID: id}
+		case err != nil:
+			return false, cloud.ReadFailed(err)
+		case lb.Metadata.DeletionTime != nil:
+			return false, &DeletingError{ID: id}
+		}
+
+		current = lb
+
+		return true, nil
+	}
+
+	if err := s.soon(ctx, "load balancer "+id+" to be read", read); err != nil {
 		return nil, err
-	case current.Metadata.DeletionTime != nil:
-		return nil, &DeletingError{ID: id}
 	}
 
 	return current, nil
+}
+
+// soon calls check at once and, unless that settles it, again on the ticks of a wait:
+// a failure that is no answer (which check reports with cloud.ReadFailed) is ridden
+// out like any other "not yet".
+func (s *Service) soon(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	done, err := check(ctx)
+	if done || (err != nil && !noAnswer(err)) {
+		return err
+	}
+
+	return s.session.WaitFor(ctx, what, check)
+}
+
+// noAnswer reports whether err says nothing of the load balancer: a failure that is no
+// refusal, and none of the façade's own answers.
+func noAnswer(err error) bool {
+	return cloud.Transient(err) && !errors.As(err, new(*GoneError)) && !errors.As(err, new(*DeletingError)) &&
+		!errors.As(err, new(*ProvisioningFailedError))
 }
 
 // put sends update until region takes it, and returns the document region answered
@@ -254,10 +283,7 @@ func (s *Service) put(ctx context.Context, id string, update unikorn.LoadBalance
 		return false, cloud.ReadFailed(err)
 	}
 
-	done, err := send(ctx)
-	if err == nil && !done {
-		err = s.session.WaitFor(ctx, "load balancer "+id+" to take the update", send)
-	}
+	err := s.soon(ctx, "load balancer "+id+" to take the update", send)
 
 	return written, err
 }

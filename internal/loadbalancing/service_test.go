@@ -350,3 +350,30 @@ func TestListAndNetworkPrefix(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "10.0.0.0/24", prefix)
 }
+
+// A failed read or PUT that is no answer (region's 500s are not retried by the client)
+// is ridden out: the document is sent again, which replacing the whole is safe.
+func TestUpdateRidesOutFailuresThatAreNoAnswer(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t, 0)
+	ctx := e.ctx(t)
+
+	lb, err := e.service.Create(ctx, frontend(false))
+	require.NoError(t, err)
+
+	for _, method := range []string{http.MethodGet, http.MethodPut} {
+		_, err := e.sandbox.AddFault(sandbox.FaultRule{
+			Method: method, Route: "/api/v2/loadbalancers/{loadBalancerID}", Status: http.StatusInternalServerError, Count: 1,
+		})
+		require.NoError(t, err)
+	}
+
+	spec := lb.Spec
+	spec.Description = "after two failures"
+
+	updated, err := e.service.Update(ctx, lb.ID, spec)
+	require.NoError(t, err)
+	assert.Equal(t, "after two failures", updated.Description)
+	assert.Equal(t, 2, e.requests("PUT /api/v2/loadbalancers/{loadBalancerID}"))
+}

@@ -102,3 +102,10 @@ func LoadBalancingNetwork(p path.Path, networkID string, err error) diag.Diagnos
 		detail("The network's prefix could not be read to check vip_address against it: "+err.Error()+".",
 			"Region checks it when the load balancer is created."))
 }
+
+// VIPOutsideNetwork says that a load balancer's VIP is not in its network's prefix;
+// err is the façade's reason.
+func VIPOutsideNetwork(p path.Path, err error) diag.Diagnostic {
+	return AttributeError(p, "VIP outside the network", sentence(err.Error()),
+		"Choose an address within the network's prefix, or leave vip_address out to let the network choose one.")
+}

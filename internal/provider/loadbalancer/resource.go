@@ -2,7 +2,6 @@ package loadbalancer
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -164,8 +163,7 @@ func (r *loadBalancerResource) checkVIP(ctx context.Context, plan *resourceModel
 	}
 
 	if err := loadbalancing.CheckVIP(plan.VIPAddress.ValueString(), prefix); err != nil {
-		diags.Append(diagnostic.AttributeError(pathVIPAddress, "VIP outside the network", sentence(err.Error()),
-			"Choose an address within the network's prefix, or leave vip_address out to let the network choose one."))
+		diags.Append(diagnostic.VIPOutsideNetwork(pathVIPAddress, err))
 	}
 }
 
@@ -267,13 +265,4 @@ func finish(ctx context.Context, operation string, m *resourceModel, lb *loadbal
 	if err != nil {
 		diags.Append(diagnostic.LoadBalancing("Could not "+operation+" the load balancer", err)...)
 	}
-}
-
-// sentence shows an error, which Go words as a clause, as a sentence.
-func sentence(clause string) string {
-	if clause == "" {
-		return clause
-	}
-
-	return strings.ToUpper(clause[:1]) + clause[1:] + "."
 }
