@@ -72,7 +72,7 @@ func (publicIPFollowsEnabled) PlanModifyString(ctx context.Context, req planmodi
 	switch {
 	case planned.IsUnknown():
 		resp.PlanValue = types.StringUnknown()
-	case planned.Equal(current) && !(planned.ValueBool() && req.StateValue.IsNull()):
+	case planned.Equal(current) && (!planned.ValueBool() || !req.StateValue.IsNull()):
 		resp.PlanValue = req.StateValue
 	case planned.ValueBool():
 		resp.PlanValue = types.StringUnknown()

@@ -84,11 +84,11 @@ func CheckSchema(spec unikorn.LoadBalancerSpec) error {
 			return schemaError(at+"/protocol", fmt.Sprintf("value %q is not one of the allowed values [\"tcp\",\"udp\"]", listener.Protocol))
 		}
 
-		if err := inRange(at+"/port", &listener.Port, 1, 65535); err != nil {
+		if err := inRange(at+"/port", &listener.Port, 65535); err != nil {
 			return err
 		}
 
-		if err := inRange(at+"/idleTimeoutSeconds", listener.IdleTimeoutSeconds, 1, maxIdleTimeout); err != nil {
+		if err := inRange(at+"/idleTimeoutSeconds", listener.IdleTimeoutSeconds, maxIdleTimeout); err != nil {
 			return err
 		}
 
@@ -99,7 +99,7 @@ func CheckSchema(spec unikorn.LoadBalancerSpec) error {
 		}
 
 		for j := range listener.Pool.Members {
-			if err := inRange(fmt.Sprintf("%s/pool/members/%d/port", at, j), &listener.Pool.Members[j].Port, 1, 65535); err != nil {
+			if err := inRange(fmt.Sprintf("%s/pool/members/%d/port", at, j), &listener.Pool.Members[j].Port, 65535); err != nil {
 				return err
 			}
 		}
@@ -115,7 +115,7 @@ func CheckSchema(spec unikorn.LoadBalancerSpec) error {
 				{"healthyThreshold", check.HealthyThreshold, maxThreshold},
 				{"unhealthyThreshold", check.UnhealthyThreshold, maxThreshold},
 			} {
-				if err := inRange(at+"/pool/healthCheck/"+field.name, field.value, 1, field.max); err != nil {
+				if err := inRange(at+"/pool/healthCheck/"+field.name, field.value, field.max); err != nil {
 					return err
 				}
 			}
@@ -129,12 +129,13 @@ func schemaError(pointer, reason string) error {
 	return badRequest("request body has an error: doesn't match schema: Error at %q: %s", pointer, reason)
 }
 
-func inRange(pointer string, value *int, lowest, highest int) error {
+// inRange checks a bound of the schema: every one starts at 1.
+func inRange(pointer string, value *int, highest int) error {
 	switch {
 	case value == nil:
 		return nil
-	case *value < lowest:
-		return schemaError(pointer, fmt.Sprintf("number must be at least %d", lowest))
+	case *value < 1:
+		return schemaError(pointer, "number must be at least 1")
 	case *value > highest:
 		return schemaError(pointer, fmt.Sprintf("number must be at most %d", highest))
 	}

@@ -18,8 +18,9 @@ func tcp(name string, port int, members ...unikorn.LoadBalancerMember) unikorn.L
 	return unikorn.LoadBalancerListener{Name: name, Protocol: unikorn.LoadBalancerProtocolTCP, Port: port, Pool: unikorn.LoadBalancerPool{Members: members}}
 }
 
-func udp(name string, port int) unikorn.LoadBalancerListener {
-	listener := tcp(name, port)
+// dns is a UDP listener on port 53.
+func dns() unikorn.LoadBalancerListener {
+	listener := tcp("dns", 53)
 	listener.Protocol = unikorn.LoadBalancerProtocolUDP
 
 	return listener
@@ -57,21 +58,13 @@ func TestSchemaRefusesWhatTheContractForbids(t *testing.T) {
 		"port zero":                tcp("web", 0),
 		"port too high":            tcp("web", 65536),
 		"member port":              tcp("web", 80, member("10.0.0.5", 0)),
-		"idle timeout zero":        func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.IdleTimeoutSeconds = integer(0); return l }(),
-		"idle timeout too long": func() unikorn.LoadBalancerListener {
-			l := tcp("web", 80)
-			l.IdleTimeoutSeconds = integer(86401)
-			return l
-		}(),
-		"CIDR without length": func() unikorn.LoadBalancerListener {
-			l := tcp("web", 80)
-			l.AllowedCIDRs = []string{"10.0.0.0"}
-			return l
-		}(),
-		"IPv6 CIDR":             func() unikorn.LoadBalancerListener { l := tcp("web", 80); l.AllowedCIDRs = []string{"::/0"}; return l }(),
-		"health interval":       withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{IntervalSeconds: integer(301)}),
-		"health threshold":      withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{HealthyThreshold: integer(11)}),
-		"health unhealthy zero": withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{UnhealthyThreshold: integer(0)}),
+		"idle timeout zero":        withIdle(tcp("web", 80), 0),
+		"idle timeout too long":    withIdle(tcp("web", 80), 86401),
+		"CIDR without length":      withCIDRs(tcp("web", 80), "10.0.0.0"),
+		"IPv6 CIDR":                withCIDRs(tcp("web", 80), "::/0"),
+		"health interval":          withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{IntervalSeconds: integer(301)}),
+		"health threshold":         withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{HealthyThreshold: integer(11)}),
+		"health unhealthy zero":    withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{UnhealthyThreshold: integer(0)}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := CheckSchema(unikorn.LoadBalancerSpec{Listeners: []unikorn.LoadBalancerListener{listener}})
@@ -81,6 +74,18 @@ func TestSchemaRefusesWhatTheContractForbids(t *testing.T) {
 
 	assert.Equal(t, 400, refusal(CheckSchema(unikorn.LoadBalancerSpec{})), "at least one listener")
 	require.NoError(t, CheckSchema(unikorn.LoadBalancerSpec{Listeners: []unikorn.LoadBalancerListener{tcp("web", 80, member("10.0.0.5", 8080))}}))
+}
+
+func withIdle(listener unikorn.LoadBalancerListener, seconds int) unikorn.LoadBalancerListener {
+	listener.IdleTimeoutSeconds = integer(seconds)
+
+	return listener
+}
+
+func withCIDRs(listener unikorn.LoadBalancerListener, cidrs ...string) unikorn.LoadBalancerListener {
+	listener.AllowedCIDRs = cidrs
+
+	return listener
 }
 
 func withHealthCheck(listener unikorn.LoadBalancerListener, check unikorn.LoadBalancerHealthCheck) unikorn.LoadBalancerListener {
@@ -94,7 +99,7 @@ func TestNormalizeRefusesWhatTheHandlerForbids(t *testing.T) {
 	proxy.Protocol = unikorn.LoadBalancerProtocolUDP
 	proxy.Pool.ProxyProtocolV2 = boolean(true)
 
-	idle := udp("dns", 53)
+	idle := dns()
 	idle.IdleTimeoutSeconds = integer(30)
 
 	for name, tc := range map[string]struct {
@@ -104,7 +109,7 @@ func TestNormalizeRefusesWhatTheHandlerForbids(t *testing.T) {
 	}{
 		"duplicate names":          {[]unikorn.LoadBalancerListener{tcp("web", 80), tcp("web", 443)}, 422, "listener names must be unique"},
 		"duplicate protocol+port":  {[]unikorn.LoadBalancerListener{tcp("web", 80), tcp("www", 80)}, 422, "listener protocol and port combinations must be unique"},
-		"same port, two protocols": {[]unikorn.LoadBalancerListener{tcp("web", 53), udp("dns", 53)}, 0, ""},
+		"same port, two protocols": {[]unikorn.LoadBalancerListener{tcp("web", 53), dns()}, 0, ""},
 		"duplicate members":        {[]unikorn.LoadBalancerListener{tcp("web", 80, member("10.0.0.5", 80), member("10.0.0.5", 80))}, 422, "pool members must be unique by address and port"},
 		"same address, two ports":  {[]unikorn.LoadBalancerListener{tcp("web", 80, member("10.0.0.5", 80), member("10.0.0.5", 81))}, 0, ""},
 		"UDP idle timeout":         {[]unikorn.LoadBalancerListener{idle}, 422, "idleTimeoutSeconds is only supported for TCP listeners"},
@@ -117,11 +122,7 @@ func TestNormalizeRefusesWhatTheHandlerForbids(t *testing.T) {
 		})}, 422, "timeoutSeconds must be less than intervalSeconds"},
 		"member not IPv4": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("fd00::5", 80))}, 400, "member address must be a valid IPv4 address"},
 		"member hostname": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("web.example.com", 80))}, 400, "member address must be a valid IPv4 address"},
-		"CIDR bad address": {[]unikorn.LoadBalancerListener{func() unikorn.LoadBalancerListener {
-			l := tcp("web", 80)
-			l.AllowedCIDRs = []string{"010.0.0.0/8"}
-			return l
-		}()}, 400, "allowedCidrs must contain valid IPv4 CIDR prefixes"},
+		"CIDR bad address": {[]unikorn.LoadBalancerListener{withCIDRs(tcp("web", 80), "010.0.0.0/8")}, 400, "allowedCidrs must contain valid IPv4 CIDR prefixes"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Normalize(unikorn.LoadBalancerSpec{Listeners: tc.listeners})
@@ -142,7 +143,7 @@ func TestNormalizeStoresRegionsDefaultsAndForms(t *testing.T) {
 	open := tcp("open", 443)
 	open.AllowedCIDRs = []string{}
 
-	dns := udp("dns", 53)
+	dns := dns()
 
 	spec, err := Normalize(unikorn.LoadBalancerSpec{Listeners: []unikorn.LoadBalancerListener{web, open, dns}})
 	require.NoError(t, err)
@@ -193,7 +194,7 @@ func TestVIPMustLieInTheNetwork(t *testing.T) {
 }
 
 func TestAnExistingListenerKeepsProtocolPortAndProxyProtocol(t *testing.T) {
-	current := []unikorn.LoadBalancerListener{tcp("web", 80), udp("dns", 53)}
+	current := []unikorn.LoadBalancerListener{tcp("web", 80), dns()}
 
 	proxied := tcp("web", 80)
 	proxied.Pool.ProxyProtocolV2 = boolean(true)
