@@ -120,8 +120,8 @@ func TestNormalizeRefusesWhatTheHandlerForbids(t *testing.T) {
 		"timeout above default interval": {[]unikorn.LoadBalancerListener{withHealthCheck(tcp("web", 80), unikorn.LoadBalancerHealthCheck{
 			TimeoutSeconds: integer(10),
 		})}, 422, "timeoutSeconds must be less than intervalSeconds"},
-		"member not IPv4": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("fd00::5", 80))}, 400, "member address must be a valid IPv4 address"},
-		"member hostname": {[]unikorn.LoadBalancerListener{tcp("web", 80, member("web.example.com", 80))}, 400, "member address must be a valid IPv4 address"},
+		"member not IPv4":  {[]unikorn.LoadBalancerListener{tcp("web", 80, member("fd00::5", 80))}, 400, "member address must be a valid IPv4 address"},
+		"member hostname":  {[]unikorn.LoadBalancerListener{tcp("web", 80, member("web.example.com", 80))}, 400, "member address must be a valid IPv4 address"},
 		"CIDR bad address": {[]unikorn.LoadBalancerListener{withCIDRs(tcp("web", 80), "010.0.0.0/8")}, 400, "allowedCidrs must contain valid IPv4 CIDR prefixes"},
 	} {
 		t.Run(name, func(t *testing.T) {
