@@ -65,8 +65,16 @@ func (o Object[T]) WaitProvisioned(ctx context.Context, s *Session, id string) (
 func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, ready func(*T) (bool, error)) (*T, error) {
 	var object *T
 
+	// A read right after the create or update may come from a cache that has not seen
+	// the object yet: a 404 means gone only once the read lag has passed.
+	settled := s.UnseenSettled()
+
 	err := s.WaitFor(ctx, o.Kind+" "+id+" to be "+what, func(ctx context.Context) (bool, error) {
 		read, err := o.Get(ctx, id)
+		if unikorn.IsNotFound(err) && object == nil && time.Now().Before(settled) {
+			return false, nil
+		}
+
 		if err != nil {
 			return false, ReadFailed(err)
 		}
