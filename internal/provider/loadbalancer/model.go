@@ -1,9 +1,11 @@
 package loadbalancer
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -341,15 +343,7 @@ func membersValue(ctx context.Context, members []loadbalancing.Member, prior typ
 		}
 
 		slices.SortFunc(out, func(a, b loadbalancing.Member) int {
-			if a.Address != b.Address {
-				if a.Address < b.Address {
-					return -1
-				}
-
-				return 1
-			}
-
-			return a.Port - b.Port
+			return cmp.Or(strings.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port))
 		})
 
 		return slices.Compact(out)
