@@ -19,6 +19,7 @@ import (
 // by network where two share the name, and says which when a name is ambiguous.
 func TestAccLoadBalancerDataSource(t *testing.T) {
 	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
 
 	front := lb{Label: "front", Name: "front", NetworkID: acctest.Quote(env.NetworkID), PublicIP: boolean(true), Listeners: []listener{web()}}
 	twin := lb{Label: "twin", Name: "front", NetworkID: acctest.Quote(sandbox.NetworkSecondaryID), Listeners: []listener{{Name: "web", Protocol: "tcp", Port: 80}}}

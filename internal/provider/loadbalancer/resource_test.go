@@ -84,18 +84,27 @@ func (c *captured) same(attribute string) resource.TestCheckFunc {
 	}
 }
 
-// inNetwork checks that the VIP lies in the default network's prefix.
-func inNetwork(s *terraform.State) error {
-	vip, err := netip.ParseAddr(s.RootModule().Resources[address].Primary.Attributes["vip_address"])
-	if err != nil {
-		return err
-	}
+// inNetwork checks that the VIP lies in the environment's network's prefix.
+func inNetwork(t *testing.T, env *acctest.Environment) resource.TestCheckFunc {
+	t.Helper()
 
-	if !netip.MustParsePrefix("10.0.0.0/24").Contains(vip) {
-		return fmt.Errorf("VIP %s is not in the network", vip)
-	}
+	return func(s *terraform.State) error {
+		vip, err := netip.ParseAddr(s.RootModule().Resources[address].Primary.Attributes["vip_address"])
+		if err != nil {
+			return err
+		}
 
-	return nil
+		network, err := env.Client.GetNetwork(t.Context(), env.NetworkID)
+		if err != nil {
+			return err
+		}
+
+		if prefix := netip.MustParsePrefix(network.Status.Prefix); !prefix.Contains(vip) {
+			return fmt.Errorf("VIP %s is not in the network's prefix %s", vip, prefix)
+		}
+
+		return nil
+	}
 }
 
 func expect(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
@@ -150,7 +159,7 @@ func TestAccLoadBalancer_lifecycle(t *testing.T) {
 				})),
 				statecheck.ExpectIdentity(address, map[string]knownvalue.Check{"id": knownvalue.NotNull()}),
 			},
-			Check: resource.ComposeTestCheckFunc(vip.take("vip_address"), publicIP.take("public_ip"), inNetwork),
+			Check: resource.ComposeTestCheckFunc(vip.take("vip_address"), publicIP.take("public_ip"), inNetwork(t, env)),
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, second),
@@ -285,8 +294,8 @@ func TestAccLoadBalancer_planDiagnostics(t *testing.T) {
 			with(func(l *listener) { l.Idle = 90000 })),
 		plan(`(?s)Listener port taken in listener "web".*"alt" and "web"`,
 			lb{Name: "refused", NetworkID: network, Listeners: []listener{web(), {Name: "alt", Protocol: "tcp", Port: 80}}}),
-		plan(`(?s)VIP outside the network.*10\.9\.0\.5 is not in the network's prefix`,
-			lb{Name: "refused", NetworkID: network, VIP: "10.9.0.5", Listeners: []listener{web()}}),
+		plan(`(?s)VIP outside the network.*192\.0\.2\.5 is not in the network's prefix`,
+			lb{Name: "refused", NetworkID: network, VIP: "192.0.2.5", Listeners: []listener{web()}}),
 		plan(`(?s)Invalid IPv4 address.*Write it as 10.0.0.5`,
 			lb{Name: "refused", NetworkID: network, VIP: "::ffff:10.0.0.5", Listeners: []listener{web()}}),
 		plan(`(?s)Network not found.*does not exist`,
