@@ -160,6 +160,13 @@ func TestUpdateRidesOutTheOptimisticLock(t *testing.T) {
 	spec := lb.Spec
 	spec.Listeners = append(spec.Listeners, loadbalancing.Listener{Name: "dns", Protocol: loadbalancing.ProtocolUDP, Port: 53, Members: []loadbalancing.Member{}})
 
+	// The cache may have caught up already (its lag is random): the next PUT meets a
+	// conflict whatever it drew, so that the test always sees one.
+	_, err = e.sandbox.AddFault(sandbox.FaultRule{
+		Method: http.MethodPut, Route: "/api/v2/loadbalancers/{loadBalancerID}", Status: http.StatusConflict, Count: 1,
+	})
+	require.NoError(t, err)
+
 	before := e.requests("PUT /api/v2/loadbalancers/{loadBalancerID}")
 
 	updated, err := e.service.Update(ctx, lb.ID, spec)
