@@ -22,6 +22,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
@@ -169,6 +170,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		loadbalancer.NewResource,
 	}
 }
 
@@ -184,6 +186,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
+		loadbalancer.NewDataSource,
 	}
 }
 
@@ -210,5 +213,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		network.NewNetworkListResource,
 		network.NewSecurityGroupListResource,
 		network.NewSSHCertificateAuthorityListResource,
+		loadbalancer.NewListResource,
 	}
 }
