@@ -17,6 +17,7 @@ const (
 	ObjectImage                   = "image"
 	ObjectAllocation              = "allocation"
 	ObjectInstance                = "instance"
+	ObjectLoadBalancer            = "loadBalancer"
 )
 
 // Object is one thing the sandbox holds, as it is now rather than as a lagging read
@@ -33,7 +34,8 @@ type Object struct {
 }
 
 // Objects returns everything users can make that exists now, fixtures included,
-// sorted by kind and ID. Objects being deleted are listed until they are gone.
+// sorted by kind and ID. Objects being deleted are listed until they are gone. A kind
+// the sandbox learns to serve joins here, or a leak of it goes unseen.
 func (s *Sandbox) Objects() []Object {
 	// Compute takes the sandbox's lock inside its own, so it is asked first.
 	var objects []Object
@@ -62,6 +64,10 @@ func (s *Sandbox) Objects() []Object {
 
 	for _, record := range s.world.Servers {
 		objects = append(objects, projectObject(ObjectServer, &record.Server.Metadata))
+	}
+
+	for _, record := range s.world.LoadBalancers {
+		objects = append(objects, projectObject(ObjectLoadBalancer, &record.LoadBalancer.Metadata))
 	}
 
 	for _, allocation := range s.world.Allocations {

@@ -52,6 +52,8 @@ func TestObjectsTellFixturesFromWhatWasMade(t *testing.T) {
 		},
 	}).expect(http.StatusCreated, &instance)
 
+	loadBalancer := h.createLoadBalancer(loadBalancerCreate("lb", NetworkDefaultID, false))
+
 	made := map[string][]string{}
 
 	for _, object := range h.made() {
@@ -63,9 +65,11 @@ func TestObjectsTellFixturesFromWhatWasMade(t *testing.T) {
 
 	assert.Equal(t, []string{"made"}, made[ObjectNetwork])
 	assert.Equal(t, []string{"web"}, made[ObjectInstance])
-	assert.Len(t, made[ObjectAllocation], 2, "the network's and the instance's charges")
+	assert.Equal(t, []string{"lb"}, made[ObjectLoadBalancer])
+	assert.Len(t, made[ObjectAllocation], 3, "the network's, the instance's and the load balancer's charges")
 
 	h.call(http.MethodDelete, "/api/v2/networks/"+network.Metadata.ID, nil).expect(http.StatusAccepted, nil)
+	h.call(http.MethodDelete, "/api/v2/loadbalancers/"+loadBalancer.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 	h.callAs(DefaultToken, http.MethodDelete, ComputePrefix+"/api/v2/instances/"+instance.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 
 	// Objects being deleted are still there; compute's passes run at its requests.
