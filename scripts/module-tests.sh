@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the example module's own tests (examples/modules/web-tier/tests) as a module
 # author's CI would, against one fresh sandbox whose organization may have two servers
-# (UNIKORN_SANDBOX_QUOTA): `terraform test`, then tests/quota, whose last run must fail
-# on the quota error and on nothing else; then the same under OpenTofu. After each, the
-# sandbox must hold nothing but its fixtures: the test framework destroyed everything,
-# the partly applied tier of the failed run included. Nothing lands in the repository.
+# (UNIKORN_SANDBOX_QUOTA) and whose reads trail writes by up to half a second
+# (UNIKORN_SANDBOX_READ_LAG, which the caller may set harsher): `terraform test`, then
+# tests/quota, whose last run must fail on the quota error and on nothing else; then
+# the same under OpenTofu. After each, the sandbox must hold nothing but its fixtures:
+# the test framework destroyed everything, the partly applied tier of the failed run
+# included. Nothing lands in the repository.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -49,8 +51,9 @@ module_test() {
 step "Building the provider and the sandbox"
 build_provider_and_sandbox "$work" module-tests
 
-step "Starting the sandbox with a quota of two servers"
-UNIKORN_SANDBOX_QUOTA=servers=2 start_sandbox "$work"
+read_lag="${UNIKORN_SANDBOX_READ_LAG:-500ms}"
+step "Starting the sandbox with a quota of two servers and reads trailing writes by up to $read_lag"
+UNIKORN_SANDBOX_QUOTA=servers=2 UNIKORN_SANDBOX_READ_LAG="$read_lag" start_sandbox "$work"
 echo "    listening on $UNIKORN_REGION_ENDPOINT"
 use_built_provider "$work"
 
