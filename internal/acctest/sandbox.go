@@ -92,6 +92,18 @@ func (e *Environment) InstanceServers(t *testing.T, instanceID string) []unikorn
 	return servers
 }
 
+// LoadBalancers returns every load balancer the sandbox holds, as it is: what a check
+// that nothing is left needs, where a list may still show what was just deleted.
+func (e *Environment) LoadBalancers(t *testing.T) []unikorn.LoadBalancer {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	loadBalancers, err := e.control.LoadBalancers(context.Background())
+	require.NoError(t, err)
+
+	return loadBalancers
+}
+
 // Servers lists the servers the test's token can see that match q; it works against
 // a real Unikorn too.
 func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Server {
@@ -103,16 +115,14 @@ func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Ser
 	return servers
 }
 
-// OrganizationRecords names everything the sandbox keeps in an organization, in any
-// state ("identity project <id>", "region network <id>", "compute instance <id>", ...):
-// what a check that a configuration left nothing behind compares, since lists may
-// trail.
-func (e *Environment) OrganizationRecords(t *testing.T, organizationID string) []string {
+// Made returns what the sandbox holds now that is not a fixture, in any state: what a
+// check that a configuration left nothing behind reads, since lists may trail.
+func (e *Environment) Made(t *testing.T) []sandbox.Object {
 	t.Helper()
 	e.SkipUnlessSandbox(t)
 
-	records, err := e.control.OrganizationRecords(context.Background(), organizationID)
+	objects, err := e.control.Objects(context.Background(), false)
 	require.NoError(t, err)
 
-	return records
+	return objects
 }

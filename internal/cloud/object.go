@@ -144,6 +144,14 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
 	sent := s.UnseenSettled()
 
 	done, err := check(ctx)
+
+	var failed *readError
+	if errors.As(err, &failed) && Transient(failed.err) {
+		// The first DELETE's answer was lost: it may have been done or not, and asking
+		// again is safe, so the wait below asks until it has an answer.
+		done, err = false, nil
+	}
+
 	if err == nil && !done {
 		err = s.WaitFor(ctx, o.Kind+" "+id+" to be free to delete", check)
 	}

@@ -156,3 +156,30 @@ func TestAWaitRidesOutA404WithinTheReadLag(t *testing.T) {
 	_, err = hidden.object().WaitProvisioned(t.Context(), testSession(50*time.Millisecond), "x")
 	require.ErrorIs(t, err, notFound, "past the read lag, a 404 is an answer")
 }
+
+// A first DELETE whose answer is lost (a 5xx the client's retries did not cure) is
+// asked again, not reported: a DELETE is safe to repeat.
+func TestALostDeleteAnswerIsAskedAgain(t *testing.T) {
+	t.Parallel()
+
+	cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+		StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+	}}}
+	object := cloud.object()
+	deletes := 0
+	object.Del = func(context.Context, string) error {
+		deletes++
+		if deletes == 1 {
+			return &unikorn.APIError{StatusCode: http.StatusInternalServerError, Method: http.MethodDelete, Path: "/things/x"}
+		}
+
+		cloud.mu.Lock()
+		cloud.goneAt = time.Now()
+		cloud.mu.Unlock()
+
+		return nil
+	}
+
+	require.NoError(t, object.Delete(t.Context(), testSession(0), "x"))
+	assert.Equal(t, 2, deletes)
+}

@@ -62,6 +62,7 @@ func TestConformance(t *testing.T) {
 		{"networks", r.networks},
 		{"security groups", r.securityGroups},
 		{"SSH certificate authorities", r.sshCertificateAuthorities},
+		{"load balancers", r.loadBalancers},
 		{"server lifecycle", r.serverLifecycle},
 		{"server power", r.serverPower},
 		{"server access", r.serverAccess},

@@ -2,13 +2,10 @@ package faults_test
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
-	"testing"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,191 +15,100 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// TestEveryIdentityRequestFailing runs the matrix on an identity stack: a group, a
-// project and a service account whose token is sealed in state, made by the empty
-// organization's administrator, updated (the project's and group's descriptions, and
-// a rotation of the account's token), and destroyed.
-func TestEveryIdentityRequestFailing(t *testing.T) {
-	everyRequestFailing(t, "a project, a group and a service account", "faults-matrix-identity",
-		func(t *testing.T) subject { return newIdentityLife(t) })
-}
+// identitySealKey seals the service account's token in every identity life: each
+// life has a sandbox of its own, so one key serves them all.
+var identitySealKey = []byte("fault-matrix-seal-key-32-bytes!!")
 
-// identityDeletes are the requests that delete an identity object.
-var identityDeletes = []string{
-	"DELETE /api/v1/organizations/{organizationID}/projects/{projectID}",
-	"DELETE /api/v1/organizations/{organizationID}/groups/{groupid}",
-	"DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}",
-}
-
-// identityLife is an identity stack's life in a sandbox of its own, through the
-// Terraform CLI, as the empty organization's administrator.
-type identityLife struct {
-	t       *testing.T
-	env     *acctest.Environment
-	cli     *acctest.CLI
-	gateway *gateway
-	key     []byte
-	// before is what the organization held before the life began.
-	before []string
-	// failures are what the failed runs of the last converge printed, succeeded what
-	// its successful run did.
-	failures  []string
-	succeeded string
-}
-
-func newIdentityLife(t *testing.T) *identityLife {
-	t.Helper()
-
-	env := acctest.New(t, acctest.Production(t))
-	env.SkipUnlessSandbox(t)
-	env.Settings.RequestTimeout = requestTimeout
-
-	g := newGateway(t, env.Settings.RegionEndpoint)
-	env.Settings.RegionEndpoint, env.Settings.IdentityEndpoint = g.URL(), g.URL()
-
-	key := make([]byte, seal.KeySize)
-	_, err := rand.Read(key)
-	require.NoError(t, err)
-
-	cli := acctest.NewCLI(t, t.TempDir())
-	l := &identityLife{
-		t: t, env: env, cli: cli, gateway: g, key: key,
-		before: env.OrganizationRecords(t, sandbox.EmptyOrganizationID),
+// identitySubject is a group, a project and a service account whose token is sealed
+// in state, made by the empty organization's administrator, updated (the group's and
+// the project's descriptions, and a rotation of the account's token), and destroyed.
+func identitySubject() subject {
+	return subject{
+		name:   "identity",
+		what:   "a project, a group and a service account",
+		kept:   "exactly one of each, none replaced, the sealed token the account's current one",
+		config: identityConfig,
+		agree:  identityAgreement,
+		replaceRoutes: []string{
+			"DELETE /api/v1/organizations/{organizationID}/projects/{projectID}",
+			"DELETE /api/v1/organizations/{organizationID}/groups/{groupid}",
+			"DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}",
+		},
 	}
-	cli.WriteConfig(l.config(phaseCreate))
-	cli.Run("init", "-input=false")
-
-	return l
 }
 
-// config is the stack as the phase wants it; the update changes what changes in
-// place, and rotates the account's token.
-func (l *identityLife) config(p phase) string {
+// identityConfig is the stack as the phase wants it, through a provider block of the
+// administrator's beside the environment's.
+func identityConfig(env *acctest.Environment, p phase) string {
 	description, generation := "first", "1"
 	if p != phaseCreate {
 		description, generation = "second", "2"
 	}
 
-	settings := l.env.Settings
-	settings.Token = sandbox.AdminToken
-	settings.OrganizationID = sandbox.EmptyOrganizationID
-	settings.ProjectID = ""
-	provider := strings.TrimSuffix(settings.Config(), "}\n") +
-		"  token_seal_key = " + acctest.Quote(base64.StdEncoding.EncodeToString(l.key)) + "\n}\n"
+	return fmt.Sprintf(`
+provider "unikorn" {
+  alias             = "admin"
+  region_endpoint   = %[1]s
+  identity_endpoint = %[2]s
+  token             = %[3]s
+  organization_id   = %[4]s
+  request_timeout   = %[5]s
+  token_seal_key    = %[6]s
+}
 
-	return provider + fmt.Sprintf(`
-data "unikorn_roles" "all" {}
+data "unikorn_roles" "all" {
+  provider = unikorn.admin
+}
 
 resource "unikorn_group" "team" {
+  provider    = unikorn.admin
   name        = "team"
-  description = %[1]q
+  description = %[7]q
   role_ids    = [data.unikorn_roles.all.ids["user"]]
 }
 
 resource "unikorn_project" "team" {
+  provider    = unikorn.admin
   name        = "team"
-  description = %[1]q
+  description = %[7]q
   group_ids   = [unikorn_group.team.id]
 }
 
 resource "unikorn_service_account" "pipeline" {
+  provider         = unikorn.admin
   name             = "pipeline"
   group_ids        = [unikorn_group.team.id]
-  rotation_trigger = { generation = %[2]q }
+  rotation_trigger = { generation = %[8]q }
 }
-`, description, generation)
-}
-
-func (l *identityLife) environment() *acctest.Environment { return l.env }
-
-func (l *identityLife) addFault(f fault, route string, occurrence int) {
-	addFault(l.t, l.env, l.gateway, f, route, occurrence)
+`, acctest.Quote(env.Settings.RegionEndpoint), acctest.Quote(env.Settings.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
+		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(env.Settings.RequestTimeout),
+		acctest.Quote(base64.StdEncoding.EncodeToString(identitySealKey)), description, generation)
 }
 
-func (l *identityLife) clearFaults() {
-	l.env.ClearFaults(l.t)
-	l.gateway.clear()
-}
-
-func (l *identityLife) fired() int {
-	return fired(l.t, l.env.Settings.RegionEndpoint, l.env.Settings.Token, l.gateway)
-}
-
-func (l *identityLife) failed() string { return strings.Join(l.failures, "\n---\n") }
-
-// settleLostCharges has nothing to do: every identity object a lost answer made is
-// found again by its list.
-func (l *identityLife) settleLostCharges() int { return 0 }
-
-func (l *identityLife) converge(p phase) int {
+// identityAgreement proves that the sandbox holds exactly the stack (one of each,
+// never two), that a plan finds nothing to change, and that the sealed token opens to
+// a token identity accepts; after a delete, that the sandbox holds nothing made.
+func identityAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	args := []string{"apply", "-auto-approve", "-input=false"}
-	if p == phaseDelete {
-		args[0] = "destroy"
-	} else {
-		l.cli.WriteConfig(l.config(p))
-	}
-
-	l.failures, l.succeeded = nil, ""
-
-	for run := 1; run <= maxRuns; run++ {
-		output, err := l.cli.Try(args...)
-		if err == nil {
-			l.succeeded = output
-
-			return run
-		}
-
-		l.failures = append(l.failures, output)
-	}
-
-	l.t.Fatalf("%s did not succeed in %d runs; the last said:\n%s", p, maxRuns, l.failures[len(l.failures)-1])
-
-	return 0
-}
-
-func (l *identityLife) requireNothingReplaced(p phase) {
-	l.t.Helper()
+	made := l.env.Made(l.t)
 
 	if p == phaseDelete {
-		return
-	}
-
-	stats := l.env.Stats(l.t)
-	for _, route := range identityDeletes {
-		require.Zero(l.t, stats.Routes[route], "%s deleted what it should have kept (%s)", p, route)
-	}
-}
-
-// requireAgreement proves that the organization holds exactly the stack (one of each,
-// never two), that the plan finds nothing to change, and that the sealed token opens
-// to a token identity accepts; after a delete, that the organization holds what it
-// held before.
-func (l *identityLife) requireAgreement(p phase) {
-	l.t.Helper()
-
-	records := l.env.OrganizationRecords(l.t, sandbox.EmptyOrganizationID)
-
-	if p == phaseDelete {
-		require.Equal(l.t, l.before, records, "nothing left behind")
+		require.Empty(l.t, made, "nothing left behind")
 		require.Empty(l.t, strings.TrimSpace(l.cli.Run("state", "list")), "nothing left in state")
 
 		return
 	}
 
-	output, err := l.cli.Try("plan", "-detailed-exitcode", "-input=false")
-	require.NoError(l.t, err, "state and cloud disagree after %s:\n%s", p, output)
+	l.requirePlanEmpty(p)
 
 	kinds := map[string]int{}
-	for _, record := range records {
-		if !slices.Contains(l.before, record) {
-			kinds[record[:strings.LastIndex(record, " ")]]++
-		}
+	for _, object := range made {
+		kinds[object.Kind]++
 	}
 
-	require.Equal(l.t, map[string]int{"identity project": 1, "identity group": 1, "identity service account": 1}, kinds,
-		"exactly the stack; the failed runs said:\n%s", l.failed())
+	require.Equal(l.t, map[string]int{sandbox.ObjectProject: 1, sandbox.ObjectGroup: 1, sandbox.ObjectServiceAccount: 1}, kinds,
+		"exactly the stack; the failed runs said:\n%s", strings.Join(l.failures, "\n---\n"))
 
 	var state struct {
 		Resources []struct {
@@ -232,7 +138,7 @@ func (l *identityLife) requireAgreement(p phase) {
 			return
 		}
 
-		token, err := seal.Open(l.key, account.ID, *account.SealedToken)
+		token, err := seal.Open(identitySealKey, account.ID, *account.SealedToken)
 		require.NoError(l.t, err)
 
 		client, err := unikorn.NewClient(unikorn.Config{

@@ -287,6 +287,12 @@ func (s *Service) holders(ctx context.Context, organizationID, projectID string)
 		}
 	}
 
+	if balancers, err := s.client.ListLoadBalancers(ctx, unikorn.LoadBalancerQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, balancer := range balancers {
+			add("load balancer", balancer.Metadata.ReadMetadata)
+		}
+	}
+
 	if instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
 		for _, instance := range instances {
 			add("compute instance", instance.Metadata.ReadMetadata)

@@ -16,6 +16,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -306,6 +307,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	data.Catalogue = service
 	data.Images = service
 	data.Networking = networking.NewService(session)
+	data.LoadBalancers = loadbalancing.NewService(session)
 	data.Identity = identity.NewService(session)
 
 	return data, diags

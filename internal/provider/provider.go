@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
@@ -186,6 +187,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
+		loadbalancer.NewResource,
 	}
 }
 
@@ -205,6 +207,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
+		loadbalancer.NewDataSource,
 	}
 }
 
@@ -235,5 +238,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
+		loadbalancer.NewListResource,
 	}
 }

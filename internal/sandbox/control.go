@@ -236,6 +236,33 @@ func (s *Sandbox) Allocations() []unikorn.Allocation {
 	return allocations
 }
 
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
+// sorted by ID: what a check that one is gone needs.
+func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	loadBalancers := make([]unikorn.LoadBalancer, 0, len(s.world.LoadBalancers))
+	for _, record := range byID(s.world.LoadBalancers) {
+		loadBalancers = append(loadBalancers, record.LoadBalancer)
+	}
+
+	// Encoded while locked, so that no caller shares a slice with the world.
+	data, err := json.Marshal(loadBalancers)
+	if err != nil {
+		panic(err) // The world saves as JSON, so every record encodes.
+	}
+
+	loadBalancers = nil
+	if err := json.Unmarshal(data, &loadBalancers); err != nil {
+		panic(err)
+	}
+
+	return loadBalancers
+}
+
 // FailServer makes a server's provisioning fail, as a cloud failure would: its status
 // becomes error and stays so until it is updated or deleted.
 func (s *Sandbox) FailServer(id string) error {
@@ -342,8 +369,8 @@ func (s *Sandbox) registerControlRoutes() {
 		return replyOK(s.Allocations()), nil
 	})
 
-	s.handleControl("GET /sandbox/v1/organizations/{organizationID}/records", func(r *http.Request) (*reply, error) {
-		return replyOK(nonNil(s.OrganizationRecords(r.PathValue("organizationID")))), nil
+	s.handleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*reply, error) {
+		return replyOK(s.LoadBalancers()), nil
 	})
 
 	s.handleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*reply, error) {
@@ -353,6 +380,8 @@ func (s *Sandbox) registerControlRoutes() {
 
 		return replyNoContent(), nil
 	})
+
+	s.registerObjectRoutes()
 }
 
 // handleControl registers a control operation; only the fixture user and the service
@@ -398,19 +427,6 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 
 func newStats() Stats {
 	return Stats{Routes: map[string]int{}, Internal: map[string]int{}}
-}
-
-// OrganizationRecords names everything the sandbox keeps in an organization, in any
-// state: projects, groups, service accounts and allocations, region's objects and
-// compute's instances. A check that nothing is left behind reads these, where lists
-// may trail and hide.
-func (s *Sandbox) OrganizationRecords(organizationID string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.advanceLocked()
-
-	return s.world.OrganizationRecords(organizationID)
 }
 
 // ProjectReferences names what holds a project's deletion now: region's objects in it

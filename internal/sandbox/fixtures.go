@@ -226,11 +226,12 @@ type quotaKind struct {
 }
 
 var quotaKinds = map[string]quotaKind{
-	"servers":     {"Servers", "A server, either virtual or bare metal.", 10},
-	"gpus":        {"GPUs", "A general purpose GPU.", 40},
-	"floatingips": {"Floating IPs", "A public IP address that can be attached to a server.", 0},
-	"publicips":   {"Public IPs", "A public IP address.", 5},
-	"networks":    {"Networks", "A layer 3 network.", 5},
+	"servers":       {"Servers", "A server, either virtual or bare metal.", 10},
+	"gpus":          {"GPUs", "A general purpose GPU.", 40},
+	"floatingips":   {"Floating IPs", "A public IP address that can be attached to a server.", 0},
+	"publicips":     {"Public IPs", "A public IP address.", 5},
+	"networks":      {"Networks", "A layer 3 network.", 5},
+	"loadbalancers": {"Load Balancers", "Layer 4 load balancers.", 5},
 }
 
 func provisionedMetadata(id, name string) unikorn.ReadMetadata {
@@ -298,7 +299,7 @@ func fixtureWorld() (*world, error) {
 	w := newWorld()
 	w.addIdentityFixtures()
 
-	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5}
+	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5}
 
 	for _, n := range []struct{ id, name, prefix, project string }{
 		{NetworkDefaultID, "default", "10.0.0.0/24", ProjectID},

@@ -289,24 +289,32 @@ func TestAVersionOneStateGainsTheIdentityFixtures(t *testing.T) {
 	third.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+AdministratorsGroupID), nil).expect(http.StatusOK, nil)
 }
 
-func TestOrganizationRecordsNameWhatAnOrganizationHoldsInAnyState(t *testing.T) {
+func TestObjectsListIdentitysObjectsInAnyState(t *testing.T) {
 	h := newHarness(t)
-
-	before := h.sb.OrganizationRecords(EmptyOrganizationID)
-	assert.Equal(t, []string{"identity group " + EmptyAdministratorsGroupID}, before, "the empty organization holds its administrators")
 
 	group := h.createGroup(emptyOrganizationPath, "team", unikorn.GroupSpec{RoleIDs: []string{}, ServiceAccountIDs: []string{}})
 	project := h.createProject(emptyOrganizationPath, group.Metadata.ID)
 
-	records := h.sb.OrganizationRecords(EmptyOrganizationID)
-	assert.Contains(t, records, "identity group "+group.Metadata.ID)
-	assert.Contains(t, records, "identity project "+project.Metadata.ID, "a project still provisioning is a record")
-	assert.NotContains(t, h.sb.OrganizationRecords(OrganizationID), "identity project "+project.Metadata.ID, "another organization's")
+	var account unikorn.ServiceAccount
 
-	// A project being deleted is still a record until identity lets it go.
+	h.callAs(AdminToken, http.MethodPost, emptyOrganizationPath("/serviceaccounts"), unikorn.ServiceAccountWrite{
+		Metadata: unikorn.WriteMetadata{Name: "pipeline"}, Spec: unikorn.ServiceAccountSpec{GroupIDs: []string{group.Metadata.ID}},
+	}).expect(http.StatusCreated, &account)
+
+	made := map[string]string{}
+	for _, object := range h.made() {
+		assert.Equal(t, EmptyOrganizationID, object.OrganizationID)
+		made[object.Kind] = object.ID
+	}
+
+	assert.Equal(t, map[string]string{
+		ObjectProject: project.Metadata.ID, ObjectGroup: group.Metadata.ID, ObjectServiceAccount: account.Metadata.ID,
+	}, made, "a project still provisioning is there")
+
+	// A project being deleted is there until identity lets it go.
 	h.callAs(AdminToken, http.MethodDelete, emptyOrganizationPath("/projects/"+project.Metadata.ID), nil).expect(http.StatusAccepted, nil)
-	assert.Contains(t, h.sb.OrganizationRecords(EmptyOrganizationID), "identity project "+project.Metadata.ID)
+	assert.Len(t, h.made(), 3)
 
 	h.clock.Advance(settle)
-	assert.NotContains(t, h.sb.OrganizationRecords(EmptyOrganizationID), "identity project "+project.Metadata.ID)
+	assert.Len(t, h.made(), 2)
 }

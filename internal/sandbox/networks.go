@@ -217,7 +217,7 @@ func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
 	return replyAccepted(record.Network), nil
 }
 
-// deleteNetwork deletes a network and, with it, its security groups. Servers must be
+// deleteNetwork deletes a network and, with it, its security groups and load balancers. Servers must be
 // deleted first: while any exists, the network is in use.
 func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 	id := req.PathValue("networkID")
@@ -239,6 +239,8 @@ func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 				markDeleting(&group.SecurityGroup.Metadata.ReadMetadata, &group.Lifecycle, req.now, s.deprovisionDelay)
 			}
 		}
+
+		s.world.collectLoadBalancers(id, req.now, s.deprovisionDelay)
 	}
 
 	return replyAccepted(nil), nil

@@ -229,6 +229,12 @@ func (w *world) ProjectReferences(projectID string) []string {
 		}
 	}
 
+	for _, record := range w.LoadBalancers {
+		if record.LoadBalancer.Metadata.ProjectID == projectID {
+			holders = append(holders, fmt.Sprintf("region load balancer %s", record.LoadBalancer.Metadata.ID))
+		}
+	}
+
 	for _, id := range w.computeInstancesIn(projectID) {
 		holders = append(holders, fmt.Sprintf("compute instance %s", id))
 	}
@@ -242,17 +248,6 @@ func (w *world) ProjectReferences(projectID string) []string {
 // the project. Compute saves after every change, so they are as current as any
 // reference compute would have added or removed.
 func (w *world) computeInstancesIn(projectID string) []string {
-	return w.computeInstances(func(metadata unikorn.ProjectScopedMetadata) bool { return metadata.ProjectID == projectID })
-}
-
-// computeInstancesOf is computeInstancesIn for a whole organization.
-func (w *world) computeInstancesOf(organizationID string) []string {
-	return w.computeInstances(func(metadata unikorn.ProjectScopedMetadata) bool {
-		return metadata.OrganizationID == organizationID
-	})
-}
-
-func (w *world) computeInstances(match func(unikorn.ProjectScopedMetadata) bool) []string {
 	if len(w.Compute) == 0 {
 		return nil
 	}
@@ -268,7 +263,7 @@ func (w *world) computeInstances(match func(unikorn.ProjectScopedMetadata) bool)
 	var ids []string
 
 	for id, instance := range instances {
-		if match(instance.Metadata) {
+		if instance.Metadata.ProjectID == projectID {
 			ids = append(ids, id)
 		}
 	}
@@ -310,61 +305,4 @@ func nonNil(ids []string) []string {
 	}
 
 	return ids
-}
-
-// OrganizationRecords names everything identity, region and compute keep in an
-// organization, whatever its state, sorted: what a configuration that built in it
-// could leave behind.
-func (w *world) OrganizationRecords(organizationID string) []string {
-	var records []string
-
-	add := func(kind, id, organization string) {
-		if organization == organizationID {
-			records = append(records, kind+" "+id)
-		}
-	}
-
-	for id, record := range w.Projects {
-		add("identity project", id, record.Project.Metadata.OrganizationID)
-	}
-
-	for id, group := range w.Groups {
-		add("identity group", id, group.Metadata.OrganizationID)
-	}
-
-	for id, account := range w.ServiceAccounts {
-		add("identity service account", id, account.Metadata.OrganizationID)
-	}
-
-	for id, allocation := range w.Allocations {
-		add("identity allocation", id, allocation.Metadata.OrganizationID)
-	}
-
-	for id, record := range w.Networks {
-		add("region network", id, record.Network.Metadata.OrganizationID)
-	}
-
-	for id, record := range w.SecurityGroups {
-		add("region security group", id, record.SecurityGroup.Metadata.OrganizationID)
-	}
-
-	for id, ca := range w.SSHCertificateAuthorities {
-		add("region SSH certificate authority", id, ca.Metadata.OrganizationID)
-	}
-
-	for id, record := range w.Servers {
-		add("region server", id, record.Server.Metadata.OrganizationID)
-	}
-
-	for id, record := range w.Images {
-		add("region image", id, record.OrganizationID)
-	}
-
-	for _, id := range w.computeInstancesOf(organizationID) {
-		records = append(records, "compute instance "+id)
-	}
-
-	slices.Sort(records)
-
-	return records
 }

@@ -23,8 +23,6 @@ func TestAccHeldProjectDeleteSaysWhatHoldsIt(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	before := env.OrganizationRecords(t, sandbox.EmptyOrganizationID)
-
 	admin, err := unikorn.NewClient(unikorn.Config{
 		RegionEndpoint: env.Settings.RegionEndpoint, IdentityEndpoint: env.Settings.IdentityEndpoint, Token: sandbox.AdminToken,
 	})
@@ -81,7 +79,7 @@ resource "unikorn_project" "held" {
 				},
 				Config: adminConfig(env),
 				Check: func(*terraform.State) error {
-					assert.Equal(t, before, env.OrganizationRecords(t, sandbox.EmptyOrganizationID), "the project is gone")
+					assert.Empty(t, env.Made(t), "the project is gone, and the network")
 
 					return nil
 				},

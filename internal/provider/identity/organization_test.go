@@ -186,7 +186,7 @@ func TestAccFromAnEmptyOrganization(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	before := env.OrganizationRecords(t, sandbox.EmptyOrganizationID)
+	require.Empty(t, env.Made(t), "a fresh sandbox")
 
 	key, encodedKey := newSealKey(t)
 
@@ -256,19 +256,23 @@ resource "unikorn_compute_instance" "web" {
 	assert.Equal(t, project["id"], instance["project_id"])
 	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
-	built := env.OrganizationRecords(t, sandbox.EmptyOrganizationID)
+	built := map[string]string{}
+	for _, object := range env.Made(t) {
+		built[object.Kind+" "+object.ID] = object.OrganizationID
+	}
+
 	for _, record := range []string{
-		"identity project " + attribute(t, project, "id"),
-		"identity service account " + attribute(t, account, "id"),
-		"region network " + attribute(t, network, "id"),
-		"compute instance " + attribute(t, instance, "id"),
+		sandbox.ObjectProject + " " + attribute(t, project, "id"),
+		sandbox.ObjectServiceAccount + " " + attribute(t, account, "id"),
+		sandbox.ObjectNetwork + " " + attribute(t, network, "id"),
+		sandbox.ObjectInstance + " " + attribute(t, instance, "id"),
 	} {
-		assert.Contains(t, built, record)
+		assert.Equal(t, sandbox.EmptyOrganizationID, built[record], "%s is in the sandbox's records", record)
 	}
 
 	// A later run opens the sealed token again, with no request, and finds nothing to do.
 	cli.Run("plan", "-input=false", "-detailed-exitcode")
 
 	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Equal(t, before, env.OrganizationRecords(t, sandbox.EmptyOrganizationID), "nothing is left behind")
+	assert.Empty(t, env.Made(t), "nothing is left behind")
 }

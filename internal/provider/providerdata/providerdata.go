@@ -16,6 +16,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
@@ -40,6 +41,8 @@ type Data struct {
 	// Identity manages identity's projects, groups and service accounts, and reads
 	// roles and quotas.
 	Identity identity.Objects
+	// LoadBalancers manages load balancers.
+	LoadBalancers loadbalancing.LoadBalancers
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
