@@ -348,6 +348,8 @@ func (s *Sandbox) registerControlRoutes() {
 
 		return replyNoContent(), nil
 	})
+
+	s.registerFileStorageControlRoutes()
 }
 
 // handleControl registers a control operation; only the fixture user and the service

@@ -36,6 +36,14 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.getSSHCertificateAuthority)
 	s.handle("DELETE /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.deleteSSHCertificateAuthority)
 
+	// Region: file storage and its classes.
+	s.handle("GET /api/v2/filestorage", s.listFileStorage)
+	s.handle("POST /api/v2/filestorage", s.createFileStorage)
+	s.handle("GET /api/v2/filestorage/{filestorageID}", s.getFileStorage)
+	s.handle("PUT /api/v2/filestorage/{filestorageID}", s.updateFileStorage)
+	s.handle("DELETE /api/v2/filestorage/{filestorageID}", s.deleteFileStorage)
+	s.handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
+
 	// Region: servers, a service-to-service API.
 	s.handleService(rbacServers, "GET /api/v2/servers", s.listServers)
 	s.handleService(rbacServers, "POST /api/v2/servers", s.createServer)

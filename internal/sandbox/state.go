@@ -25,6 +25,7 @@ type world struct {
 	Servers                   map[string]*serverRecord                    `json:"servers"`
 	Images                    map[string]*imageRecord                     `json:"images"`
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
+	FileStorage               map[string]*fileStorageRecord               `json:"fileStorage"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
@@ -79,6 +80,7 @@ func newWorld() *world {
 		Servers:                   map[string]*serverRecord{},
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
+		FileStorage:               map[string]*fileStorageRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -181,6 +183,10 @@ func (w *world) advance(now time.Time) bool {
 			changed = true
 			record.Image.Status.State = to
 		}
+	}
+
+	if w.advanceFileStorage(now) {
+		changed = true
 	}
 
 	return changed
