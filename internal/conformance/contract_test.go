@@ -23,11 +23,18 @@ const openAPIDirEnv = "UNIKORN_OPENAPI_DIR"
 // documents are the upstream documents the client calls, by the service that
 // publishes them. They reference the core document beside them. Compute declares
 // catalogue paths that region declares too, so the run serves it under prefix and
-// only requests under that prefix are compute's.
-var documents = []struct{ service, file, prefix string }{
-	{"region", "region-v1.17.4.spec.yaml", ""},
-	{"identity", "identity-v1.17.7.spec.yaml", ""},
-	{"compute", "compute-v1.17.0.spec.yaml", computePrefix},
+// only requests under that prefix are compute's. A document with paths judges the
+// requests under those paths alone, and no other document judges them: region
+// v1.20.0 declares everything v1.17.4 does, but the provider follows it only for what
+// v1.17.4 lacks or has older (file storage gained snapshot policies).
+var documents = []struct {
+	service, file, prefix string
+	paths                 []string
+}{
+	{"region", "region-v1.17.4.spec.yaml", "", nil},
+	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
+	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
+	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/filestorage", "/api/v2/filestorageclasses"}},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
@@ -45,7 +52,20 @@ const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 type service struct {
 	name   string
 	prefix string
+	// paths, when set, are the only paths the document judges, and no other does.
+	paths  []string
 	router routers.Router
+}
+
+// claims reports whether the service alone judges requests for path.
+func (s service) claims(path string) bool {
+	for _, claimed := range s.paths {
+		if path == claimed || strings.HasPrefix(path, claimed+"/") {
+			return true
+		}
+	}
+
+	return false
 }
 
 // contract is the wire contract: it finds the operation an exchange belongs to and
@@ -143,7 +163,7 @@ func loadContract(t *testing.T, dir string) *contract {
 		router, err := gorillamux.NewRouter(doc)
 		require.NoError(t, err, "routing %s", path)
 
-		c.services = append(c.services, service{name: document.service, prefix: document.prefix, router: router})
+		c.services = append(c.services, service{name: document.service, prefix: document.prefix, paths: document.paths, router: router})
 	}
 
 	return c
@@ -250,8 +270,18 @@ func (c *contract) find(request *http.Request) (match, error) {
 		}
 	}
 
+	path := strings.TrimPrefix(request.URL.Path, owner)
+	claimed := false
+
 	for _, s := range c.services {
-		if s.prefix != owner {
+		if s.prefix == owner && s.claims(path) {
+			claimed = true
+		}
+	}
+
+	for _, s := range c.services {
+		// A document with paths judges only those; a claimed path is judged by its claimant alone.
+		if s.prefix != owner || ((claimed || len(s.paths) > 0) && !s.claims(path)) {
 			continue
 		}
 
