@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
@@ -132,7 +133,7 @@ func (s *Series) Result(n int) *Result {
 type Report struct {
 	Options    Options
 	Machine    Machine
-	PollPolicy compute.PollPolicy
+	PollPolicy cloud.PollPolicy
 	Started    time.Time
 	Series     []Series
 }
@@ -158,7 +159,7 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 		return nil, err
 	}
 
-	report := &Report{Options: options, Machine: machine, PollPolicy: compute.DefaultPollPolicy(), Started: time.Now()}
+	report := &Report{Options: options, Machine: machine, PollPolicy: cloud.DefaultPollPolicy(), Started: time.Now()}
 
 	cliConfigPath := filepath.Join(options.WorkDir, "terraformrc")
 	if err := cliConfig(cliConfigPath, options.ProviderDir); err != nil {

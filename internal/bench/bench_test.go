@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -175,7 +175,7 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 			ProvisionDelay: 2 * time.Second, DeprovisionDelay: 500 * time.Millisecond,
 			Backends: []string{BackendRegion},
 		},
-		PollPolicy: compute.PollPolicy{Min: 250 * time.Millisecond, Max: 250 * time.Millisecond, Factor: 2},
+		PollPolicy: cloud.PollPolicy{Min: 250 * time.Millisecond, Max: 250 * time.Millisecond, Factor: 2},
 		Series: []Series{
 			{Config: Config{Backend: BackendRegion}, Results: plain},
 			{Config: Config{Backend: BackendRegion, ReadLag: 2 * time.Second}, Results: withLag},

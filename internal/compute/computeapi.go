@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -30,7 +31,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
-	c.instances.shareRecent(service.poll.Max, service.client)
+	c.instances.shareRecent(service.Poll().Max, service.client)
 
 	return c
 }
@@ -123,7 +124,7 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 	case unikorn.IsForbidden(err):
 		// Compute charges the quota first and refuses with 403 when it is spent.
 		return nil, &QuotaError{Err: err}
-	case isClientError(err):
+	case cloud.IsClientError(err):
 		// The catalogue cache may have let through what has changed since (see
 		// Service.Create).
 		c.service.catalogue.forgetPlacement(network)
@@ -242,7 +243,7 @@ func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) 
 		return instance, err
 	}
 
-	return c.confirmGone(ctx, ref, c.service.unseenSettled())
+	return c.confirmGone(ctx, ref, c.service.UnseenSettled())
 }
 
 // Lookup implements Instances. Compute derives an instance's ID from its network and
@@ -296,7 +297,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 	case err == nil:
 	case unikorn.IsForbidden(err):
 		return nil, &QuotaError{Err: err, Charged: true}
-	case !isClientError(err) && c.service.settles(writes, func(ctx context.Context) bool {
+	case !cloud.IsClientError(err) && c.service.settles(writes, func(ctx context.Context) bool {
 		candidate, err := c.readDirect(ctx, current.Ref())
 
 		return err == nil && candidate != nil && !needsUpdate(candidate, spec)
@@ -306,7 +307,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 		return nil, fmt.Errorf("updating the instance: %w", err)
 	}
 
-	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", change{}, c.read, landed)
+	return c.service.waitInstance(ctx, current, "the update of instance "+current.ID+" to take effect", cloud.Change{}, c.read, landed)
 }
 
 // Delete implements Instances. Compute deletes the server first and releases the quota
@@ -339,7 +340,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 	case err == nil:
 	case !unikorn.IsNotFound(err):
 		return fmt.Errorf("deleting the instance: %w", err)
-	case instance == last && time.Now().Before(c.service.seenSettled(instance)):
+	case instance == last && time.Now().Before(c.service.SeenSettled(instance.CreationTime)):
 		// Too young for its 404 to be believed: read it first, as if nothing were known.
 		return c.Delete(ctx, Seen(instance.Ref(), "", time.Time{}), "")
 	default:
@@ -354,10 +355,10 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 func (c *ComputeInstances) List(ctx context.Context, query ListQuery) (*Listing, error) {
 	instances, err := c.client.ListInstances(ctx, unikorn.InstanceQuery{
 		Tags:            serverTags(query.Tags),
-		OrganizationIDs: nonEmpty(query.OrganizationID),
-		ProjectIDs:      nonEmpty(query.ProjectID),
-		RegionIDs:       nonEmpty(query.RegionID),
-		NetworkIDs:      nonEmpty(query.NetworkID),
+		OrganizationIDs: cloud.Only(query.OrganizationID),
+		ProjectIDs:      cloud.Only(query.ProjectID),
+		RegionIDs:       cloud.Only(query.RegionID),
+		NetworkIDs:      cloud.Only(query.NetworkID),
 	})
 	if err != nil {
 		return nil, err

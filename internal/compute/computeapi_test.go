@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -31,8 +32,8 @@ func (e *env) computeOver(t *testing.T, transport http.RoundTripper) *compute.Co
 	})
 	require.NoError(t, err)
 
-	return compute.NewComputeInstances(compute.NewService(client, compute.WithReadLag(testReadLag),
-		compute.WithPollPolicy(compute.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2})))
+	return compute.NewComputeInstances(compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag),
+		cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}))))
 }
 
 // readyOn creates an instance named name through instances and waits until it is ready.

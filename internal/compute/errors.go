@@ -1,13 +1,14 @@
 package compute
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
 // ErrNotFound means no server carries the instance's tag: the instance does not exist.
-var ErrNotFound = errors.New("instance not found")
+var ErrNotFound = fmt.Errorf("instance %w", cloud.ErrNotFound)
 
 // ConsistencyError means more than one server claims to realize one instance. The
 // façade refuses to guess which one is the instance; a person has to remove the extra.

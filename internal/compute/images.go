@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -64,7 +65,7 @@ func (s *Service) SnapshotImage(ctx context.Context, instances Instances, instan
 		return nil, err
 	}
 
-	made, findErr := s.adoptSnapshot(ctx, scope, instance.ID, request.Name, before, !isClientError(err))
+	made, findErr := s.adoptSnapshot(ctx, scope, instance.ID, request.Name, before, !cloud.IsClientError(err))
 	if findErr != nil {
 		return nil, fmt.Errorf("%w; and looking for the image it may have made failed: %w", err, findErr)
 	}
@@ -106,12 +107,12 @@ func mayHaveMade(err error) bool {
 func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID, name string,
 	before map[string]bool, lagging bool,
 ) (*unikorn.Image, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout+s.readLag)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout+s.ReadLag())
 	defer cancel()
 
 	settled := time.Now()
 	if lagging {
-		settled = settled.Add(s.readLag)
+		settled = settled.Add(s.ReadLag())
 	}
 
 	for {
@@ -149,7 +150,7 @@ func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID,
 			return nil, nil
 		}
 
-		if err := sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+		if err := cloud.Sleep(ctx, min(s.Poll().Max, time.Until(settled))); err != nil {
 			return nil, err
 		}
 	}
@@ -197,7 +198,7 @@ func (s *Service) listSnapshots(ctx context.Context, scope ImageRef, instanceID,
 func (s *Service) ReadImage(ctx context.Context, ref ImageRef) (*Image, error) {
 	var image *unikorn.Image
 
-	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+	err := s.PastReadLag(ctx, func(ctx context.Context) error {
 		var err error
 		image, err = s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, ref.ID)
 
@@ -223,7 +224,7 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 
 	var image *Image
 
-	err = s.pastReadLag(ctx, func(ctx context.Context) error {
+	err = s.PastReadLag(ctx, func(ctx context.Context) error {
 		for _, region := range regions {
 			found, err := s.client.GetImage(ctx, organizationID, region.Metadata.ID, id)
 			if err == nil {
@@ -255,17 +256,22 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 // boots from the image; those are often being deleted in the same run, so the delete
 // is asked again until ctx ends.
 func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
-	images := regionObject[unikorn.Image]{
-		kind: "image", users: "the instances booted from it", conflictInUse: true,
-		get: func(ctx context.Context, id string) (*unikorn.Image, error) {
+	images := cloud.Object[unikorn.Image]{
+		Kind: "image", Users: "the instances booted from it", ConflictInUse: true,
+		Get: func(ctx context.Context, id string) (*unikorn.Image, error) {
 			return s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, id)
 		},
-		del: func(ctx context.Context, id string) error {
+		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteImage(ctx, ref.OrganizationID, ref.RegionID, id)
+		},
+		// An image has no provisioning status, only its creation, which is all a
+		// delete needs.
+		Metadata: func(image *unikorn.Image) *unikorn.ReadMetadata {
+			return &unikorn.ReadMetadata{StaticMetadata: image.Metadata}
 		},
 	}
 
-	err := images.delete(ctx, s, ref.ID)
+	err := images.Delete(ctx, s.Session, ref.ID)
 	s.catalogue.invalidate(imagesKey(ref.OrganizationID, ref.RegionID))
 
 	return err

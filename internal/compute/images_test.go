@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -108,7 +109,7 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 
-	var inUse *compute.InUseError
+	var inUse *cloud.InUseError
 	require.ErrorAs(t, e.service.DeleteImage(ctx, ref), &inUse)
 	assert.Equal(t, "image", inUse.Kind)
 

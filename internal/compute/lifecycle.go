@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		switch {
 		case unikorn.IsForbidden(err):
 			return nil, &QuotaError{Err: err}
-		case isClientError(err):
+		case cloud.IsClientError(err):
 			return nil, fmt.Errorf("charging the instance to the quota: %w", err)
 		default:
 			// Identity has no list to look the allocation up in: the window between
@@ -91,14 +92,14 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	// A refusal other than the name being taken may mean that the catalogue cache let
 	// through a network, flavor or image that has changed since: whoever validates
 	// next, in this run, asks the cloud again and gets a precise answer.
-	if isClientError(err) && !unikorn.IsConflict(err) {
+	if cloud.IsClientError(err) && !unikorn.IsConflict(err) {
 		s.catalogue.forgetPlacement(network)
 	}
 
 	// A create that got no clear refusal may have happened anyway; a create is never
 	// repeated, but it is looked for (past the read lag, see Get), and adopted when it
 	// is ours. The quota is released only when the server is definitely not there.
-	if !isClientError(err) {
+	if !cloud.IsClientError(err) {
 		var existing *Instance
 
 		findErr := s.persist(ctx, func(ctx context.Context) error {
@@ -147,15 +148,15 @@ type instanceReader func(ctx context.Context, instance *Instance) (*Instance, er
 // waitInstance polls read until done accepts the instance, learning how long c takes
 // (the zero change: not learnt). An instance missing right after a write means the
 // cloud's cache has not caught up yet, not that it is gone.
-func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, c change,
+func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, c cloud.Change,
 	read instanceReader, done func(*Instance) bool,
 ) (*Instance, error) {
 	var latest *Instance
 
-	err := s.waitForChange(ctx, what, c, func(ctx context.Context, _ bool) (bool, error) {
+	err := s.WaitForChange(ctx, what, c, func(ctx context.Context, _ bool) (bool, error) {
 		candidate, err := read(ctx, instance)
 		if err != nil {
-			return false, &readError{err: err}
+			return false, cloud.ReadFailed(err)
 		}
 
 		if candidate == nil {
@@ -217,7 +218,7 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 	switch len(servers) {
 	case 0:
-		return s.confirmGone(ctx, ref, s.unseenSettled())
+		return s.confirmGone(ctx, ref, s.UnseenSettled())
 	case 1:
 		return instanceFromServer(&servers[0]), nil
 	default:
@@ -271,12 +272,12 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.poll.Min)) })
+		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.Poll().Min)) })
 	}
 
 	var found *Instance
 
-	err := s.pastReadLagUntil(ctx, settled, func(ctx context.Context) error {
+	err := s.PastReadLagUntil(ctx, settled, func(ctx context.Context) error {
 		var err error
 		found, err = read(ctx)
 
@@ -305,71 +306,6 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	}
 }
 
-// pastReadLag runs read again while it answers 404, until the read lag has passed:
-// region's and identity's caches may not show a recent write yet.
-func (s *Service) pastReadLag(ctx context.Context, read func(context.Context) error) error {
-	return s.pastReadLagUntil(ctx, s.unseenSettled(), read)
-}
-
-// unseenSettled is when a 404 for an object this process has not read becomes
-// definite: once the read lag has passed from now, as nothing is known of its history.
-func (s *Service) unseenSettled() time.Time {
-	return time.Now().Add(s.readLag)
-}
-
-// creationMargin covers what lies between an object's creationTime and the moment the
-// caches began to trail its creation: the time is kept to the whole second, and the
-// cloud's clock may differ from ours by a little.
-const creationMargin = 2 * time.Second
-
-// seenSettled is when a 404 for an instance this process has read (and then deleted)
-// becomes definite. Caches hide only what was created within the read lag: a deleted
-// object goes on showing its last version until the cache sees it go (a Kubernetes
-// informer's lag, as internal/sandbox/lag.go models it). So a 404 for an instance that
-// a read has shown, and whose creation lies more than the read lag in the past, can
-// only mean it is gone; for a younger one, the 404 is believed once its creation is
-// that old, or the read lag has passed from now, whichever comes first. The read alone
-// would suffice with one cache, but a cloud with several replicas may serve the next
-// read from a cache that has not yet seen the creation.
-func (s *Service) seenSettled(instance *Instance) time.Time {
-	settled := s.unseenSettled()
-	if instance.CreationTime.IsZero() {
-		return settled
-	}
-
-	if byCreation := instance.CreationTime.Add(s.readLag + creationMargin); byCreation.Before(settled) {
-		return byCreation
-	}
-
-	return settled
-}
-
-// pastReadLagUntil runs read again while it answers 404, until settled.
-func (s *Service) pastReadLagUntil(ctx context.Context, settled time.Time, read func(context.Context) error) error {
-	for {
-		err := read(ctx)
-		if !unikorn.IsNotFound(err) || !time.Now().Before(settled) {
-			return err
-		}
-
-		if err := sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
-			return err
-		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-
-	select {
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-timer.C:
-		return nil
-	}
-}
-
 // taggedServers lists the servers that carry the instance tag of ref. A fully scoped
 // reference (what state holds) shares one list of its network's servers with the
 // reads of other instances there, and picks its own from it; read alone, or with a
@@ -390,19 +326,11 @@ func (s *Service) taggedServers(ctx context.Context, ref Ref) ([]unikorn.Server,
 func serverQuery(ref Ref) unikorn.ServerQuery {
 	return unikorn.ServerQuery{
 		Tags:            unikorn.Tags{{Name: InstanceIDTag, Value: ref.ID}},
-		OrganizationIDs: nonEmpty(ref.OrganizationID),
-		ProjectIDs:      nonEmpty(ref.ProjectID),
-		RegionIDs:       nonEmpty(ref.RegionID),
-		NetworkIDs:      nonEmpty(ref.NetworkID),
+		OrganizationIDs: cloud.Only(ref.OrganizationID),
+		ProjectIDs:      cloud.Only(ref.ProjectID),
+		RegionIDs:       cloud.Only(ref.RegionID),
+		NetworkIDs:      cloud.Only(ref.NetworkID),
 	}
-}
-
-func nonEmpty(value string) []string {
-	if value == "" {
-		return nil
-	}
-
-	return []string{value}
 }
 
 // Update changes what can change in place: description, tags and networking. The
@@ -457,7 +385,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 	switch {
 	case err == nil:
 		updated = instanceFromServer(server)
-	case !isClientError(err) && s.landed(writes, current.Ref(), revision):
+	case !cloud.IsClientError(err) && s.landed(writes, current.Ref(), revision):
 		// The answer was lost, not the update: wait for it as for any other.
 		updated = current
 	default:
@@ -469,7 +397,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 		return nil, err
 	}
 
-	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", change{}, s.readServer,
+	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", cloud.Change{}, s.readServer,
 		func(candidate *Instance) bool {
 			return candidate.revision == revision && candidate.realized()
 		})
@@ -493,14 +421,14 @@ func (s *Service) landed(ctx context.Context, ref Ref, revision string) bool {
 // settles reads again while check does not hold, until the read lag has passed, and
 // reports whether it came to hold: whether a write whose answer was lost took effect.
 func (s *Service) settles(ctx context.Context, check func(context.Context) bool) bool {
-	settled := time.Now().Add(s.readLag)
+	settled := time.Now().Add(s.ReadLag())
 
 	for {
 		if check(ctx) {
 			return true
 		}
 
-		if !time.Now().Before(settled) || sleep(ctx, min(s.poll.Max, time.Until(settled))) != nil {
+		if !time.Now().Before(settled) || cloud.Sleep(ctx, min(s.Poll().Max, time.Until(settled))) != nil {
 			return false
 		}
 	}
@@ -529,7 +457,7 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 	var allocation *unikorn.Allocation
 
 	// A recent charge may not be readable yet: a 404 is believed only past the read lag.
-	err := s.pastReadLag(ctx, func(ctx context.Context) error {
+	err := s.PastReadLag(ctx, func(ctx context.Context) error {
 		var err error
 		allocation, err = s.client.GetAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID)
 
@@ -553,7 +481,7 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 		switch {
 		case unikorn.IsForbidden(err):
 			return nil, &QuotaError{Err: err, Charged: true}
-		case isClientError(err):
+		case cloud.IsClientError(err):
 			return nil, fmt.Errorf("updating the quota allocation: %w", err)
 		default:
 			// The change may have landed; putting back what was there is safe either way.
@@ -622,7 +550,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	// before the delete, in error perhaps: only a later error is the delete's.
 	sent := time.Now()
 
-	return s.waitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, probing bool) (bool, error) {
+	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, probing bool) (bool, error) {
 		var (
 			found *Instance
 			err   error
@@ -630,22 +558,22 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 
 		if !probing {
 			if found, err = listed(ctx, instance); err != nil {
-				return false, &readError{err: err}
+				return false, cloud.ReadFailed(err)
 			}
 		}
 
 		if found == nil {
-			found, err = confirmGone(ctx, instance.Ref(), s.seenSettled(instance))
+			found, err = confirmGone(ctx, instance.Ref(), s.SeenSettled(instance.CreationTime))
 
 			switch {
 			case errors.Is(err, ErrNotFound):
 				return true, nil
 			case err != nil:
-				return false, &readError{err: err}
+				return false, cloud.ReadFailed(err)
 			}
 		}
 
-		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.readLag {
+		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.ReadLag() {
 			return false, fmt.Errorf("the cloud failed to delete %s: its provisioning status is error; "+
 				"its quota is kept until it is gone", what)
 		}
@@ -679,9 +607,9 @@ func (s *Service) persist(ctx context.Context, step func(context.Context) error)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 	defer cancel()
 
-	for pause := s.poll.Min; ; pause = min(2*pause, max(s.poll.Slow, s.poll.Max)) {
+	for pause := s.Poll().Min; ; pause = min(2*pause, max(s.Poll().Slow, s.Poll().Max)) {
 		err := step(ctx)
-		if err == nil || !transient(err) || sleep(ctx, pause) != nil {
+		if err == nil || !cloud.Transient(err) || cloud.Sleep(ctx, pause) != nil {
 			return err
 		}
 	}
@@ -717,12 +645,4 @@ func withFloatingIPs(allocations []unikorn.ResourceAllocation, publicIP bool) []
 	}
 
 	return append(result, unikorn.ResourceAllocation{Kind: QuotaFloatingIPs, Committed: committed})
-}
-
-// isClientError reports whether err is a 4xx answer: a definite refusal, after which
-// nothing was created.
-func isClientError(err error) bool {
-	var apiErr *unikorn.APIError
-
-	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -38,10 +39,10 @@ type Listing struct {
 func (s *Service) List(ctx context.Context, q ListQuery) (*Listing, error) {
 	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
 		Tags:            serverTags(q.Tags),
-		OrganizationIDs: nonEmpty(q.OrganizationID),
-		ProjectIDs:      nonEmpty(q.ProjectID),
-		RegionIDs:       nonEmpty(q.RegionID),
-		NetworkIDs:      nonEmpty(q.NetworkID),
+		OrganizationIDs: cloud.Only(q.OrganizationID),
+		ProjectIDs:      cloud.Only(q.ProjectID),
+		RegionIDs:       cloud.Only(q.RegionID),
+		NetworkIDs:      cloud.Only(q.NetworkID),
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -77,7 +78,7 @@ func (s *Service) power(ctx context.Context, instance *Instance, op PowerOperati
 
 	seen := instance.PowerState
 
-	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, change{}, read,
+	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, cloud.Change{}, read,
 		func(candidate *Instance) bool {
 			if candidate.PowerState != seen {
 				seen = candidate.PowerState
@@ -168,14 +169,14 @@ func (s *Service) waitImage(ctx context.Context, instance *Instance, image *unik
 	progress(fmt.Sprintf("Snapshot image %s (%s) is %s.", image.Metadata.ID, image.Metadata.Name, image.Status.State))
 
 	state := image.Status.State
-	err := s.waitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
+	err := s.WaitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
 		latest, err := s.client.GetImage(ctx, instance.OrganizationID, instance.RegionID, image.Metadata.ID)
 		if unikorn.IsNotFound(err) {
 			return false, nil
 		}
 
 		if err != nil {
-			return false, &readError{err: err}
+			return false, cloud.ReadFailed(err)
 		}
 
 		image = latest

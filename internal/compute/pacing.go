@@ -1,110 +1,15 @@
 package compute
 
-import (
-	"sync"
-	"time"
-)
+import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 
-// change names a kind of change whose duration a Service learns: what is waited for,
-// and the flavor, whose size decides how long a machine takes. The zero change is
-// not learnt.
-type change struct {
-	kind     string
-	flavorID string
-}
-
-// The changes whose durations are learnt.
+// The changes of an instance whose durations the session learns.
 const (
 	changeReady = "ready"
 	changeGone  = "gone"
 )
 
-// change returns the change of kind to the instance.
-func (i *Instance) change(kind string) change {
-	return change{kind: kind, flavorID: i.Spec.FlavorID}
-}
-
-// span bounds how long a change takes, counted from the start of its wait to the start
-// of a read that sees it done: more than above, at most within.
-type span struct {
-	above, within time.Duration
-}
-
-// pacer learns, from the waits of one provider process, how long each kind of change
-// takes, so that a wait can read when its change is likely to be done instead of at
-// the next tick after it. Terraform creates instances in waves of its parallelism,
-// each taking as long as the one before: without this, every wave would wait for the
-// next poll tick after its provisioning, on average half an interval.
-//
-// A read that sees the change not yet done raises the lower bound, one that sees it
-// done lowers the upper bound. While the span is wide, a wait reads at its quarters
-// (and, not done there, at its end), so that one wave narrows it fourfold: the
-// waits of a wave read together, so a probe costs one shared list per wave, and
-// halving took the first four waves of an apply to narrow a tick's span, each read
-// tens of milliseconds after its change was done. Once narrow, a wait reads at its
-// end. Changes do not all take the same time (a cloud under load, a
-// controller that picks work up late): a wait not done at the end of the span reads
-// twice more shortly after it, and a change that falls outside the span widens it to
-// hold both, to be narrowed again. The reads on the poll grid go on regardless: they
-// are shared between waits, and see failures early.
-type pacer struct {
-	// narrow is the width below which a span is read at its end only.
-	narrow time.Duration
-
-	mu    sync.Mutex
-	spans map[change]span
-}
-
-func newPacer(narrow time.Duration) *pacer {
-	return &pacer{narrow: narrow, spans: map[change]span{}}
-}
-
-// probes returns when, counted from the start of a wait for c, the wait should read
-// besides its poll ticks, in order: nothing while nothing is known of c.
-func (p *pacer) probes(c change) []time.Duration {
-	if p == nil || c == (change{}) {
-		return nil
-	}
-
-	p.mu.Lock()
-	defer p.mu.Unlock()
-
-	s, ok := p.spans[c]
-
-	if !ok {
-		return nil
-	}
-
-	// Late changes are caught a few narrow spans after the end, not a tick.
-	late := []time.Duration{s.within, s.within + 2*p.narrow, s.within + 4*p.narrow}
-
-	if width := s.within - s.above; width > p.narrow {
-		quarter := width / 4
-
-		return append([]time.Duration{s.above + quarter, s.above + 2*quarter, s.above + 3*quarter}, late...)
-	}
-
-	return late
-}
-
-// learn records that a change of kind c was not done at a read started above after
-// its wait began, and done at one started within after.
-func (p *pacer) learn(c change, above, within time.Duration) {
-	if p == nil || c == (change{}) {
-		return
-	}
-
-	p.mu.Lock()
-	defer p.mu.Unlock()
-
-	s, ok := p.spans[c]
-
-	switch {
-	case !ok:
-		p.spans[c] = span{above: above, within: within}
-	case above >= s.within || within <= s.above:
-		p.spans[c] = span{above: min(s.above, above), within: max(s.within, within)}
-	default:
-		p.spans[c] = span{above: max(s.above, above), within: min(s.within, within)}
-	}
+// change returns the change of kind to the instance: how long it takes depends on the
+// flavor, whose size decides how long a machine takes.
+func (i *Instance) change(kind string) cloud.Change {
+	return cloud.Change{Kind: kind, Variant: i.Spec.FlavorID}
 }

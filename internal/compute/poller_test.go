@@ -197,21 +197,3 @@ func TestScopeNeedsEveryPart(t *testing.T) {
 	_, ok = scopeOf(Ref{ID: "i", OrganizationID: "o", ProjectID: "p", RegionID: "r"})
 	assert.False(t, ok, "an import by ID knows no network")
 }
-
-// Waits tick on one grid, so that waits at different stages of their backoff still
-// wake together.
-func TestPollTicksNest(t *testing.T) {
-	t.Parallel()
-
-	epoch := time.Now()
-	s := &Service{pollEpoch: epoch}
-
-	assert.Equal(t, 150*time.Millisecond, s.untilTick(epoch.Add(250*time.Millisecond), 200*time.Millisecond))
-	assert.Equal(t, 200*time.Millisecond, s.untilTick(epoch.Add(400*time.Millisecond), 200*time.Millisecond), "a tick is never now")
-
-	for offset := time.Duration(0); offset < 2*time.Second; offset += 37 * time.Millisecond {
-		now := epoch.Add(offset)
-		long := now.Add(s.untilTick(now, 400*time.Millisecond))
-		assert.Zero(t, long.Sub(epoch)%(200*time.Millisecond), "every 400 ms tick is a 200 ms tick")
-	}
-}

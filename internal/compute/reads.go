@@ -36,14 +36,11 @@ const (
 )
 
 // Catalogue is what the Terraform types read besides instances: the regions, flavors
-// and images to choose from, and look-ups of the objects an instance refers to.
+// and images to choose from.
 type Catalogue interface {
 	Regions(ctx context.Context, organizationID string) ([]Region, error)
 	Flavors(ctx context.Context, organizationID, regionID string) ([]Flavor, error)
 	Images(ctx context.Context, regionID string, query ImageQuery) ([]CatalogueImage, error)
-	Network(ctx context.Context, selector Selector) (*Network, error)
-	SecurityGroup(ctx context.Context, selector Selector) (*SecurityGroup, error)
-	SSHCertificateAuthority(ctx context.Context, selector Selector) (*SSHCertificateAuthority, error)
 }
 
 var _ Catalogue = (*Service)(nil)

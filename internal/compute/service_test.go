@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -75,9 +76,9 @@ func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Se
 	})
 	require.NoError(t, err)
 
-	return compute.NewService(client, compute.WithReadLag(testReadLag), compute.WithPollPolicy(compute.PollPolicy{
+	return compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
-	}))
+	})))
 }
 
 // setQuota changes the organization's quota through identity's admin call.
@@ -337,7 +338,7 @@ func TestWaitReadyTimeoutLeavesAKnownInstance(t *testing.T) {
 
 	_, err = e.service.WaitReady(ctx, instance)
 
-	var wait *compute.WaitError
+	var wait *cloud.WaitError
 	require.ErrorAs(t, err, &wait)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 
@@ -553,7 +554,7 @@ func TestUpdateDoesNotConsultTheCatalogue(t *testing.T) {
 	spec.SecurityGroupIDs = []string{sandbox.SecurityGroupAllowSSHID}
 
 	// A new façade has nothing cached, so every look-up it makes shows in the stats.
-	fresh := compute.NewService(e.client, compute.WithPollPolicy(compute.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5}))
+	fresh := compute.NewService(cloud.NewSession(e.client, cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5})))
 	e.sandbox.ResetStats()
 
 	updated, err := fresh.Update(t.Context(), instance.Ref(), spec)

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -74,7 +76,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	service := compute.NewService(client)
+	service := compute.NewService(cloud.NewSession(client))
 
 	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
@@ -130,9 +132,9 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 	require.NoError(t, err)
 
 	// A poll interval far longer than the test: only a write ends the sharing.
-	service := compute.NewService(client, compute.WithReadLag(testReadLag), compute.WithPollPolicy(compute.PollPolicy{
+	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: 5 * time.Millisecond, Max: time.Minute, Factor: 2,
-	}))
+	})))
 	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
 	lookUp := func(instance *compute.Instance) error {
 		_, err := service.Get(t.Context(), instance.Ref())
@@ -164,8 +166,9 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 	require.NoError(t, lookUp(instances[2]))
 	assert.Equal(t, 1, lists(), "a list after the delete, shared by the next look-up")
 
-	// A write that names no instance may have changed any of them.
-	_, err = service.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+	// A write that names no instance (here another family's, on the same session) may
+	// have changed any of them.
+	_, err = networking.NewService(service.Session).CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
 		Metadata: unikorn.WriteMetadata{Name: "web"},
 		Spec: unikorn.SecurityGroupCreateSpec{
 			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},

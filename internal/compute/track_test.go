@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -332,9 +333,9 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 	})
 	require.NoError(t, err)
 
-	service := compute.NewService(client, compute.WithReadLag(readLag), compute.WithPollPolicy(compute.PollPolicy{
+	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(readLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
-	}))
+	})))
 
 	young := e.create(t, standardSpec("young"))
 	old := e.create(t, standardSpec("old"))

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -78,7 +79,7 @@ func TestAWaitOnAnAPIThatKeepsFailingEndsAtItsTimeoutNamingTheFailure(t *testing
 
 	_, err = e.service.WaitReady(ctx, instance)
 
-	var wait *compute.WaitError
+	var wait *cloud.WaitError
 	require.ErrorAs(t, err, &wait)
 	assert.Error(t, ctx.Err(), "the wait lasted its whole time")
 	assert.Contains(t, err.Error(), "500")

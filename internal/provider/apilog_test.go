@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
 // The API client's lines reach Terraform's log under their own subsystem and level,
@@ -20,8 +20,8 @@ func TestAPILoggerMasksTheToken(t *testing.T) {
 	ctx := tflogtest.RootLogger(t.Context(), &output)
 	log := apiLogger(token)
 
-	log(ctx, compute.LogDebug, "API request", map[string]any{"error": "refused " + token, "status": 401})
-	log(ctx, compute.LogTrace, "API response body "+token, map[string]any{"response_body": `{"note":"` + token + `"}`})
+	log(ctx, cloud.LogDebug, "API request", map[string]any{"error": "refused " + token, "status": 401})
+	log(ctx, cloud.LogTrace, "API response body "+token, map[string]any{"response_body": `{"note":"` + token + `"}`})
 
 	assert.NotContains(t, output.String(), token)
 

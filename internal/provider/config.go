@@ -13,7 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -179,7 +181,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		}
 	}
 
-	cfg := compute.Settings{
+	cfg := cloud.Settings{
 		RegionEndpoint: resolve(model.RegionEndpoint, setting{
 			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
 			what: "the base URL of the Unikorn region API", required: true, isURL: true,
@@ -232,7 +234,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 	cfg.Logger = apiLogger(cfg.Token)
 
-	service, err := compute.Connect(cfg)
+	session, err := cloud.Connect(cfg)
 	if err != nil {
 		diags.Append(diagnostic.Error(
 			"Unable to create the Unikorn API client",
@@ -243,6 +245,10 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return nil, diags
 	}
 
+	// Every family shares the session: its poll grid, and what it learns of how long
+	// changes take.
+	service := compute.NewService(session)
+
 	var instances compute.Instances = compute.NewRegionInstances(service)
 	if instanceAPI == instanceAPICompute {
 		instances = compute.NewComputeInstances(service)
@@ -252,7 +258,8 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		Instances:      instances,
 		InstanceAPI:    instanceAPI,
 		Catalogue:      service,
-		Objects:        service,
+		Images:         service,
+		Networking:     networking.NewService(session),
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

@@ -8,7 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
 // InstanceTypeName is the resource type an import command names.
@@ -24,15 +26,15 @@ func Compute(summary string, err error) diag.Diagnostics {
 		quota        *compute.QuotaError
 		inconsistent *compute.ConsistencyError
 		failed       *compute.ProvisioningFailedError
-		wait         *compute.WaitError
+		wait         *cloud.WaitError
 		compensation *compute.CompensationError
 		access       *compute.AccessError
 		rights       *compute.ServiceRightsError
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
-		inUse        *compute.InUseError
-		networkQuota *compute.NetworkQuotaError
+		inUse        *cloud.InUseError
+		networkQuota *networking.NetworkQuotaError
 	)
 
 	switch {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -36,7 +37,7 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want: []string{"POST /api/v2/servers/x/stop: 404 not_found", "does not exist or is not visible"},
 		},
 		"a wait that ran out says the cloud may still finish": {
-			err:     &compute.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded},
+			err:     &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded},
 			want:    []string{"Gave up waiting for instance x to be Stopped", "may still finish", "timeout"},
 			wantNot: []string{"tainted"},
 		},
@@ -56,12 +57,12 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want: []string{"connection refused", "could not be reached"},
 		},
 		"an interrupted wait does not advise a longer timeout": {
-			err:     &compute.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
+			err:     &cloud.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
 			want:    []string{"interrupted", "Run Terraform again"},
 			wantNot: []string{"Raise the timeout"},
 		},
 		"a wait that ran out among failed reads names the last failure": {
-			err:  &compute.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
+			err:  &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
 			want: []string{"the last read failed", "404 not_found"},
 		},
 		"an over-quota update says nothing changed, not that nothing was created": {

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -264,7 +265,7 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, name := range []string{"a", "b", "c"} {
-		_, err := compute.NewService(client).Create(t.Context(), compute.Spec{
+		_, err := compute.NewService(cloud.NewSession(client)).Create(t.Context(), compute.Spec{
 			Name: name, NetworkID: sandbox.NetworkDefaultID, FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID,
 		})
 		require.NoError(t, err)

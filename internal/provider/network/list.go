@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -19,8 +20,8 @@ import (
 )
 
 var (
-	_ list.ListResource              = (*listResource[compute.Network])(nil)
-	_ list.ListResourceWithConfigure = (*listResource[compute.Network])(nil)
+	_ list.ListResource              = (*listResource[networking.Network])(nil)
+	_ list.ListResourceWithConfigure = (*listResource[networking.Network])(nil)
 )
 
 // listResource finds the objects of one kind for `terraform query`. Each result is
@@ -28,7 +29,7 @@ var (
 // imports cleanly.
 type listResource[T any] struct {
 	typeName, noun string
-	list           func(compute.Objects, context.Context, string, string) ([]T, error)
+	list           func(networking.Objects, context.Context, string, string) ([]T, error)
 	metadata       func(*T) *compute.ProjectScopedMetadata
 	// state is the resource's state for an object; its timeouts are left to the caller.
 	state func(context.Context, *T, *diag.Diagnostics) stateWithTimeouts
@@ -50,11 +51,11 @@ type listConfig struct {
 
 // NewNetworkListResource returns the unikorn_network list resource.
 func NewNetworkListResource() list.ListResource {
-	return &listResource[compute.Network]{
+	return &listResource[networking.Network]{
 		typeName: NetworkTypeName, noun: "networks",
-		list:     compute.Objects.ListNetworks,
-		metadata: func(network *compute.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
-		state: func(ctx context.Context, network *compute.Network, diags *diag.Diagnostics) stateWithTimeouts {
+		list:     networking.Objects.ListNetworks,
+		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
+		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &networkResourceModel{commonModel: unsetCommon()}
 			setNetwork(ctx, m, network, diags)
 
@@ -65,11 +66,11 @@ func NewNetworkListResource() list.ListResource {
 
 // NewSecurityGroupListResource returns the unikorn_security_group list resource.
 func NewSecurityGroupListResource() list.ListResource {
-	return &listResource[compute.SecurityGroup]{
+	return &listResource[networking.SecurityGroup]{
 		typeName: SecurityGroupTypeName, noun: "security groups",
-		list:     compute.Objects.ListSecurityGroups,
-		metadata: func(group *compute.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
-		state: func(ctx context.Context, group *compute.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
+		list:     networking.Objects.ListSecurityGroups,
+		metadata: func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
+		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &securityGroupResourceModel{commonModel: unsetCommon()}
 			setSecurityGroup(ctx, m, group, diags)
 
@@ -81,13 +82,13 @@ func NewSecurityGroupListResource() list.ListResource {
 // NewSSHCertificateAuthorityListResource returns the unikorn_ssh_certificate_authority
 // list resource.
 func NewSSHCertificateAuthorityListResource() list.ListResource {
-	return &listResource[compute.SSHCertificateAuthority]{
+	return &listResource[networking.SSHCertificateAuthority]{
 		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authorities",
-		list: compute.Objects.ListSSHCertificateAuthorities,
-		metadata: func(authority *compute.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+		list: networking.Objects.ListSSHCertificateAuthorities,
+		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
 			return &authority.Metadata
 		},
-		state: func(ctx context.Context, authority *compute.SSHCertificateAuthority, diags *diag.Diagnostics) stateWithTimeouts {
+		state: func(ctx context.Context, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &sshCertificateAuthorityResourceModel{sshCertificateAuthorityModel: sshCertificateAuthorityModel{commonModel: unsetCommon()}}
 			setAuthority(ctx, m, authority, diags)
 
@@ -152,7 +153,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 		return
 	}
 
-	objects, err := l.list(l.provider.Objects, ctx, organizationID, config.ProjectID.ValueString())
+	objects, err := l.list(l.provider.Networking, ctx, organizationID, config.ProjectID.ValueString())
 	if err != nil {
 		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list "+l.noun, err))
 

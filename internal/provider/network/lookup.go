@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -44,7 +45,7 @@ type kind[T any] struct {
 	narrowing []string
 
 	newModel func() model[T]
-	find     func(compute.Catalogue, context.Context, compute.Selector) (*T, error)
+	find     func(networking.Objects, context.Context, networking.Selector) (*T, error)
 	metadata func(*T) *compute.ProjectScopedMetadata
 }
 
@@ -52,7 +53,7 @@ type kind[T any] struct {
 type model[T any] interface {
 	common() *commonModel
 	// narrow adds the kind's narrowing attributes to a look-up by name.
-	narrow(*compute.Selector)
+	narrow(*networking.Selector)
 	// set fills in the kind's own attributes.
 	set(context.Context, *T, *diag.Diagnostics)
 }
@@ -91,8 +92,8 @@ func (c *commonModel) setMetadata(ctx context.Context, metadata *compute.Project
 }
 
 var (
-	_ datasource.DataSourceWithConfigure        = (*dataSource[compute.Network])(nil)
-	_ datasource.DataSourceWithConfigValidators = (*dataSource[compute.Network])(nil)
+	_ datasource.DataSourceWithConfigure        = (*dataSource[networking.Network])(nil)
+	_ datasource.DataSourceWithConfigValidators = (*dataSource[networking.Network])(nil)
 )
 
 // dataSource looks one object of a kind up, by ID or by name.
@@ -171,7 +172,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 
 	common := data.common()
-	selector := compute.Selector{ID: common.ID.ValueString()}
+	selector := networking.Selector{ID: common.ID.ValueString()}
 
 	// An ID names one object wherever it is, so only a name is searched in a scope.
 	if selector.ID == "" {
@@ -185,7 +186,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	object, err := d.kind.find(d.provider.Catalogue, ctx, selector)
+	object, err := d.kind.find(d.provider.Networking, ctx, selector)
 	if err != nil {
 		resp.Diagnostics.Append(d.lookupFailed(err))
 
@@ -203,7 +204,7 @@ func (d *dataSource[T]) lookupFailed(err error) diag.Diagnostic {
 	noun := d.kind.noun
 	title := strings.ToUpper(noun[:1]) + noun[1:]
 
-	var lookupErr *compute.LookupError
+	var lookupErr *networking.LookupError
 	if !errors.As(err, &lookupErr) {
 		return diagnostic.APIError("Unable to read the "+noun, err)
 	}

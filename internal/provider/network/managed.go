@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -28,8 +28,8 @@ type managed[T any, M resourceModel] struct {
 	typeName string
 	noun     string
 	newModel func() M
-	read     func(compute.Objects, context.Context, string) (*T, error)
-	remove   func(compute.Objects, context.Context, string) error
+	read     func(networking.Objects, context.Context, string) (*T, error)
+	remove   func(networking.Objects, context.Context, string) error
 	set      func(context.Context, M, *T, *diag.Diagnostics)
 
 	provider *providerdata.Data
@@ -52,7 +52,7 @@ func (r *managed[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 
-	object, err := r.read(r.provider.Objects, ctx, state.common().ID.ValueString())
+	object, err := r.read(r.provider.Networking, ctx, state.common().ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not read the "+r.noun, err)...)
 
@@ -77,7 +77,7 @@ func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, 
 	ctx, cancel := deadline.Within(ctx, state.timeouts().Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.remove(r.provider.Objects, ctx, state.common().ID.ValueString()); err != nil {
+	if err := r.remove(r.provider.Networking, ctx, state.common().ID.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the "+r.noun, err)...)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
 // NetworkTypeName is the network data source's Terraform type.
@@ -23,7 +24,7 @@ const (
 
 // NewNetworkDataSource returns the unikorn_network data source.
 func NewNetworkDataSource() datasource.DataSource {
-	return &dataSource[compute.Network]{kind: kind[compute.Network]{
+	return &dataSource[networking.Network]{kind: kind[networking.Network]{
 		typeName: NetworkTypeName,
 		noun:     "network",
 		description: "Looks up a network, by `id` or by `name` within a project. An instance's " +
@@ -56,9 +57,9 @@ func NewNetworkDataSource() datasource.DataSource {
 				},
 			},
 		},
-		newModel: func() model[compute.Network] { return &networkModel{} },
-		find:     compute.Catalogue.Network,
-		metadata: func(network *compute.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
+		newModel: func() model[networking.Network] { return &networkModel{} },
+		find:     networking.Objects.Network,
+		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
 	}}
 }
 
@@ -72,9 +73,9 @@ type networkModel struct {
 	Reservations   types.Object `tfsdk:"reservations"`
 }
 
-func (m *networkModel) narrow(*compute.Selector) {}
+func (m *networkModel) narrow(*networking.Selector) {}
 
-func (m *networkModel) set(ctx context.Context, network *compute.Network, diags *diag.Diagnostics) {
+func (m *networkModel) set(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) {
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)
 

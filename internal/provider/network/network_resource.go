@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -38,11 +39,11 @@ var (
 
 // NewNetworkResource returns the unikorn_network resource.
 func NewNetworkResource() resource.Resource {
-	return &networkResource{managed[compute.Network, *networkResourceModel]{
+	return &networkResource{managed[networking.Network, *networkResourceModel]{
 		typeName: NetworkTypeName, noun: "network",
 		newModel: func() *networkResourceModel { return &networkResourceModel{} },
-		read:     compute.Objects.ReadNetwork,
-		remove:   compute.Objects.DeleteNetwork,
+		read:     networking.Objects.ReadNetwork,
+		remove:   networking.Objects.DeleteNetwork,
 		set:      setNetwork,
 	}}
 }
@@ -51,7 +52,7 @@ func NewNetworkResource() resource.Resource {
 // and metadata in place; everything else it fixes at create, so changing it replaces
 // the network.
 type networkResource struct {
-	managed[compute.Network, *networkResourceModel]
+	managed[networking.Network, *networkResourceModel]
 }
 
 type networkResourceModel struct {
@@ -182,9 +183,9 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 
-	network, err := r.provider.Objects.CreateNetwork(ctx, compute.NetworkCreate{
+	network, err := r.provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
 		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
-		Spec: compute.NetworkCreateSpec{
+		Spec: networking.NetworkCreateSpec{
 			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
 			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
 			Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
@@ -202,7 +203,7 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	update := compute.NetworkUpdate{
+	update := networking.NetworkUpdate{
 		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
 		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
 	}
@@ -210,12 +211,12 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
-	network, err := r.provider.Objects.UpdateNetwork(ctx, plan.ID.ValueString(), update)
+	network, err := r.provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
 	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // set fills the model from region's record.
-func setNetwork(ctx context.Context, m *networkResourceModel, network *compute.Network, diags *diag.Diagnostics) {
+func setNetwork(ctx context.Context, m *networkResourceModel, network *networking.Network, diags *diag.Diagnostics) {
 	m.setMetadataKeepingUnset(ctx, &network.Metadata, diags)
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)
@@ -227,21 +228,21 @@ func setNetwork(ctx context.Context, m *networkResourceModel, network *compute.N
 	m.Reservations = reservationsValue(ctx, network.Status.Reservations, diags)
 }
 
-func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) compute.NetworkSpec {
+func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) networking.NetworkSpec {
 	nameservers := []string{}
 	diags.Append(m.DNSNameservers.ElementsAs(ctx, &nameservers, false)...)
 
-	return compute.NetworkSpec{DNSNameservers: nameservers, Routes: routesSpec(ctx, m.Routes, diags)}
+	return networking.NetworkSpec{DNSNameservers: nameservers, Routes: routesSpec(ctx, m.Routes, diags)}
 }
 
-func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) compute.WriteMetadata {
-	metadata := compute.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
+func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) networking.WriteMetadata {
+	metadata := networking.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
 
 	tags := map[string]string{}
 	diags.Append(m.Tags.ElementsAs(ctx, &tags, false)...)
 
 	for name, value := range tags {
-		metadata.Tags = append(metadata.Tags, compute.Tag{Name: name, Value: value})
+		metadata.Tags = append(metadata.Tags, networking.Tag{Name: name, Value: value})
 	}
 
 	return metadata

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
 
@@ -52,7 +52,7 @@ var reservationsAttributeTypes = map[string]attr.Type{
 
 // routesValue is region's routes as Terraform holds them; keepNull leaves no routes as
 // null rather than an empty list, so that a configuration without them shows no diff.
-func routesValue(ctx context.Context, routes []compute.Route, keepNull bool, diags *diag.Diagnostics) types.List {
+func routesValue(ctx context.Context, routes []networking.Route, keepNull bool, diags *diag.Diagnostics) types.List {
 	elementType := types.ObjectType{AttrTypes: routeAttributeTypes}
 	if len(routes) == 0 && keepNull {
 		return types.ListNull(elementType)
@@ -70,13 +70,13 @@ func routesValue(ctx context.Context, routes []compute.Route, keepNull bool, dia
 }
 
 // routesSpec is the routes of a configuration as region takes them.
-func routesSpec(ctx context.Context, routes types.List, diags *diag.Diagnostics) []compute.Route {
+func routesSpec(ctx context.Context, routes types.List, diags *diag.Diagnostics) []networking.Route {
 	var models []routeModel
 	diags.Append(routes.ElementsAs(ctx, &models, false)...)
 
-	spec := make([]compute.Route, len(models))
+	spec := make([]networking.Route, len(models))
 	for i, model := range models {
-		spec[i] = compute.Route{Prefix: model.Prefix.ValueString(), Nexthop: model.Nexthop.ValueString()}
+		spec[i] = networking.Route{Prefix: model.Prefix.ValueString(), Nexthop: model.Nexthop.ValueString()}
 	}
 
 	return spec
@@ -84,7 +84,7 @@ func routesSpec(ctx context.Context, routes types.List, diags *diag.Diagnostics)
 
 // reservationsValue is region's reservation as Terraform holds it (null when region
 // reports none).
-func reservationsValue(ctx context.Context, reservations *compute.NetworkReservations, diags *diag.Diagnostics) types.Object {
+func reservationsValue(ctx context.Context, reservations *networking.NetworkReservations, diags *diag.Diagnostics) types.Object {
 	if reservations == nil {
 		return types.ObjectNull(reservationsAttributeTypes)
 	}
@@ -105,7 +105,7 @@ func reservationsValue(ctx context.Context, reservations *compute.NetworkReserva
 
 // reservationsSpec is the reservation of a plan as region takes it; nil leaves region
 // to apply its default.
-func reservationsSpec(ctx context.Context, reservations types.Object, diags *diag.Diagnostics) *compute.NetworkReservations {
+func reservationsSpec(ctx context.Context, reservations types.Object, diags *diag.Diagnostics) *networking.NetworkReservations {
 	if reservations.IsNull() || reservations.IsUnknown() {
 		return nil
 	}
@@ -113,7 +113,7 @@ func reservationsSpec(ctx context.Context, reservations types.Object, diags *dia
 	var model reservationsModel
 	diags.Append(reservations.As(ctx, &model, objectAsOptions)...)
 
-	spec := &compute.NetworkReservations{PrefixLength: int(model.PrefixLength.ValueInt64())}
+	spec := &networking.NetworkReservations{PrefixLength: int(model.PrefixLength.ValueInt64())}
 
 	if !model.ProviderReservedPrefixLength.IsNull() && !model.ProviderReservedPrefixLength.IsUnknown() {
 		provider := int(model.ProviderReservedPrefixLength.ValueInt64())

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -21,7 +22,7 @@ const anyAddress = "0.0.0.0/0"
 
 // NewSecurityGroupDataSource returns the unikorn_security_group data source.
 func NewSecurityGroupDataSource() datasource.DataSource {
-	return &dataSource[compute.SecurityGroup]{kind: kind[compute.SecurityGroup]{
+	return &dataSource[networking.SecurityGroup]{kind: kind[networking.SecurityGroup]{
 		typeName: SecurityGroupTypeName,
 		noun:     "security group",
 		description: "Looks up a security group, by `id` or by `name` within a project (and, with " +
@@ -58,9 +59,9 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 			},
 		},
 		narrowing: []string{"network_id"},
-		newModel:  func() model[compute.SecurityGroup] { return &securityGroupModel{} },
-		find:      compute.Catalogue.SecurityGroup,
-		metadata:  func(group *compute.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
+		newModel:  func() model[networking.SecurityGroup] { return &securityGroupModel{} },
+		find:      networking.Objects.SecurityGroup,
+		metadata:  func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
 	}}
 }
 
@@ -80,11 +81,11 @@ type ruleModel struct {
 	Prefix    types.String `tfsdk:"prefix"`
 }
 
-func (m *securityGroupModel) narrow(selector *compute.Selector) {
+func (m *securityGroupModel) narrow(selector *networking.Selector) {
 	selector.NetworkID = m.NetworkID.ValueString()
 }
 
-func (m *securityGroupModel) set(_ context.Context, group *compute.SecurityGroup, _ *diag.Diagnostics) {
+func (m *securityGroupModel) set(_ context.Context, group *networking.SecurityGroup, _ *diag.Diagnostics) {
 	m.NetworkID = types.StringValue(group.Status.NetworkID)
 	m.RegionID = types.StringValue(group.Status.RegionID)
 

@@ -17,7 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -41,11 +41,11 @@ const (
 
 // NewSecurityGroupResource returns the unikorn_security_group resource.
 func NewSecurityGroupResource() resource.Resource {
-	return &securityGroupResource{managed[compute.SecurityGroup, *securityGroupResourceModel]{
+	return &securityGroupResource{managed[networking.SecurityGroup, *securityGroupResourceModel]{
 		typeName: SecurityGroupTypeName, noun: "security group",
 		newModel: func() *securityGroupResourceModel { return &securityGroupResourceModel{} },
-		read:     compute.Objects.ReadSecurityGroup,
-		remove:   compute.Objects.DeleteSecurityGroup,
+		read:     networking.Objects.ReadSecurityGroup,
+		remove:   networking.Objects.DeleteSecurityGroup,
 		set:      setSecurityGroup,
 	}}
 }
@@ -53,7 +53,7 @@ func NewSecurityGroupResource() resource.Resource {
 // securityGroupResource manages a security group of a network. Its rules and metadata
 // change in place; a group never moves to another network.
 type securityGroupResource struct {
-	managed[compute.SecurityGroup, *securityGroupResourceModel]
+	managed[networking.SecurityGroup, *securityGroupResourceModel]
 }
 
 type securityGroupResourceModel struct {
@@ -215,9 +215,9 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 
-	group, err := r.provider.Objects.CreateSecurityGroup(ctx, compute.SecurityGroupCreate{
+	group, err := r.provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
 		Metadata: metadata,
-		Spec:     compute.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
+		Spec:     networking.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
 	})
 	r.finish(ctx, "create", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
@@ -236,12 +236,12 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 
-	group, err := r.provider.Objects.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
-		compute.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
+	group, err := r.provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
+		networking.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
 	r.finish(ctx, "update", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
-func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *compute.SecurityGroup, diags *diag.Diagnostics) {
+func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *networking.SecurityGroup, diags *diag.Diagnostics) {
 	m.setMetadataKeepingUnset(ctx, &group.Metadata, diags)
 
 	view := securityGroupModel{}
@@ -249,11 +249,11 @@ func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group 
 	m.NetworkID, m.RegionID, m.Rules = view.NetworkID, view.RegionID, view.Rules
 }
 
-func rulesSpec(rules []ruleModel) compute.SecurityGroupSpec {
-	spec := compute.SecurityGroupSpec{Rules: make([]compute.SecurityGroupRule, len(rules))}
+func rulesSpec(rules []ruleModel) networking.SecurityGroupSpec {
+	spec := networking.SecurityGroupSpec{Rules: make([]networking.SecurityGroupRule, len(rules))}
 
 	for i, rule := range rules {
-		spec.Rules[i] = compute.SecurityGroupRule{
+		spec.Rules[i] = networking.SecurityGroupRule{
 			Direction: rule.Direction.ValueString(), Protocol: rule.Protocol.ValueString(),
 			Port: intPointer(rule.Port), PortMax: intPointer(rule.PortMax), Prefix: rule.Prefix.ValueString(),
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
 // SSHCertificateAuthorityTypeName is the SSH certificate authority data source's Terraform type.
@@ -16,7 +17,7 @@ const SSHCertificateAuthorityTypeName = "unikorn_ssh_certificate_authority"
 
 // NewSSHCertificateAuthorityDataSource returns the unikorn_ssh_certificate_authority data source.
 func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
-	return &dataSource[compute.SSHCertificateAuthority]{kind: kind[compute.SSHCertificateAuthority]{
+	return &dataSource[networking.SSHCertificateAuthority]{kind: kind[networking.SSHCertificateAuthority]{
 		typeName: SSHCertificateAuthorityTypeName,
 		noun:     "SSH certificate authority",
 		description: "Looks up an SSH certificate authority, by `id` or by `name` within a project. An " +
@@ -28,9 +29,9 @@ func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
 				MarkdownDescription: "Public key of the authority, as one OpenSSH `authorized_keys` line without a comment.",
 			},
 		},
-		newModel: func() model[compute.SSHCertificateAuthority] { return &sshCertificateAuthorityModel{} },
-		find:     compute.Catalogue.SSHCertificateAuthority,
-		metadata: func(authority *compute.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+		newModel: func() model[networking.SSHCertificateAuthority] { return &sshCertificateAuthorityModel{} },
+		find:     networking.Objects.SSHCertificateAuthority,
+		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
 			return &authority.Metadata
 		},
 	}}
@@ -42,8 +43,8 @@ type sshCertificateAuthorityModel struct {
 	PublicKey types.String `tfsdk:"public_key"`
 }
 
-func (m *sshCertificateAuthorityModel) narrow(*compute.Selector) {}
+func (m *sshCertificateAuthorityModel) narrow(*networking.Selector) {}
 
-func (m *sshCertificateAuthorityModel) set(_ context.Context, authority *compute.SSHCertificateAuthority, _ *diag.Diagnostics) {
+func (m *sshCertificateAuthorityModel) set(_ context.Context, authority *networking.SSHCertificateAuthority, _ *diag.Diagnostics) {
 	m.PublicKey = types.StringValue(authority.Spec.PublicKey)
 }

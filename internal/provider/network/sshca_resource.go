@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -27,11 +28,11 @@ var (
 
 // NewSSHCertificateAuthorityResource returns the unikorn_ssh_certificate_authority resource.
 func NewSSHCertificateAuthorityResource() resource.Resource {
-	return &sshCertificateAuthorityResource{managed[compute.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]{
+	return &sshCertificateAuthorityResource{managed[networking.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]{
 		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authority",
 		newModel: func() *sshCertificateAuthorityResourceModel { return &sshCertificateAuthorityResourceModel{} },
-		read:     compute.Objects.ReadSSHCertificateAuthority,
-		remove:   compute.Objects.DeleteSSHCertificateAuthority,
+		read:     networking.Objects.ReadSSHCertificateAuthority,
+		remove:   networking.Objects.DeleteSSHCertificateAuthority,
 		set:      setAuthority,
 	}}
 }
@@ -39,7 +40,7 @@ func NewSSHCertificateAuthorityResource() resource.Resource {
 // sshCertificateAuthorityResource manages an SSH certificate authority. Region has no
 // update for one, so every change replaces it.
 type sshCertificateAuthorityResource struct {
-	managed[compute.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]
+	managed[networking.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]
 }
 
 type sshCertificateAuthorityResourceModel struct {
@@ -112,10 +113,10 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 		return
 	}
 
-	authority, err := r.provider.Objects.CreateSSHCertificateAuthority(ctx, compute.SSHCertificateAuthorityCreate{
+	authority, err := r.provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
 		Metadata: metadata,
-		Spec: compute.SSHCertificateAuthorityCreateSpec{
-			SSHCertificateAuthoritySpec: compute.SSHCertificateAuthoritySpec{PublicKey: plan.PublicKey.ValueString()},
+		Spec: networking.SSHCertificateAuthorityCreateSpec{
+			SSHCertificateAuthoritySpec: networking.SSHCertificateAuthoritySpec{PublicKey: plan.PublicKey.ValueString()},
 			OrganizationID:              organizationID, ProjectID: projectID,
 		},
 	})
@@ -130,7 +131,7 @@ func (r *sshCertificateAuthorityResource) Update(ctx context.Context, req resour
 
 // setAuthority fills the model from region's record, keeping the configured key
 // while region holds the same key: region drops the comment, which is no change.
-func setAuthority(ctx context.Context, m *sshCertificateAuthorityResourceModel, authority *compute.SSHCertificateAuthority, diags *diag.Diagnostics) {
+func setAuthority(ctx context.Context, m *sshCertificateAuthorityResourceModel, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) {
 	configured := m.PublicKey
 	m.setMetadataKeepingUnset(ctx, &authority.Metadata, diags)
 	m.set(ctx, authority, diags)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
 
@@ -23,12 +24,14 @@ type Data struct {
 	// InstanceAPI names that back end ("compute" or "region"): an instance is
 	// managed by the back end that made it.
 	InstanceAPI string
-	// Catalogue answers the look-ups of networks, security groups and SSH
-	// certificate authorities. There is one per provider instance, so that every
-	// instance in a run shares its catalogue cache.
+	// Catalogue answers the look-ups of regions, flavors and images. There is one per
+	// provider instance, so that every instance in a run shares its catalogue cache.
 	Catalogue compute.Catalogue
-	// Objects manages networks, security groups and SSH certificate authorities.
-	Objects compute.Objects
+	// Images manages the images made from instances.
+	Images compute.Images
+	// Networking manages and finds networks, security groups and SSH certificate
+	// authorities.
+	Networking networking.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string

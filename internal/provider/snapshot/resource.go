@@ -183,7 +183,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 	progress := func(message string) { tflog.Info(ctx, message) }
 
-	image, err := r.provider.Objects.SnapshotImage(ctx, r.provider.Instances, instance, request, progress)
+	image, err := r.provider.Images.SnapshotImage(ctx, r.provider.Instances, instance, request, progress)
 	if image != nil {
 		// An image that exists is saved whatever went wrong, so that Terraform keeps
 		// track of it (and, the create having failed, replaces it next time).
@@ -216,9 +216,9 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 			return
 		}
 
-		image, err = r.provider.Objects.FindImage(ctx, organizationID, state.ID.ValueString())
+		image, err = r.provider.Images.FindImage(ctx, organizationID, state.ID.ValueString())
 	} else {
-		image, err = r.provider.Objects.ReadImage(ctx, imageRef(&state))
+		image, err = r.provider.Images.ReadImage(ctx, imageRef(&state))
 	}
 
 	switch {
@@ -265,7 +265,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Objects.DeleteImage(ctx, imageRef(&state)); err != nil {
+	if err := r.provider.Images.DeleteImage(ctx, imageRef(&state)); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the snapshot image", err)...)
 	}
 }

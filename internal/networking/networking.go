@@ -1,14 +1,18 @@
-package compute
+package networking
 
 import (
 	"context"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // What the Terraform types write when they manage the objects instances stand on:
 // region's own shapes, named by the façade as the catalogue's objects are (reads.go).
 type (
+	Network                           = unikorn.Network
+	SecurityGroup                     = unikorn.SecurityGroup
+	SSHCertificateAuthority           = unikorn.SSHCertificateAuthority
 	NetworkCreate                     = unikorn.NetworkCreate
 	NetworkCreateSpec                 = unikorn.NetworkCreateSpec
 	NetworkSpec                       = unikorn.NetworkSpec
@@ -29,11 +33,8 @@ type (
 
 // Objects manages what instances stand on: networks, security groups and SSH
 // certificate authorities, through region's public v2 API, which any project user may
-// call whichever instance back end the provider uses; and the images made from
-// instances.
+// call whichever instance back end the provider uses, and finds them by ID or name.
 type Objects interface {
-	Images
-
 	ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error)
 	CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error)
 	UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error)
@@ -50,9 +51,31 @@ type Objects interface {
 	CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error)
 	DeleteSSHCertificateAuthority(ctx context.Context, id string) error
 	ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error)
+
+	Network(ctx context.Context, selector Selector) (*unikorn.Network, error)
+	SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error)
+	SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error)
 }
 
 var _ Objects = (*Service)(nil)
+
+// Service manages networks, security groups and SSH certificate authorities over a
+// session shared with the façade's other families.
+type Service struct {
+	session *cloud.Session
+	client  *unikorn.Client
+}
+
+// NewService returns the networking façade over session.
+func NewService(session *cloud.Session) *Service {
+	return &Service{session: session, client: session.Client()}
+}
+
+// Selector and LookupError are the look-ups' terms, shared by every family.
+type (
+	Selector    = cloud.Selector
+	LookupError = cloud.LookupError
+)
 
 // NetworkQuotaError means identity refused to charge the organization's `networks`
 // quota for a new network. Nothing was created.
@@ -66,17 +89,17 @@ func (e *NetworkQuotaError) Error() string {
 
 func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 
-func (s *Service) networks() regionObject[unikorn.Network] {
-	return regionObject[unikorn.Network]{
-		kind: "network", users: "the servers on it",
-		get: s.client.GetNetwork, del: s.client.DeleteNetwork,
-		metadata: func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata },
+func (s *Service) networks() cloud.Object[unikorn.Network] {
+	return cloud.Object[unikorn.Network]{
+		Kind: "network", Users: "the servers on it",
+		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork,
+		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
 	}
 }
 
 // ReadNetwork returns the network with id, or nil when region definitely has none.
 func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error) {
-	return s.networks().read(ctx, id)
+	return s.networks().Read(ctx, id)
 }
 
 // CreateNetwork creates a network and waits until region has provisioned it.
@@ -85,7 +108,7 @@ func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreat
 		return s.ListNetworks(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
 	}
 
-	return s.networks().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
+	return s.networks().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
 		network, err := s.client.CreateNetwork(ctx, create)
 		if unikorn.IsForbidden(err) {
 			return nil, &NetworkQuotaError{Err: err}
@@ -102,28 +125,28 @@ func (s *Service) UpdateNetwork(ctx context.Context, id string, update unikorn.N
 		return nil, err
 	}
 
-	return s.networks().waitProvisioned(ctx, s, id)
+	return s.networks().WaitProvisioned(ctx, s.session, id)
 }
 
 // DeleteNetwork deletes a network, waiting out the servers still on it, until region
 // answers 404 for it.
 func (s *Service) DeleteNetwork(ctx context.Context, id string) error {
-	return s.networks().delete(ctx, s, id)
+	return s.networks().Delete(ctx, s.session, id)
 }
 
 // securityGroups is the façade's view of region's security groups.
-func (s *Service) securityGroups() regionObject[unikorn.SecurityGroup] {
-	return regionObject[unikorn.SecurityGroup]{
-		kind: "security group", users: "the servers in it",
-		get: s.client.GetSecurityGroup, del: s.client.DeleteSecurityGroup,
-		metadata: func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata },
+func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
+	return cloud.Object[unikorn.SecurityGroup]{
+		Kind: "security group", Users: "the servers in it",
+		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup,
+		Metadata: func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
 	}
 }
 
 // ReadSecurityGroup returns the security group with id, or nil when region definitely
 // has none.
 func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
-	return s.securityGroups().read(ctx, id)
+	return s.securityGroups().Read(ctx, id)
 }
 
 // CreateSecurityGroup creates a security group and waits until it is provisioned.
@@ -140,7 +163,7 @@ func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.Securi
 		})
 	}
 
-	return s.securityGroups().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SecurityGroup, error) {
+	return s.securityGroups().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SecurityGroup, error) {
 		return s.client.CreateSecurityGroup(ctx, create)
 	})
 }
@@ -152,23 +175,23 @@ func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update uni
 		return nil, err
 	}
 
-	return s.securityGroups().waitProvisioned(ctx, s, id)
+	return s.securityGroups().WaitProvisioned(ctx, s.session, id)
 }
 
 // DeleteSecurityGroup deletes a security group, waiting out the servers still in it,
 // until region answers 404 for it.
 func (s *Service) DeleteSecurityGroup(ctx context.Context, id string) error {
-	return s.securityGroups().delete(ctx, s, id)
+	return s.securityGroups().Delete(ctx, s.session, id)
 }
 
 // sshCertificateAuthorities is the façade's view of region's SSH certificate
 // authorities.
-func (s *Service) sshCertificateAuthorities() regionObject[unikorn.SSHCertificateAuthority] {
-	return regionObject[unikorn.SSHCertificateAuthority]{
-		kind: "SSH certificate authority", users: "the servers that trust it",
-		get: s.client.GetSSHCertificateAuthority, del: s.client.DeleteSSHCertificateAuthority,
-		metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
-			return &authority.Metadata
+func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificateAuthority] {
+	return cloud.Object[unikorn.SSHCertificateAuthority]{
+		Kind: "SSH certificate authority", Users: "the servers that trust it",
+		Get: s.client.GetSSHCertificateAuthority, Del: s.client.DeleteSSHCertificateAuthority,
+		Metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
+			return &authority.Metadata.ReadMetadata
 		},
 	}
 }
@@ -176,7 +199,7 @@ func (s *Service) sshCertificateAuthorities() regionObject[unikorn.SSHCertificat
 // ReadSSHCertificateAuthority returns the SSH certificate authority with id, or nil
 // when region definitely has none.
 func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
-	return s.sshCertificateAuthorities().read(ctx, id)
+	return s.sshCertificateAuthorities().Read(ctx, id)
 }
 
 // CreateSSHCertificateAuthority creates an SSH certificate authority.
@@ -185,7 +208,7 @@ func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unik
 		return s.ListSSHCertificateAuthorities(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
 	}
 
-	return s.sshCertificateAuthorities().create(ctx, s, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SSHCertificateAuthority, error) {
+	return s.sshCertificateAuthorities().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SSHCertificateAuthority, error) {
 		return s.client.CreateSSHCertificateAuthority(ctx, create)
 	})
 }
@@ -193,23 +216,62 @@ func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unik
 // DeleteSSHCertificateAuthority deletes an SSH certificate authority until region
 // answers 404 for it.
 func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string) error {
-	return s.sshCertificateAuthorities().delete(ctx, s, id)
+	return s.sshCertificateAuthorities().Delete(ctx, s.session, id)
 }
 
 // ListNetworks returns the networks of a project, or of every project of the
 // organization the token can see when projectID is empty.
 func (s *Service) ListNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error) {
-	return s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+	return s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
 }
 
 // ListSecurityGroups returns the security groups of a project, or of every project of
 // the organization the token can see when projectID is empty.
 func (s *Service) ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]unikorn.SecurityGroup, error) {
-	return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+	return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
 }
 
 // ListSSHCertificateAuthorities returns the SSH certificate authorities of a project,
 // or of every project of the organization the token can see when projectID is empty.
 func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error) {
-	return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: nonEmpty(projectID)})
+	return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
+}
+
+// Network finds one network.
+func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
+	return cloud.Lookup(ctx, "network", selector, s.client.GetNetwork,
+		func(ctx context.Context) ([]unikorn.Network, error) {
+			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+			})
+		},
+		func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata })
+}
+
+// SecurityGroup finds one security group.
+func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
+	return cloud.Lookup(ctx, "security group", selector, s.client.GetSecurityGroup,
+		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
+			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+				NetworkIDs:      cloud.Only(selector.NetworkID),
+			})
+		},
+		func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata })
+}
+
+// SSHCertificateAuthority finds one SSH certificate authority.
+func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
+	return cloud.Lookup(ctx, "SSH certificate authority", selector, s.client.GetSSHCertificateAuthority,
+		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
+			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
+				OrganizationIDs: []string{selector.OrganizationID},
+				ProjectIDs:      []string{selector.ProjectID},
+			})
+		},
+		func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
+			return &authority.Metadata.ReadMetadata
+		})
 }

@@ -1,4 +1,4 @@
-package compute
+package cloud
 
 import (
 	"context"
@@ -15,13 +15,13 @@ func TestALongWaitSlowsDown(t *testing.T) {
 	t.Parallel()
 
 	count := func(policy PollPolicy) int {
-		service := &Service{poll: policy, pollEpoch: time.Now()}
+		session := &Session{poll: policy, pollEpoch: time.Now()}
 		checks := 0
 
 		ctx, cancel := context.WithTimeout(t.Context(), 400*time.Millisecond)
 		defer cancel()
 
-		err := service.waitFor(ctx, "a slow change", func(context.Context) (bool, error) {
+		err := session.WaitFor(ctx, "a slow change", func(context.Context) (bool, error) {
 			checks++
 
 			return false, nil
@@ -53,20 +53,20 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 		takes    = 130 * time.Millisecond
 	)
 
-	service := &Service{
+	session := &Session{
 		poll:      PollPolicy{Min: interval, Max: interval, Factor: 2},
 		pollEpoch: time.Now(),
 		pacer:     newPacer(interval / 10),
 	}
-	provisioning := change{kind: changeReady, flavorID: "standard"}
+	provisioning := Change{Kind: "ready", Variant: "standard"}
 
 	// Each wait starts just after a tick, so that on ticks alone it would end 200 ms in.
-	wait := func(c change) (time.Duration, int) {
-		time.Sleep(service.untilTick(time.Now(), interval) + time.Millisecond)
+	wait := func(c Change) (time.Duration, int) {
+		time.Sleep(session.untilTick(time.Now(), interval) + time.Millisecond)
 
 		start, checks := time.Now(), 0
 
-		require.NoError(t, service.waitForChange(t.Context(), "a change", c, func(context.Context, bool) (bool, error) {
+		require.NoError(t, session.WaitForChange(t.Context(), "a change", c, func(context.Context, bool) (bool, error) {
 			checks++
 
 			return time.Since(start) >= takes, nil
@@ -90,7 +90,7 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 	assert.Less(t, last, takes+interval/4, "the last wait read when the change was done, not on the next tick")
 
 	// Another flavor has learnt nothing: its wait ends on a tick.
-	_, checks := wait(change{kind: changeReady, flavorID: "large"})
+	_, checks := wait(Change{Kind: "ready", Variant: "large"})
 	assert.LessOrEqual(t, checks, int(takes/interval)+1)
 }
 
@@ -100,7 +100,7 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	t.Parallel()
 
 	p := newPacer(10 * time.Millisecond)
-	c := change{kind: changeGone, flavorID: "standard"}
+	c := Change{Kind: "gone", Variant: "standard"}
 
 	assert.Empty(t, p.probes(c), "nothing learnt, nothing to read early")
 
@@ -115,4 +115,22 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 
 	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")
+}
+
+// Waits tick on one grid, so that waits at different stages of their backoff still
+// wake together.
+func TestPollTicksNest(t *testing.T) {
+	t.Parallel()
+
+	epoch := time.Now()
+	s := &Session{pollEpoch: epoch}
+
+	assert.Equal(t, 150*time.Millisecond, s.untilTick(epoch.Add(250*time.Millisecond), 200*time.Millisecond))
+	assert.Equal(t, 200*time.Millisecond, s.untilTick(epoch.Add(400*time.Millisecond), 200*time.Millisecond), "a tick is never now")
+
+	for offset := time.Duration(0); offset < 2*time.Second; offset += 37 * time.Millisecond {
+		now := epoch.Add(offset)
+		long := now.Add(s.untilTick(now, 400*time.Millisecond))
+		assert.Zero(t, long.Sub(epoch)%(200*time.Millisecond), "every 400 ms tick is a 200 ms tick")
+	}
 }

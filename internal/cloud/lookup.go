@@ -1,4 +1,4 @@
-package compute
+package cloud
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// Selector names one network, security group or SSH certificate authority: by ID, or
-// by name within a project. Region does not keep names unique, so a look-up by name
-// must find exactly one object to be trusted.
+// Selector names one object: by ID, or by name within a project (and, for kinds that
+// live on a network, a network). The cloud does not keep names unique, so a look-up by
+// name must find exactly one object to be trusted.
 type Selector struct {
 	// ID selects the object directly; the other fields are then ignored.
 	ID string
@@ -49,56 +49,17 @@ func (e *LookupError) Error() string {
 		e.Selector.Name, e.Kind, len(e.Matches), where, strings.Join(e.Matches, ", "))
 }
 
-// Network finds one network.
-func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
-	return lookup(ctx, "network", selector, s.client.GetNetwork,
-		func(ctx context.Context) ([]unikorn.Network, error) {
-			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
-				OrganizationIDs: []string{selector.OrganizationID},
-				ProjectIDs:      []string{selector.ProjectID},
-			})
-		},
-		func(network *unikorn.Network) *unikorn.ProjectScopedMetadata { return &network.Metadata })
-}
-
-// SecurityGroup finds one security group.
-func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
-	return lookup(ctx, "security group", selector, s.client.GetSecurityGroup,
-		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
-			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
-				OrganizationIDs: []string{selector.OrganizationID},
-				ProjectIDs:      []string{selector.ProjectID},
-				NetworkIDs:      nonEmpty(selector.NetworkID),
-			})
-		},
-		func(group *unikorn.SecurityGroup) *unikorn.ProjectScopedMetadata { return &group.Metadata })
-}
-
-// SSHCertificateAuthority finds one SSH certificate authority.
-func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
-	return lookup(ctx, "SSH certificate authority", selector, s.client.GetSSHCertificateAuthority,
-		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
-			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
-				OrganizationIDs: []string{selector.OrganizationID},
-				ProjectIDs:      []string{selector.ProjectID},
-			})
-		},
-		func(authority *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata {
-			return &authority.Metadata
-		})
-}
-
-// lookup is the one way every kind is found. By ID it asks for the object, turning
+// Lookup is the one way every kind is found. By ID it asks for the object, turning
 // "absent" and "hidden" (region answers 403 for objects of projects the caller is
 // not in) into a LookupError; by name it lists the project's objects and requires
 // exactly one with the name, because region has no name filter and no uniqueness.
-func lookup[T any](
+func Lookup[T any](
 	ctx context.Context,
 	kind string,
 	selector Selector,
 	get func(context.Context, string) (*T, error),
 	list func(context.Context) ([]T, error),
-	metadata func(*T) *unikorn.ProjectScopedMetadata,
+	metadata func(*T) *unikorn.ReadMetadata,
 ) (*T, error) {
 	if selector.ID != "" {
 		object, err := get(ctx, selector.ID)

@@ -1,4 +1,4 @@
-package compute_test
+package networking_test
 
 import (
 	"testing"
@@ -6,13 +6,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-func inProject(name string) compute.Selector {
-	return compute.Selector{Name: name, OrganizationID: sandbox.OrganizationID, ProjectID: sandbox.ProjectID}
+func inProject(name string) networking.Selector {
+	return networking.Selector{Name: name, OrganizationID: sandbox.OrganizationID, ProjectID: sandbox.ProjectID}
 }
 
 func TestLookupByIDAndByName(t *testing.T) {
@@ -21,7 +21,7 @@ func TestLookupByIDAndByName(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
 
-	byID, err := e.service.Network(ctx, compute.Selector{ID: sandbox.NetworkSecondaryID})
+	byID, err := e.service.Network(ctx, networking.Selector{ID: sandbox.NetworkSecondaryID})
 	require.NoError(t, err)
 	assert.Equal(t, "secondary", byID.Metadata.Name)
 
@@ -33,7 +33,7 @@ func TestLookupByIDAndByName(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, sandbox.SecurityGroupAllowWebID, group.Metadata.ID)
 
-	authority, err := e.service.SSHCertificateAuthority(ctx, compute.Selector{ID: sandbox.SSHCAID})
+	authority, err := e.service.SSHCertificateAuthority(ctx, networking.Selector{ID: sandbox.SSHCAID})
 	require.NoError(t, err)
 	assert.Equal(t, "sandbox-ca", authority.Metadata.Name)
 }
@@ -46,12 +46,12 @@ func TestLookupByNameStaysInTheProject(t *testing.T) {
 	// "other" exists, but in the other project.
 	_, err := e.service.Network(t.Context(), inProject("other"))
 
-	var lookupErr *compute.LookupError
+	var lookupErr *networking.LookupError
 	require.ErrorAs(t, err, &lookupErr)
 	assert.Empty(t, lookupErr.Matches)
 	assert.Equal(t, `no network is named "other" in project `+sandbox.ProjectID+" of organization "+sandbox.OrganizationID, err.Error())
 
-	authority, err := e.service.SSHCertificateAuthority(t.Context(), compute.Selector{
+	authority, err := e.service.SSHCertificateAuthority(t.Context(), networking.Selector{
 		Name: "other-ca", OrganizationID: sandbox.OrganizationID, ProjectID: sandbox.OtherProjectID,
 	})
 	require.NoError(t, err)
@@ -65,9 +65,9 @@ func TestLookupByIDOfNothing(t *testing.T) {
 
 	const absent = "c0000000-0000-4000-8000-0000000000ff"
 
-	_, err := e.service.Network(t.Context(), compute.Selector{ID: absent, Name: "default"})
+	_, err := e.service.Network(t.Context(), networking.Selector{ID: absent, Name: "default"})
 
-	var lookupErr *compute.LookupError
+	var lookupErr *networking.LookupError
 	require.ErrorAs(t, err, &lookupErr)
 	assert.Equal(t, "network "+absent+" does not exist or is not visible to these credentials", err.Error())
 }
@@ -92,7 +92,7 @@ func TestLookupByNameMustBeUnambiguous(t *testing.T) {
 
 	_, err = e.service.SecurityGroup(ctx, inProject("allow-ssh"))
 
-	var lookupErr *compute.LookupError
+	var lookupErr *networking.LookupError
 	require.ErrorAs(t, err, &lookupErr)
 	assert.ElementsMatch(t, []string{sandbox.SecurityGroupAllowSSHID, twin.Metadata.ID}, lookupErr.Matches)
 	assert.Contains(t, err.Error(), `the name "allow-ssh" does not say which security group is meant: 2 in project `)

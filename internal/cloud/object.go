@@ -1,0 +1,264 @@
+package cloud
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// InUseError means the cloud kept refusing to delete an object because something
+// still uses it (servers on a network, servers in a security group) until the
+// delete's time ran out.
+type InUseError struct {
+	Kind string
+	ID   string
+	// Users says what still uses the object, and so what to delete first.
+	Users string
+	Err   error
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("%s %s is still in use by %s; delete those first: %v", e.Kind, e.ID, e.Users, e.Err)
+}
+
+func (e *InUseError) Unwrap() error { return e.Err }
+
+// Object is what the façade needs of one kind of asynchronous object (a network, a
+// load balancer, a project) to read, create, wait for and delete it. Each family
+// describes its kinds with one; the rules of their lives are written here once.
+type Object[T any] struct {
+	// Kind names the kind in messages: "network", "load balancer".
+	Kind string
+	// Users names what may keep the object from being deleted; empty when nothing can.
+	Users string
+	// ConflictInUse means the cloud answers a delete of the object in use with 409 (as
+	// for images) rather than 403.
+	ConflictInUse bool
+	Get           func(context.Context, string) (*T, error)
+	Del           func(context.Context, string) error
+	Metadata      func(*T) *unikorn.ReadMetadata
+}
+
+// Read returns the object, or nil when the cloud answers a definite 404. A 403 is an
+// error: lost access says nothing about whether the object exists.
+func (o Object[T]) Read(ctx context.Context, id string) (*T, error) {
+	object, err := o.Get(ctx, id)
+	if unikorn.IsNotFound(err) {
+		return nil, nil
+	}
+
+	return object, err
+}
+
+// WaitProvisioned waits until the cloud reports the object provisioned. It returns
+// the last read even on failure, so that the caller keeps track of what exists.
+func (o Object[T]) WaitProvisioned(ctx context.Context, s *Session, id string) (*T, error) {
+	return o.WaitUntil(ctx, s, id, "provisioned", func(*T) (bool, error) { return true, nil })
+}
+
+// WaitUntil waits until the cloud reports the object provisioned and ready says it
+// is what the caller waits for (a read that shows a write, an address that has
+// appeared). ready's error ends the wait. It returns the last read even on failure.
+func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, ready func(*T) (bool, error)) (*T, error) {
+	var object *T
+
+	err := s.WaitFor(ctx, o.Kind+" "+id+" to be "+what, func(ctx context.Context) (bool, error) {
+		read, err := o.Get(ctx, id)
+		if err != nil {
+			return false, ReadFailed(err)
+		}
+
+		object = read
+
+		switch o.Metadata(read).ProvisioningStatus {
+		case unikorn.ProvisioningProvisioned:
+			return ready(read)
+		case unikorn.ProvisioningError:
+			return false, fmt.Errorf("the cloud reported the provisioning of %s %s as failed", o.Kind, id)
+		}
+
+		return false, nil
+	})
+
+	return object, err
+}
+
+// Delete deletes the object and waits until the cloud answers a definite 404 for it.
+// The cloud refuses with 403 (or 409) while the object is in use; its users are often
+// being deleted in the same run, so the delete is asked again until ctx ends, and
+// only then reported as in use.
+func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
+	var (
+		inUse error
+		// created is the object's creationTime, once a read has shown it.
+		created time.Time
+	)
+
+	read := func(ctx context.Context) error {
+		object, err := o.Get(ctx, id)
+		if err == nil {
+			created = o.Metadata(object).CreationTime
+		}
+
+		return err
+	}
+
+	check := func(ctx context.Context) (bool, error) {
+		err := o.Del(ctx, id)
+
+		switch {
+		case err == nil, unikorn.IsNotFound(err):
+			return true, nil
+		case unikorn.IsConflict(err) && o.ConflictInUse:
+			inUse = err
+
+			return false, nil
+		case unikorn.IsForbidden(err) && o.Users != "" && !o.ConflictInUse:
+			// A 403 for an object we can still read is "in use"; for one we cannot
+			// read it is lost access, which no wait cures.
+			if readErr := read(ctx); readErr != nil {
+				return false, err
+			}
+
+			inUse = err
+
+			return false, nil
+		case err != nil && !IsClientError(err):
+			return false, ReadFailed(err)
+		}
+
+		return false, err
+	}
+
+	sent := s.UnseenSettled()
+
+	done, err := check(ctx)
+	if err == nil && !done {
+		err = s.WaitFor(ctx, o.Kind+" "+id+" to be free to delete", check)
+	}
+
+	if err != nil {
+		if inUse != nil && errors.As(err, new(*WaitError)) {
+			return &InUseError{Kind: o.Kind, ID: id, Users: o.Users, Err: inUse}
+		}
+
+		return err
+	}
+
+	// settled is when a 404 becomes definite, fixed at the first: once the caches
+	// cannot be hiding the object any more.
+	var settled time.Time
+
+	return s.WaitFor(ctx, o.Kind+" "+id+" to be deleted", func(ctx context.Context) (bool, error) {
+		err := read(ctx)
+
+		switch {
+		case unikorn.IsNotFound(err):
+			if settled.IsZero() {
+				settled = sent
+				if !created.IsZero() {
+					settled = s.SeenSettled(created)
+				}
+			}
+
+			return !time.Now().Before(settled), nil
+		case err != nil:
+			return false, ReadFailed(err)
+		}
+
+		return false, nil
+	})
+}
+
+// Create sends post once and returns what it created, provisioned. An answer that is
+// lost (a 5xx, a broken connection) says nothing about whether the cloud made the
+// object, and posting again could make a second: instead the objects of the name that
+// were not there before are looked for, and exactly one is adopted.
+func (o Object[T]) Create(ctx context.Context, s *Session, name string,
+	list func(context.Context) ([]T, error), post func(context.Context) (*T, error),
+) (*T, error) {
+	object, err := o.Post(ctx, s, name, list, post)
+	if err != nil {
+		return nil, err
+	}
+
+	return o.WaitProvisioned(ctx, s, o.Metadata(object).ID)
+}
+
+// Post is Create without the wait: it returns the object as the answer (or the
+// adopted object's first read) shows it, for families whose wait asks for more than
+// provisioned.
+func (o Object[T]) Post(ctx context.Context, s *Session, name string,
+	list func(context.Context) ([]T, error), post func(context.Context) (*T, error),
+) (*T, error) {
+	existing, err := o.named(ctx, name, list)
+	if err != nil {
+		return nil, err
+	}
+
+	object, err := post(ctx)
+	if err != nil && !IsClientError(err) && ctx.Err() == nil {
+		object, err = o.adopt(ctx, s, name, existing, list, err)
+	}
+
+	return object, err
+}
+
+// named returns the IDs of the objects list finds with name.
+func (o Object[T]) named(ctx context.Context, name string, list func(context.Context) ([]T, error)) (map[string]bool, error) {
+	objects, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	ids := map[string]bool{}
+
+	for i := range objects {
+		if metadata := o.Metadata(&objects[i]); metadata.Name == name {
+			ids[metadata.ID] = true
+		}
+	}
+
+	return ids, nil
+}
+
+// adopt finds the object a create whose answer was lost made: the one object of the
+// name that was not there before. Lists come from caches that may not show it yet, so
+// it is looked for until the read lag has passed before being called absent.
+func (o Object[T]) adopt(ctx context.Context, s *Session, name string, before map[string]bool,
+	list func(context.Context) ([]T, error), lost error,
+) (*T, error) {
+	settled := s.UnseenSettled()
+
+	for {
+		after, err := o.named(ctx, name, list)
+		if err != nil {
+			return nil, fmt.Errorf("the answer to creating %s %q was lost (%w), and looking for it failed: %w", o.Kind, name, lost, err)
+		}
+
+		var made []string
+
+		for id := range after {
+			if !before[id] {
+				made = append(made, id)
+			}
+		}
+
+		switch {
+		case len(made) == 1:
+			return o.Get(ctx, made[0])
+		case len(made) > 1:
+			return nil, fmt.Errorf("the answer to creating %s %q was lost and %d new ones carry the name (%v); delete the extra ones: %w",
+				o.Kind, name, len(made), made, lost)
+		case !time.Now().Before(settled):
+			return nil, fmt.Errorf("the answer to creating %s %q was lost and none has appeared, so it may not exist: %w", o.Kind, name, lost)
+		}
+
+		if err := Sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+			return nil, fmt.Errorf("the answer to creating %s %q was lost (%w), and looking for it ended: %w", o.Kind, name, lost, err)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package cloud
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// thing is a kind of object for the tests: a network or a load balancer would do.
+type thing struct {
+	Metadata unikorn.ReadMetadata
+}
+
+// things is a cloud of things whose answers the tests script.
+type things struct {
+	mu sync.Mutex
+	// visibleAt is when the created thing appears in lists and reads (read lag).
+	visibleAt time.Time
+	created   *thing
+	// goneAt is when reads of a deleted thing start answering 404.
+	goneAt time.Time
+	posts  int
+}
+
+var (
+	lostAnswer = &unikorn.APIError{StatusCode: http.StatusBadGateway, Method: http.MethodPost, Path: "/things"}
+	notFound   = &unikorn.APIError{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: "/things/x"}
+)
+
+func (c *things) object() Object[thing] {
+	return Object[thing]{
+		Kind: "thing",
+		Get: func(context.Context, string) (*thing, error) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+
+			now := time.Now()
+			if c.created == nil || now.Before(c.visibleAt) || (!c.goneAt.IsZero() && !now.Before(c.goneAt)) {
+				return nil, notFound
+			}
+
+			copied := *c.created
+
+			return &copied, nil
+		},
+		Del:      func(context.Context, string) error { return nil },
+		Metadata: func(t *thing) *unikorn.ReadMetadata { return &t.Metadata },
+	}
+}
+
+func (c *things) list(ctx context.Context) ([]thing, error) {
+	if found, err := c.object().Get(ctx, "x"); err == nil {
+		return []thing{*found}, nil
+	}
+
+	return nil, nil
+}
+
+// post makes a thing that the caches show only after lag, and loses the answer.
+func (c *things) post(lag time.Duration) func(context.Context) (*thing, error) {
+	return func(context.Context) (*thing, error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+
+		c.posts++
+		c.created = &thing{Metadata: unikorn.ReadMetadata{
+			StaticMetadata:     unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: "web"}, ID: "x", CreationTime: time.Now()},
+			ProvisioningStatus: unikorn.ProvisioningProvisioned,
+		}}
+		c.visibleAt = time.Now().Add(lag)
+
+		return nil, lostAnswer
+	}
+}
+
+func testSession(readLag time.Duration) *Session {
+	return NewSession(nil, WithReadLag(readLag), WithPollPolicy(PollPolicy{Min: 5 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 2}))
+}
+
+// A create whose answer was lost made a thing the lists do not show yet: it is
+// looked for until the read lag has passed, found and adopted, and never posted again.
+func TestALostCreateIsLookedForPastTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	cloud := &things{}
+
+	made, err := cloud.object().Create(t.Context(), testSession(300*time.Millisecond), "web", cloud.list, cloud.post(100*time.Millisecond))
+	require.NoError(t, err)
+	assert.Equal(t, "x", made.Metadata.ID)
+	assert.Equal(t, 1, cloud.posts)
+}
+
+// Past the read lag, a thing that has not appeared is reported as possibly absent,
+// with the lost answer, rather than created again.
+func TestALostCreateThatNeverAppearsIsReported(t *testing.T) {
+	t.Parallel()
+
+	cloud := &things{}
+
+	_, err := cloud.object().Create(t.Context(), testSession(50*time.Millisecond), "web", cloud.list, cloud.post(time.Hour))
+	require.ErrorIs(t, err, lostAnswer)
+	assert.Contains(t, err.Error(), `the answer to creating thing "web" was lost and none has appeared`)
+	assert.Equal(t, 1, cloud.posts)
+}
+
+// After a delete, a 404 for a thing created within the read lag may be a cache that
+// has not seen it yet: it is believed only once the lag has passed. For a thing
+// created long before, it is believed at once.
+func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	const readLag = 300 * time.Millisecond
+
+	deleteAfter := func(created time.Time) time.Duration {
+		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
+		}}}
+		// The first read of the wait still shows it; every later one answers 404.
+		cloud.goneAt = time.Now().Add(7 * time.Millisecond)
+
+		start := time.Now()
+		require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x"))
+
+		return time.Since(start)
+	}
+
+	young := deleteAfter(time.Now())
+	assert.GreaterOrEqual(t, young, readLag, "young: the 404 waited out the read lag")
+	assert.Less(t, young, 2*readLag, "young: from the first 404, not from each")
+	assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
+}

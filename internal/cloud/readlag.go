@@ -1,0 +1,61 @@
+package cloud
+
+import (
+	"context"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// PastReadLag runs read again while it answers 404, until the read lag has passed:
+// region's and identity's caches may not show a recent write yet.
+func (s *Session) PastReadLag(ctx context.Context, read func(context.Context) error) error {
+	return s.PastReadLagUntil(ctx, s.UnseenSettled(), read)
+}
+
+// UnseenSettled is when a 404 for an object this process has not read becomes
+// definite: once the read lag has passed from now, as nothing is known of its history.
+func (s *Session) UnseenSettled() time.Time {
+	return time.Now().Add(s.readLag)
+}
+
+// creationMargin covers what lies between an object's creationTime and the moment the
+// caches began to trail its creation: the time is kept to the whole second, and the
+// cloud's clock may differ from ours by a little.
+const creationMargin = 2 * time.Second
+
+// SeenSettled is when a 404 for an object this process has read (and then deleted),
+// created at created, becomes definite. Caches hide only what was created within the
+// read lag: a deleted object goes on showing its last version until the cache sees it
+// go (a Kubernetes informer's lag, as internal/sandbox/lag.go models it). So a 404 for
+// an object that a read has shown, and whose creation lies more than the read lag in
+// the past, can only mean it is gone; for a younger one, the 404 is believed once its
+// creation is that old, or the read lag has passed from now, whichever comes first.
+// The read alone would suffice with one cache, but a cloud with several replicas may
+// serve the next read from a cache that has not yet seen the creation.
+func (s *Session) SeenSettled(created time.Time) time.Time {
+	settled := s.UnseenSettled()
+	if created.IsZero() {
+		return settled
+	}
+
+	if byCreation := created.Add(s.readLag + creationMargin); byCreation.Before(settled) {
+		return byCreation
+	}
+
+	return settled
+}
+
+// PastReadLagUntil runs read again while it answers 404, until settled.
+func (s *Session) PastReadLagUntil(ctx context.Context, settled time.Time, read func(context.Context) error) error {
+	for {
+		err := read(ctx)
+		if !unikorn.IsNotFound(err) || !time.Now().Before(settled) {
+			return err
+		}
+
+		if err := Sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+			return err
+		}
+	}
+}

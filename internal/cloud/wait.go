@@ -1,0 +1,195 @@
+package cloud
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// ErrNotFound is wrapped by the families' own "definitely gone" errors, so that a
+// wait knows such an answer for an answer and not a passing failure.
+var ErrNotFound = errors.New("not found")
+
+// WaitFor calls check until it reports done or fails, pacing calls by the poll policy.
+// It returns ctx's error, wrapped with what it was waiting for, when ctx ends first.
+//
+// The first check comes after the first interval, not at once: a wait follows a
+// request whose answer already said the change was under way. Every check falls on a
+// tick of the session's poll grid, the multiples of the current interval since
+// pollEpoch, so that the waits of one provider process (Terraform creates many
+// objects at once) wake together and share their reads.
+//
+// A read that fails without a definite answer (a 5xx, a 429, a broken connection, a
+// request timeout) does not end the wait: the change is under way whatever one read
+// says, and giving up would leave, say, a new instance tainted and replaced. Such
+// failures, which check reports through ReadFailed, only slow the reads down, up to
+// Slow, until the wait's own time runs out; a refusal (401, 403, another 4xx) ends it
+// at once.
+func (s *Session) WaitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	return s.WaitForChange(ctx, what, Change{}, func(ctx context.Context, _ bool) (bool, error) { return check(ctx) })
+}
+
+// WaitForChange is WaitFor for a change of kind c, whose duration the session learns:
+// besides its ticks, the wait reads when the change is likely to be done (see pacer).
+// check learns whether it reads for such a probe or for a tick.
+func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, probing bool) (bool, error)) error {
+	start := time.Now()
+	interval := s.poll.Min
+	patientUntil := start.Add(s.poll.Patience)
+	probes := s.pacer.probes(c)
+
+	var (
+		lastFailure error
+		// notDone is when the last read that saw the change not done began.
+		notDone time.Duration
+	)
+
+	for {
+		now := time.Now()
+		wait := s.untilTick(now, interval)
+
+		for len(probes) > 0 && !start.Add(probes[0]).After(now) {
+			probes = probes[1:]
+		}
+
+		probing := len(probes) > 0 && start.Add(probes[0]).Before(now.Add(wait))
+		if probing {
+			wait = start.Add(probes[0]).Sub(now)
+			probes = probes[1:]
+		}
+
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+
+			return &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
+		case <-timer.C:
+		}
+
+		began := time.Since(start)
+		done, err := check(ctx, probing)
+
+		var failed *readError
+
+		ceiling := s.poll.Max
+		if s.poll.Patience > 0 && time.Now().After(patientUntil) {
+			ceiling = max(s.poll.Slow, s.poll.Max)
+		}
+
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// The check failed because the wait's time ran out while it read.
+			return &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
+		case errors.As(err, &failed) && Transient(failed.err):
+			lastFailure = failed.err
+			// Back off from an API in trouble rather than add to it.
+			ceiling = max(s.poll.Slow, s.poll.Max)
+		case failed != nil:
+			return failed.err
+		case err != nil:
+			return err
+		case done:
+			s.pacer.learn(c, notDone, began)
+
+			return nil
+		default:
+			lastFailure = nil
+			notDone = began
+		}
+
+		interval = min(time.Duration(float64(interval)*s.poll.Factor), ceiling)
+	}
+}
+
+// Transient reports whether a failed read says nothing about what it read: every
+// failure but an answer (a refusal, a 4xx other than 429, or "not found").
+func Transient(err error) bool {
+	if errors.Is(err, ErrNotFound) {
+		return false
+	}
+
+	var apiErr *unikorn.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode >= http.StatusInternalServerError
+	}
+
+	return true
+}
+
+// IsClientError reports whether err is a definite refusal: a 4xx answer.
+func IsClientError(err error) bool {
+	var apiErr *unikorn.APIError
+
+	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500
+}
+
+// untilTick is the time from now to the next tick of the poll grid of interval.
+func (s *Session) untilTick(now time.Time, interval time.Duration) time.Duration {
+	return interval - now.Sub(s.pollEpoch)%interval
+}
+
+// ReadFailed marks, for a wait's check, the failure of the read itself, as opposed to
+// a failure the read revealed (such as an object in error): a read that failed
+// without a definite answer does not end the wait.
+func ReadFailed(err error) error {
+	return &readError{err: err}
+}
+
+type readError struct {
+	err error
+}
+
+func (e *readError) Error() string { return e.err.Error() }
+
+func (e *readError) Unwrap() error { return e.err }
+
+// WaitError means a wait ended (timeout or cancellation) before its condition held.
+type WaitError struct {
+	What string
+	Err  error
+	// LastFailure is the last read's failure when the wait ended among failed reads.
+	LastFailure error
+}
+
+func (e *WaitError) Error() string {
+	message := "gave up waiting for " + e.What + ": " + e.Err.Error()
+	if e.LastFailure != nil {
+		message += " (the last read failed: " + e.LastFailure.Error() + ")"
+	}
+
+	return message
+}
+
+// Interrupted reports whether the wait ended because it was cancelled (Ctrl-C) rather
+// than because its time ran out.
+func (e *WaitError) Interrupted() bool {
+	return errors.Is(e.Err, context.Canceled)
+}
+
+func (e *WaitError) Unwrap() error { return e.Err }
+
+// Sleep waits for d, or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-timer.C:
+		return nil
+	}
+}
+
+// Only is a list query's filter of one value, or no filter when value is empty.
+func Only(value string) []string {
+	if value == "" {
+		return nil
+	}
+
+	return []string{value}
+}
