@@ -19,6 +19,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // Attribute names of the provider block.
@@ -260,6 +261,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		Catalogue:      service,
 		Images:         service,
 		Networking:     networking.NewService(session),
+		Storage:        storage.NewService(session),
 		OrganizationID: organizationID,
 		ProjectID:      projectID,
 	}, diags

@@ -20,6 +20,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
@@ -169,6 +170,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		filestorage.NewResource,
 	}
 }
 
@@ -184,6 +186,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
+		filestorage.NewDataSource,
+		filestorage.NewClassesDataSource,
 	}
 }
 
@@ -210,5 +214,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		network.NewNetworkListResource,
 		network.NewSecurityGroupListResource,
 		network.NewSSHCertificateAuthorityListResource,
+		filestorage.NewListResource,
 	}
 }

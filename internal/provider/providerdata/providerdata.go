@@ -13,6 +13,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // Data is shared by everything one provider instance configures. It is a struct, not
@@ -32,6 +33,8 @@ type Data struct {
 	// Networking manages and finds networks, security groups and SSH certificate
 	// authorities.
 	Networking networking.Objects
+	// Storage manages and finds file storage, and lists its classes.
+	Storage storage.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
