@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -101,6 +100,3 @@ func ValidateSchedule(s SnapshotSchedule) []error {
 
 	return problems
 }
-
-// ErrTooManyPolicies is the error of more than MaxPolicies policies.
-var ErrTooManyPolicies = errors.New("file storage takes at most 4 snapshot policies")
