@@ -136,3 +136,29 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 	assert.Less(t, young, 2*readLag, "young: from the first 404, not from each")
 	assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
 }
+
+// A create answered at once is read through caches that may not show it yet: the
+// wait takes a 404 for that until the read lag has passed, and for an answer after.
+func TestAWaitAfterACreateRidesOutTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	answered := func(cloud *things) func(context.Context) (*thing, error) {
+		lost := cloud.post(100 * time.Millisecond)
+
+		return func(ctx context.Context) (*thing, error) {
+			_, _ = lost(ctx)
+
+			return &thing{Metadata: unikorn.ReadMetadata{StaticMetadata: unikorn.StaticMetadata{ID: "x"}}}, nil
+		}
+	}
+
+	cloud := &things{}
+	made, err := cloud.object().Create(t.Context(), testSession(300*time.Millisecond), "web", cloud.list, answered(cloud))
+	require.NoError(t, err)
+	assert.Equal(t, "x", made.Metadata.ID)
+
+	gone := &things{}
+	gone.goneAt = time.Now()
+	_, err = gone.object().Create(t.Context(), testSession(50*time.Millisecond), "web", gone.list, answered(gone))
+	require.ErrorIs(t, err, notFound, "past the read lag a 404 is an answer")
+}
