@@ -53,7 +53,14 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 	r.checkClass(ctx, &plan, state, &resp.Diagnostics)
 	r.checkAttachments(ctx, &plan, state, &resp.Diagnostics)
 
-	if state != nil && plan.Mounts.IsUnknown() {
+	switch {
+	case state == nil:
+	case !changesCloud(&plan.storageModel, &state.storageModel) && plan.Timeouts.Object.Equal(state.Timeouts.Object):
+		// Nothing changes, though the framework, seeing the snapshot policies left out
+		// of the configuration, took them for a change and marked what is computed
+		// unknown: the state stands as it is.
+		plan = *state
+	case plan.Mounts.IsUnknown():
 		plan.Mounts = keptMounts(ctx, &plan, state, &resp.Diagnostics)
 	}
 
