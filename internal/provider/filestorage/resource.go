@@ -342,9 +342,11 @@ func (r *fileStorageResource) finish(ctx context.Context, operation string, m *r
 }
 
 // changesCloud reports whether the plan asks region for anything the state does not
-// have.
+// have, in place or by replacement.
 func changesCloud(plan, state *storageModel) bool {
-	return !plan.Name.Equal(state.Name) || !plan.Description.Equal(state.Description) || !sameMap(plan.Tags, state.Tags) ||
+	return !plan.OrganizationID.Equal(state.OrganizationID) || !plan.ProjectID.Equal(state.ProjectID) ||
+		!plan.RegionID.Equal(state.RegionID) || !plan.StorageClassID.Equal(state.StorageClassID) ||
+		!plan.Name.Equal(state.Name) || !plan.Description.Equal(state.Description) || !sameMap(plan.Tags, state.Tags) ||
 		!plan.SizeGiB.Equal(state.SizeGiB) || !plan.RootSquash.Equal(state.RootSquash) ||
 		!sameSet(plan.Attachments, state.Attachments) ||
 		!plan.SnapshotPolicies.Equal(state.SnapshotPolicies) || !plan.DefaultProtection.Equal(state.DefaultProtection)
