@@ -35,7 +35,8 @@ const (
 	descriptionPolicyStatus = "Provisioning status of each snapshot policy, by name, as the storage back end reports " +
 		"it: `pending` until it has seen the policy."
 	descriptionMounts = "How instances mount the share, by attached network ID. A network being detached is shown " +
-		"until it is gone."
+		"until it is gone. A network that stays attached keeps its mount source known in the plan of an update, so " +
+		"that what is built on it (an instance's user data) does not change."
 	descriptionMountSource  = "What to mount, `<address>:<path>`, e.g. in `mount -t nfs <mount_source> /mnt/shared`."
 	descriptionMountOptions = "NFS options for the mount, such as `remoteports` (the range of the storage's " +
 		"addresses on the network, for multipath NFS); null until the storage back end reports them."
