@@ -202,9 +202,9 @@ func TestSnapshotSettingsLeftOutAreKept(t *testing.T) {
 	assert.False(t, *fs.Spec.DefaultSnapshotProtectionEnabled)
 
 	// An empty list clears them.
-	clear := desired("policies", 1)
-	clear.SnapshotPolicies = &[]storage.SnapshotPolicy{}
-	fs, err = e.service.Update(ctx, fs.Metadata.ID, clear)
+	cleared := desired("policies", 1)
+	cleared.SnapshotPolicies = &[]storage.SnapshotPolicy{}
+	fs, err = e.service.Update(ctx, fs.Metadata.ID, cleared)
 	require.NoError(t, err)
 	assert.Empty(t, storage.Policies(fs))
 }

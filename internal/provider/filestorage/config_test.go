@@ -176,4 +176,3 @@ func chargedBytes(t *testing.T, env *acctest.Environment, id string) int {
 }
 
 func ptr[T any](v T) *T { return &v }
-

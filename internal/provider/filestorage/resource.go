@@ -45,7 +45,6 @@ var (
 	pathSizeGiB        = path.Root("size_gib")
 	pathAttachments    = path.Root("attachments")
 	pathClassID        = path.Root("storage_class_id")
-	pathPolicies       = path.Root("snapshot_policies")
 )
 
 // Waiting for a share to be made and exported can take many minutes: region's own

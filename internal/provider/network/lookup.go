@@ -25,7 +25,6 @@ import (
 
 var (
 	pathID             = path.Root("id")
-	pathName           = path.Root("name")
 	pathOrganizationID = path.Root("organization_id")
 	pathProjectID      = path.Root("project_id")
 )
