@@ -92,6 +92,18 @@ func (e *Environment) InstanceServers(t *testing.T, instanceID string) []unikorn
 	return servers
 }
 
+// LoadBalancers returns every load balancer the sandbox holds, as it is: what a check
+// that nothing is left needs, where a list may still show what was just deleted.
+func (e *Environment) LoadBalancers(t *testing.T) []unikorn.LoadBalancer {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	loadBalancers, err := e.control.LoadBalancers(context.Background())
+	require.NoError(t, err)
+
+	return loadBalancers
+}
+
 // Servers lists the servers the test's token can see that match q; it works against
 // a real Unikorn too.
 func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Server {

@@ -61,6 +61,7 @@ func TestConformance(t *testing.T) {
 		{"networks", r.networks},
 		{"security groups", r.securityGroups},
 		{"SSH certificate authorities", r.sshCertificateAuthorities},
+		{"load balancers", r.loadBalancers},
 		{"file storage", r.fileStorage},
 		{"server lifecycle", r.serverLifecycle},
 		{"server power", r.serverPower},

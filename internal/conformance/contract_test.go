@@ -23,18 +23,17 @@ const openAPIDirEnv = "UNIKORN_OPENAPI_DIR"
 // documents are the upstream documents the client calls, by the service that
 // publishes them. They reference the core document beside them. Compute declares
 // catalogue paths that region declares too, so the run serves it under prefix and
-// only requests under that prefix are compute's. A document with paths judges the
-// requests under those paths alone, and no other document judges them: region
-// v1.20.0 declares everything v1.17.4 does, but the provider follows it only for what
-// v1.17.4 lacks or has older (file storage gained snapshot policies).
+// only requests under that prefix are compute's. Region v1.20.0 is the first to
+// publish some kinds, and judges exactly the paths under its paths; everything else
+// of region keeps v1.17.4, the only document that also carries the service operations.
 var documents = []struct {
 	service, file, prefix string
 	paths                 []string
 }{
 	{"region", "region-v1.17.4.spec.yaml", "", nil},
+	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}},
 	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
 	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
-	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/filestorage", "/api/v2/filestorageclasses"}},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
@@ -52,15 +51,15 @@ const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 type service struct {
 	name   string
 	prefix string
-	// paths, when set, are the only paths the document judges, and no other does.
+	// paths, when set, are the only paths the document judges; no other judges them.
 	paths  []string
 	router routers.Router
 }
 
-// claims reports whether the service alone judges requests for path.
-func (s service) claims(path string) bool {
-	for _, claimed := range s.paths {
-		if path == claimed || strings.HasPrefix(path, claimed+"/") {
+// judges reports whether a document scoped to paths judges path (without prefix).
+func (s service) judges(path string) bool {
+	for _, p := range s.paths {
+		if path == p || strings.HasPrefix(path, p+"/") {
 			return true
 		}
 	}
@@ -270,18 +269,18 @@ func (c *contract) find(request *http.Request) (match, error) {
 		}
 	}
 
-	path := strings.TrimPrefix(request.URL.Path, owner)
-	claimed := false
+	// A document scoped to the request's path judges it alone.
+	scoped := false
 
 	for _, s := range c.services {
-		if s.prefix == owner && s.claims(path) {
-			claimed = true
+		if s.prefix == owner && s.judges(strings.TrimPrefix(request.URL.Path, owner)) {
+			scoped = true
 		}
 	}
 
 	for _, s := range c.services {
-		// A document with paths judges only those; a claimed path is judged by its claimant alone.
-		if s.prefix != owner || ((claimed || len(s.paths) > 0) && !s.claims(path)) {
+		judges := s.judges(strings.TrimPrefix(request.URL.Path, owner))
+		if s.prefix != owner || (scoped || len(s.paths) > 0) && !judges {
 			continue
 		}
 

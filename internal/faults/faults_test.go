@@ -13,7 +13,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench"
 )
 
@@ -76,31 +75,20 @@ func matrix(routes map[phase]map[string]int) []*matrixCase {
 	return cases
 }
 
-// subjects are what the fault tests live the lives of: an instance on each back end,
-// each failing its own requests, and file storage.
-func subjects() []subject {
-	var all []subject
-
-	for _, backend := range acctest.Backends() {
-		all = append(all, instances{on: backend})
-	}
-
-	return append(all, fileStorage{})
-}
-
-// forEachSubject runs test once per subject, each in a subtest named after it: every
-// one must converge under the same faults.
-func forEachSubject(t *testing.T, test func(t *testing.T, s subject)) {
+// forEachSubject runs test once per subject (an instance on each back end, a load
+// balancer), each in a subtest named after it: all must converge under the same
+// faults, each failing its own requests.
+func forEachSubject(t *testing.T, test func(t *testing.T, subject subject)) {
 	t.Helper()
 
-	for _, s := range subjects() {
-		t.Run(s.name(), func(t *testing.T) { test(t, s) })
+	for _, subject := range subjects() {
+		t.Run(subject.name, func(t *testing.T) { test(t, subject) })
 	}
 }
 
 func TestEveryRequestFailing(t *testing.T) {
-	forEachSubject(t, func(t *testing.T, s subject) {
-		routes := cleanRoutes(t, s)
+	forEachSubject(t, func(t *testing.T, subject subject) {
+		routes := cleanRoutes(t, subject)
 		cases := matrix(routes)
 		start := time.Now()
 
@@ -108,7 +96,7 @@ func TestEveryRequestFailing(t *testing.T) {
 			for _, c := range cases {
 				t.Run(c.String(), func(t *testing.T) {
 					t.Parallel()
-					runCase(t, s, c)
+					runCase(t, subject, c)
 				})
 			}
 		})
@@ -117,17 +105,17 @@ func TestEveryRequestFailing(t *testing.T) {
 			return
 		}
 
-		summary := summarizeMatrix(s, cases, time.Since(start))
+		summary := summarizeMatrix(subject, cases, time.Since(start))
 		t.Log(summary)
-		report(t, "faults-matrix-"+s.name(), summary)
+		report(t, "faults-matrix-"+subject.name, summary)
 	})
 }
 
 // runCase lives the subject's life up to the case's phase, fails the phase once with
-// the case's fault, and proves it converged; then it deletes the subject (if the
-// phase did not) and proves nothing is left.
-func runCase(t *testing.T, s subject, c *matrixCase) {
-	l := newLife(t, s)
+// the case's fault, and proves it converged; then it deletes what the life made (if
+// the phase did not) and proves nothing is left.
+func runCase(t *testing.T, subject subject, c *matrixCase) {
+	l := newLife(t, subject)
 
 	for _, p := range phases {
 		switch {
@@ -161,7 +149,7 @@ func runCase(t *testing.T, s subject, c *matrixCase) {
 	}
 }
 
-func summarizeMatrix(s subject, cases []*matrixCase, took time.Duration) string {
+func summarizeMatrix(subject subject, cases []*matrixCase, took time.Duration) string {
 	runs := map[int]int{}
 	slots := map[string]bool{}
 	lostCharges := 0
@@ -184,11 +172,11 @@ func summarizeMatrix(s subject, cases []*matrixCase, took time.Duration) string 
 	}
 
 	fmt.Fprintf(&b, "Fault matrix (`%s`, %s): %d cases, %d requests of create, update and delete × %s, in %s.\n",
-		matrixCommand(), s.describe(), cased, len(slots), faultNames(), took.Round(time.Second))
-	fmt.Fprintf(&b, "Each converged with %s, "+
+		matrixCommand(), subject.what, cased, len(slots), faultNames(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Each converged with "+subject.kept+", "+
 		"and a state that agrees with the sandbox, except that %d allocation(s) charged with the answer lost "+
 		"(identity has no list) were reported by the error and released by hand; "+
-		"runs of the faulted command until it succeeded:", s.promise(), lostCharges)
+		"runs of the faulted command until it succeeded:", lostCharges)
 
 	for n := 1; n <= maxRuns; n++ {
 		if runs[n] > 0 {
@@ -266,8 +254,8 @@ func TestRandomFaults(t *testing.T) {
 		seed = parsed
 	}
 
-	forEachSubject(t, func(t *testing.T, s subject) {
-		routes := cleanRoutes(t, s)
+	forEachSubject(t, func(t *testing.T, subject subject) {
+		routes := cleanRoutes(t, subject)
 		start := time.Now()
 
 		var (
@@ -280,7 +268,7 @@ func TestRandomFaults(t *testing.T) {
 				t.Run(strconv.Itoa(shard), func(t *testing.T) {
 					t.Parallel()
 
-					counts := randomShard(t, s, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
+					counts := randomShard(t, subject, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
 
 					mu.Lock()
 					total.add(counts)
@@ -295,17 +283,17 @@ func TestRandomFaults(t *testing.T) {
 
 		summary := fmt.Sprintf("Randomized run (`%s`, %s, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
 			"%d faults drawn, %d fired; %d Terraform commands where %d would do without faults; "+
-			"%s (besides %d allocation(s) charged with the answer lost, reported and released by hand), "+
+			subject.kept+" (besides %d allocation(s) charged with the answer lost, reported and released by hand), "+
 			"state and sandbox agreeing after every phase; %s.\n",
-			matrixCommand(), s.describe(), seed, faultProbability*100, total.iterations, total.drawn, total.fired,
-			total.commands, total.minimum, s.promise(), total.lost, time.Since(start).Round(time.Second))
+			matrixCommand(), subject.what, seed, faultProbability*100, total.iterations, total.drawn, total.fired,
+			total.commands, total.minimum, total.lost, time.Since(start).Round(time.Second))
 		t.Log(summary)
-		report(t, "faults-random-"+s.name(), summary)
+		report(t, "faults-random-"+subject.name, summary)
 	})
 }
 
-func randomShard(t *testing.T, s subject, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
-	l := newLife(t, s)
+func randomShard(t *testing.T, subject subject, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
+	l := newLife(t, subject)
 	counts := randomCounts{iterations: iterations}
 
 	for range iterations {

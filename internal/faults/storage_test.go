@@ -2,44 +2,31 @@ package faults_test
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// fileStorage is the life of file storage, made by an ordinary project user: created
-// attached to one network, then grown, attached to a second, given a snapshot policy
-// and root squash off, then deleted.
-type fileStorage struct{}
-
-var _ subject = fileStorage{}
-
-// fileStorageAllocationKind is what region charges file storage to the quota as.
+// fileStorageAllocationKind is the kind region charges file storage's quota under.
 const fileStorageAllocationKind = "filestorages.region.unikorn-cloud.org"
 
-func (fileStorage) name() string { return "file-storage" }
-
-func (fileStorage) describe() string { return "file storage" }
-
-func (fileStorage) promise() string {
-	return "zero leaked allocations, no file storage left behind or replaced"
+// fileStorageSubject is file storage, managed with an ordinary project user's token,
+// as file storage is a public API: created attached to one network, then grown,
+// attached to a second, given a snapshot policy and root squash off, then deleted.
+// Region charges the quota itself, and releases it with the storage.
+func fileStorageSubject() subject {
+	return subject{
+		name:          "file-storage",
+		what:          "file storage",
+		kept:          "zero leaked allocations, no file storage left behind or replaced",
+		options:       []acctest.Option{acctest.WithBackend(acctest.ComputeBackend)},
+		config:        fileStorageConfig,
+		agree:         fileStorageAgreement,
+		replaceRoutes: []string{"DELETE /api/v2/filestorage/{filestorageID}"},
+	}
 }
-
-// backend is the compute one for the token it gives the provider: a project user's,
-// as file storage needs no service rights.
-func (fileStorage) backend() acctest.Backend { return acctest.ComputeBackend }
-
-func (fileStorage) replacingRoutes() []string {
-	return []string{"DELETE /api/v2/filestorage/{filestorageID}"}
-}
-
-// settleLostCharges has nothing to settle: region charges file storage itself, and
-// releases the charge with it.
-func (fileStorage) settleLostCharges(*life) int { return 0 }
 
 // sizeIn is the storage's size in the phase.
 func sizeIn(p phase) int64 {
@@ -50,7 +37,9 @@ func sizeIn(p phase) int64 {
 	return 2
 }
 
-func (fileStorage) config(env *acctest.Environment, p phase) string {
+// fileStorageConfig is the storage as the phase wants it. The update grows it, which
+// moves quota, and attaches a second network, which is waited for until mounted.
+func fileStorageConfig(env *acctest.Environment, p phase) string {
 	networks, extra := acctest.Quote(sandbox.NetworkDefaultID), ""
 	if p != phaseCreate {
 		networks += ", " + acctest.Quote(sandbox.NetworkSecondaryID)
@@ -74,33 +63,29 @@ resource "unikorn_file_storage" "test" {
 `, acctest.Quote(env.RegionID), acctest.Quote(sandbox.StorageClassStandardID), sizeIn(p), networks, extra)
 }
 
-// requireAgreement proves that, after the phase, there is exactly the storage in state
-// with its one quota charge, as the phase wants it, or none at all after a delete.
-func (fileStorage) requireAgreement(l *life, p phase) {
+// fileStorageAgreement proves one storage, with one allocation charging its size, in
+// the sandbox's own records for the one in state, or none at all after a delete.
+func fileStorageAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	// The sandbox's own records, not lists that may lag.
-	all := l.env.FileStorage(l.t)
-	charges := slices.DeleteFunc(l.env.Allocations(l.t), func(a unikorn.Allocation) bool {
-		return a.Spec.Kind != fileStorageAllocationKind
-	})
+	allocations := l.allocationsOf(fileStorageAllocationKind)
+	records := l.env.FileStorage(l.t)
 
 	if p == phaseDelete {
-		require.Empty(l.t, all, "no file storage left")
-		require.Empty(l.t, charges, "no leaked allocation")
+		require.Empty(l.t, records, "no file storage left")
+		require.Empty(l.t, allocations, "no leaked allocation")
 		require.NotContains(l.t, l.cli.Run("state", "list"), "unikorn_file_storage.", "nothing left in state")
 
 		return
 	}
 
-	output, err := l.cli.Try("plan", "-detailed-exitcode", "-input=false")
-	require.NoError(l.t, err, "state and cloud disagree after %s:\n%s", p, output)
+	l.requirePlanEmpty(p)
 
-	require.Len(l.t, all, 1, "exactly the storage in state")
-	require.Equal(l.t, sizeIn(p), all[0].Spec.SizeGiB)
-	require.Contains(l.t, l.cli.Run("state", "show", "unikorn_file_storage.test"), all[0].Metadata.ID)
+	require.Len(l.t, records, 1, "exactly the storage in state")
+	require.Contains(l.t, l.cli.Run("state", "show", "unikorn_file_storage.test"), records[0].Metadata.ID, "the one in state")
+	require.Equal(l.t, sizeIn(p), records[0].Spec.SizeGiB)
 
-	require.Len(l.t, charges, 1, "exactly the storage's allocation")
-	require.Equal(l.t, all[0].Metadata.ID, charges[0].Spec.ID)
-	require.Equal(l.t, int(sizeIn(p))<<30, charges[0].Spec.Allocations[0].Committed, "the charge follows the size")
+	require.Len(l.t, allocations, 1, "exactly the storage's allocation")
+	require.Equal(l.t, records[0].Metadata.ID, allocations[0].Spec.ID)
+	require.Equal(l.t, int(sizeIn(p))<<30, allocations[0].Spec.Allocations[0].Committed, "the charge follows the size")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -261,6 +262,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		Catalogue:      service,
 		Images:         service,
 		Networking:     networking.NewService(session),
+		LoadBalancers:  loadbalancing.NewService(session),
 		Storage:        storage.NewService(session),
 		OrganizationID: organizationID,
 		ProjectID:      projectID,

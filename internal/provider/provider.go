@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
@@ -170,6 +171,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		loadbalancer.NewResource,
 		filestorage.NewResource,
 	}
 }
@@ -186,6 +188,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
+		loadbalancer.NewDataSource,
 		filestorage.NewDataSource,
 		filestorage.NewClassesDataSource,
 	}
@@ -214,6 +217,7 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		network.NewNetworkListResource,
 		network.NewSecurityGroupListResource,
 		network.NewSSHCertificateAuthorityListResource,
+		loadbalancer.NewListResource,
 		filestorage.NewListResource,
 	}
 }

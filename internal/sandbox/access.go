@@ -14,6 +14,7 @@ const (
 	rbacNetworks       = "region:networks:v2"
 	rbacSecurityGroups = "region:securitygroups:v2"
 	rbacSSHCAs         = "region:sshcertificateauthorities:v2"
+	rbacLoadBalancers  = "region:loadbalancers:v2"
 	rbacServers        = "region:servers"
 )
 

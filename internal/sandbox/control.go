@@ -235,6 +235,33 @@ func (s *Sandbox) Allocations() []unikorn.Allocation {
 	return allocations
 }
 
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
+// sorted by ID: what a check that one is gone needs.
+func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	loadBalancers := make([]unikorn.LoadBalancer, 0, len(s.world.LoadBalancers))
+	for _, record := range byID(s.world.LoadBalancers) {
+		loadBalancers = append(loadBalancers, record.LoadBalancer)
+	}
+
+	// Encoded while locked, so that no caller shares a slice with the world.
+	data, err := json.Marshal(loadBalancers)
+	if err != nil {
+		panic(err) // The world saves as JSON, so every record encodes.
+	}
+
+	loadBalancers = nil
+	if err := json.Unmarshal(data, &loadBalancers); err != nil {
+		panic(err)
+	}
+
+	return loadBalancers
+}
+
 // FailServer makes a server's provisioning fail, as a cloud failure would: its status
 // becomes error and stays so until it is updated or deleted.
 func (s *Sandbox) FailServer(id string) error {
@@ -339,6 +366,10 @@ func (s *Sandbox) registerControlRoutes() {
 
 	s.handleControl("GET /sandbox/v1/allocations", func(*http.Request) (*reply, error) {
 		return replyOK(s.Allocations()), nil
+	})
+
+	s.handleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*reply, error) {
+		return replyOK(s.LoadBalancers()), nil
 	})
 
 	s.handleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*reply, error) {

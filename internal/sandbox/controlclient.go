@@ -80,6 +80,14 @@ func (c *ControlClient) InstanceServers(ctx context.Context, instanceID string) 
 	return servers, err
 }
 
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it.
+func (c *ControlClient) LoadBalancers(ctx context.Context) ([]unikorn.LoadBalancer, error) {
+	var loadBalancers []unikorn.LoadBalancer
+	err := c.do(ctx, http.MethodGet, "loadbalancers", nil, &loadBalancers)
+
+	return loadBalancers, err
+}
+
 // FailServer makes a server's provisioning fail.
 func (c *ControlClient) FailServer(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, "servers/"+url.PathEscape(id)+"/fail", nil, nil)

@@ -186,12 +186,13 @@ type quotaKind struct {
 }
 
 var quotaKinds = map[string]quotaKind{
-	"servers":     {"Servers", "A server, either virtual or bare metal.", 10},
-	"gpus":        {"GPUs", "A general purpose GPU.", 40},
-	"floatingips": {"Floating IPs", "A public IP address that can be attached to a server.", 0},
-	"publicips":   {"Public IPs", "A public IP address.", 5},
-	"networks":    {"Networks", "A layer 3 network.", 5},
-	"filestorage": {"File Storage", "Persistent network file storage.", fileStorageQuota},
+	"servers":       {"Servers", "A server, either virtual or bare metal.", 10},
+	"gpus":          {"GPUs", "A general purpose GPU.", 40},
+	"floatingips":   {"Floating IPs", "A public IP address that can be attached to a server.", 0},
+	"publicips":     {"Public IPs", "A public IP address.", 5},
+	"networks":      {"Networks", "A layer 3 network.", 5},
+	"loadbalancers": {"Load Balancers", "Layer 4 load balancers.", 5},
+	"filestorage":   {"File Storage", "Persistent network file storage.", fileStorageQuota},
 }
 
 // fileStorageQuota is identity's default `filestorage` quota, 1Ti, in bytes.
@@ -271,7 +272,9 @@ func regionExists(id string) bool {
 func fixtureWorld() (*world, error) {
 	w := newWorld()
 
-	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "filestorage": fileStorageQuota}
+	w.Quotas[OrganizationID] = map[string]int{
+		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+	}
 
 	for _, n := range []struct{ id, name, prefix, project string }{
 		{NetworkDefaultID, "default", "10.0.0.0/24", ProjectID},

@@ -217,7 +217,7 @@ func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
 	return replyAccepted(record.Network), nil
 }
 
-// deleteNetwork deletes a network and, with it, its security groups. Servers must be
+// deleteNetwork deletes a network and, with it, its security groups and load balancers. Servers must be
 // deleted first, and file storage detached: while either uses it, the network is in use.
 func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 	id := req.PathValue("networkID")
@@ -244,6 +244,8 @@ func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 				markDeleting(&group.SecurityGroup.Metadata.ReadMetadata, &group.Lifecycle, req.now, s.deprovisionDelay)
 			}
 		}
+
+		s.world.collectLoadBalancers(id, req.now, s.deprovisionDelay)
 	}
 
 	return replyAccepted(nil), nil

@@ -36,6 +36,12 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.getSSHCertificateAuthority)
 	s.handle("DELETE /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.deleteSSHCertificateAuthority)
 
+	// Region: load balancers, in front of a network's servers.
+	s.handle("GET /api/v2/loadbalancers", s.listLoadBalancers)
+	s.handle("POST /api/v2/loadbalancers", s.createLoadBalancer)
+	s.handle("GET /api/v2/loadbalancers/{loadBalancerID}", s.getLoadBalancer)
+	s.handle("PUT /api/v2/loadbalancers/{loadBalancerID}", s.updateLoadBalancer)
+	s.handle("DELETE /api/v2/loadbalancers/{loadBalancerID}", s.deleteLoadBalancer)
 	// Region: file storage and its classes.
 	s.handle("GET /api/v2/filestorage", s.listFileStorage)
 	s.handle("POST /api/v2/filestorage", s.createFileStorage)

@@ -136,7 +136,7 @@ func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (i
 // uuidPathParameters are the path parameters the contract declares `format: uuid`.
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
-	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "filestorageID",
+	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
 }
 
 func validatePathIDs(r *http.Request) error {

@@ -23,6 +23,7 @@ type world struct {
 	SecurityGroups            map[string]*securityGroupRecord             `json:"securityGroups"`
 	SSHCertificateAuthorities map[string]*unikorn.SSHCertificateAuthority `json:"sshCertificateAuthorities"`
 	Servers                   map[string]*serverRecord                    `json:"servers"`
+	LoadBalancers             map[string]*loadBalancerRecord              `json:"loadBalancers"`
 	Images                    map[string]*imageRecord                     `json:"images"`
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
 	FileStorage               map[string]*fileStorageRecord               `json:"fileStorage"`
@@ -64,6 +65,15 @@ type serverRecord struct {
 	Rebuild bool `json:"rebuild,omitempty"`
 }
 
+type loadBalancerRecord struct {
+	LoadBalancer unikorn.LoadBalancer `json:"loadBalancer"`
+	Lifecycle    schedule             `json:"lifecycle,omitempty"`
+	// AllocationID is the identity allocation that charges the load balancer to the quota.
+	AllocationID string `json:"allocationId"`
+	// RequestedVIP is the virtual IP the create asked for; empty lets the network choose.
+	RequestedVIP string `json:"requestedVip,omitempty"`
+}
+
 type imageRecord struct {
 	Image unikorn.Image `json:"image"`
 	// OrganizationID owns the image; global catalogue images have none.
@@ -78,6 +88,7 @@ func newWorld() *world {
 		SecurityGroups:            map[string]*securityGroupRecord{},
 		SSHCertificateAuthorities: map[string]*unikorn.SSHCertificateAuthority{},
 		Servers:                   map[string]*serverRecord{},
+		LoadBalancers:             map[string]*loadBalancerRecord{},
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
 		FileStorage:               map[string]*fileStorageRecord{},
@@ -154,6 +165,10 @@ func (w *world) advance(now time.Time) bool {
 		if gone {
 			delete(w.Servers, id)
 		}
+	}
+
+	if w.advanceLoadBalancers(now) {
+		changed = true
 	}
 
 	for id, record := range w.SecurityGroups {

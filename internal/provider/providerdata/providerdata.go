@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
@@ -33,6 +34,8 @@ type Data struct {
 	// Networking manages and finds networks, security groups and SSH certificate
 	// authorities.
 	Networking networking.Objects
+	// LoadBalancers manages load balancers.
+	LoadBalancers loadbalancing.LoadBalancers
 	// Storage manages and finds file storage, and lists its classes.
 	Storage storage.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
