@@ -15,7 +15,13 @@ import (
 // charges the size in bytes to the `filestorage` quota and stores the storage; an
 // update regenerates the spec from the request and resizes the charge; a delete is
 // finished by a finalizer that releases the charge. The rules themselves are in
-// package storage.
+// package storage. Region's handlers read the storage and the networks it is attached
+// to through the controller's cache: a network the cache has not seen is not found
+// (422), and not provisioned while the cache shows it pending; storage the cache has
+// not seen is not found to an update or a delete; and an update's patch carries the
+// version the cache showed, so while the cache trails the storage (its status changes
+// as the back end reports) the patch conflicts, which region answers with a 500 after
+// moving the quota charge back.
 
 const rbacFileStorage = "region:filestorage:v2"
 
@@ -159,7 +165,7 @@ func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	attachments, err := s.generateAttachments(spec.Attachments, class)
+	attachments, err := s.generateAttachments(req, spec.Attachments, class)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +235,7 @@ func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttach
 			return errUnprocessable("invalid network ID")
 		}
 
-		network, err := s.lookupNetwork(req, id, rbacNetworks, opRead)
+		network, err := lookup(s.cached(req).Networks, id, req.caller, networkMetadata, rbacNetworks, opRead)
 
 		var apiErr *apiError
 		if errors.As(err, &apiErr) && apiErr.status == http.StatusNotFound {
@@ -256,15 +262,16 @@ func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttach
 // through, its share of the network's storage range: as many addresses as the
 // class's parallelism. A network without a storage range cannot be attached. Nil
 // attachments mean none.
-func (s *Sandbox) generateAttachments(asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
+func (s *Sandbox) generateAttachments(req *request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
 	if asked == nil {
 		return nil, nil
 	}
 
+	networks := s.cached(req).Networks
 	attachments := make([]attachmentState, 0, len(asked.NetworkIDs))
 
 	for _, id := range asked.NetworkIDs {
-		status := s.world.Networks[id].Network.Status
+		status := networks[id].Network.Status
 
 		reservations := status.Reservations
 		if reservations == nil {
@@ -360,22 +367,24 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.caller, fileStorageMetadata, rbacFileStorage, opUpdate)
+	id := req.PathValue("filestorageID")
+
+	current, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opUpdate)
 	if err != nil {
 		return nil, err
 	}
 
-	if record.Metadata.DeletionTime != nil {
+	if current.Metadata.DeletionTime != nil {
 		return nil, errBadRequest("filestorage is being deleted")
 	}
 
-	class, err := findStorageClass(req.caller, record.StorageClassID)
+	class, err := findStorageClass(req.caller, current.StorageClassID)
 	if err != nil {
 		return nil, err
 	}
 
-	// The update saga: validate, generate, resize the allocation, update.
-	if err := s.validateAttachments(req, spec.Attachments, record.Metadata.ProjectID); err != nil {
+	// The update saga: validate, generate, resize the allocation, patch.
+	if err := s.validateAttachments(req, spec.Attachments, current.Metadata.ProjectID); err != nil {
 		return nil, err
 	}
 
@@ -385,21 +394,31 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 		}
 	}
 
-	attachments, err := s.generateAttachments(spec.Attachments, class)
+	attachments, err := s.generateAttachments(req, spec.Attachments, class)
 	if err != nil {
 		return nil, err
 	}
 
-	current := make([]unikorn.StorageSnapshotPolicy, 0, len(record.Policies))
-	for _, p := range record.Policies {
-		current = append(current, p.Policy)
+	resized := *current
+	resized.SizeGiB = spec.SizeGiB
+
+	allocation, err := s.world.resizedAllocation(&resized, req.now)
+	if err != nil {
+		return nil, err
 	}
 
-	updated := *record
-	updated.SizeGiB = spec.SizeGiB
+	// The patch carries the version the handler read: one the cache trails conflicts,
+	// and the saga moves the allocation back, so nothing changes.
+	record, ok := s.world.FileStorage[id]
+	if !ok || !sameFileStorage(record, current) {
+		return nil, errServer()
+	}
 
-	if err := s.world.resizeFileStorage(&updated, req.now); err != nil {
-		return nil, err
+	s.world.Allocations[allocation.Metadata.ID] = allocation
+
+	policies := make([]unikorn.StorageSnapshotPolicy, 0, len(record.Policies))
+	for _, p := range record.Policies {
+		policies = append(policies, p.Policy)
 	}
 
 	rewriteMetadata(&record.Metadata.ReadMetadata, body.Metadata, req.now)
@@ -407,18 +426,26 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 	record.RootSquash = storage.RootSquash(spec.StorageType)
 	record.DefaultProtection = storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, record.DefaultProtection)
 	record.setAttachments(attachments, req.now, s.provisionDelay)
-	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, current), req.now, s.provisionDelay)
+	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, policies), req.now, s.provisionDelay)
 	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
 
 	return replyAccepted(record.render()), nil
 }
 
-// resizeFileStorage moves the storage's quota charge to its new size: 403, and
-// nothing changed, when the organization's quota does not hold it.
-func (w *world) resizeFileStorage(record *fileStorageRecord, now time.Time) error {
+// sameFileStorage reports whether two records are one version of the storage.
+func sameFileStorage(a, b *fileStorageRecord) bool {
+	left, errLeft := json.Marshal(a)
+	right, errRight := json.Marshal(b)
+
+	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
+}
+
+// resizedAllocation is the storage's quota charge moved to its new size: 403 when the
+// organization's quota does not hold it. The caller stores it.
+func (w *world) resizedAllocation(record *fileStorageRecord, now time.Time) (*unikorn.Allocation, error) {
 	stored, ok := w.Allocations[record.AllocationID]
 	if !ok {
-		return errServer()
+		return nil, errServer()
 	}
 
 	updated := copyAllocation(stored)
@@ -427,19 +454,29 @@ func (w *world) resizeFileStorage(record *fileStorageRecord, now time.Time) erro
 	updated.Spec = write.Spec
 
 	if err := w.checkQuota(&updated); err != nil {
-		return err
+		return nil, err
 	}
 
-	w.Allocations[updated.Metadata.ID] = &updated
-
-	return nil
+	return &updated, nil
 }
 
-// deleteFileStorage starts deleting file storage; region checks no attachment.
+// deleteFileStorage starts deleting file storage, as the cache shows it; region checks
+// no attachment.
 func (s *Sandbox) deleteFileStorage(req *request) (*reply, error) {
-	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.caller, fileStorageMetadata, rbacFileStorage, opDelete)
+	id := req.PathValue("filestorageID")
+
+	cached, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opDelete)
 	if err != nil {
 		return nil, err
+	}
+
+	if cached.Metadata.DeletionTime != nil {
+		return replyAccepted(nil), nil
+	}
+
+	record, ok := s.world.FileStorage[id]
+	if !ok {
+		return nil, errNotFound()
 	}
 
 	markDeleting(&record.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)

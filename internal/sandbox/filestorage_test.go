@@ -393,22 +393,38 @@ func TestFileStorageReadsLag(t *testing.T) {
 	h := newHarness(t, withReadLag(7))
 
 	created := h.createFileStorage(fileStorageCreate("lagging", 1))
-	path := fileStoragePath + "/" + created.Metadata.ID
+	id := created.Metadata.ID
+	path := fileStoragePath + "/" + id
 
 	// On this seed the cache has not seen the new storage: a GET misses it, and so
-	// does a list; past the lag neither does.
+	// does a list, and so do an update and a delete, which read through the cache.
 	h.call(http.MethodGet, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 	assert.Empty(t, listed(h, DefaultToken, fileStoragePath, func(fs unikorn.FileStorage) string { return fs.Metadata.ID }))
+	h.call(http.MethodPut, path, updateOf(created)).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.call(http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	// A network the cache has not seen cannot be attached.
+	network := h.createNetwork("fresh", "10.40.0.0/24")
+	h.call(http.MethodPost, fileStoragePath, fileStorageCreate("attached", 1, network.Metadata.ID)).
+		expectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
+
+	// Past the lag the storage is seen, and its status changes as the back end reports:
+	// while the cache trails that, an update's patch conflicts, and nothing changes.
+	h.clock.Advance(settle)
+
+	fs := h.getFileStorage(id)
+	update := updateOf(fs)
+	update.Spec.SizeGiB = 2
+	h.call(http.MethodPut, path, update).expectError(http.StatusInternalServerError, unikorn.ErrorServerError)
+	assert.Equal(t, 1<<30, h.allocationOf(id).Spec.Allocations[0].Committed, "the charge was moved back")
 
 	h.clock.Advance(testReadLag + time.Millisecond)
-	h.call(http.MethodGet, path, nil).expect(http.StatusOK, nil)
+	h.call(http.MethodPut, path, update).expect(http.StatusAccepted, nil)
+	assert.Equal(t, 2<<30, h.allocationOf(id).Spec.Allocations[0].Committed)
 
 	// An update shows, for a while, the version before it.
-	update := updateOf(h.getFileStorage(created.Metadata.ID))
-	update.Spec.SizeGiB = 2
-	h.call(http.MethodPut, path, update).expect(http.StatusAccepted, nil)
-	assert.Equal(t, int64(1), h.getFileStorage(created.Metadata.ID).Spec.SizeGiB)
+	assert.Equal(t, int64(1), h.getFileStorage(id).Spec.SizeGiB)
 
 	h.clock.Advance(testReadLag + time.Millisecond)
-	assert.Equal(t, int64(2), h.getFileStorage(created.Metadata.ID).Spec.SizeGiB)
+	assert.Equal(t, int64(2), h.getFileStorage(id).Spec.SizeGiB)
 }

@@ -188,13 +188,29 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 
 // Update changes file storage in place and waits until a read shows the change made:
 // the spec as sent, provisioned, exported to every network asked for and to no other,
-// and, once the back end reports a capacity, resized. The update is idempotent, so
-// the client sends it again through passing failures; if it still failed without a
-// refusal, it may have landed, which a read past the read lag tells.
+// and, once the back end reports a capacity, resized. Region's update patches the
+// version its cache holds, so while the cache trails the storage (whose status the
+// back end keeps changing) the patch conflicts and region answers 500: the update,
+// which carries the whole spec and is safe to repeat, is sent again until the read
+// lag has passed. Should it still fail without a refusal, its answer may have been
+// lost after it landed, which a read past the read lag tells.
 func (s *Service) Update(ctx context.Context, id string, desired Desired) (*FileStorage, error) {
 	writes := context.WithoutCancel(concerning(ctx, id))
+	update := unikorn.FileStorageUpdate{Metadata: desired.Metadata, Spec: desired.spec()}
+	patient := s.session.UnseenSettled()
 
-	_, err := s.client.UpdateFileStorage(writes, id, unikorn.FileStorageUpdate{Metadata: desired.Metadata, Spec: desired.spec()})
+	var err error
+
+	for {
+		_, err = s.client.UpdateFileStorage(writes, id, update)
+		if err == nil || (cloud.IsClientError(err) && !unikorn.IsConflict(err)) || !time.Now().Before(patient) {
+			break
+		}
+
+		if cloud.Sleep(ctx, s.session.Poll().Max) != nil {
+			break
+		}
+	}
 
 	switch {
 	case err == nil:

@@ -346,3 +346,26 @@ func TestAReadRightAfterCreateIsNotTakenForGone(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, read, "a 404 within the read lag is the cache, not a deletion")
 }
+
+// Region patches the version its cache holds: right after the back end reported a
+// change, the cache trails it and the patch conflicts (a 500). The update is sent
+// again until it lands.
+func TestAnUpdateRidesOutACacheThatTrails(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	ctx := t.Context()
+
+	fs, err := e.service.Create(ctx, placement, desired("conflicted", 1))
+	require.NoError(t, err)
+
+	e.sandbox.ResetStats()
+
+	// The back end reports use: the storage changes, and the cache trails it.
+	require.NoError(t, e.sandbox.SetFileStorageUsage(fs.Metadata.ID, sandbox.FileStorageUsage{UsedBytes: 1}))
+
+	fs, err = e.service.Update(ctx, fs.Metadata.ID, desired("conflicted", 2))
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), fs.Spec.SizeGiB)
+	assert.Greater(t, e.sandbox.Stats().Routes["PUT /api/v2/filestorage/{filestorageID}"], 1, "the first patch conflicted and was sent again")
+}
