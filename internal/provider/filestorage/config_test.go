@@ -40,6 +40,8 @@ type config struct {
 	// Policies nil leaves snapshot_policies out; empty writes `{}`.
 	Policies   map[string]policy
 	Protection *bool
+	// EmptyLists writes `attachments = []` and `tags = {}`.
+	EmptyLists bool
 	// Extra is appended as it is.
 	Extra string
 }
@@ -86,6 +88,10 @@ resource "unikorn_file_storage" "this" {
 {{- end}}
 {{- if .Attachments}}
   attachments      = [{{join .Attachments ", "}}]
+{{- end}}
+{{- if .EmptyLists}}
+  attachments      = []
+  tags             = {}
 {{- end}}
 {{- with .RootSquash}}
   root_squash      = {{.}}

@@ -55,11 +55,11 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 
 	switch {
 	case state == nil:
-	case !changesCloud(&plan.storageModel, &state.storageModel) && plan.Timeouts.Object.Equal(state.Timeouts.Object):
-		// Nothing changes, though the framework, seeing the snapshot policies left out
-		// of the configuration, took them for a change and marked what is computed
-		// unknown: the state stands as it is.
-		plan = *state
+	case !changesCloud(&plan.storageModel, &state.storageModel):
+		// Nothing changes in the cloud, though the framework, seeing the snapshot
+		// policies left out of the configuration, may have taken them for a change and
+		// marked what is computed unknown: what region reports stands as it is.
+		plan.keepReported(state)
 	case plan.Mounts.IsUnknown():
 		plan.Mounts = keptMounts(ctx, &plan, state, &resp.Diagnostics)
 	}

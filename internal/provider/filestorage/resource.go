@@ -287,10 +287,11 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 
-	// A change of timeouts alone sends nothing to the cloud.
+	// A change that region would not see (timeouts, an empty list for none) sends
+	// nothing to the cloud.
 	if !changesCloud(&plan.storageModel, &state.storageModel) {
-		state.Timeouts = plan.Timeouts
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		plan.keepReported(&state)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 
 		return
 	}
@@ -338,6 +339,12 @@ func (r *fileStorageResource) finish(ctx context.Context, operation string, m *r
 	if err != nil {
 		diags.Append(diagnostic.Storage("Could not "+operation+" the file storage", err)...)
 	}
+}
+
+// keepReported takes what region reports of the storage, which the configuration does
+// not set, from what it reported last.
+func (m *resourceModel) keepReported(from *resourceModel) {
+	m.PolicyStatus, m.Mounts, m.Usage = from.PolicyStatus, from.Mounts, from.Usage
 }
 
 // changesCloud reports whether the plan asks region for anything the state does not

@@ -409,3 +409,39 @@ func TestAccFileStorage_quota(t *testing.T) {
 
 	assert.ElementsMatch(t, before.storage, recordsOf(t, env).storage, "nothing was created")
 }
+
+// TestAccFileStorage_emptyIsNone takes an empty list of attachments and empty tags for
+// none, as region does: written where there were none, they send nothing, and the
+// plan after is empty.
+func TestAccFileStorage_emptyIsNone(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	none := newConfig(t, env)
+	empty := none
+	empty.EmptyLists = true
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{
+			{
+				Config: none.String(),
+				Check: func(*terraform.State) error {
+					env.ResetStats(t)
+
+					return nil
+				},
+			},
+			{
+				Config: empty.String(),
+				Check: func(*terraform.State) error {
+					assert.Zero(t, env.Stats(t).Routes["PUT /api/v2/filestorage/{filestorageID}"], "nothing was sent")
+
+					return nil
+				},
+			},
+		},
+	})
+}
