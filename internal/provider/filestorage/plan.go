@@ -40,7 +40,7 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 		}
 	}
 
-	checkSize(&plan, state, &resp.Diagnostics)
+	checkSize(ctx, &plan, state, &resp.Diagnostics)
 
 	if r.provider == nil {
 		return
@@ -70,7 +70,7 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 // checkSize refuses a smaller size. Region has no guard against it, and an NFS share
 // shrunk below what it holds loses data, or fails on the storage back end halfway:
 // either is worse than being told now.
-func checkSize(plan, state *resourceModel, diags *diag.Diagnostics) {
+func checkSize(ctx context.Context, plan, state *resourceModel, diags *diag.Diagnostics) {
 	if state == nil || plan.SizeGiB.IsUnknown() || plan.SizeGiB.IsNull() || state.SizeGiB.IsNull() {
 		return
 	}
@@ -81,7 +81,7 @@ func checkSize(plan, state *resourceModel, diags *diag.Diagnostics) {
 	}
 
 	used := ""
-	if usage := usageOf(state); usage != nil && !usage.UsedBytes.IsNull() {
+	if usage := usageOf(ctx, state); usage != nil && !usage.UsedBytes.IsNull() {
 		used = fmt.Sprintf(" It holds %d bytes.", usage.UsedBytes.ValueInt64())
 	}
 
@@ -93,13 +93,13 @@ func checkSize(plan, state *resourceModel, diags *diag.Diagnostics) {
 			"`terraform apply -replace=<address>` at the new size.", before)))
 }
 
-func usageOf(m *resourceModel) *usageModel {
+func usageOf(ctx context.Context, m *resourceModel) *usageModel {
 	if m.Usage.IsNull() || m.Usage.IsUnknown() {
 		return nil
 	}
 
 	var usage usageModel
-	if diags := m.Usage.As(context.Background(), &usage, objectAsOptions); diags.HasError() {
+	if diags := m.Usage.As(ctx, &usage, objectAsOptions); diags.HasError() {
 		return nil
 	}
 
