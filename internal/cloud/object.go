@@ -62,8 +62,6 @@ func (o Object[T]) WaitProvisioned(ctx context.Context, s *Session, id string) (
 // WaitUntil waits until the cloud reports the object provisioned and ready says it
 // is what the caller waits for (a read that shows a write, an address that has
 // appeared). ready's error ends the wait. It returns the last read even on failure.
-// The object was written just now, so a 404 means only that the caches have not seen
-// it yet until the read lag has passed; after that it is an answer, and ends the wait.
 func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, ready func(*T) (bool, error)) (*T, error) {
 	var object *T
 
