@@ -380,6 +380,7 @@ func (s *Sandbox) registerControlRoutes() {
 		return replyNoContent(), nil
 	})
 
+	s.registerObjectRoutes()
 	s.registerFileStorageControlRoutes()
 }
 

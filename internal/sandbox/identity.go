@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -273,6 +275,32 @@ func (w *world) quotaLimits(organizationID string) map[string]int {
 	}
 
 	return limits
+}
+
+// overrideQuotas sets the organization's quantities of the given kinds. Only kinds
+// identity knows are accepted, so that a misspelt kind is not silently unlimited.
+func (w *world) overrideQuotas(organizationID string, quantities map[string]int) error {
+	if len(quantities) == 0 {
+		return nil
+	}
+
+	limits := w.quotaLimits(organizationID)
+
+	for kind, quantity := range quantities {
+		if _, known := quotaKinds[kind]; !known {
+			return fmt.Errorf("quota kind %q is not one of %s", kind, strings.Join(slices.Sorted(maps.Keys(quotaKinds)), ", "))
+		}
+
+		if quantity < 0 {
+			return fmt.Errorf("quota of %s is %d: a quantity is 0 or more", kind, quantity)
+		}
+
+		limits[kind] = quantity
+	}
+
+	w.Quotas[organizationID] = limits
+
+	return nil
 }
 
 // quotas is identity `quotasRead` for an organization, sorted by kind.

@@ -319,6 +319,19 @@ func (s *Service) wake() {
 	}()
 }
 
+// Instances returns compute's records as they are, not as its cache shows them.
+func (s *Service) Instances() []unikorn.Instance {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	instances := make([]unikorn.Instance, 0, len(s.instances))
+	for _, in := range s.instances {
+		instances = append(instances, in.Instance)
+	}
+
+	return instances
+}
+
 // Close waits for the controller's passes under way and starts no more.
 func (s *Service) Close() {
 	s.mu.Lock()
