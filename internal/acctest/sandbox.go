@@ -114,3 +114,16 @@ func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Ser
 
 	return servers
 }
+
+// LeftBehind returns what users made that still exists in the sandbox, fixtures left
+// out, as it is rather than through the read lag: what a check that a destroy left
+// nothing behind compares with none.
+func (e *Environment) LeftBehind(t *testing.T) []sandbox.Object {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	objects, err := e.control.Objects(context.Background(), false)
+	require.NoError(t, err)
+
+	return objects
+}
