@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -35,36 +35,10 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	options := sandbox.DefaultOptions()
-	options.ProvisionDelay = 50 * time.Millisecond
-	options.DeprovisionDelay = 30 * time.Millisecond
-	options.ReadLag = testReadLag
-	options.Seed = 3
-
-	sb, err := sandbox.New(options)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
 	l := &loser{next: http.DefaultTransport}
+	world := cloudtest.Start(t, cloudtest.Config{ReadLag: testReadLag, Seed: 3, Transport: l})
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   server.URL,
-		IdentityEndpoint: server.URL,
-		Token:            sandbox.DefaultToken,
-		Retry:            unikorn.RetryPolicy{MaxAttempts: 3, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
-		HTTPClient:       &http.Client{Transport: l},
-	})
-	require.NoError(t, err)
-
-	session := cloud.NewSession(client, cloud.WithReadLag(testReadLag),
-		cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}))
-
-	return &env{url: server.URL, sandbox: sb, service: storage.NewService(session), loser: l}
+	return &env{url: world.URL, sandbox: world.Sandbox, service: storage.NewService(world.Session), loser: l}
 }
 
 // loser stands for a gateway that loses the answers to the next count requests of a
