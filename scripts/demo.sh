@@ -59,12 +59,12 @@ cp -R "$repo/examples/demo" "$work/config"
 tf() { "$terraform" -chdir="$work/config" "$@"; }
 
 # The Terraform steps of the demo.
-quietly "terraform apply (examples/demo): the catalogue and an instance" tf apply -auto-approve -input=false -no-color
+quietly "terraform apply (examples/demo): the catalogue and a web tier behind a load balancer" tf apply -auto-approve -input=false -no-color
 step "terraform output"
 tf output -no-color
 
 # A flavor change replaces the instance, and the plan says what that loses.
-step "terraform plan -var flavor=sim-gpu-8: a change that replaces the instance"
+step "terraform plan -var flavor=sim-gpu-8: a change that replaces the instances"
 tf plan -input=false -no-color -var flavor=sim-gpu-8 >"$work/plan.log" 2>&1 || { cat "$work/plan.log"; exit 1; }
 grep -E 'must be replaced|forces replacement|^Plan:' "$work/plan.log" | sed 's/^ */    /'
 # The warning, without Terraform's box drawing and source location.

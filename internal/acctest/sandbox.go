@@ -115,9 +115,10 @@ func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Ser
 	return servers
 }
 
-// Made returns what the sandbox holds now that is not a fixture, in any state: what a
-// check that a configuration left nothing behind reads, since lists may trail.
-func (e *Environment) Made(t *testing.T) []sandbox.Object {
+// LeftBehind returns what users made that still exists in the sandbox, fixtures left
+// out, as it is rather than through the read lag: what a check that a destroy left
+// nothing behind compares with none.
+func (e *Environment) LeftBehind(t *testing.T) []sandbox.Object {
 	t.Helper()
 	e.SkipUnlessSandbox(t)
 

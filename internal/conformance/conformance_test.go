@@ -63,6 +63,7 @@ func TestConformance(t *testing.T) {
 		{"security groups", r.securityGroups},
 		{"SSH certificate authorities", r.sshCertificateAuthorities},
 		{"load balancers", r.loadBalancers},
+		{"file storage", r.fileStorage},
 		{"server lifecycle", r.serverLifecycle},
 		{"server power", r.serverPower},
 		{"server access", r.serverAccess},

@@ -31,7 +31,7 @@ var documents = []struct {
 	paths                 []string
 }{
 	{"region", "region-v1.17.4.spec.yaml", "", nil},
-	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers"}},
+	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}},
 	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
 	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
 }

@@ -91,7 +91,7 @@ resource "unikorn_service_account" "pipeline" {
 func identityAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	made := l.env.Made(l.t)
+	made := l.env.LeftBehind(l.t)
 
 	if p == phaseDelete {
 		require.Empty(l.t, made, "nothing left behind")

@@ -44,7 +44,7 @@ func subjects() []subject {
 		all = append(all, instanceSubject(backend))
 	}
 
-	return append(all, loadBalancerSubject(), identitySubject())
+	return append(all, loadBalancerSubject(), fileStorageSubject(), identitySubject())
 }
 
 // instanceSubject is an instance on backend.

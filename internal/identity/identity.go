@@ -293,6 +293,12 @@ func (s *Service) holders(ctx context.Context, organizationID, projectID string)
 		}
 	}
 
+	if shares, err := s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, share := range shares {
+			add("file storage", share.Metadata.ReadMetadata)
+		}
+	}
+
 	if instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
 		for _, instance := range instances {
 			add("compute instance", instance.Metadata.ReadMetadata)

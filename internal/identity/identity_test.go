@@ -2,14 +2,13 @@ package identity_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -17,44 +16,16 @@ import (
 
 // env is an identity façade over a fresh sandbox, as token.
 type env struct {
-	sandbox *sandbox.Sandbox
+	world   *cloudtest.World
 	service *identity.Service
-	url     string
 }
 
-func newEnv(t *testing.T, token string, mutate ...func(*sandbox.Options)) *env {
+func newEnv(t *testing.T, token string, readLag time.Duration) *env {
 	t.Helper()
 
-	options := sandbox.DefaultOptions()
-	options.ProvisionDelay = 50 * time.Millisecond
-	options.DeprovisionDelay = 30 * time.Millisecond
+	world := cloudtest.Start(t, cloudtest.Config{Token: token, ReadLag: readLag})
 
-	for _, m := range mutate {
-		m(&options)
-	}
-
-	sb, err := sandbox.New(options)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   server.URL,
-		IdentityEndpoint: server.URL,
-		ComputeEndpoint:  server.URL + sandbox.ComputePrefix,
-		Token:            token,
-		Retry:            unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
-	})
-	require.NoError(t, err)
-
-	session := cloud.NewSession(client, cloud.WithReadLag(options.ReadLag),
-		cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}))
-
-	return &env{sandbox: sb, service: identity.NewService(session), url: server.URL}
+	return &env{world: world, service: identity.NewService(world.Session)}
 }
 
 func projectWrite(groupIDs ...string) identity.ProjectWrite {
@@ -62,7 +33,7 @@ func projectWrite(groupIDs ...string) identity.ProjectWrite {
 }
 
 func TestAProjectUserIsToldWhichRoleCreatingAProjectNeeds(t *testing.T) {
-	e := newEnv(t, sandbox.DefaultToken)
+	e := newEnv(t, sandbox.DefaultToken, 0)
 
 	_, err := e.service.CreateProject(t.Context(), sandbox.OrganizationID, projectWrite())
 
@@ -73,7 +44,7 @@ func TestAProjectUserIsToldWhichRoleCreatingAProjectNeeds(t *testing.T) {
 }
 
 func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
-	e := newEnv(t, sandbox.AdminToken, func(o *sandbox.Options) { o.ReadLag = 40 * time.Millisecond })
+	e := newEnv(t, sandbox.AdminToken, 40*time.Millisecond)
 	ctx := t.Context()
 
 	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
@@ -100,14 +71,13 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 }
 
 func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) {
-	e := newEnv(t, sandbox.AdminToken)
+	e := newEnv(t, sandbox.AdminToken, 0)
 	ctx := t.Context()
 
 	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
 	require.NoError(t, err)
 
-	admin, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.AdminToken})
-	require.NoError(t, err)
+	admin := e.world.NewClient(t, sandbox.AdminToken, nil)
 
 	network, err := admin.CreateNetwork(ctx, unikorn.NetworkCreate{
 		Metadata: unikorn.WriteMetadata{Name: "holder"},
@@ -133,10 +103,10 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 }
 
 func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
-	e := newEnv(t, sandbox.AdminToken)
+	e := newEnv(t, sandbox.AdminToken, 0)
 	ctx := t.Context()
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{
+	_, err := e.world.Sandbox.AddFault(sandbox.FaultRule{
 		Method: "POST", Route: "/api/v1/organizations/{organizationID}/serviceaccounts", Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
 	})
 	require.NoError(t, err)
@@ -161,7 +131,7 @@ func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
 }
 
 func TestAServiceAccountIsReadFromTheList(t *testing.T) {
-	e := newEnv(t, sandbox.AdminToken)
+	e := newEnv(t, sandbox.AdminToken, 0)
 	ctx := t.Context()
 
 	account, err := e.service.CreateServiceAccount(ctx, sandbox.EmptyOrganizationID, identity.ServiceAccountWrite{

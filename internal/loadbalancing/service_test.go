@@ -3,7 +3,6 @@ package loadbalancing_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"testing"
 	"time"
@@ -11,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -30,33 +29,9 @@ type env struct {
 func newEnv(t *testing.T, readLag time.Duration) *env {
 	t.Helper()
 
-	options := sandbox.DefaultOptions()
-	options.ProvisionDelay = 60 * time.Millisecond
-	options.DeprovisionDelay = 30 * time.Millisecond
-	options.ReadLag = readLag
-	options.Seed = 3
+	world := cloudtest.Start(t, cloudtest.Config{ReadLag: readLag, Seed: 3, ProvisionDelay: 60 * time.Millisecond})
 
-	sb, err := sandbox.New(options)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   server.URL,
-		IdentityEndpoint: server.URL,
-		Token:            sandbox.DefaultToken,
-		Retry:            unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
-	})
-	require.NoError(t, err)
-
-	session := cloud.NewSession(client, cloud.WithReadLag(readLag),
-		cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}))
-
-	return &env{url: server.URL, sandbox: sb, client: client, service: loadbalancing.NewService(session)}
+	return &env{url: world.URL, sandbox: world.Sandbox, client: world.Client, service: loadbalancing.NewService(world.Session)}
 }
 
 func (e *env) ctx(t *testing.T) context.Context {

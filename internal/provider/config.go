@@ -22,6 +22,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // Attribute names of the provider block.
@@ -308,6 +309,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	data.Images = service
 	data.Networking = networking.NewService(session)
 	data.LoadBalancers = loadbalancing.NewService(session)
+	data.Storage = storage.NewService(session)
 	data.Identity = identity.NewService(session)
 
 	return data, diags

@@ -20,6 +20,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
@@ -188,6 +189,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
 		loadbalancer.NewResource,
+		filestorage.NewResource,
 	}
 }
 
@@ -208,6 +210,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
 		loadbalancer.NewDataSource,
+		filestorage.NewDataSource,
+		filestorage.NewClassesDataSource,
 	}
 }
 
@@ -239,5 +243,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
 		loadbalancer.NewListResource,
+		filestorage.NewListResource,
 	}
 }

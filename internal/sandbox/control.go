@@ -382,6 +382,7 @@ func (s *Sandbox) registerControlRoutes() {
 	})
 
 	s.registerObjectRoutes()
+	s.registerFileStorageControlRoutes()
 }
 
 // handleControl registers a control operation; only the fixture user and the service

@@ -64,6 +64,17 @@ const (
 	ImageUbuntuArmID   = "77777777-7777-7777-7777-777777777777"
 	ImageUbuntuMetalID = "88888888-8888-8888-8888-888888888888"
 	ImageDebianID      = "99999999-9999-9999-9999-999999999999"
+
+	// File storage classes: two for every organization, one only the fixture
+	// organization sees, one only the foreign organization sees, and one of
+	// RemoteRegionID, a region this sandbox lists classes of but does not serve.
+	StorageClassStandardID  = "fc000000-0000-4000-8000-000000000001"
+	StorageClassLegacyID    = "fc000000-0000-4000-8000-000000000002"
+	StorageClassDedicatedID = "fc000000-0000-4000-8000-000000000003"
+	StorageClassForeignID   = "fc000000-0000-4000-8000-000000000004"
+	StorageClassRemoteID    = "fc000000-0000-4000-8000-000000000005"
+
+	RemoteRegionID = "b0000000-0000-4000-8000-000000000002"
 )
 
 // Tokens of the fixture users.
@@ -95,7 +106,10 @@ const (
 )
 
 // Allocation kinds that region itself charges.
-const networkAllocationKind = "networks.region.unikorn-cloud.org"
+const (
+	networkAllocationKind     = "networks.region.unikorn-cloud.org"
+	fileStorageAllocationKind = "filestorages.region.unikorn-cloud.org"
+)
 
 // fixtureTime is the creation time of every fixture, so that a fresh sandbox always
 // answers byte for byte the same.
@@ -232,7 +246,11 @@ var quotaKinds = map[string]quotaKind{
 	"publicips":     {"Public IPs", "A public IP address.", 5},
 	"networks":      {"Networks", "A layer 3 network.", 5},
 	"loadbalancers": {"Load Balancers", "Layer 4 load balancers.", 5},
+	"filestorage":   {"File Storage", "Persistent network file storage.", fileStorageQuota},
 }
+
+// fileStorageQuota is identity's default `filestorage` quota, 1Ti, in bytes.
+const fileStorageQuota = 1 << 40
 
 func provisionedMetadata(id, name string) unikorn.ReadMetadata {
 	return unikorn.ReadMetadata{
@@ -299,7 +317,9 @@ func fixtureWorld() (*world, error) {
 	w := newWorld()
 	w.addIdentityFixtures()
 
-	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5}
+	w.Quotas[OrganizationID] = map[string]int{
+		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+	}
 
 	for _, n := range []struct{ id, name, prefix, project string }{
 		{NetworkDefaultID, "default", "10.0.0.0/24", ProjectID},

@@ -91,7 +91,9 @@ func TestQuotasAreTheFixtureAndSortedByKind(t *testing.T) {
 		assert.Equal(t, quota.Quantity-quota.Used, quota.Free)
 	}
 
-	assert.Equal(t, map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5}, kinds)
+	assert.Equal(t, map[string]int{
+		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+	}, kinds)
 	assert.IsIncreasing(t, order)
 	assert.Equal(t, 3, h.quota("networks").Used, "the fixture networks")
 }

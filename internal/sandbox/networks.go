@@ -218,7 +218,7 @@ func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
 }
 
 // deleteNetwork deletes a network and, with it, its security groups and load balancers. Servers must be
-// deleted first: while any exists, the network is in use.
+// deleted first, and file storage detached: while either uses it, the network is in use.
 func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 	id := req.PathValue("networkID")
 
@@ -231,6 +231,11 @@ func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 		if server.Server.Status.NetworkID == id {
 			return nil, errForbidden("network is in use and cannot be deleted")
 		}
+	}
+
+	// File storage exported to the network holds a reference to it.
+	if s.world.fileStorageUses(id) {
+		return nil, errForbidden("network is in use and cannot be deleted")
 	}
 
 	if markDeleting(&record.Network.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay) {

@@ -18,6 +18,7 @@ const (
 	ObjectAllocation              = "allocation"
 	ObjectInstance                = "instance"
 	ObjectLoadBalancer            = "loadBalancer"
+	ObjectFileStorage             = "fileStorage"
 	ObjectProject                 = "project"
 	ObjectGroup                   = "group"
 	ObjectServiceAccount          = "serviceAccount"
@@ -71,6 +72,10 @@ func (s *Sandbox) Objects() []Object {
 
 	for _, record := range s.world.LoadBalancers {
 		objects = append(objects, projectObject(ObjectLoadBalancer, &record.LoadBalancer.Metadata))
+	}
+
+	for _, record := range s.world.FileStorage {
+		objects = append(objects, projectObject(ObjectFileStorage, &record.Metadata))
 	}
 
 	for _, allocation := range s.world.Allocations {

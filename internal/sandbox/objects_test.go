@@ -54,6 +54,7 @@ func TestObjectsTellFixturesFromWhatWasMade(t *testing.T) {
 	}).expect(http.StatusCreated, &instance)
 
 	loadBalancer := h.createLoadBalancer(loadBalancerCreate("lb", NetworkDefaultID, false))
+	share := h.createFileStorage(fileStorageCreate("share", 1))
 
 	made := map[string][]string{}
 
@@ -67,10 +68,12 @@ func TestObjectsTellFixturesFromWhatWasMade(t *testing.T) {
 	assert.Equal(t, []string{"made"}, made[ObjectNetwork])
 	assert.Equal(t, []string{"web"}, made[ObjectInstance])
 	assert.Equal(t, []string{"lb"}, made[ObjectLoadBalancer])
-	assert.Len(t, made[ObjectAllocation], 3, "the network's, the instance's and the load balancer's charges")
+	assert.Equal(t, []string{"share"}, made[ObjectFileStorage])
+	assert.Len(t, made[ObjectAllocation], 4, "the network's, the instance's, the load balancer's and the file storage's charges")
 
 	h.call(http.MethodDelete, "/api/v2/networks/"+network.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 	h.call(http.MethodDelete, "/api/v2/loadbalancers/"+loadBalancer.Metadata.ID, nil).expect(http.StatusAccepted, nil)
+	h.call(http.MethodDelete, fileStoragePath+"/"+share.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 	h.callAs(DefaultToken, http.MethodDelete, ComputePrefix+"/api/v2/instances/"+instance.Metadata.ID, nil).expect(http.StatusAccepted, nil)
 
 	// Objects being deleted are still there; compute's passes run at its requests.

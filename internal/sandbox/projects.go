@@ -235,6 +235,12 @@ func (w *world) ProjectReferences(projectID string) []string {
 		}
 	}
 
+	for _, record := range w.FileStorage {
+		if record.Metadata.ProjectID == projectID {
+			holders = append(holders, fmt.Sprintf("region file storage %s", record.Metadata.ID))
+		}
+	}
+
 	for _, id := range w.computeInstancesIn(projectID) {
 		holders = append(holders, fmt.Sprintf("compute instance %s", id))
 	}

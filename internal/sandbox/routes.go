@@ -42,6 +42,13 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v2/loadbalancers/{loadBalancerID}", s.getLoadBalancer)
 	s.handle("PUT /api/v2/loadbalancers/{loadBalancerID}", s.updateLoadBalancer)
 	s.handle("DELETE /api/v2/loadbalancers/{loadBalancerID}", s.deleteLoadBalancer)
+	// Region: file storage and its classes.
+	s.handle("GET /api/v2/filestorage", s.listFileStorage)
+	s.handle("POST /api/v2/filestorage", s.createFileStorage)
+	s.handle("GET /api/v2/filestorage/{filestorageID}", s.getFileStorage)
+	s.handle("PUT /api/v2/filestorage/{filestorageID}", s.updateFileStorage)
+	s.handle("DELETE /api/v2/filestorage/{filestorageID}", s.deleteFileStorage)
+	s.handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
 
 	// Region: servers, a service-to-service API.
 	s.handleService(rbacServers, "GET /api/v2/servers", s.listServers)

@@ -154,7 +154,7 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 // uuidPathParameters are the path parameters the contract declares `format: uuid`.
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
-	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID",
+	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
 	"groupid", "serviceAccountID",
 }
 

@@ -26,6 +26,7 @@ type world struct {
 	LoadBalancers             map[string]*loadBalancerRecord              `json:"loadBalancers"`
 	Images                    map[string]*imageRecord                     `json:"images"`
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
+	FileStorage               map[string]*fileStorageRecord               `json:"fileStorage"`
 	Projects                  map[string]*projectRecord                   `json:"projects"`
 	Groups                    map[string]*unikorn.Group                   `json:"groups"`
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
@@ -93,6 +94,7 @@ func newWorld() *world {
 		LoadBalancers:             map[string]*loadBalancerRecord{},
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
+		FileStorage:               map[string]*fileStorageRecord{},
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
@@ -209,6 +211,10 @@ func (w *world) advance(now time.Time) bool {
 			changed = true
 			record.Image.Status.State = to
 		}
+	}
+
+	if w.advanceFileStorage(now) {
+		changed = true
 	}
 
 	// Last: a project whose last holder went in this pass goes with it.

@@ -79,7 +79,7 @@ resource "unikorn_project" "held" {
 				},
 				Config: adminConfig(env),
 				Check: func(*terraform.State) error {
-					assert.Empty(t, env.Made(t), "the project is gone, and the network")
+					assert.Empty(t, env.LeftBehind(t), "the project is gone, and the network")
 
 					return nil
 				},

@@ -186,7 +186,7 @@ func TestAccFromAnEmptyOrganization(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	require.Empty(t, env.Made(t), "a fresh sandbox")
+	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
 
 	key, encodedKey := newSealKey(t)
 
@@ -257,7 +257,7 @@ resource "unikorn_compute_instance" "web" {
 	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
 	built := map[string]string{}
-	for _, object := range env.Made(t) {
+	for _, object := range env.LeftBehind(t) {
 		built[object.Kind+" "+object.ID] = object.OrganizationID
 	}
 
@@ -274,5 +274,5 @@ resource "unikorn_compute_instance" "web" {
 	cli.Run("plan", "-input=false", "-detailed-exitcode")
 
 	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.Made(t), "nothing is left behind")
+	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }

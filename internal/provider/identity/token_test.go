@@ -184,7 +184,7 @@ func TestAccServiceAccountTokenWithoutASealKey(t *testing.T) {
 	assert.True(t, tokenWorks(t, env, sealedToken(t, cli, key).Token))
 
 	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.Made(t), "nothing is left behind")
+	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
 
 // TestAccLostServiceAccountCreateIsAdoptedWithoutItsToken loses the answer to the
@@ -239,7 +239,7 @@ resource "unikorn_service_account" "lost" {
 				},
 				Check: func(*terraform.State) error {
 					kinds := map[string]int{}
-					for _, object := range env.Made(t) {
+					for _, object := range env.LeftBehind(t) {
 						kinds[object.Kind]++
 					}
 

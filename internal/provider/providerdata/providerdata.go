@@ -19,6 +19,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // Data is shared by everything one provider instance configures. It is a struct, not
@@ -43,6 +44,8 @@ type Data struct {
 	Identity identity.Objects
 	// LoadBalancers manages load balancers.
 	LoadBalancers loadbalancing.LoadBalancers
+	// Storage manages and finds file storage, and lists its classes.
+	Storage storage.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
