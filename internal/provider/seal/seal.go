@@ -83,7 +83,7 @@ func Open(key []byte, owner, sealed string) (Token, error) {
 		return Token{}, fmt.Errorf("not a sealed token: it does not start with %q", prefix)
 	}
 
-	raw, err := base64.StdEncoding.DecodeString(encoded)
+	raw, err := base64.StdEncoding.Strict().DecodeString(encoded)
 	if err != nil || len(raw) < aead.NonceSize()+aead.Overhead() {
 		return Token{}, fmt.Errorf("not a sealed token: it is cut short or not base64")
 	}
