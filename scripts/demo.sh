@@ -8,24 +8,15 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/unikorn-demo.XXXXXX")"
-sandbox_pid=""
+# shellcheck source=scripts/sandbox.sh
+. "$repo/scripts/sandbox.sh"
 
 cleanup() {
-  if [ -n "$sandbox_pid" ]; then
-    kill -TERM "$sandbox_pid" 2>/dev/null || true
-    wait "$sandbox_pid" 2>/dev/null || true
-  fi
+  stop_sandbox
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# Headings are bold on a terminal and plain in logs.
-if [ -t 1 ]; then
-  step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
-else
-  step() { printf '\n==> %s\n' "$*"; }
-fi
 
 # quietly DESCRIPTION COMMAND...: runs a Terraform command, showing only its closing
 # summary line, or everything it said when it fails.
@@ -43,32 +34,10 @@ quietly() {
 terraform="$("$repo/scripts/terraform.sh")"
 
 step "Building the provider and the sandbox"
-(
-  cd "$repo"
-  go build -ldflags "-X main.version=demo" -o "$work/bin/terraform-provider-unikorn" .
-  go build -o "$work/bin/unikorn-sandbox" ./cmd/unikorn-sandbox
-)
+build_provider_and_sandbox "$work" demo
 
 step "Starting the sandbox"
-"$work/bin/unikorn-sandbox" -listen 127.0.0.1:0 >"$work/sandbox.env" 2>"$work/sandbox.log" &
-sandbox_pid=$!
-
-# The sandbox prints its export lines once it is listening; the last one is the project.
-for _ in $(seq 1 100); do
-  grep -q '^export UNIKORN_PROJECT_ID=' "$work/sandbox.env" && break
-  if ! kill -0 "$sandbox_pid" 2>/dev/null; then
-    cat "$work/sandbox.log" >&2
-    echo "demo: the sandbox stopped before it was ready" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-grep -q '^export UNIKORN_PROJECT_ID=' "$work/sandbox.env" || {
-  echo "demo: the sandbox did not start within 10 seconds" >&2
-  exit 1
-}
-# shellcheck disable=SC1091 # the sandbox writes it
-. "$work/sandbox.env"
+start_sandbox "$work"
 echo "    listening on $UNIKORN_REGION_ENDPOINT (region, identity and compute)"
 # The instance API: INSTANCE_API=compute (the default) is compute's public API, what
 # an ordinary project user (the token printed) calls. INSTANCE_API=region plays
@@ -82,16 +51,7 @@ fi
 echo "    instances through the $UNIKORN_INSTANCE_API API, with the token $UNIKORN_TOKEN"
 
 # Terraform uses the provider just built instead of looking for it in the registry.
-cat >"$work/terraformrc" <<CONFIG
-provider_installation {
-  dev_overrides {
-    "unikorn-cloud/unikorn" = "$work/bin"
-  }
-  direct {}
-}
-CONFIG
-export TF_CLI_CONFIG_FILE="$work/terraformrc" TF_IN_AUTOMATION=1
-unset TF_LOG TF_WORKSPACE
+use_built_provider "$work"
 
 # Work on a copy so that no state or lock file lands in the repository.
 cp -R "$repo/examples/demo" "$work/config"
@@ -99,12 +59,12 @@ cp -R "$repo/examples/demo" "$work/config"
 tf() { "$terraform" -chdir="$work/config" "$@"; }
 
 # The Terraform steps of the demo.
-quietly "terraform apply (examples/demo): the catalogue and an instance" tf apply -auto-approve -input=false -no-color
+quietly "terraform apply (examples/demo): the catalogue and a web tier behind a load balancer" tf apply -auto-approve -input=false -no-color
 step "terraform output"
 tf output -no-color
 
 # A flavor change replaces the instance, and the plan says what that loses.
-step "terraform plan -var flavor=sim-gpu-8: a change that replaces the instance"
+step "terraform plan -var flavor=sim-gpu-8: a change that replaces the instances"
 tf plan -input=false -no-color -var flavor=sim-gpu-8 >"$work/plan.log" 2>&1 || { cat "$work/plan.log"; exit 1; }
 grep -E 'must be replaced|forces replacement|^Plan:' "$work/plan.log" | sed 's/^ */    /'
 # The warning, without Terraform's box drawing and source location.

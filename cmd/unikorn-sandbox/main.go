@@ -1,13 +1,18 @@
-// Command unikorn-sandbox serves the simulated Unikorn region and identity APIs on one
-// listener, for demos, acceptance tests and trying configurations without an account.
+// Command unikorn-sandbox serves the simulated Unikorn region, identity and compute
+// APIs on one listener, for demos, acceptance tests, module tests in CI and trying
+// configurations without an account.
 //
 // Once listening it prints `export UNIKORN_…=…` lines to stdout that point the
-// provider at it, so that
+// provider at it, and writes the same lines to -env-file when given, so that
 //
-//	unikorn-sandbox -listen 127.0.0.1:0 >sandbox.env &
+//	unikorn-sandbox -listen 127.0.0.1:0 -env-file sandbox.env &
+//	until [ -s sandbox.env ]; do sleep 0.1; done
 //	. ./sandbox.env
 //
-// configures a shell; logs go to stderr.
+// configures a shell; logs go to stderr. Every flag can also be set from the
+// environment (-read-lag as UNIKORN_SANDBOX_READ_LAG), so that a CI job can make it
+// harsher without changing the command. SIGINT and SIGTERM stop it cleanly, saving
+// -state.
 package main
 
 import (
@@ -21,7 +26,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -29,21 +36,36 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
+// version is set by the release build (-ldflags "-X main.version=1.2.3"); a build
+// without it reports what the Go toolchain recorded, the module version under
+// `go install …@v1.2.3`.
+var version = ""
+
 // shutdownTimeout bounds how long in-flight requests may take to finish on a signal.
 const shutdownTimeout = 10 * time.Second
+
+// envPrefix names the environment variables that set flags: -read-lag is
+// UNIKORN_SANDBOX_READ_LAG. A flag on the command line wins.
+const envPrefix = "UNIKORN_SANDBOX_"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Environ(), os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "unikorn-sandbox:", err)
 		os.Exit(1)
 	}
 }
 
 // run serves until ctx is cancelled, then shuts down gracefully and saves the state.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// environ is the process environment, as os.Environ gives it.
+func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) error {
 	defaults := sandbox.DefaultOptions()
 
 	flags := flag.NewFlagSet("unikorn-sandbox", flag.ContinueOnError)
@@ -55,12 +77,42 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	deprovisionDelay := flags.Duration("deprovision-delay", defaults.DeprovisionDelay, "time from delete to 404")
 	latency := flags.Duration("latency", defaults.Latency, "added to every API request")
 	statePath := flags.String("state", "", "JSON file loaded at start if present and saved on every change and at exit")
+	envFile := flags.String("env-file", "", "file to write the export lines to once listening (replaced whole, so its presence means ready)")
 	readLag := flags.Duration("read-lag", defaults.ReadLag, "longest time lists and reads trail a write (random per write; 0: exact reads)")
 	seed := flags.Uint64("seed", defaults.Seed, "seed of the random read lags, for reproducible runs")
 	visibility := flags.Bool("visibility", !defaults.ShowInvisible, "lists drop what the token may not read, as region's do; false flatters the caller")
+	showVersion := flags.Bool("version", false, "print the version and exit")
+
+	quotas := quotaFlag{}
+	flags.Var(quotas, "quota", "the fixture organization's quota of some kinds, e.g. servers=2,gpus=0 (repeatable)")
+
+	var faults faultFlag
+
+	flags.Var(&faults, "fault", `a fault rule as the control API takes it, or a JSON array of them, e.g. {"method":"POST","route":"/compute/api/v2/instances","status":503,"count":1} (repeatable)`)
+
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, "Usage of unikorn-sandbox:\n")
+		flags.PrintDefaults()
+		fmt.Fprintf(stderr, "\nEvery flag but -version can also be set from the environment, -read-lag as %sREAD_LAG;\n"+
+			"a flag given on the command line wins, and repeatable ones add to the environment's.\n", envPrefix)
+	}
+
+	if err := setFromEnvironment(flags, environ); err != nil {
+		return err
+	}
 
 	if err := flags.Parse(args); err != nil {
 		return err
+	}
+
+	if flags.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q: every setting is a flag", flags.Args())
+	}
+
+	if *showVersion {
+		fmt.Fprintln(stdout, "unikorn-sandbox", currentVersion())
+
+		return nil
 	}
 
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
@@ -75,9 +127,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ReadLag:          *readLag,
 		Seed:             *seed,
 		ShowInvisible:    !*visibility,
+		Quotas:           quotas,
 	})
 	if err != nil {
 		return err
+	}
+
+	for i, rule := range faults {
+		if _, err := sb.AddFault(rule); err != nil {
+			return errors.Join(fmt.Errorf("fault rule %d: %w", i+1, err), sb.Close())
+		}
+	}
+
+	// A file left by an earlier run must not be taken for this one being ready.
+	if *envFile != "" {
+		if err := os.Remove(*envFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return errors.Join(err, sb.Close())
+		}
 	}
 
 	listener, err := net.Listen("tcp", *listen)
@@ -85,20 +151,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.Join(err, sb.Close())
 	}
 
-	endpoint := "http://" + clientAddress(listener.Addr())
+	exports := exportLines("http://"+clientAddress(listener.Addr()), *token)
 
-	for _, variable := range [][2]string{
-		{"UNIKORN_REGION_ENDPOINT", endpoint},
-		{"UNIKORN_IDENTITY_ENDPOINT", endpoint},
-		{"UNIKORN_COMPUTE_ENDPOINT", endpoint + sandbox.ComputePrefix},
-		{"UNIKORN_TOKEN", *token},
-		{"UNIKORN_ORGANIZATION_ID", sandbox.OrganizationID},
-		{"UNIKORN_PROJECT_ID", sandbox.ProjectID},
-	} {
-		fmt.Fprintf(stdout, "export %s=%s\n", variable[0], shellQuote(variable[1]))
+	// The file first, so that whoever waits for either finds both.
+	if *envFile != "" {
+		if err := writeFileWhole(*envFile, exports); err != nil {
+			return errors.Join(err, listener.Close(), sb.Close())
+		}
 	}
 
-	logger.Info("sandbox listening", "endpoint", endpoint)
+	fmt.Fprint(stdout, exports)
+
+	logger.Info("sandbox listening", "endpoint", "http://"+clientAddress(listener.Addr()), "version", currentVersion())
 	// The printed token is an ordinary project user's, as a real user would hold; the
 	// region instance API needs the principal a service holds.
 	logger.Info("region's servers and identity's allocations are service-to-service: use the service token to call them",
@@ -128,6 +192,94 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	return errors.Join(err, sb.Close())
+}
+
+// exportLines are the shell lines that point the provider at the sandbox.
+func exportLines(endpoint, token string) string {
+	var lines strings.Builder
+
+	for _, variable := range [][2]string{
+		{"UNIKORN_REGION_ENDPOINT", endpoint},
+		{"UNIKORN_IDENTITY_ENDPOINT", endpoint},
+		{"UNIKORN_COMPUTE_ENDPOINT", endpoint + sandbox.ComputePrefix},
+		{"UNIKORN_TOKEN", token},
+		{"UNIKORN_ORGANIZATION_ID", sandbox.OrganizationID},
+		{"UNIKORN_PROJECT_ID", sandbox.ProjectID},
+	} {
+		fmt.Fprintf(&lines, "export %s=%s\n", variable[0], shellQuote(variable[1]))
+	}
+
+	return lines.String()
+}
+
+// setFromEnvironment sets every flag named by a UNIKORN_SANDBOX_ variable. A variable
+// of that prefix that names no flag is an error, so that a misspelt setting is not
+// silently ignored.
+func setFromEnvironment(flags *flag.FlagSet, environ []string) error {
+	var errs []error
+
+	for _, entry := range environ {
+		name, value, _ := strings.Cut(entry, "=")
+
+		setting, ok := strings.CutPrefix(name, envPrefix)
+		if !ok || value == "" {
+			continue
+		}
+
+		f := flags.Lookup(strings.ReplaceAll(strings.ToLower(setting), "_", "-"))
+		if f == nil || f.Name == "version" {
+			errs = append(errs, fmt.Errorf("%s is not a setting of the sandbox (run unikorn-sandbox -h for them)", name))
+
+			continue
+		}
+
+		if err := f.Value.Set(value); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: %w", name, value, err))
+		}
+	}
+
+	return errors.Join(errs...)
+}
+
+// currentVersion is the release's version, or the module version the Go toolchain
+// recorded (without its "v", as releases write it), or "dev".
+func currentVersion() string {
+	if version != "" {
+		return version
+	}
+
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return strings.TrimPrefix(info.Main.Version, "v")
+	}
+
+	return "dev"
+}
+
+// writeFileWhole replaces path with content in one rename, so that a reader waiting
+// for the file never sees it half written.
+func writeFileWhole(path, content string) error {
+	temp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+
+	defer os.Remove(temp.Name())
+
+	if _, err := temp.WriteString(content); err != nil {
+		temp.Close()
+
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+
+	if err := temp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+
+	if err := os.Rename(temp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+
+	return nil
 }
 
 // clientAddress is the address a client on this machine dials: a wildcard listener

@@ -1,6 +1,7 @@
 # What `make demo` applies against a throwaway sandbox: it reads the catalogue a
-# Unikorn organization sees, creates a network, a security group and an instance
-# on them, and prints what it made. The provider block is empty because the
+# Unikorn organization sees, builds a small web tier (a network, a security group,
+# two instances behind a public load balancer, and file storage they share), and
+# prints what it made. The provider block is empty because the
 # sandbox prints the UNIKORN_* variables the provider falls back to.
 
 terraform {
@@ -88,12 +89,18 @@ output "ubuntu_x86_64_images" {
   value = [for i in data.unikorn_images.ubuntu.images : i.name]
 }
 
-# The project starts empty: the demo makes its own network and security group.
+# The project starts empty: the demo makes its own network and security group. The
+# reservations leave room on the network for file storage to be mounted from.
 resource "unikorn_network" "demo" {
   name            = "demo"
   region_id       = local.region.id
   prefix          = "10.50.0.0/24"
   dns_nameservers = ["192.0.2.53"]
+
+  reservations = {
+    prefix_length                   = 25
+    provider_reserved_prefix_length = 28
+  }
 }
 
 resource "unikorn_security_group" "web" {
@@ -106,17 +113,38 @@ resource "unikorn_security_group" "web" {
   ]
 }
 
+# Storage the web servers share, mounted over NFS from the network.
+data "unikorn_file_storage_classes" "nfs" {
+  region_id = local.region.id
+  protocol  = "nfsv4"
+}
+
+resource "unikorn_file_storage" "shared" {
+  name             = "demo-shared"
+  region_id        = local.region.id
+  storage_class_id = data.unikorn_file_storage_classes.nfs.classes[0].id
+  size_gib         = 10
+  attachments      = [unikorn_network.demo.id]
+}
+
+locals {
+  mount = unikorn_file_storage.shared.mounts[unikorn_network.demo.id]
+}
+
 resource "unikorn_compute_instance" "web" {
-  name               = "demo-web"
+  count = 2
+
+  name               = "demo-web-${count.index}"
   network_id         = unikorn_network.demo.id
   flavor_id          = one([for f in data.unikorn_flavors.all.flavors : f.id if f.name == var.flavor])
   image_id           = data.unikorn_images.ubuntu.images[0].id
   security_group_ids = [unikorn_security_group.web.id]
-  public_ip          = true
 
   user_data = <<-CLOUD_CONFIG
     #cloud-config
-    packages: [nginx]
+    packages: [nginx, nfs-common]
+    mounts:
+      - ["${local.mount.mount_source}", /var/www/html, nfs, "vers=4"]
   CLOUD_CONFIG
 
   tags = {
@@ -124,13 +152,43 @@ resource "unikorn_compute_instance" "web" {
   }
 }
 
-output "instance" {
-  description = "The demo instance as the cloud reports it."
+# The public address users reach; the instances have none of their own.
+resource "unikorn_load_balancer" "web" {
+  name              = "demo-web"
+  network_id        = unikorn_network.demo.id
+  public_ip_enabled = true
+
+  listeners = {
+    http = {
+      protocol     = "tcp"
+      port         = 80
+      members      = [for instance in unikorn_compute_instance.web : { address = instance.private_ip, port = 80 }]
+      health_check = {}
+    }
+  }
+}
+
+output "load_balancer" {
+  description = "Where the web tier answers: the load balancer's public address and its VIP on the network."
   value = {
-    id          = unikorn_compute_instance.web.id
-    private_ip  = unikorn_compute_instance.web.private_ip
-    public_ip   = unikorn_compute_instance.web.public_ip_address
-    power_state = unikorn_compute_instance.web.power_state
-    status      = "${unikorn_compute_instance.web.provisioning_status}, ${unikorn_compute_instance.web.health_status}"
+    public_ip   = unikorn_load_balancer.web.public_ip
+    vip_address = unikorn_load_balancer.web.vip_address
+  }
+}
+
+output "mount_source" {
+  description = "What the instances mount the shared storage from."
+  value       = local.mount.mount_source
+}
+
+output "instances" {
+  description = "The web servers as the cloud reports them."
+  value = {
+    for instance in unikorn_compute_instance.web : instance.name => {
+      id          = instance.id
+      private_ip  = instance.private_ip
+      power_state = instance.power_state
+      status      = "${instance.provisioning_status}, ${instance.health_status}"
+    }
   }
 }

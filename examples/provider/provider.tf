@@ -10,6 +10,8 @@ provider "unikorn" {
   organization_id  = "a0000000-0000-4000-8000-000000000001"
   project_id       = "a0000000-0000-4000-8000-000000000002"
   # token = set UNIKORN_TOKEN
+  # token_seal_key = set UNIKORN_TOKEN_SEAL_KEY, to keep the tokens of the service
+  # accounts this block creates sealed in state (see unikorn_service_account)
 }
 
 # Operators and platform automation holding service rights may instead play

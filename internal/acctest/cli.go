@@ -3,9 +3,11 @@ package acctest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -106,6 +108,59 @@ func NewCLI(t *testing.T, dir string) *CLI {
 	}
 }
 
+// NewProcessCLI is NewCLI with the provider built and started by the CLI, as users
+// run it: a process of its own for every provider block. A configuration with more
+// than one block of this provider needs it, because an in-process provider serves
+// every block of a run with the configuration of the last one configured.
+func NewProcessCLI(t *testing.T, dir string) *CLI {
+	t.Helper()
+
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance tests run with TF_ACC=1 (make testacc)")
+	}
+
+	terraform := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if terraform == "" {
+		t.Skip("TF_ACC_TERRAFORM_PATH names no Terraform CLI (make testacc sets it)")
+	}
+
+	SkipUnlessSupported(t)
+
+	bin := t.TempDir()
+
+	goCommand, err := exec.LookPath("go")
+	require.NoError(t, err, "building the provider needs the go command on PATH")
+
+	// The module's root, where main.go is: this package's directory's grandparent.
+	_, self, _, _ := runtime.Caller(0)
+	build := exec.CommandContext(t.Context(), goCommand, "build", "-o", filepath.Join(bin, "terraform-provider-unikorn"), ".") //nolint:gosec // the test's own module
+	build.Dir = filepath.Join(filepath.Dir(self), "..", "..")
+	output, err := build.CombinedOutput()
+	require.NoError(t, err, "building the provider:\n%s", output)
+
+	// dev_overrides makes the CLI start the binary for the provider's source, and
+	// nothing else of the user's configuration applies.
+	cliConfig := filepath.Join(t.TempDir(), "terraformrc")
+	require.NoError(t, os.WriteFile(cliConfig, []byte(fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    %q = %q
+  }
+  direct {}
+}
+`, providerAddress(), bin)), 0o600))
+
+	return &CLI{
+		t:         t,
+		dir:       dir,
+		terraform: terraform,
+		environ: append(os.Environ(),
+			"TF_CLI_CONFIG_FILE="+cliConfig,
+			"TF_IN_AUTOMATION=1",
+			"CHECKPOINT_DISABLE=1",
+		),
+	}
+}
+
 // requiredProviders names the provider's source, as a user's configuration does, so
 // that Terraform looks for it under the address it is served at.
 const requiredProviders = `terraform {
@@ -138,6 +193,17 @@ func (c *CLI) ReadFile(name string) string {
 	require.NoError(c.t, err)
 
 	return string(content)
+}
+
+// Setenv sets an environment variable of the commands that follow, such as a TF_VAR_
+// one. The provider runs in the test's process, so this reaches only the CLI.
+func (c *CLI) Setenv(name, value string) {
+	c.environ = append(c.environ, name+"="+value)
+}
+
+// Dir is the working directory, where the CLI keeps its state file.
+func (c *CLI) Dir() string {
+	return c.dir
 }
 
 // Run runs a Terraform command and returns what it printed; the test fails if the

@@ -92,6 +92,18 @@ func (e *Environment) InstanceServers(t *testing.T, instanceID string) []unikorn
 	return servers
 }
 
+// LoadBalancers returns every load balancer the sandbox holds, as it is: what a check
+// that nothing is left needs, where a list may still show what was just deleted.
+func (e *Environment) LoadBalancers(t *testing.T) []unikorn.LoadBalancer {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	loadBalancers, err := e.control.LoadBalancers(context.Background())
+	require.NoError(t, err)
+
+	return loadBalancers
+}
+
 // Servers lists the servers the test's token can see that match q; it works against
 // a real Unikorn too.
 func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Server {
@@ -101,4 +113,17 @@ func (e *Environment) Servers(t *testing.T, q unikorn.ServerQuery) []unikorn.Ser
 	require.NoError(t, err)
 
 	return servers
+}
+
+// LeftBehind returns what users made that still exists in the sandbox, fixtures left
+// out, as it is rather than through the read lag: what a check that a destroy left
+// nothing behind compares with none.
+func (e *Environment) LeftBehind(t *testing.T) []sandbox.Object {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	objects, err := e.control.Objects(context.Background(), false)
+	require.NoError(t, err)
+
+	return objects
 }

@@ -112,8 +112,16 @@ func (o Object[T]) WaitProvisioned(ctx context.Context, s *Session, id string) (
 func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, ready func(*T) (bool, error)) (*T, error) {
 	var object *T
 
+	// A read right after the create or update may come from a cache that has not seen
+	// the object yet: a 404 means gone only once the read lag has passed.
+	settled := s.UnseenSettled()
+
 	err := s.WaitFor(ctx, o.Kind+" "+id+" to be "+what, func(ctx context.Context) (bool, error) {
 		read, err := o.Get(ctx, id)
+		if unikorn.IsNotFound(err) && object == nil && time.Now().Before(settled) {
+			return false, nil
+		}
+
 		if err != nil {
 			return false, ReadFailed(err)
 		}
@@ -129,6 +137,7 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 
 		return false, nil
 	})
+
 	return object, err
 }
 
@@ -201,6 +210,14 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
 	sent := s.UnseenSettled()
 
 	done, err := check(ctx)
+
+	var failed *readError
+	if errors.As(err, &failed) && Transient(failed.err) {
+		// The first DELETE's answer was lost: it may have been done or not, and asking
+		// again is safe, so the wait below asks until it has an answer.
+		done, err = false, nil
+	}
+
 	if err == nil && !done {
 		err = s.WaitFor(ctx, o.Kind+" "+id+" to be free to delete", check)
 	}

@@ -169,3 +169,50 @@ func TestADeleteOfAThingReadBeforeBelievesA404AtOnce(t *testing.T) {
 	assert.GreaterOrEqual(t, deleteAfter(false), readLag, "never read: nothing says how old it is")
 	assert.Less(t, deleteAfter(true), readLag/2, "read before: old, so its 404 is definite")
 }
+
+// A read right after a create may come from a cache that has not seen the thing yet:
+// the wait for it to be provisioned rides out 404s within the read lag, and calls it
+// gone only past it.
+func TestAWaitRidesOutA404WithinTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	cloud := &things{}
+	_, _ = cloud.post(60 * time.Millisecond)(t.Context())
+
+	made, err := cloud.object().WaitProvisioned(t.Context(), testSession(300*time.Millisecond), "x")
+	require.NoError(t, err)
+	assert.Equal(t, "x", made.Metadata.ID)
+
+	hidden := &things{}
+	_, _ = hidden.post(time.Hour)(t.Context())
+
+	_, err = hidden.object().WaitProvisioned(t.Context(), testSession(50*time.Millisecond), "x")
+	require.ErrorIs(t, err, notFound, "past the read lag, a 404 is an answer")
+}
+
+// A first DELETE whose answer is lost (a 5xx the client's retries did not cure) is
+// asked again, not reported: a DELETE is safe to repeat.
+func TestALostDeleteAnswerIsAskedAgain(t *testing.T) {
+	t.Parallel()
+
+	cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+		StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+	}}}
+	object := cloud.object()
+	deletes := 0
+	object.Del = func(context.Context, string) error {
+		deletes++
+		if deletes == 1 {
+			return &unikorn.APIError{StatusCode: http.StatusInternalServerError, Method: http.MethodDelete, Path: "/things/x"}
+		}
+
+		cloud.mu.Lock()
+		cloud.goneAt = time.Now()
+		cloud.mu.Unlock()
+
+		return nil
+	}
+
+	require.NoError(t, object.Delete(t.Context(), testSession(0), "x"))
+	assert.Equal(t, 2, deletes)
+}

@@ -58,9 +58,12 @@ func TestConformance(t *testing.T) {
 	}{
 		{"catalogue", r.catalogue},
 		{"identity", r.identity},
+		{"identity objects", r.identityObjects},
 		{"networks", r.networks},
 		{"security groups", r.securityGroups},
 		{"SSH certificate authorities", r.sshCertificateAuthorities},
+		{"load balancers", r.loadBalancers},
+		{"file storage", r.fileStorage},
 		{"server lifecycle", r.serverLifecycle},
 		{"server power", r.serverPower},
 		{"server access", r.serverAccess},
@@ -122,6 +125,9 @@ type run struct {
 	client *unikorn.Client
 	// user is an ordinary project user's client, the one compute is for.
 	user *unikorn.Client
+	// admin is an organization administrator's client: identity's projects, groups
+	// and service accounts are theirs to manage.
+	admin *unikorn.Client
 	// computeServed says whether the sandbox serves compute under computePrefix.
 	computeServed bool
 	// unauthenticated is a client whose token the sandbox does not know.
@@ -171,6 +177,7 @@ func newRun(t *testing.T, c *contract) *run {
 	return &run{
 		client:          newClient(sandbox.ServiceToken),
 		user:            newClient(sandbox.DefaultToken),
+		admin:           newClient(sandbox.AdminToken),
 		computeServed:   servesCompute(t, server.Client(), server.URL),
 		unauthenticated: newClient("not-a-sandbox-token"),
 		recorder:        rec,
@@ -233,7 +240,7 @@ func (r *run) requireCatalogue(
 func (r *run) identity(t *testing.T) {
 	ctx := t.Context()
 
-	organizations, err := call(r.coverage, r.client.ListOrganizations)(ctx)
+	organizations, err := call(r.coverage, r.user.ListOrganizations)(ctx)
 	require.NoError(t, err)
 	require.Len(t, organizations, 1)
 	require.Equal(t, sandbox.OrganizationID, organizations[0].Metadata.ID)

@@ -23,11 +23,17 @@ const openAPIDirEnv = "UNIKORN_OPENAPI_DIR"
 // documents are the upstream documents the client calls, by the service that
 // publishes them. They reference the core document beside them. Compute declares
 // catalogue paths that region declares too, so the run serves it under prefix and
-// only requests under that prefix are compute's.
-var documents = []struct{ service, file, prefix string }{
-	{"region", "region-v1.17.4.spec.yaml", ""},
-	{"identity", "identity-v1.17.7.spec.yaml", ""},
-	{"compute", "compute-v1.17.0.spec.yaml", computePrefix},
+// only requests under that prefix are compute's. Region v1.20.0 is the first to
+// publish some kinds, and judges exactly the paths under its paths; everything else
+// of region keeps v1.17.4, the only document that also carries the service operations.
+var documents = []struct {
+	service, file, prefix string
+	paths                 []string
+}{
+	{"region", "region-v1.17.4.spec.yaml", "", nil},
+	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}},
+	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
+	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
@@ -45,7 +51,20 @@ const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 type service struct {
 	name   string
 	prefix string
+	// paths, when set, are the only paths the document judges; no other judges them.
+	paths  []string
 	router routers.Router
+}
+
+// judges reports whether a document scoped to paths judges path (without prefix).
+func (s service) judges(path string) bool {
+	for _, p := range s.paths {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+
+	return false
 }
 
 // contract is the wire contract: it finds the operation an exchange belongs to and
@@ -143,7 +162,7 @@ func loadContract(t *testing.T, dir string) *contract {
 		router, err := gorillamux.NewRouter(doc)
 		require.NoError(t, err, "routing %s", path)
 
-		c.services = append(c.services, service{name: document.service, prefix: document.prefix, router: router})
+		c.services = append(c.services, service{name: document.service, prefix: document.prefix, paths: document.paths, router: router})
 	}
 
 	return c
@@ -250,8 +269,18 @@ func (c *contract) find(request *http.Request) (match, error) {
 		}
 	}
 
+	// A document scoped to the request's path judges it alone.
+	scoped := false
+
 	for _, s := range c.services {
-		if s.prefix != owner {
+		if s.prefix == owner && s.judges(strings.TrimPrefix(request.URL.Path, owner)) {
+			scoped = true
+		}
+	}
+
+	for _, s := range c.services {
+		judges := s.judges(strings.TrimPrefix(request.URL.Path, owner))
+		if s.prefix != owner || (scoped || len(s.paths) > 0) && !judges {
 			continue
 		}
 

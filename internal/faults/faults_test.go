@@ -13,7 +13,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench"
 )
 
@@ -76,19 +75,20 @@ func matrix(routes map[phase]map[string]int) []*matrixCase {
 	return cases
 }
 
-// forEachBackend runs test once per instance back end, each in a subtest named after
-// it: both must converge under the same faults, each failing its own requests.
-func forEachBackend(t *testing.T, test func(t *testing.T, backend acctest.Backend)) {
+// forEachSubject runs test once per subject (an instance on each back end, a load
+// balancer), each in a subtest named after it: all must converge under the same
+// faults, each failing its own requests.
+func forEachSubject(t *testing.T, test func(t *testing.T, subject subject)) {
 	t.Helper()
 
-	for _, backend := range acctest.Backends() {
-		t.Run(backend.InstanceAPI, func(t *testing.T) { test(t, backend) })
+	for _, subject := range subjects() {
+		t.Run(subject.name, func(t *testing.T) { test(t, subject) })
 	}
 }
 
 func TestEveryRequestFailing(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
-		routes := cleanRoutes(t, backend)
+	forEachSubject(t, func(t *testing.T, subject subject) {
+		routes := cleanRoutes(t, subject)
 		cases := matrix(routes)
 		start := time.Now()
 
@@ -96,7 +96,7 @@ func TestEveryRequestFailing(t *testing.T) {
 			for _, c := range cases {
 				t.Run(c.String(), func(t *testing.T) {
 					t.Parallel()
-					runCase(t, backend, c)
+					runCase(t, subject, c)
 				})
 			}
 		})
@@ -105,17 +105,17 @@ func TestEveryRequestFailing(t *testing.T) {
 			return
 		}
 
-		summary := summarizeMatrix(backend, cases, time.Since(start))
+		summary := summarizeMatrix(subject, cases, time.Since(start))
 		t.Log(summary)
-		report(t, "faults-matrix-"+backend.InstanceAPI, summary)
+		report(t, "faults-matrix-"+subject.name, summary)
 	})
 }
 
-// runCase lives the instance's life up to the case's phase, fails the phase once
-// with the case's fault, and proves it converged; then it deletes the instance (if
+// runCase lives the subject's life up to the case's phase, fails the phase once with
+// the case's fault, and proves it converged; then it deletes what the life made (if
 // the phase did not) and proves nothing is left.
-func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
-	l := newLife(t, backend)
+func runCase(t *testing.T, subject subject, c *matrixCase) {
+	l := newLife(t, subject)
 
 	for _, p := range phases {
 		switch {
@@ -149,7 +149,7 @@ func runCase(t *testing.T, backend acctest.Backend, c *matrixCase) {
 	}
 }
 
-func summarizeMatrix(backend acctest.Backend, cases []*matrixCase, took time.Duration) string {
+func summarizeMatrix(subject subject, cases []*matrixCase, took time.Duration) string {
 	runs := map[int]int{}
 	slots := map[string]bool{}
 	lostCharges := 0
@@ -171,9 +171,9 @@ func summarizeMatrix(backend acctest.Backend, cases []*matrixCase, took time.Dur
 		cased += n
 	}
 
-	fmt.Fprintf(&b, "Fault matrix (`%s`, instance_api = %q): %d cases, %d requests of create, update and delete × %s, in %s.\n",
-		matrixCommand(), backend.InstanceAPI, cased, len(slots), faultNames(), took.Round(time.Second))
-	fmt.Fprintf(&b, "Each converged with zero leaked allocations, zero orphan servers, no instance replaced, "+
+	fmt.Fprintf(&b, "Fault matrix (`%s`, %s): %d cases, %d requests of create, update and delete × %s, in %s.\n",
+		matrixCommand(), subject.what, cased, len(slots), faultNames(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Each converged with "+subject.kept+", "+
 		"and a state that agrees with the sandbox, except that %d allocation(s) charged with the answer lost "+
 		"(identity has no list) were reported by the error and released by hand; "+
 		"runs of the faulted command until it succeeded:", lostCharges)
@@ -254,8 +254,8 @@ func TestRandomFaults(t *testing.T) {
 		seed = parsed
 	}
 
-	forEachBackend(t, func(t *testing.T, backend acctest.Backend) {
-		routes := cleanRoutes(t, backend)
+	forEachSubject(t, func(t *testing.T, subject subject) {
+		routes := cleanRoutes(t, subject)
 		start := time.Now()
 
 		var (
@@ -268,7 +268,7 @@ func TestRandomFaults(t *testing.T) {
 				t.Run(strconv.Itoa(shard), func(t *testing.T) {
 					t.Parallel()
 
-					counts := randomShard(t, backend, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
+					counts := randomShard(t, subject, routes, rand.New(rand.NewPCG(seed, uint64(shard))), iterations/shards) //nolint:gosec // a reproducible simulation
 
 					mu.Lock()
 					total.add(counts)
@@ -281,19 +281,19 @@ func TestRandomFaults(t *testing.T) {
 			return
 		}
 
-		summary := fmt.Sprintf("Randomized run (`%s`, instance_api = %q, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
+		summary := fmt.Sprintf("Randomized run (`%s`, %s, seed %d, %.0f%% per route and phase): %d iterations of create, update and delete, "+
 			"%d faults drawn, %d fired; %d Terraform commands where %d would do without faults; "+
-			"0 leaked allocations (besides %d charged with the answer lost, reported and released by hand), 0 orphan servers, "+
-			"no instance replaced, state and sandbox agreeing after every phase; %s.\n",
-			matrixCommand(), backend.InstanceAPI, seed, faultProbability*100, total.iterations, total.drawn, total.fired,
+			subject.kept+" (besides %d allocation(s) charged with the answer lost, reported and released by hand), "+
+			"state and sandbox agreeing after every phase; %s.\n",
+			matrixCommand(), subject.what, seed, faultProbability*100, total.iterations, total.drawn, total.fired,
 			total.commands, total.minimum, total.lost, time.Since(start).Round(time.Second))
 		t.Log(summary)
-		report(t, "faults-random-"+backend.InstanceAPI, summary)
+		report(t, "faults-random-"+subject.name, summary)
 	})
 }
 
-func randomShard(t *testing.T, backend acctest.Backend, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
-	l := newLife(t, backend)
+func randomShard(t *testing.T, subject subject, routes map[phase]map[string]int, rng *rand.Rand, iterations int) randomCounts {
+	l := newLife(t, subject)
 	counts := randomCounts{iterations: iterations}
 
 	for range iterations {

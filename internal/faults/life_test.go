@@ -3,7 +3,6 @@ package faults_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -72,7 +70,7 @@ func (f fault) rule(route string, occurrence int) sandbox.FaultRule {
 	return sandbox.FaultRule{Method: method, Route: template, Status: f.status, Delay: f.delay, After: occurrence, Count: 1}
 }
 
-// phase is a step of an instance's life: one Terraform command, run until it succeeds.
+// phase is a step of a life: one Terraform command, run until it succeeds.
 type phase string
 
 const (
@@ -83,21 +81,23 @@ const (
 
 var phases = []phase{phaseCreate, phaseUpdate, phaseDelete}
 
-// life is one instance's life in a sandbox of its own, through the Terraform CLI.
+// life is one subject's life in a sandbox of its own, through the Terraform CLI.
 type life struct {
 	t       *testing.T
-	backend acctest.Backend
+	subject subject
 	env     *acctest.Environment
 	cli     *acctest.CLI
 	gateway *gateway
-	// failures are what the failed runs of the last converge printed.
-	failures []string
+	// failures are what the failed runs of the last converge printed, succeeded what
+	// its successful run did.
+	failures  []string
+	succeeded string
 }
 
-func newLife(t *testing.T, backend acctest.Backend) *life {
+func newLife(t *testing.T, subject subject) *life {
 	t.Helper()
 
-	env := acctest.New(t, acctest.Production(t), acctest.WithBackend(backend))
+	env := acctest.New(t, append([]acctest.Option{acctest.Production(t)}, subject.options...)...)
 	env.SkipUnlessSandbox(t)
 	env.Settings.RequestTimeout = requestTimeout
 
@@ -109,7 +109,7 @@ func newLife(t *testing.T, backend acctest.Backend) *life {
 		env.Settings.ComputeEndpoint = g.URL() + sandbox.ComputePrefix
 	}
 
-	return &life{t: t, backend: backend, env: env, cli: env.CLI(t, instanceConfig(env, phaseCreate)), gateway: g}
+	return &life{t: t, subject: subject, env: env, cli: env.CLI(t, subject.config(env, phaseCreate)), gateway: g}
 }
 
 // addFault installs f at the given occurrence of route.
@@ -130,8 +130,8 @@ func (l *life) clearFaults() {
 
 // settleLostCharges handles the one loss the provider cannot repair: identity charged
 // an allocation whose answer was lost, and, having no list, cannot show it again. The
-// failed run must have said so, naming the instance; then the allocation is released
-// as an operator would, and the number released is returned.
+// failed run must have said so, naming what was charged for; then the allocation is
+// released as an operator would, and the number released is returned.
 func (l *life) settleLostCharges() int {
 	l.t.Helper()
 
@@ -140,10 +140,9 @@ func (l *life) settleLostCharges() int {
 		return 0
 	}
 
-	id, err := unikorn.DeriveServerID(l.env.NetworkID, "web")
-	require.NoError(l.t, err)
+	require.NotNil(l.t, l.subject.chargedFor, "%s charged identity itself", l.subject.name)
 	require.Contains(l.t, strings.Join(strings.Fields(strings.Join(l.failures, "\n")), " "),
-		"quota may have been charged for instance "+id, "a lost charge is reported")
+		"quota may have been charged for "+l.subject.chargedFor(l.env), "a lost charge is reported")
 
 	for _, allocationID := range lost {
 		require.NoError(l.t, l.env.Client.DeleteAllocation(context.Background(),
@@ -151,29 +150,6 @@ func (l *life) settleLostCharges() int {
 	}
 
 	return len(lost)
-}
-
-// instanceConfig is the instance as the phase wants it. The update changes
-// everything that changes in place, so that it moves quota and reads a security group.
-func instanceConfig(env *acctest.Environment, p phase) string {
-	description, team, publicIP, groups := "first", "a", "false", "[]"
-	if p != phaseCreate {
-		description, team, publicIP, groups = "second", "b", "true", acctest.Quote(sandbox.SecurityGroupAllowSSHID)
-		groups = "[" + groups + "]"
-	}
-
-	return fmt.Sprintf(`
-resource "unikorn_compute_instance" "test" {
-  name               = "web"
-  network_id         = %s
-  flavor_id          = %s
-  image_id           = %s
-  description        = %q
-  tags               = { team = %q }
-  public_ip          = %s
-  security_group_ids = %s
-}
-`, acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID), description, team, publicIP, groups)
 }
 
 // converge runs the phase's command until it succeeds and returns how many runs
@@ -185,14 +161,16 @@ func (l *life) converge(p phase) int {
 	if p == phaseDelete {
 		args[0] = "destroy"
 	} else {
-		l.cli.WriteConfig(l.env.ProviderConfig() + instanceConfig(l.env, p))
+		l.cli.WriteConfig(l.env.ProviderConfig() + l.subject.config(l.env, p))
 	}
 
-	l.failures = nil
+	l.failures, l.succeeded = nil, ""
 
 	for run := 1; run <= maxRuns; run++ {
 		output, err := l.cli.Try(args...)
 		if err == nil {
+			l.succeeded = output
+
 			return run
 		}
 
@@ -205,57 +183,25 @@ func (l *life) converge(p phase) int {
 }
 
 // requireAgreement proves that, after the phase, state and cloud agree and nothing
-// leaked: one server and one allocation for the instance in state, or none at all
-// after a delete.
+// leaked, as the subject says.
 func (l *life) requireAgreement(p phase) {
 	l.t.Helper()
 
-	allocations := l.instanceAllocations()
-
-	id, err := unikorn.DeriveServerID(l.env.NetworkID, "web")
-	require.NoError(l.t, err)
-
-	if p == phaseDelete {
-		// Lists may go on showing a deleted server for the read lag; the sandbox's own
-		// records say whether it is gone.
-		require.Empty(l.t, l.env.InstanceServers(l.t, id), "no orphan server")
-		require.Empty(l.t, allocations, "no leaked allocation")
-		require.NotContains(l.t, l.cli.Run("state", "list"), "unikorn_compute_instance.", "nothing left in state")
-
-		return
-	}
-
-	// A plan finds nothing to change: what state holds is what the cloud has, and
-	// what the configuration asks for.
-	output, err := l.cli.Try("plan", "-detailed-exitcode", "-input=false")
-	require.NoError(l.t, err, "state and cloud disagree after %s:\n%s", p, output)
-
-	servers := l.env.Servers(l.t, unikorn.ServerQuery{})
-	require.Len(l.t, servers, 1, "exactly the instance's server")
-
-	tag, _ := servers[0].Metadata.Tags.Get(compute.InstanceIDTag)
-	require.Equal(l.t, id, tag)
-
-	require.Len(l.t, allocations, 1, "exactly the instance's allocation; the failed runs said:\n%s", strings.Join(l.failures, "\n---\n"))
-	require.Equal(l.t, id, allocations[0].Spec.ID)
-
-	// Compute keeps the allocation's ID in its own record of the instance; region's
-	// saga has only the server to keep it on.
-	if l.backend == acctest.RegionBackend {
-		allocationTag, _ := servers[0].Metadata.Tags.Get(compute.AllocationIDTag)
-		require.Equal(l.t, allocations[0].Metadata.ID, allocationTag, "the server names its allocation")
-	}
+	l.subject.agree(l, p)
 }
 
-// deleteRoutes are the requests that delete an instance or the server behind it,
-// whoever sends them: the provider, or compute on its own account.
-var deleteRoutes = []string{
-	"DELETE /api/v2/servers/{serverID}",
-	"DELETE " + sandbox.ComputePrefix + "/api/v2/instances/{instanceID}",
+// requirePlanEmpty proves that a plan finds nothing to change: what state holds is
+// what the cloud has, and what the configuration asks for.
+func (l *life) requirePlanEmpty(p phase) {
+	l.t.Helper()
+
+	output, err := l.cli.Try("plan", "-detailed-exitcode", "-input=false")
+	require.NoError(l.t, err, "state and cloud disagree after %s:\n%s", p, output)
 }
 
 // requireNothingReplaced proves that a create or update, however often it failed,
-// never deleted an instance or its server: no fault costs a user their instance.
+// never deleted what the life made: no fault costs a user their instance or their
+// load balancer.
 func (l *life) requireNothingReplaced(p phase) {
 	l.t.Helper()
 
@@ -264,14 +210,15 @@ func (l *life) requireNothingReplaced(p phase) {
 	}
 
 	stats := l.env.Stats(l.t)
-	for _, route := range deleteRoutes {
-		require.Zero(l.t, stats.Routes[route]+stats.Internal[route], "%s replaced the instance (%s)", p, route)
+	for _, route := range l.subject.replaceRoutes {
+		require.Zero(l.t, stats.Routes[route]+stats.Internal[route], "%s replaced what it made (%s)", p, route)
 	}
 }
 
-func (l *life) instanceAllocations() []unikorn.Allocation {
+// allocationsOf returns the allocations of kind in every project.
+func (l *life) allocationsOf(kind string) []unikorn.Allocation {
 	return slices.DeleteFunc(l.env.Allocations(l.t), func(a unikorn.Allocation) bool {
-		return a.Spec.Kind != compute.AllocationKind
+		return a.Spec.Kind != kind
 	})
 }
 
@@ -307,13 +254,13 @@ func (l *life) fired() int {
 // cleanRoutes lives clean lives and returns, per phase, how often each route was
 // requested: the requests the fault tests fail one by one. Polls vary with timing, so
 // a route counts as often as it was requested in the least busy of two lives.
-func cleanRoutes(t *testing.T, backend acctest.Backend) map[phase]map[string]int {
+func cleanRoutes(t *testing.T, subject subject) map[phase]map[string]int {
 	t.Helper()
 
 	routes := map[phase]map[string]int{}
 
 	for range 2 {
-		l := newLife(t, backend)
+		l := newLife(t, subject)
 
 		for _, p := range phases {
 			l.env.ResetStats(t)

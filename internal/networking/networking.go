@@ -95,7 +95,7 @@ func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 // shared reads of the process (see SharedNetwork).
 func (s *Service) networks() cloud.Object[unikorn.Network] {
 	return cloud.Object[unikorn.Network]{
-		Kind: "network", Users: "the servers on it",
+		Kind: "network", Users: "the servers on it and the file storage attached to it",
 		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork,
 		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
 	}.Remembering(s.session)

@@ -15,10 +15,14 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // Attribute names of the provider block.
@@ -33,6 +37,7 @@ const (
 	attrRequestTimeout   = "request_timeout"
 	attrComputeEndpoint  = "compute_endpoint"
 	attrInstanceAPI      = "instance_api"
+	attrTokenSealKey     = "token_seal_key"
 )
 
 // Environment variables that stand in for unset attributes.
@@ -44,6 +49,7 @@ const (
 	envProjectID        = "UNIKORN_PROJECT_ID"
 	envComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
 	envInstanceAPI      = "UNIKORN_INSTANCE_API"
+	envTokenSealKey     = "UNIKORN_TOKEN_SEAL_KEY"
 )
 
 // The instance back ends instance_api chooses between.
@@ -70,6 +76,7 @@ type providerModel struct {
 	RequestTimeout   types.String `tfsdk:"request_timeout"`
 	ComputeEndpoint  types.String `tfsdk:"compute_endpoint"`
 	InstanceAPI      types.String `tfsdk:"instance_api"`
+	TokenSealKey     types.String `tfsdk:"token_seal_key"`
 }
 
 // setting is one value with an environment fallback.
@@ -84,6 +91,8 @@ type setting struct {
 	// isToken trims what a file read with file() brings along, and refuses a value
 	// that still cannot travel in an HTTP header.
 	isToken bool
+	// isSealKey wants a base64-encoded AES-256 key.
+	isSealKey bool
 	// oneOf, when set, lists the only values accepted.
 	oneOf []string
 }
@@ -91,12 +100,21 @@ type setting struct {
 // configure turns the provider block and the environment into the data every type
 // receives. It reports every problem at once, one diagnostic per value, so a user
 // fixes a configuration in one go rather than one error per run.
+//
+// A value not known yet (in a plan, one that comes from an object the same run
+// makes: a project's ID, a service account's token) is not an error: it is recorded
+// as pending, and when reaching Unikorn needs it, the types get no façades and plan
+// without the cloud. Terraform configures the provider again, with every value
+// known, before it applies.
 func configure(model providerModel, version string, getenv func(string) string) (*providerdata.Data, diag.Diagnostics) {
-	var diags diag.Diagnostics
+	var (
+		diags   diag.Diagnostics
+		pending []string
+	)
 
 	resolve := func(value types.String, s setting) string {
 		if value.IsUnknown() {
-			diags.Append(unknownValue(s.attribute, s.envVar))
+			pending = append(pending, s.attribute)
 
 			return ""
 		}
@@ -123,6 +141,14 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		}
 
 		switch {
+		case resolved != "" && s.isSealKey:
+			if _, err := seal.ParseKey(resolved); err != nil {
+				diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+					"Invalid "+s.attribute,
+					fmt.Sprintf("The value of %s %s (the value itself is not shown).", source, err),
+					"Give 32 random bytes, base64-encoded, such as `openssl rand -base64 32` prints.",
+				))
+			}
 		case resolved == "" && s.required:
 			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
 				"Missing "+s.attribute,
@@ -174,7 +200,9 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		what: "the base URL of the Unikorn compute API", required: instanceAPI == instanceAPICompute, isURL: true,
 	})
 
-	if instanceAPI == "" && !diags.HasError() {
+	// Until both are known, the back end is not, nor whether identity's endpoint is
+	// needed: nothing is called before they are.
+	if instanceAPI == "" && !diags.HasError() && len(pending) == 0 {
 		instanceAPI = instanceAPIRegion
 		if computeEndpoint != "" {
 			instanceAPI = instanceAPICompute
@@ -199,9 +227,6 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		UserAgent:       "terraform-provider-unikorn/" + version,
 	}
 
-	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID, isID: true})
-	projectID := resolve(model.ProjectID, setting{attribute: attrProjectID, envVar: envProjectID, isID: true})
-
 	for _, s := range []struct {
 		attribute string
 		value     attr.Value
@@ -211,9 +236,17 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		{attrRequestTimeout, model.RequestTimeout},
 	} {
 		if s.value.IsUnknown() {
-			diags.Append(unknownValue(s.attribute, ""))
+			pending = append(pending, s.attribute)
 		}
 	}
+
+	// Everything so far is needed to reach Unikorn; what follows only chooses
+	// defaults and seals tokens.
+	offline := len(pending) > 0
+
+	organizationID := resolve(model.OrganizationID, setting{attribute: attrOrganizationID, envVar: envOrganizationID, isID: true})
+	projectID := resolve(model.ProjectID, setting{attribute: attrProjectID, envVar: envProjectID, isID: true})
+	sealKey := resolve(model.TokenSealKey, setting{attribute: attrTokenSealKey, envVar: envTokenSealKey, isSealKey: true})
 
 	cfg.CACertificate = model.CACertificate.ValueString()
 	cfg.Insecure = model.Insecure.ValueBool()
@@ -230,6 +263,23 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 	if diags.HasError() {
 		return nil, diags
+	}
+
+	data := &providerdata.Data{
+		InstanceAPI:    instanceAPI,
+		OrganizationID: organizationID,
+		ProjectID:      projectID,
+		Pending:        pending,
+		Offline:        offline,
+		Tokens:         &providerdata.Tokens{},
+	}
+
+	if sealKey != "" {
+		data.SealKey, _ = seal.ParseKey(sealKey) // checked by resolve
+	}
+
+	if offline {
+		return data, diags
 	}
 
 	cfg.Logger = apiLogger(cfg.Token)
@@ -255,30 +305,15 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		instances = compute.NewComputeInstances(service)
 	}
 
-	return &providerdata.Data{
-		Instances:      instances,
-		InstanceAPI:    instanceAPI,
-		Catalogue:      service,
-		Images:         service,
-		Networking:     networking.NewService(session),
-		OrganizationID: organizationID,
-		ProjectID:      projectID,
-	}, diags
-}
+	data.Instances = instances
+	data.Catalogue = service
+	data.Images = service
+	data.Networking = networking.NewService(session)
+	data.LoadBalancers = loadbalancing.NewService(session)
+	data.Storage = storage.NewService(session)
+	data.Identity = identity.NewService(session)
 
-// unknownValue is the diagnostic for a setting that comes from something not yet
-// created: the client is needed at plan time, so the provider cannot wait for it.
-func unknownValue(attribute, envVar string) diag.Diagnostic {
-	remedy := "Set it to a value known at plan time, or apply what it comes from first (terraform apply -target=…)."
-	if envVar != "" {
-		remedy += fmt.Sprintf(" The %s environment variable can also supply it.", envVar)
-	}
-
-	return diagnostic.AttributeError(path.Root(attribute),
-		"Unknown "+attribute,
-		fmt.Sprintf("The provider cannot create its API client because %q is not known until apply.", attribute),
-		remedy,
-	)
+	return data, diags
 }
 
 // invalidInHeader reports runes that cannot be part of a bearer token in a header.

@@ -33,6 +33,7 @@ func nullModel() providerModel {
 		RequestTimeout:   types.StringNull(),
 		ComputeEndpoint:  types.StringNull(),
 		InstanceAPI:      types.StringNull(),
+		TokenSealKey:     types.StringNull(),
 	}
 }
 
@@ -150,18 +151,70 @@ func TestConfigureRejectsEndpointsThatAreNotBaseURLs(t *testing.T) {
 	assert.Contains(t, diags.Errors()[1].Detail(), envIdentityEndpoint, "says the value came from the environment")
 }
 
-func TestConfigureRefusesUnknownValues(t *testing.T) {
+func TestConfigureWaitsForValuesNotKnownYet(t *testing.T) {
 	t.Parallel()
 
 	model := nullModel()
 	model.Token = types.StringUnknown()
 	model.Insecure = types.BoolUnknown()
+	model.ProjectID = types.StringUnknown()
 
-	_, diags := configure(model, "test", fullEnv().get)
+	data, diags := configure(model, "test", fullEnv().get)
 
-	assert.Equal(t, []path.Path{path.Root("token"), path.Root("insecure")}, errorPaths(t, diags))
-	assert.Equal(t, "Unknown token", diags.Errors()[0].Summary())
-	assert.Contains(t, diags.Errors()[0].Detail(), envToken)
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.Equal(t, []string{"token", "insecure", "project_id"}, data.Pending)
+	assert.True(t, data.Offline, "the token is needed to reach Unikorn")
+	assert.False(t, data.Online())
+	assert.Nil(t, data.Instances)
+	assert.Nil(t, data.Identity)
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000e1", data.OrganizationID, "known values are kept")
+
+	var opDiags diag.Diagnostics
+	assert.False(t, data.Reachable("read the network", "remedy", &opDiags))
+	require.Len(t, opDiags.Errors(), 1)
+	assert.Contains(t, opDiags.Errors()[0].Detail(), "`token`, `insecure` and `project_id` are not known until apply")
+	assert.Contains(t, opDiags.Errors()[0].Detail(), "remedy")
+
+	opDiags = nil
+	assert.Empty(t, data.Project(types.StringNull(), path.Root("project_id"), &opDiags))
+	assert.Contains(t, opDiags.Errors()[0].Detail(), "unikorn_project.<name>.id")
+	assert.Equal(t, "c0000000-0000-4000-8000-0000000000c9",
+		data.Project(types.StringValue("c0000000-0000-4000-8000-0000000000c9"), path.Root("project_id"), &opDiags))
+}
+
+func TestConfigureReachesUnikornWhenOnlyTheDefaultsAreNotKnownYet(t *testing.T) {
+	t.Parallel()
+
+	model := nullModel()
+	model.ProjectID = types.StringUnknown()
+	model.TokenSealKey = types.StringUnknown()
+
+	data, diags := configure(model, "test", fullEnv().get)
+
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.Equal(t, []string{"project_id", "token_seal_key"}, data.Pending)
+	assert.True(t, data.Online())
+	assert.NotNil(t, data.Identity)
+	assert.Empty(t, data.ProjectID)
+}
+
+func TestConfigureReadsTheSealKey(t *testing.T) {
+	t.Parallel()
+
+	key := "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+	e := fullEnv()
+	e[envTokenSealKey] = key + "\n"
+
+	data, diags := configure(nullModel(), "test", e.get)
+	require.False(t, diags.HasError(), "%v", diags)
+	assert.Equal(t, []byte("0123456789abcdef0123456789abcdef"), data.SealKey)
+
+	model := nullModel()
+	model.TokenSealKey = types.StringValue("c2hvcnQ=")
+	_, diags = configure(model, "test", e.get)
+	assert.Equal(t, []path.Path{path.Root("token_seal_key")}, errorPaths(t, diags))
+	assert.Contains(t, diags.Errors()[0].Detail(), "5 bytes")
+	assert.NotContains(t, diags.Errors()[0].Detail(), "c2hvcnQ=", "a key is never shown")
 }
 
 func TestConfigureRejectsABadCACertificate(t *testing.T) {

@@ -80,6 +80,58 @@ func TestExamplesAreValid(t *testing.T) {
 	}
 }
 
+// guidesDir holds the guides' templates, whose Terraform blocks users copy.
+const guidesDir = "../../templates/guides"
+
+// terraformBlock finds a fenced block of Terraform in a guide.
+var terraformBlock = regexp.MustCompile("(?s)```terraform\n(.*?)```")
+
+// The guides that build one configuration from start to end; the others show
+// alternatives side by side.
+var buildingGuides = []string{"from-an-empty-project.md.tmpl", "a-web-tier-behind-a-load-balancer.md.tmpl"}
+
+// Users copy the guides' configuration, so the blocks of each guide that builds one
+// configuration, read in order as one module, are formatted and valid against the
+// provider's schema.
+func TestGuidesAreValid(t *testing.T) {
+	t.Parallel()
+
+	for _, guide := range buildingGuides {
+		t.Run(guide, func(t *testing.T) {
+			t.Parallel()
+
+			content, err := os.ReadFile(filepath.Join(guidesDir, guide))
+			require.NoError(t, err)
+
+			blocks := terraformBlock.FindAllSubmatch(content, -1)
+			require.NotEmpty(t, blocks)
+
+			var module strings.Builder
+			for _, block := range blocks {
+				module.Write(block[1])
+				module.WriteString("\n")
+			}
+
+			work := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(work, "guide.tf"), []byte(module.String()), 0o600))
+			require.NoError(t, os.WriteFile(filepath.Join(work, "required_providers.tf"), []byte(requiredProviders), 0o600))
+
+			// The files a guide reads, such as a public key, are the reader's: give them a
+			// home of their own.
+			home := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "team_ca.pub"),
+				[]byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHZ3J4l4Z8sGzVb7Yx0k2mXh8y6D3sN1cQ1wP0aJm5c2 ca@example.com\n"), 0o600))
+
+			cli := acctest.NewCLI(t, work)
+			cli.Setenv("HOME", home)
+			cli.Run("fmt", "-check", "-diff")
+			cli.Run("init", "-input=false", "-backend=false")
+			cli.Run("validate")
+		})
+	}
+}
+
 // actionBlock finds an action declared, or triggered from a resource's lifecycle.
 var actionBlock = regexp.MustCompile(`(?m)^\s*(action\s+"|action_trigger\s*\{)`)
 

@@ -20,8 +20,11 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
@@ -128,6 +131,18 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"is needed only by `region`.",
 				Validators: []validator.String{stringvalidator.OneOf(instanceAPIs...)},
 			},
+			attrTokenSealKey: schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Key that seals the access tokens of the service accounts this provider block " +
+					"creates or rotates, so that `unikorn_service_account` keeps them in state only encrypted " +
+					"(AES-256-GCM), and `unikorn_service_account_token` opens them in later runs: 32 random bytes, " +
+					"base64-encoded, as `openssl rand -base64 32` prints them. Defaults to the `" + envTokenSealKey +
+					"` environment variable. Terraform writes a provider's configuration neither to the state nor to " +
+					"the plan, so the key stays wherever you keep it (a secret store, a CI secret); without it, no " +
+					"token is kept at all, and only the run that created or rotated an account can hand its token on. " +
+					"See the guide \"From an empty project\".",
+			},
 		},
 	}
 }
@@ -152,6 +167,7 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 	tflog.Debug(ctx, "configured the Unikorn API client", map[string]any{
 		"organization_id": data.OrganizationID,
 		"project_id":      data.ProjectID,
+		"pending":         data.Pending,
 	})
 
 	resp.DataSourceData = data
@@ -169,6 +185,11 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		network.NewSecurityGroupResource,
 		network.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		identity.NewProjectResource,
+		identity.NewGroupResource,
+		identity.NewServiceAccountResource,
+		loadbalancer.NewResource,
+		filestorage.NewResource,
 	}
 }
 
@@ -184,6 +205,13 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewNetworkDataSource,
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
+		identity.NewRolesDataSource,
+		identity.NewQuotasDataSource,
+		identity.NewProjectDataSource,
+		identity.NewGroupDataSource,
+		loadbalancer.NewDataSource,
+		filestorage.NewDataSource,
+		filestorage.NewClassesDataSource,
 	}
 }
 
@@ -191,6 +219,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		sshkey.NewEphemeralResource,
+		identity.NewTokenEphemeralResource,
 	}
 }
 
@@ -210,5 +239,10 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		network.NewNetworkListResource,
 		network.NewSecurityGroupListResource,
 		network.NewSSHCertificateAuthorityListResource,
+		identity.NewProjectListResource,
+		identity.NewGroupListResource,
+		identity.NewServiceAccountListResource,
+		loadbalancer.NewListResource,
+		filestorage.NewListResource,
 	}
 }

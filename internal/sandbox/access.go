@@ -8,12 +8,16 @@ const (
 	rbacProjects       = "identity:projects"
 	rbacQuotas         = "identity:quotas"
 	rbacAllocations    = "identity:allocations"
+	rbacGroups         = "identity:groups"
+	rbacServiceAccount = "identity:serviceaccounts"
+	rbacRoles          = "identity:roles"
 	rbacRegions        = "region:regions"
 	rbacFlavors        = "region:flavors"
 	rbacImages         = "region:images"
 	rbacNetworks       = "region:networks:v2"
 	rbacSecurityGroups = "region:securitygroups:v2"
 	rbacSSHCAs         = "region:sshcertificateauthorities:v2"
+	rbacLoadBalancers  = "region:loadbalancers:v2"
 	rbacServers        = "region:servers"
 )
 
@@ -25,36 +29,64 @@ const (
 	opDelete = "delete"
 )
 
-// requireOrganization allows members of the organization; everyone else is forbidden,
-// whether or not the organization exists.
+// requireOrganization allows what the caller may do at organization scope. A legacy
+// fixture principal needs only to belong to the organization; everyone else needs the
+// permission. Everyone else is forbidden, whether or not the organization exists.
 func requireOrganization(caller *principal, organizationID, endpoint, operation string) error {
-	if !caller.isMember(organizationID) {
-		return errRBAC(endpoint, operation)
+	if caller.legacy {
+		if !caller.isMember(organizationID) {
+			return errRBAC(endpoint, operation)
+		}
+
+		return nil
 	}
 
-	return nil
+	return forbidden(caller.acl.AllowOrganization(organizationID, endpoint, operation))
 }
 
-// requireProject allows users of the project: an outsider to the organization is
-// forbidden, a project the organization does not have is not found.
-func requireProject(caller *principal, organizationID, projectID, endpoint, operation string) error {
-	if err := requireOrganization(caller, organizationID, endpoint, operation); err != nil {
-		return err
+// requireProject allows what the caller may do in a project: an outsider to the
+// organization is forbidden, a project the organization does not have is not found.
+// Creating anything in a project being deleted is refused, as identity refuses the
+// reference that every service adds to a project it creates in.
+func requireProject(w *world, caller *principal, organizationID, projectID, endpoint, operation string) error {
+	if !caller.isMember(organizationID) {
+		if caller.legacy {
+			return errRBAC(endpoint, operation)
+		}
+
+		return forbidden(caller.acl.AllowProject(organizationID, projectID, endpoint, operation))
 	}
 
-	if findProject(organizationID, projectID) == nil {
+	project := w.findProject(organizationID, projectID)
+	if project == nil {
 		return errNotFound()
 	}
 
-	if !caller.canUse(organizationID, projectID) {
-		return errRBAC(endpoint, operation)
+	if err := allowInProject(caller, organizationID, projectID, endpoint, operation); err != nil {
+		return err
+	}
+
+	if operation == opCreate && project.Project.Metadata.DeletionTime != nil {
+		return errBadRequest("unable to add reference, resource is being deleted")
 	}
 
 	return nil
 }
 
+func allowInProject(caller *principal, organizationID, projectID, endpoint, operation string) error {
+	if caller.legacy {
+		if !caller.canUse(organizationID, projectID) {
+			return errRBAC(endpoint, operation)
+		}
+
+		return nil
+	}
+
+	return forbidden(caller.acl.AllowProject(organizationID, projectID, endpoint, operation))
+}
+
 // lookup finds a project-scoped record: not found when absent, forbidden when the
-// caller may not use the project it belongs to.
+// caller may not act on it in the project it belongs to.
 func lookup[R any](records map[string]*R, id string, caller *principal, metadataOf func(*R) *unikorn.ProjectScopedMetadata, endpoint, operation string) (*R, error) {
 	record, ok := records[id]
 	if !ok {
@@ -62,8 +94,8 @@ func lookup[R any](records map[string]*R, id string, caller *principal, metadata
 	}
 
 	metadata := metadataOf(record)
-	if !caller.canUse(metadata.OrganizationID, metadata.ProjectID) {
-		return nil, errRBAC(endpoint, operation)
+	if err := allowInProject(caller, metadata.OrganizationID, metadata.ProjectID, endpoint, operation); err != nil {
+		return nil, err
 	}
 
 	return record, nil

@@ -34,20 +34,39 @@ func (w *world) allocatePrivateAddress(network *networkRecord) string {
 	first := max(reserved, 2)
 	size := (1 << (32 - prefix.Bits())) - first - 1
 
-	used := map[string]bool{}
-
-	for _, server := range w.Servers {
-		if server.Server.Status.NetworkID == network.Network.Metadata.ID {
-			used[server.Server.Status.PrivateIP] = true
-		}
-	}
-
-	address, ok := nextFree(prefix.Masked().Addr(), first, size, &network.NextHost, used)
+	address, ok := nextFree(prefix.Masked().Addr(), first, size, &network.NextHost, w.privateAddressUsed(network.Network.Metadata.ID, "", true))
 	if !ok {
 		return ""
 	}
 
 	return address
+}
+
+// privateAddressUsed returns the addresses of a network that servers and load
+// balancers hold, and with requested those load balancers have asked for, leaving out
+// those of the load balancer except.
+func (w *world) privateAddressUsed(networkID, except string, requested bool) map[string]bool {
+	used := map[string]bool{}
+
+	for _, server := range w.Servers {
+		if server.Server.Status.NetworkID == networkID {
+			used[server.Server.Status.PrivateIP] = true
+		}
+	}
+
+	for id, record := range w.LoadBalancers {
+		if id != except && record.LoadBalancer.Status.NetworkID == networkID {
+			used[record.LoadBalancer.Status.VIPAddress] = true
+
+			if requested {
+				used[record.RequestedVIP] = true
+			}
+		}
+	}
+
+	delete(used, "")
+
+	return used
 }
 
 // allocatePublicAddress hands out the next free address of the public pool.
@@ -56,6 +75,10 @@ func (w *world) allocatePublicAddress() string {
 
 	for _, server := range w.Servers {
 		used[server.Server.Status.PublicIP] = true
+	}
+
+	for _, record := range w.LoadBalancers {
+		used[record.LoadBalancer.Status.PublicIP] = true
 	}
 
 	size := (1 << (32 - publicPool.Bits())) - 2

@@ -85,7 +85,7 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 	}
 
 	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.caller.projects) == 0 || !regionExists(req.PathValue("regionID")) {
+	if len(req.caller.organizations()) == 0 || !regionExists(req.PathValue("regionID")) {
 		return nil, errNotFound()
 	}
 

@@ -37,19 +37,8 @@ func (s *Sandbox) mountCompute() error {
 		State:        s.world.Compute,
 		Cache:        computeCache{s},
 		Changes:      s.changes,
-		Authenticate: func(token string) bool {
-			probe := httptest.NewRequest(http.MethodGet, "/", nil)
-			probe.Header.Set("Authorization", "Bearer "+token)
-			_, err := s.authenticate(probe)
-
-			return err == nil
-		},
-	}
-
-	// Without a state file nothing reads the records back: encoding them after every
-	// request would cost as much as there are instances.
-	if s.statePath != "" {
-		config.Persist = s.saveCompute
+		Persist:      s.saveCompute,
+		Authenticate: s.validToken,
 	}
 
 	service, err := compute.New(config)
@@ -149,6 +138,8 @@ func (s *Sandbox) saveCompute(state []byte) {
 	defer s.mu.Unlock()
 
 	s.world.Compute = state
+	// What compute holds may hold a project's deletion.
+	s.changed()
 
 	if err := s.saveLocked(); err != nil {
 		s.logger.Error("saving sandbox state", "error", err)

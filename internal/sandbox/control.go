@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"net/http"
 	"slices"
@@ -180,7 +181,7 @@ func (s *Sandbox) UpdateSettings(settings Settings) error {
 		s.showInvisible = *settings.ShowInvisible
 	}
 
-	s.generation++
+	s.changed()
 
 	return nil
 }
@@ -237,6 +238,33 @@ func (s *Sandbox) Allocations() []unikorn.Allocation {
 	return allocations
 }
 
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
+// sorted by ID: what a check that one is gone needs.
+func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	loadBalancers := make([]unikorn.LoadBalancer, 0, len(s.world.LoadBalancers))
+	for _, record := range byID(s.world.LoadBalancers) {
+		loadBalancers = append(loadBalancers, record.LoadBalancer)
+	}
+
+	// Encoded while locked, so that no caller shares a slice with the world.
+	data, err := json.Marshal(loadBalancers)
+	if err != nil {
+		panic(err) // The world saves as JSON, so every record encodes.
+	}
+
+	loadBalancers = nil
+	if err := json.Unmarshal(data, &loadBalancers); err != nil {
+		panic(err)
+	}
+
+	return loadBalancers
+}
+
 // FailServer makes a server's provisioning fail, as a cloud failure would: its status
 // becomes error and stays so until it is updated or deleted.
 func (s *Sandbox) FailServer(id string) error {
@@ -254,8 +282,7 @@ func (s *Sandbox) FailServer(id string) error {
 		return errNotFound()
 	}
 
-	s.generation++
-	s.dueAt = time.Time{}
+	s.changed()
 
 	metadata := &record.Server.Metadata.ReadMetadata
 	metadata.ProvisioningStatus = unikorn.ProvisioningError
@@ -346,6 +373,10 @@ func (s *Sandbox) registerControlRoutes() {
 		return replyOK(s.Allocations()), nil
 	})
 
+	s.handleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*reply, error) {
+		return replyOK(s.LoadBalancers()), nil
+	})
+
 	s.handleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*reply, error) {
 		if err := s.FailServer(r.PathValue("serverID")); err != nil {
 			return nil, err
@@ -353,20 +384,27 @@ func (s *Sandbox) registerControlRoutes() {
 
 		return replyNoContent(), nil
 	})
+
+	s.registerObjectRoutes()
+	s.registerFileStorageControlRoutes()
 }
 
 // handleControl registers a control operation; only the fixture user and the service
 // principal may call them.
 func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*reply, error)) {
 	s.control.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		caller, err := s.authenticate(r)
+		token, err := bearerToken(r)
+		if err == nil && !s.plausibleToken(token) {
+			err = errors.New("token validation failed")
+		}
+
 		if err != nil {
 			writeUnauthorized(w, r, err)
 
 			return
 		}
 
-		if caller != fixtureUser && caller != serviceUser {
+		if token != s.token && token != ServiceToken {
 			writeError(w, errForbidden("the control API is reserved to the fixture user and the service principal"))
 
 			return
@@ -394,4 +432,15 @@ func (s *Sandbox) handleControl(pattern string, handler func(r *http.Request) (*
 
 func newStats() Stats {
 	return Stats{Routes: map[string]int{}, Internal: map[string]int{}}
+}
+
+// ProjectReferences names what holds a project's deletion now: region's objects in it
+// and compute's instances, the services' references identity would keep.
+func (s *Sandbox) ProjectReferences(projectID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.advanceLocked()
+
+	return s.world.ProjectReferences(projectID)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -78,6 +79,22 @@ func (c *ControlClient) InstanceServers(ctx context.Context, instanceID string) 
 	err := c.do(ctx, http.MethodGet, "instances/"+url.PathEscape(instanceID)+"/servers", nil, &servers)
 
 	return servers, err
+}
+
+// Objects returns what the sandbox holds now; withFixtures false leaves the fixtures out.
+func (c *ControlClient) Objects(ctx context.Context, withFixtures bool) ([]Object, error) {
+	var objects []Object
+	err := c.do(ctx, http.MethodGet, "objects?fixtures="+strconv.FormatBool(withFixtures), nil, &objects)
+
+	return objects, err
+}
+
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it.
+func (c *ControlClient) LoadBalancers(ctx context.Context) ([]unikorn.LoadBalancer, error) {
+	var loadBalancers []unikorn.LoadBalancer
+	err := c.do(ctx, http.MethodGet, "loadbalancers", nil, &loadBalancers)
+
+	return loadBalancers, err
 }
 
 // FailServer makes a server's provisioning fail.

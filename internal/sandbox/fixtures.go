@@ -3,6 +3,7 @@ package sandbox
 import (
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -17,6 +18,27 @@ const (
 	// holds ForeignToken.
 	ForeignOrganizationID = "a0000000-0000-4000-8000-000000000011"
 	ForeignProjectID      = "a0000000-0000-4000-8000-000000000012"
+
+	// EmptyOrganizationID is an organization with no project, no group but its
+	// administrators' and nothing in it: where an administrator starts from nothing.
+	EmptyOrganizationID = "a0000000-0000-4000-8000-000000000021"
+
+	// Organization user IDs, as groups name their members.
+	UserID        = "a0000000-0000-4000-8000-000000000101"
+	AdminUserID   = "a0000000-0000-4000-8000-000000000102"
+	ForeignUserID = "a0000000-0000-4000-8000-000000000111"
+
+	// AdministratorsGroupID and EmptyAdministratorsGroupID are the groups, in the
+	// fixture and the empty organization, through which AdminUserID holds the
+	// administrator role.
+	AdministratorsGroupID      = "a0000000-0000-4000-8000-000000000201"
+	EmptyAdministratorsGroupID = "a0000000-0000-4000-8000-000000000221"
+
+	// The roles of identity's chart that groups may hold.
+	AdministratorRoleID = identity.AdministratorRoleID
+	AuditorRoleID       = identity.AuditorRoleID
+	UserRoleID          = identity.UserRoleID
+	ReaderRoleID        = identity.ReaderRoleID
 
 	RegionID = "b0000000-0000-4000-8000-000000000001"
 
@@ -42,6 +64,17 @@ const (
 	ImageUbuntuArmID   = "77777777-7777-7777-7777-777777777777"
 	ImageUbuntuMetalID = "88888888-8888-8888-8888-888888888888"
 	ImageDebianID      = "99999999-9999-9999-9999-999999999999"
+
+	// File storage classes: two for every organization, one only the fixture
+	// organization sees, one only the foreign organization sees, and one of
+	// RemoteRegionID, a region this sandbox lists classes of but does not serve.
+	StorageClassStandardID  = "fc000000-0000-4000-8000-000000000001"
+	StorageClassLegacyID    = "fc000000-0000-4000-8000-000000000002"
+	StorageClassDedicatedID = "fc000000-0000-4000-8000-000000000003"
+	StorageClassForeignID   = "fc000000-0000-4000-8000-000000000004"
+	StorageClassRemoteID    = "fc000000-0000-4000-8000-000000000005"
+
+	RemoteRegionID = "b0000000-0000-4000-8000-000000000002"
 )
 
 // Tokens of the fixture users.
@@ -60,6 +93,10 @@ const (
 	// any user, call the service-to-service APIs (region's servers, identity's
 	// allocations).
 	ServiceToken = "sandbox-service-token"
+	// AdminToken belongs to AdminUserID, an administrator of the fixture and the empty
+	// organization through their administrators groups: it may create projects,
+	// groups and service accounts there, which no other fixture user may.
+	AdminToken = "sandbox-admin-token"
 )
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.
@@ -69,42 +106,76 @@ const (
 )
 
 // Allocation kinds that region itself charges.
-const networkAllocationKind = "networks.region.unikorn-cloud.org"
+const (
+	networkAllocationKind     = "networks.region.unikorn-cloud.org"
+	fileStorageAllocationKind = "filestorages.region.unikorn-cloud.org"
+)
 
 // fixtureTime is the creation time of every fixture, so that a fresh sandbox always
 // answers byte for byte the same.
 var fixtureTime = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
 
-// principal is what a token resolves to: the projects it may use, by organization.
-type principal struct {
-	projects map[string][]string
+// fixturePrincipal is who a fixture token stands for. What it may do is worked out for
+// each request (principal), since groups and projects change.
+type fixturePrincipal struct {
+	member identity.Member
+	// legacy marks the fixture users whose rights predate roles: region's objects and
+	// identity's quotas and allocations ask only whether they belong to the
+	// organization and may use the project, as they always have. Identity's projects,
+	// groups, service accounts and roles ask for the exact permission.
+	legacy bool
 	// service marks a service principal: only it may call region's servers and
 	// identity's allocations, which real Unikorn grants to the compute service alone.
 	service bool
+	// grant gives the rights that no group holds for it.
+	grant func(acl *identity.ACL)
 }
 
-func (p *principal) isMember(organizationID string) bool {
-	_, ok := p.projects[organizationID]
-
-	return ok
-}
-
-func (p *principal) canUse(organizationID, projectID string) bool {
-	for _, id := range p.projects[organizationID] {
-		if id == projectID {
-			return true
-		}
+func mustRole(id string) identity.Role {
+	role, ok := identity.RoleByID(id)
+	if !ok {
+		panic("unknown fixture role " + id)
 	}
 
-	return false
+	return role
 }
 
 var (
-	fixtureUser = &principal{projects: map[string][]string{OrganizationID: {ProjectID, OtherProjectID}}}
-	outsider    = &principal{projects: map[string][]string{}}
-	foreigner   = &principal{projects: map[string][]string{ForeignOrganizationID: {ForeignProjectID}}}
-	serviceUser = &principal{projects: fixtureUser.projects, service: true}
+	fixtureUser = fixturePrincipal{
+		member: identity.Member{UserID: UserID}, legacy: true,
+		grant: func(acl *identity.ACL) {
+			acl.GrantRole(OrganizationID, mustRole(identity.UserRoleID), ProjectID, OtherProjectID)
+		},
+	}
+	outsider  = fixturePrincipal{legacy: true, grant: func(*identity.ACL) {}}
+	foreigner = fixturePrincipal{
+		member: identity.Member{UserID: ForeignUserID}, legacy: true,
+		grant: func(acl *identity.ACL) {
+			acl.GrantRole(ForeignOrganizationID, mustRole(identity.UserRoleID), ForeignProjectID)
+		},
+	}
+	// serviceUser holds compute's role in the organizations the sandbox's compute
+	// serves, the fixture and the empty one: every project there, made before or
+	// after, as compute must reach any project its users make. (Real compute's role
+	// is global; here it stays out of the foreign organization, as it always has.)
+	serviceUser = fixturePrincipal{
+		legacy: true, service: true,
+		grant: func(acl *identity.ACL) {
+			compute := mustRole(identity.ComputeServiceRoleID)
+			for _, organizationID := range []string{OrganizationID, EmptyOrganizationID} {
+				acl.GrantRole(organizationID, identity.Role{Organization: compute.Global})
+			}
+		},
+	}
+	administrator = fixturePrincipal{member: identity.Member{UserID: AdminUserID}, grant: func(*identity.ACL) {}}
 )
+
+// organizationUsers are the users of each organization, which a group may name.
+var organizationUsers = map[string][]string{
+	OrganizationID:        {UserID, AdminUserID},
+	EmptyOrganizationID:   {AdminUserID},
+	ForeignOrganizationID: {ForeignUserID},
+}
 
 // The catalogue: fixed, read-only, never saved.
 var (
@@ -114,13 +185,10 @@ var (
 	}, {
 		Metadata: provisionedMetadata(ForeignOrganizationID, "foreign"),
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
+	}, {
+		Metadata: provisionedMetadata(EmptyOrganizationID, "empty"),
+		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
-
-	projects = []unikorn.Project{
-		fixtureProject(OrganizationID, ProjectID, "sandbox-project"),
-		fixtureProject(OrganizationID, OtherProjectID, "other-project"),
-		fixtureProject(ForeignOrganizationID, ForeignProjectID, "foreign-project"),
-	}
 
 	regions = []unikorn.Region{{
 		Metadata: provisionedMetadata(RegionID, "sandbox-1"),
@@ -172,12 +240,17 @@ type quotaKind struct {
 }
 
 var quotaKinds = map[string]quotaKind{
-	"servers":     {"Servers", "A server, either virtual or bare metal.", 10},
-	"gpus":        {"GPUs", "A general purpose GPU.", 40},
-	"floatingips": {"Floating IPs", "A public IP address that can be attached to a server.", 0},
-	"publicips":   {"Public IPs", "A public IP address.", 5},
-	"networks":    {"Networks", "A layer 3 network.", 5},
+	"servers":       {"Servers", "A server, either virtual or bare metal.", 10},
+	"gpus":          {"GPUs", "A general purpose GPU.", 40},
+	"floatingips":   {"Floating IPs", "A public IP address that can be attached to a server.", 0},
+	"publicips":     {"Public IPs", "A public IP address.", 5},
+	"networks":      {"Networks", "A layer 3 network.", 5},
+	"loadbalancers": {"Load Balancers", "Layer 4 load balancers.", 5},
+	"filestorage":   {"File Storage", "Persistent network file storage.", fileStorageQuota},
 }
+
+// fileStorageQuota is identity's default `filestorage` quota, 1Ti, in bytes.
+const fileStorageQuota = 1 << 40
 
 func provisionedMetadata(id, name string) unikorn.ReadMetadata {
 	return unikorn.ReadMetadata{
@@ -227,16 +300,6 @@ func findFlavor(id string) *unikorn.Flavor {
 	return nil
 }
 
-func findProject(organizationID, projectID string) *unikorn.Project {
-	for i := range projects {
-		if projects[i].Metadata.OrganizationID == organizationID && projects[i].Metadata.ID == projectID {
-			return &projects[i]
-		}
-	}
-
-	return nil
-}
-
 func regionExists(id string) bool {
 	for _, region := range regions {
 		if region.Metadata.ID == id {
@@ -252,8 +315,11 @@ func regionExists(id string) bool {
 // the organization's quota.
 func fixtureWorld() (*world, error) {
 	w := newWorld()
+	w.addIdentityFixtures()
 
-	w.Quotas[OrganizationID] = map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5}
+	w.Quotas[OrganizationID] = map[string]int{
+		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+	}
 
 	for _, n := range []struct{ id, name, prefix, project string }{
 		{NetworkDefaultID, "default", "10.0.0.0/24", ProjectID},

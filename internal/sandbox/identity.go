@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -37,34 +39,6 @@ func (s *Sandbox) getOrganization(req *request) (*reply, error) {
 	}
 
 	return nil, errNotFound()
-}
-
-func (s *Sandbox) listProjects(req *request) (*reply, error) {
-	organizationID := req.PathValue("organizationID")
-
-	if err := requireOrganization(req.caller, organizationID, rbacProjects, opRead); err != nil {
-		return nil, err
-	}
-
-	result := []unikorn.Project{}
-
-	for _, project := range projects {
-		if project.Metadata.OrganizationID == organizationID && req.caller.canUse(organizationID, project.Metadata.ID) {
-			result = append(result, project)
-		}
-	}
-
-	return replyOK(result), nil
-}
-
-func (s *Sandbox) getProject(req *request) (*reply, error) {
-	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
-
-	if err := requireProject(req.caller, organizationID, projectID, rbacProjects, opRead); err != nil {
-		return nil, err
-	}
-
-	return replyOK(findProject(organizationID, projectID)), nil
 }
 
 func (s *Sandbox) getQuotas(req *request) (*reply, error) {
@@ -122,7 +96,7 @@ func (s *Sandbox) createAllocation(req *request) (*reply, error) {
 
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
+	if err := requireProject(s.world, req.caller, organizationID, projectID, rbacAllocations, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -138,7 +112,7 @@ func (s *Sandbox) createAllocation(req *request) (*reply, error) {
 func (s *Sandbox) findAllocation(req *request, operation string) (*unikorn.Allocation, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := requireProject(req.caller, organizationID, projectID, rbacAllocations, operation); err != nil {
+	if err := requireProject(s.world, req.caller, organizationID, projectID, rbacAllocations, operation); err != nil {
 		return nil, err
 	}
 
@@ -273,6 +247,32 @@ func (w *world) quotaLimits(organizationID string) map[string]int {
 	}
 
 	return limits
+}
+
+// overrideQuotas sets the organization's quantities of the given kinds. Only kinds
+// identity knows are accepted, so that a misspelt kind is not silently unlimited.
+func (w *world) overrideQuotas(organizationID string, quantities map[string]int) error {
+	if len(quantities) == 0 {
+		return nil
+	}
+
+	limits := w.quotaLimits(organizationID)
+
+	for kind, quantity := range quantities {
+		if _, known := quotaKinds[kind]; !known {
+			return fmt.Errorf("quota kind %q is not one of %s", kind, strings.Join(slices.Sorted(maps.Keys(quotaKinds)), ", "))
+		}
+
+		if quantity < 0 {
+			return fmt.Errorf("quota of %s is %d: a quantity is 0 or more", kind, quantity)
+		}
+
+		limits[kind] = quantity
+	}
+
+	w.Quotas[organizationID] = limits
+
+	return nil
 }
 
 // quotas is identity `quotasRead` for an organization, sorted by kind.

@@ -50,7 +50,7 @@ func TestOrganizationsAndProjects(t *testing.T) {
 
 	var organizations []unikorn.Organization
 
-	h.call(http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
+	h.callAs(DefaultToken, http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
 	require.Len(t, organizations, 1)
 	assert.Equal(t, "sandbox", organizations[0].Metadata.Name)
 
@@ -91,7 +91,9 @@ func TestQuotasAreTheFixtureAndSortedByKind(t *testing.T) {
 		assert.Equal(t, quota.Quantity-quota.Used, quota.Free)
 	}
 
-	assert.Equal(t, map[string]int{"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5}, kinds)
+	assert.Equal(t, map[string]int{
+		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+	}, kinds)
 	assert.IsIncreasing(t, order)
 	assert.Equal(t, 3, h.quota("networks").Used, "the fixture networks")
 }
@@ -118,7 +120,7 @@ func TestAllocationsEnforceTheQuota(t *testing.T) {
 
 	// Kinds without a quota are never limited.
 	unlimited := instanceAllocation("i-4", 0, 0)
-	unlimited.Spec.Allocations = append(unlimited.Spec.Allocations, unikorn.ResourceAllocation{Kind: "loadbalancers", Committed: 1000})
+	unlimited.Spec.Allocations = append(unlimited.Spec.Allocations, unikorn.ResourceAllocation{Kind: "clusters", Committed: 1000})
 	h.call(http.MethodPost, allocationsPath(ProjectID), unlimited).expect(http.StatusCreated, nil)
 
 	// An update over quota is refused and leaves the allocation as it was.

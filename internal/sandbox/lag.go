@@ -226,6 +226,69 @@ func (l *readLag) overlay(w *world, now time.Time) (restore func()) {
 	}
 }
 
+// view is the world as a read sees it now, for a write that must know what the cache
+// shows: the world itself when nothing lags, else a copy in which lagging objects are
+// as the cache has them. Unlike overlay it copies the world, since the write goes on
+// to change it.
+func (l *readLag) view(w *world, now time.Time) *world {
+	l.sweep(now)
+
+	if !l.lagsAny(objectKinds(w)) {
+		return w
+	}
+
+	data, err := json.Marshal(w)
+	if err != nil {
+		panic(err)
+	}
+
+	stale := newWorld()
+	if err := json.Unmarshal(data, stale); err != nil {
+		panic(err)
+	}
+
+	kinds := objectKinds(stale)
+
+	for key, entry := range l.entries {
+		records, ok := kinds[key.kind]
+		if !ok {
+			continue // Not the world's: the compute service's instances.
+		}
+
+		id := reflect.ValueOf(key.id)
+
+		if records.IsNil() {
+			records.Set(reflect.MakeMap(records.Type()))
+		}
+
+		if entry.stale == nil {
+			records.SetMapIndex(id, reflect.Value{})
+
+			continue
+		}
+
+		record := reflect.New(records.Type().Elem().Elem())
+		if err := json.Unmarshal(entry.stale, record.Interface()); err != nil {
+			panic(err)
+		}
+
+		records.SetMapIndex(id, record)
+	}
+
+	return stale
+}
+
+// lagsAny reports whether an object of one of kinds lags.
+func (l *readLag) lagsAny(kinds map[string]reflect.Value) bool {
+	for key := range l.entries {
+		if _, ok := kinds[key.kind]; ok {
+			return true
+		}
+	}
+
+	return false
+}
+
 // sweep forgets the lags that have run out.
 func (l *readLag) sweep(now time.Time) {
 	for key, entry := range l.entries {
@@ -279,6 +342,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// changed notes a change of the world outside its transitions: what reads see may
+// differ (see changes), and a transition may have been scheduled, or a condition met,
+// that the next request must look at. Callers hold mu.
+func (s *Sandbox) changed() {
+	s.generation++
+	s.dueAt = time.Time{}
+}
+
 // advanceLagged applies the transitions due by now, the cache trailing them as it
 // trails any write. They are recorded before the request they came due in is served:
 // a read must not see what the next read hides again.
@@ -291,12 +362,16 @@ func (s *Sandbox) advanceLagged(now time.Time) bool {
 	before := s.lag.snapshot(s.world)
 	advanced := s.world.advance(now)
 
+	// A transition may free what waits on a condition rather than a time (a project
+	// deleted once nothing holds it): after one, the next request looks again.
+	s.dueAt = time.Time{}
+
 	if advanced {
 		s.lag.record(before, s.world, now)
 		s.generation++
+	} else {
+		s.dueAt = nextDue(s.world)
 	}
-
-	s.dueAt = nextDue(s.world)
 
 	return advanced
 }

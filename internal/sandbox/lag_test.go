@@ -198,7 +198,7 @@ func TestReadLagKeepsADeletedObjectListed(t *testing.T) {
 func TestReadLagCoversEveryObjectKind(t *testing.T) {
 	kinds := objectKinds(newWorld())
 
-	for _, kind := range []string{"Networks", "SecurityGroups", "SSHCertificateAuthorities", "Servers", "Images", "Allocations"} {
+	for _, kind := range []string{"Networks", "SecurityGroups", "SSHCertificateAuthorities", "Servers", "LoadBalancers", "Images", "Allocations"} {
 		assert.Contains(t, kinds, kind)
 	}
 

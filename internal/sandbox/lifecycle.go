@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"reflect"
-	"slices"
 	"sync"
 	"time"
 
@@ -136,61 +135,100 @@ func rewriteMetadata(metadata *unikorn.ReadMetadata, write unikorn.WriteMetadata
 var never = time.Date(9999, time.December, 31, 0, 0, 0, 0, time.UTC)
 
 // nextDue is when the earliest transition of any object of the world falls due, or
-// never. It finds the schedules of every kind by their type, so that a kind added
-// later is looked at without further work; advance applies them.
+// never. It finds the schedules of every kind by their type, wherever a record holds
+// them (a file storage's attachments have their own), so that a kind added later is
+// looked at without further work; advance applies them.
 func nextDue(w *world) time.Time {
 	next := never
 
 	for _, records := range objectKinds(w) {
-		paths := schedulePaths(records.Type().Elem().Elem())
-		if len(paths) == 0 {
+		if !holdsSchedules(records.Type()) {
 			continue
 		}
 
 		for iterator := records.MapRange(); iterator.Next(); {
-			record := iterator.Value().Elem()
-
-			for _, path := range paths {
-				if pending := record.FieldByIndex(path).Interface().(schedule); len(pending) > 0 && pending[0].Due.Before(next) { //nolint:forcetypeassert // found by its type
-					next = pending[0].Due
-				}
-			}
+			earliestDue(iterator.Value(), &next)
 		}
 	}
 
 	return next
 }
 
-// scheduleFields caches, per record type, the index paths of its schedule fields.
-var scheduleFields sync.Map
-
-// schedulePaths returns the index paths of the schedule fields of a record type,
-// nested structs included.
-func schedulePaths(t reflect.Type) [][]int {
-	if cached, ok := scheduleFields.Load(t); ok {
-		return cached.([][]int) //nolint:forcetypeassert // stored below
+// earliestDue lowers next to the first due time of any schedule within v.
+func earliestDue(v reflect.Value, next *time.Time) {
+	if !holdsSchedules(v.Type()) {
+		return
 	}
 
-	var paths [][]int
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			earliestDue(v.Elem(), next)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			earliestDue(v.Field(i), next)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type() == reflect.TypeFor[schedule]() {
+			if pending := v.Interface().(schedule); len(pending) > 0 && pending[0].Due.Before(*next) { //nolint:forcetypeassert // its type
+				*next = pending[0].Due
+			}
 
-	var walk func(t reflect.Type, prefix []int)
+			return
+		}
 
-	walk = func(t reflect.Type, prefix []int) {
+		for i := range v.Len() {
+			earliestDue(v.Index(i), next)
+		}
+	case reflect.Map:
+		for iterator := v.MapRange(); iterator.Next(); {
+			earliestDue(iterator.Value(), next)
+		}
+	default:
+	}
+}
+
+// scheduleHolders caches, per type, whether a value of it can hold a schedule.
+var scheduleHolders sync.Map
+
+// holdsSchedules reports whether a value of type t can hold a schedule, so that the
+// walk skips what cannot (names, addresses, the cloud's own structures).
+func holdsSchedules(t reflect.Type) bool {
+	if cached, ok := scheduleHolders.Load(t); ok {
+		return cached.(bool) //nolint:forcetypeassert // stored below
+	}
+
+	holds := typeHoldsSchedules(t, map[reflect.Type]bool{})
+	scheduleHolders.Store(t, holds)
+
+	return holds
+}
+
+// typeHoldsSchedules is holdsSchedules without the cache; a type already being looked
+// at (a recursive one) holds a schedule only through another part of it.
+func typeHoldsSchedules(t reflect.Type, visiting map[reflect.Type]bool) bool {
+	if t == reflect.TypeFor[schedule]() {
+		return true
+	}
+
+	if visiting[t] {
+		return false
+	}
+
+	visiting[t] = true
+
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return typeHoldsSchedules(t.Elem(), visiting)
+	case reflect.Struct:
 		for i := range t.NumField() {
-			field := t.Field(i)
-			path := append(slices.Clone(prefix), i)
-
-			switch {
-			case field.Type == reflect.TypeFor[schedule]():
-				paths = append(paths, path)
-			case field.Type.Kind() == reflect.Struct:
-				walk(field.Type, path)
+			if typeHoldsSchedules(t.Field(i).Type, visiting) {
+				return true
 			}
 		}
+	default:
 	}
 
-	walk(t, nil)
-	scheduleFields.Store(t, paths)
-
-	return paths
+	return false
 }

@@ -72,7 +72,7 @@ func (s *Sandbox) createNetwork(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if err := requireProject(req.caller, spec.OrganizationID, spec.ProjectID, rbacNetworks, opCreate); err != nil {
+	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacNetworks, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -217,8 +217,8 @@ func (s *Sandbox) updateNetwork(req *request) (*reply, error) {
 	return replyAccepted(record.Network), nil
 }
 
-// deleteNetwork deletes a network and, with it, its security groups. Servers must be
-// deleted first: while any exists, the network is in use.
+// deleteNetwork deletes a network and, with it, its security groups and load balancers. Servers must be
+// deleted first, and file storage detached: while either uses it, the network is in use.
 func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 	id := req.PathValue("networkID")
 
@@ -233,12 +233,19 @@ func (s *Sandbox) deleteNetwork(req *request) (*reply, error) {
 		}
 	}
 
+	// File storage exported to the network holds a reference to it.
+	if s.world.fileStorageUses(id) {
+		return nil, errForbidden("network is in use and cannot be deleted")
+	}
+
 	if markDeleting(&record.Network.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay) {
 		for _, group := range s.world.SecurityGroups {
 			if group.SecurityGroup.Status.NetworkID == id {
 				markDeleting(&group.SecurityGroup.Metadata.ReadMetadata, &group.Lifecycle, req.now, s.deprovisionDelay)
 			}
 		}
+
+		s.world.collectLoadBalancers(id, req.now, s.deprovisionDelay)
 	}
 
 	return replyAccepted(nil), nil

@@ -42,5 +42,8 @@ func TestServiceAPIsAreForServicesAlone(t *testing.T) {
 	for _, token := range []string{DefaultToken, ServiceToken} {
 		h.callAs(token, http.MethodGet, "/api/v2/networks/"+NetworkDefaultID, nil).expect(http.StatusOK, nil)
 		h.callAs(token, http.MethodGet, organizationPath("/quotas"), nil).expect(http.StatusOK, nil)
+		h.callAs(token, http.MethodPost, "/api/v2/loadbalancers", loadBalancerCreate("by-"+token, NetworkDefaultID, false)).expect(http.StatusCreated, nil)
+		h.callAs(token, http.MethodGet, "/api/v2/filestorage", nil).expect(http.StatusOK, nil)
+		h.callAs(token, http.MethodGet, "/api/v2/filestorageclasses", nil).expect(http.StatusOK, nil)
 	}
 }

@@ -43,6 +43,10 @@ func errNotFound() *apiError {
 	return &apiError{http.StatusNotFound, unikorn.ErrorNotFound, "resource not found"}
 }
 
+func errConflictWith(format string, args ...any) *apiError {
+	return &apiError{http.StatusConflict, unikorn.ErrorConflict, fmt.Sprintf(format, args...)}
+}
+
 func errConflict() *apiError {
 	return &apiError{http.StatusConflict, unikorn.ErrorConflict, "the requested resource already exists"}
 }

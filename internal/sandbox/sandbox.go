@@ -49,6 +49,10 @@ type Options struct {
 	// and organizations the token may not read. Off, lists drop them silently, as
 	// region's do.
 	ShowInvisible bool
+	// Quotas overrides quantities of the fixture organization's quota by kind (e.g.
+	// "servers": 2), over the fixtures' or the loaded state's, so that a test can make
+	// quota run out. Identity's quota update changes them at run time.
+	Quotas map[string]int
 }
 
 // DefaultOptions are the documented defaults of the unikorn-sandbox command.
@@ -143,6 +147,10 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 		showInvisible:    opts.ShowInvisible,
 		stats:            newStats(),
 		world:            w,
+	}
+
+	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {
+		return nil, err
 	}
 
 	s.registerRoutes()

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -75,7 +76,11 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 	s.routes[pattern] = true
 
 	s.api.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		caller, err := s.authenticate(r)
+		token, err := bearerToken(r)
+		if err == nil && !s.plausibleToken(token) {
+			err = errors.New("token validation failed")
+		}
+
 		if err != nil {
 			writeUnauthorized(w, r, err)
 
@@ -88,7 +93,15 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 			return
 		}
 
-		status, cacheControl, body, err := s.run(r, caller, handler)
+		status, cacheControl, body, err := s.run(r, token, handler)
+
+		var unauthenticated *errUnauthenticated
+		if errors.As(err, &unauthenticated) {
+			writeUnauthorized(w, r, err)
+
+			return
+		}
+
 		if err != nil {
 			writeError(w, err)
 
@@ -101,18 +114,22 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 
 // run executes a handler against the up-to-date world and encodes its reply before
 // the lock is released. A successful change is saved at once.
-func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (int, string, []byte, error) {
+func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, string, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
 	now := s.now()
 	advanced := s.advanceLagged(now)
 
+	caller, err := s.resolve(token, now)
+	if err != nil {
+		return 0, "", nil, err
+	}
+
 	rep, err := s.handleLagged(&request{Request: s.withVisibility(r), caller: caller, now: now}, handler)
 
 	if r.Method != http.MethodGet {
-		s.generation++
-		s.dueAt = time.Time{}
+		s.changed()
 	}
 
 	if advanced || (err == nil && r.Method != http.MethodGet) {
@@ -141,7 +158,8 @@ func (s *Sandbox) run(r *http.Request, caller *principal, handler apiHandler) (i
 // uuidPathParameters are the path parameters the contract declares `format: uuid`.
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
-	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID",
+	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
+	"groupid", "serviceAccountID",
 }
 
 func validatePathIDs(r *http.Request) error {
@@ -152,37 +170,6 @@ func validatePathIDs(r *http.Request) error {
 	}
 
 	return nil
-}
-
-// authenticate resolves the bearer token. The scheme is case-insensitive and the
-// header must be exactly two space-separated parts, as in the real services.
-func (s *Sandbox) authenticate(r *http.Request) (*principal, error) {
-	header := r.Header.Get("Authorization")
-	if header == "" {
-		return nil, fmt.Errorf("authorization header missing")
-	}
-
-	parts := strings.Split(header, " ")
-	if len(parts) != 2 {
-		return nil, fmt.Errorf("authorization header malformed")
-	}
-
-	if !strings.EqualFold(parts[0], "bearer") {
-		return nil, fmt.Errorf("authorization scheme not allowed")
-	}
-
-	switch parts[1] {
-	case s.token:
-		return fixtureUser, nil
-	case OutsiderToken:
-		return outsider, nil
-	case ForeignToken:
-		return foreigner, nil
-	case ServiceToken:
-		return serviceUser, nil
-	}
-
-	return nil, fmt.Errorf("token validation failed")
 }
 
 // writeUnauthorized is the 401 of a failed authentication, pointing the client at the

@@ -81,7 +81,7 @@ func (s *Sandbox) createSSHCertificateAuthority(req *request) (*reply, error) {
 
 	spec := body.Spec
 
-	if err := requireProject(req.caller, spec.OrganizationID, spec.ProjectID, rbacSSHCAs, opCreate); err != nil {
+	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacSSHCAs, opCreate); err != nil {
 		return nil, err
 	}
 

@@ -12,10 +12,10 @@ import (
 )
 
 // stateVersion is bumped whenever the saved form of world changes incompatibly.
-const stateVersion = 1
+const stateVersion = 2
 
 // world is everything a user can change: what -state saves and loads. The catalogue
-// (organizations, projects, regions, flavors, global images) is fixed and lives in
+// (organizations, regions, flavors, global images, roles) is fixed and lives in
 // fixtures.go, so a state file never pins an old catalogue.
 type world struct {
 	Version                   int                                         `json:"version"`
@@ -23,8 +23,13 @@ type world struct {
 	SecurityGroups            map[string]*securityGroupRecord             `json:"securityGroups"`
 	SSHCertificateAuthorities map[string]*unikorn.SSHCertificateAuthority `json:"sshCertificateAuthorities"`
 	Servers                   map[string]*serverRecord                    `json:"servers"`
+	LoadBalancers             map[string]*loadBalancerRecord              `json:"loadBalancers"`
 	Images                    map[string]*imageRecord                     `json:"images"`
 	Allocations               map[string]*unikorn.Allocation              `json:"allocations"`
+	FileStorage               map[string]*fileStorageRecord               `json:"fileStorage"`
+	Projects                  map[string]*projectRecord                   `json:"projects"`
+	Groups                    map[string]*unikorn.Group                   `json:"groups"`
+	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
@@ -63,6 +68,15 @@ type serverRecord struct {
 	Rebuild bool `json:"rebuild,omitempty"`
 }
 
+type loadBalancerRecord struct {
+	LoadBalancer unikorn.LoadBalancer `json:"loadBalancer"`
+	Lifecycle    schedule             `json:"lifecycle,omitempty"`
+	// AllocationID is the identity allocation that charges the load balancer to the quota.
+	AllocationID string `json:"allocationId"`
+	// RequestedVIP is the virtual IP the create asked for; empty lets the network choose.
+	RequestedVIP string `json:"requestedVip,omitempty"`
+}
+
 type imageRecord struct {
 	Image unikorn.Image `json:"image"`
 	// OrganizationID owns the image; global catalogue images have none.
@@ -77,8 +91,13 @@ func newWorld() *world {
 		SecurityGroups:            map[string]*securityGroupRecord{},
 		SSHCertificateAuthorities: map[string]*unikorn.SSHCertificateAuthority{},
 		Servers:                   map[string]*serverRecord{},
+		LoadBalancers:             map[string]*loadBalancerRecord{},
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
+		FileStorage:               map[string]*fileStorageRecord{},
+		Projects:                  map[string]*projectRecord{},
+		Groups:                    map[string]*unikorn.Group{},
+		ServiceAccounts:           map[string]*serviceAccountRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -97,6 +116,13 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 	w = newWorld()
 	if err := json.Unmarshal(data, w); err != nil {
 		return nil, false, fmt.Errorf("decoding sandbox state %s: %w", path, err)
+	}
+
+	// Version 1 kept no projects, groups or service accounts: the projects were a
+	// fixed catalogue then, so they are the fixtures.
+	if w.Version == 1 {
+		w.addIdentityFixtures()
+		w.Version = stateVersion
 	}
 
 	if w.Version != stateVersion {
@@ -154,6 +180,10 @@ func (w *world) advance(now time.Time) bool {
 		}
 	}
 
+	if w.advanceLoadBalancers(now) {
+		changed = true
+	}
+
 	for id, record := range w.SecurityGroups {
 		for _, to := range record.Lifecycle.due(now) {
 			changed = true
@@ -181,6 +211,15 @@ func (w *world) advance(now time.Time) bool {
 			changed = true
 			record.Image.Status.State = to
 		}
+	}
+
+	if w.advanceFileStorage(now) {
+		changed = true
+	}
+
+	// Last: a project whose last holder went in this pass goes with it.
+	if w.advanceProjects(now) {
+		changed = true
 	}
 
 	return changed

@@ -67,7 +67,10 @@ func TestStateOfAnotherVersionIsRefused(t *testing.T) {
 func TestFreshSandboxesAreIdentical(t *testing.T) {
 	first, second := newHarness(t), newHarness(t)
 
-	for _, path := range []string{"/api/v2/networks", "/api/v2/securitygroups", "/api/v2/sshcertificateauthorities", regionPath("/images"), organizationPath("/quotas")} {
+	for _, path := range []string{
+		"/api/v2/networks", "/api/v2/securitygroups", "/api/v2/sshcertificateauthorities", "/api/v2/loadbalancers",
+		regionPath("/images"), organizationPath("/quotas"), "/api/v2/filestorageclasses",
+	} {
 		assert.JSONEq(t, string(first.call(http.MethodGet, path, nil).body), string(second.call(http.MethodGet, path, nil).body), path)
 	}
 }

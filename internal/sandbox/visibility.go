@@ -35,12 +35,7 @@ func showsInvisible(r *http.Request) bool {
 // or with visibility off every organization.
 func visibleOrganizations(r *http.Request, caller *principal) []string {
 	if !showsInvisible(r) {
-		ids := make([]string, 0, len(caller.projects))
-		for id := range caller.projects {
-			ids = append(ids, id)
-		}
-
-		return ids
+		return caller.organizations()
 	}
 
 	ids := make([]string, 0, len(organizations))

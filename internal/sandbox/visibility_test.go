@@ -36,7 +36,7 @@ func TestForeignTokenSeesNothingAndIsForbiddenNotToldGone(t *testing.T) {
 	require.Len(t, organizations, 1)
 	assert.Equal(t, ForeignOrganizationID, organizations[0].Metadata.ID)
 
-	h.call(http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
+	h.callAs(DefaultToken, http.MethodGet, "/api/v1/organizations", nil).expect(http.StatusOK, &organizations)
 	require.Len(t, organizations, 1, "the fixture user does not see the foreign organization")
 	assert.Equal(t, OrganizationID, organizations[0].Metadata.ID)
 }

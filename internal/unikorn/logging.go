@@ -17,13 +17,14 @@ const (
 )
 
 // Logger receives the client's log lines. The client masks what it knows to be secret
-// in a body (private keys, user data); the caller's logger masks the token, which the
+// in a body (private keys, user data, access tokens); the caller's logger masks the token, which the
 // caller gave and whose log it owns. A nil Logger logs nothing.
 type Logger func(ctx context.Context, level LogLevel, message string, fields map[string]any)
 
 // secretBodyFields matches the JSON members whose values must never reach a log:
-// SSH private keys, and user data (cloud-init often carries passwords and tokens).
-var secretBodyFields = regexp.MustCompile(`"(?:privateKey|userData)"\s*:\s*"(?:[^"\\]|\\.)*"`)
+// SSH private keys, user data (cloud-init often carries passwords and tokens) and
+// service account access tokens.
+var secretBodyFields = regexp.MustCompile(`"(?:privateKey|userData|accessToken)"\s*:\s*"(?:[^"\\]|\\.)*"`)
 
 // maskBody hides the secret members of a body and keeps the rest readable.
 func maskBody(body []byte) string {

@@ -552,6 +552,71 @@ type ProjectSpec struct {
 	GroupIDs []string `json:"groupIDs"`
 }
 
+// ProjectWrite is identity `projectWrite`.
+type ProjectWrite struct {
+	Metadata WriteMetadata `json:"metadata"`
+	Spec     ProjectSpec   `json:"spec"`
+}
+
+// Group is identity `groupRead`.
+type Group struct {
+	Metadata OrganizationScopedMetadata `json:"metadata"`
+	Spec     GroupSpec                  `json:"spec"`
+}
+
+// GroupWrite is identity `groupWrite`.
+type GroupWrite struct {
+	Metadata WriteMetadata `json:"metadata"`
+	Spec     GroupSpec     `json:"spec"`
+}
+
+// GroupSpec is identity `groupSpec`. UserIDs and Subjects are two forms of one
+// membership: identity derives each from the other and refuses both at once.
+type GroupSpec struct {
+	RoleIDs           []string  `json:"roleIDs"`
+	ServiceAccountIDs []string  `json:"serviceAccountIDs"`
+	UserIDs           []string  `json:"userIDs,omitempty"`
+	Subjects          []Subject `json:"subjects,omitempty"`
+}
+
+// Subject is identity `subject`: a user as its issuer names it.
+type Subject struct {
+	ID     string `json:"id"`
+	Email  string `json:"email,omitempty"`
+	Issuer string `json:"issuer"`
+}
+
+// ServiceAccount is identity `serviceAccountRead`, and `serviceAccountCreate` when
+// Status.AccessToken is set: only a create or a rotation answers it, once.
+type ServiceAccount struct {
+	Metadata OrganizationScopedMetadata `json:"metadata"`
+	Spec     ServiceAccountSpec         `json:"spec"`
+	Status   ServiceAccountStatus       `json:"status"`
+}
+
+// ServiceAccountWrite is identity `serviceAccountWrite`.
+type ServiceAccountWrite struct {
+	Metadata WriteMetadata      `json:"metadata"`
+	Spec     ServiceAccountSpec `json:"spec"`
+}
+
+// ServiceAccountSpec is identity `serviceAccountSpec`. The groups are derived from
+// the groups' own service account lists.
+type ServiceAccountSpec struct {
+	GroupIDs []string `json:"groupIDs"`
+}
+
+// ServiceAccountStatus is identity `serviceAccountStatus`.
+type ServiceAccountStatus struct {
+	Expiry      time.Time `json:"expiry"`
+	AccessToken string    `json:"accessToken,omitempty"`
+}
+
+// Role is identity `roleRead`.
+type Role struct {
+	Metadata ReadMetadata `json:"metadata"`
+}
+
 // Quotas is identity `quotasRead`.
 type Quotas struct {
 	Quotas []Quota `json:"quotas"`

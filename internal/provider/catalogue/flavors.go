@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*flavorsDataSource)(nil)
@@ -138,6 +139,10 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	var model flavorsModel
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("list flavors", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
 
 	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
 

@@ -15,6 +15,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*imagesDataSource)(nil)
@@ -185,6 +186,10 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	var model imagesModel
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("list images", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
 
 	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*regionsDataSource)(nil)
@@ -66,6 +67,10 @@ func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	var model regionsModel
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("list regions", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
 
 	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
 

@@ -28,7 +28,8 @@ var (
 
 // DataSource is the unikorn_compute_instance_console_output data source.
 type DataSource struct {
-	compute compute.Instances
+	provider *providerdata.Data
+	compute  compute.Instances
 }
 
 // NewDataSource returns the data source for the provider to serve.
@@ -49,7 +50,7 @@ func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, r
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.compute = data.Instances
+		d.provider, d.compute = data, data.Instances
 	}
 }
 
@@ -81,7 +82,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("read the instance's console output", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 

@@ -101,6 +101,7 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 	)
 
 	diags.Append(req.Config.Get(ctx, &config)...)
+	l.provider.Reachable("list instances", providerdata.RemedyQuery, &diags)
 
 	query := compute.ListQuery{
 		ProjectID: config.ProjectID.ValueString(),

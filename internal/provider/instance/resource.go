@@ -58,7 +58,8 @@ var (
 
 // Resource is unikorn_compute_instance.
 type Resource struct {
-	compute compute.Instances
+	provider *providerdata.Data
+	compute  compute.Instances
 	// instanceAPI names the back end compute is.
 	instanceAPI string
 }
@@ -74,7 +75,7 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.compute, r.instanceAPI = data.Instances, data.InstanceAPI
+		r.provider, r.compute, r.instanceAPI = data, data.Instances, data.InstanceAPI
 	}
 }
 
@@ -109,6 +110,10 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 
 	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if !r.provider.Reachable("create the instance", providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 
@@ -156,7 +161,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.provider.Refreshable("instance", state.ID.ValueString(), &resp.Diagnostics) {
 		return
 	}
 
@@ -188,7 +193,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.provider.Reachable("update the instance", providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 
@@ -220,7 +225,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.provider.Reachable("delete the instance", providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 
@@ -241,6 +246,10 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 // ImportState accepts `<id>`, `<organization_id>/<project_id>/<id>`, or an identity.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var identity identityModel
+
+	if !r.provider.Reachable("import the instance", providerdata.RemedyImport, &resp.Diagnostics) {
+		return
+	}
 
 	if req.ID == "" {
 		resp.Diagnostics.Append(resp.Identity.Get(ctx, &identity)...)

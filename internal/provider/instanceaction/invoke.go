@@ -26,13 +26,20 @@ const defaultTimeout = 30 * time.Minute
 
 // configured is embedded by every action of the package to receive the façade.
 type configured struct {
-	compute compute.Instances
+	provider *providerdata.Data
+	compute  compute.Instances
 }
 
 func (c *configured) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		c.compute = data.Instances
+		c.provider, c.compute = data, data.Instances
 	}
+}
+
+// reachable says whether the action can reach Unikorn; Terraform invokes actions
+// when it applies, where the provider's configuration is known.
+func (c *configured) reachable(operation string, diags *diag.Diagnostics) bool {
+	return c.provider.Reachable(operation, providerdata.RemedyApply, diags)
 }
 
 // timeoutAttribute bounds the wait for what the action waits for.

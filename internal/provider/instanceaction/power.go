@@ -82,7 +82,7 @@ func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *acti
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !a.reachable("change the instance's power state", &resp.Diagnostics) {
 		return
 	}
 

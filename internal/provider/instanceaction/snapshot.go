@@ -84,7 +84,7 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !a.reachable("snapshot the instance", &resp.Diagnostics) {
 		return
 	}
 

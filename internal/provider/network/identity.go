@@ -10,9 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// identified gives a resource of this package its identity, the object's ID, and
-// import by ID or by identity. Region's IDs are unique across organizations and
-// projects, so the ID alone names the object.
+// identified gives a resource of this package its identity, the object's ID, by which
+// it is imported (see managed.ImportState). Region's IDs are unique across
+// organizations and projects, so the ID alone names the object.
 type identified struct{}
 
 type identityModel struct {
@@ -23,10 +23,6 @@ func (identified) IdentitySchema(_ context.Context, _ resource.IdentitySchemaReq
 	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
 		"id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the object in region."},
 	}}
-}
-
-func (identified) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
 }
 
 // saveIdentity records the identity of the object id, when the CLI keeps identities.

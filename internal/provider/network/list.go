@@ -143,7 +143,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 	diags.Append(req.Config.Get(ctx, &config)...)
 
 	organizationID := ""
-	if !diags.HasError() {
+	if !diags.HasError() && l.provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
 		organizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
 	}
 

@@ -5,9 +5,7 @@ package network
 
 import (
 	"context"
-	"errors"
 	"maps"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -27,7 +25,6 @@ import (
 
 var (
 	pathID             = path.Root("id")
-	pathName           = path.Root("name")
 	pathOrganizationID = path.Root("organization_id")
 	pathProjectID      = path.Root("project_id")
 )
@@ -167,7 +164,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, data)...)
 
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !d.provider.Reachable("look the "+d.kind.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
 		return
 	}
 
@@ -188,7 +185,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 
 	object, err := d.kind.find(d.provider.Networking, ctx, selector)
 	if err != nil {
-		resp.Diagnostics.Append(d.lookupFailed(err))
+		resp.Diagnostics.Append(diagnostic.Lookup(d.kind.noun, d.kind.narrowing, err))
 
 		return
 	}
@@ -196,38 +193,4 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 	common.setMetadata(ctx, d.kind.metadata(object), &resp.Diagnostics)
 	data.set(ctx, object, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, data)...)
-}
-
-// lookupFailed points a look-up that found no single object at the attribute that
-// selected it, and says what to do.
-func (d *dataSource[T]) lookupFailed(err error) diag.Diagnostic {
-	noun := d.kind.noun
-	title := strings.ToUpper(noun[:1]) + noun[1:]
-
-	var lookupErr *networking.LookupError
-	if !errors.As(err, &lookupErr) {
-		return diagnostic.APIError("Unable to read the "+noun, err)
-	}
-
-	// The façade's message is a clause; the diagnostic shows it as a sentence.
-	problem := strings.ToUpper(err.Error()[:1]) + err.Error()[1:] + "."
-
-	switch {
-	case lookupErr.Selector.ID != "":
-		return diagnostic.AttributeError(pathID, title+" not found", problem,
-			"Check the ID, and that the provider's token is a member of the "+noun+"'s project.")
-	case len(lookupErr.Matches) == 0:
-		return diagnostic.AttributeError(pathName, title+" not found", problem,
-			"Check the name and the scope searched ("+strings.Join(append([]string{"organization_id", "project_id"}, d.kind.narrowing...), ", ")+
-				"); where organization_id and project_id are not set, the provider's are used.")
-	default:
-		narrow := ""
-		for _, attribute := range d.kind.narrowing {
-			narrow += ", or narrow the look-up with `" + attribute + "`"
-		}
-
-		return diagnostic.AttributeError(pathName, "Ambiguous "+noun+" name", problem,
-			"Look the "+noun+" up by `id` (one of those above) instead"+narrow+
-				", or rename the others so that the name is unique.")
-	}
 }

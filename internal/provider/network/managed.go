@@ -45,10 +45,18 @@ func (r *managed[T, M]) Configure(_ context.Context, req resource.ConfigureReque
 	}
 }
 
+// ImportState takes the object's ID, or its identity.
+func (r *managed[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.provider.Reachable("import the "+r.noun, providerdata.RemedyImport, &resp.Diagnostics) {
+		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
+	}
+}
+
 // Read refreshes the state; only region's definite 404 removes the object from it.
 func (r *managed[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	state := r.newModel()
-	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() ||
+		!r.provider.Refreshable(r.noun, state.common().ID.ValueString(), &resp.Diagnostics) {
 		return
 	}
 
@@ -70,7 +78,8 @@ func (r *managed[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp
 
 func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state := r.newModel()
-	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() ||
+		!r.provider.Reachable("delete the "+r.noun, providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 
@@ -87,6 +96,12 @@ func (r *managed[T, M]) save(ctx context.Context, m M, object *T, state *tfsdk.S
 	r.set(ctx, m, object, diags)
 	diags.Append(state.Set(ctx, m)...)
 	saveIdentity(ctx, identity, m.common().ID, diags)
+}
+
+// reachable says whether a create or an update, which run when Terraform applies,
+// can reach Unikorn.
+func (r *managed[T, M]) reachable(operation string, diags *diag.Diagnostics) bool {
+	return r.provider.Reachable(operation+" the "+r.noun, providerdata.RemedyApply, diags)
 }
 
 // finish ends a create or an update: whatever the wait says, an object that exists is

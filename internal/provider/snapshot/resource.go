@@ -151,12 +151,17 @@ func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.Identity
 // ImportState takes the image's ID alone: region's image IDs are unique, and Read
 // finds the image's region among the organization's (the provider's organization_id).
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.provider.Reachable("import the snapshot image", providerdata.RemedyImport, &resp.Diagnostics) {
+		return
+	}
+
 	resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
+		!r.provider.Reachable("snapshot the instance", providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 
@@ -199,7 +204,8 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 // image from it.
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
+		!r.provider.Refreshable("snapshot image", state.ID.ValueString(), &resp.Diagnostics) {
 		return
 	}
 
@@ -258,7 +264,8 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 // gone is deleted.
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
+		!r.provider.Reachable("delete the snapshot image", providerdata.RemedyApply, &resp.Diagnostics) {
 		return
 	}
 

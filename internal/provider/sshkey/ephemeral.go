@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
@@ -19,7 +20,8 @@ var (
 
 // EphemeralResource is the unikorn_compute_instance_ssh_key ephemeral resource.
 type EphemeralResource struct {
-	compute compute.Instances
+	provider *providerdata.Data
+	compute  compute.Instances
 }
 
 // NewEphemeralResource returns the ephemeral resource for the provider to serve.
@@ -33,7 +35,7 @@ func (r *EphemeralResource) Metadata(_ context.Context, _ ephemeral.MetadataRequ
 
 func (r *EphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
 	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.compute = data.Instances
+		r.provider, r.compute = data, data.Instances
 	}
 }
 
@@ -58,6 +60,15 @@ func (r *EphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest,
 	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
 
 	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// While the provider's configuration is not known (in a plan), the key is not
+	// either: Terraform opens the resource again when it applies.
+	if !r.provider.Online() {
+		data.PrivateKey, data.PublicKeyOpenSSH = types.StringUnknown(), types.StringUnknown()
+		resp.Diagnostics.Append(resp.Result.Set(ctx, &data)...)
+
 		return
 	}
 

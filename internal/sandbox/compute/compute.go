@@ -98,8 +98,10 @@ type Service struct {
 	// mu serialises requests, as one controller would act on one object at a time.
 	mu        sync.Mutex
 	instances map[string]*instance
-	// saved is the encoding last persisted, so that only changes are written.
-	saved []byte
+	// saved is the encoding last persisted, so that only changes are written, and
+	// unsaved says the instances may have changed since.
+	saved   []byte
+	unsaved bool
 	// known is every instance as JSON as the last change the cache recorded left it;
 	// nil while reads do not trail.
 	known map[string][]byte
@@ -239,7 +241,7 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 	}
 
 	s.cached(func() { status, body, err = h(req) })
-	s.idle = false
+	s.idle, s.unsaved = false, true
 	s.wake()
 
 	return status, body, err
@@ -266,6 +268,7 @@ func (s *Service) pass(ctx context.Context) {
 	var acted bool
 
 	s.cached(func() { acted = s.reconcile(ctx) })
+	s.unsaved = true
 
 	s.idle, s.idleAt = !acted && s.changes != nil, changes
 }
@@ -366,6 +369,19 @@ func (s *Service) wake() {
 	}()
 }
 
+// Instances returns compute's records as they are, not as its cache shows them.
+func (s *Service) Instances() []unikorn.Instance {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	instances := make([]unikorn.Instance, 0, len(s.instances))
+	for _, in := range s.instances {
+		instances = append(instances, in.Instance)
+	}
+
+	return instances
+}
+
 // Close waits for the controller's passes under way and starts no more.
 func (s *Service) Close() {
 	s.mu.Lock()
@@ -375,11 +391,14 @@ func (s *Service) Close() {
 	s.passes.Wait()
 }
 
-// save hands the records to Persist when they changed.
+// save hands the records to Persist when they changed. Only a write or a pass of the
+// controller changes them: a read alone encodes nothing, however many there are.
 func (s *Service) save() {
-	if s.persist == nil {
+	if s.persist == nil || !s.unsaved {
 		return
 	}
+
+	s.unsaved = false
 
 	data, err := json.Marshal(s.instances)
 	if err != nil || bytes.Equal(data, s.saved) {

@@ -1,0 +1,3 @@
+data "unikorn_group" "administrators" {
+  name = "administrators"
+}

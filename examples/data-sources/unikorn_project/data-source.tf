@@ -1,0 +1,3 @@
+data "unikorn_project" "team" {
+  name = "team"
+}

@@ -1,0 +1,10 @@
+# The file storage of one project; `terraform query -generate-config-out=generated.tf`
+# writes configuration and import blocks for what it finds.
+list "unikorn_file_storage" "project" {
+  provider         = unikorn
+  include_resource = true
+
+  config {
+    project_id = "a0000000-0000-4000-8000-000000000002"
+  }
+}

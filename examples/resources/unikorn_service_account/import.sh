@@ -1,0 +1,2 @@
+# Imported by ORGANIZATION_ID/ID, or by the ID alone in the provider's organization.
+terraform import unikorn_service_account.this a0000000-0000-4000-8000-000000000001/0f6b4c2e-8a34-4c1e-9d57-2b5a3c0e9f11

@@ -1,0 +1,362 @@
+// Package identity is the façade's family for identity's organization-scoped objects:
+// projects (asynchronous: provisioned by a controller, their deletion held while other
+// services still reference them), groups and service accounts (synchronous; a service
+// account's token is answered once), and the roles and quotas a configuration reads.
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Identity's own shapes, named by the façade.
+type (
+	Project                    = unikorn.Project
+	ProjectWrite               = unikorn.ProjectWrite
+	ProjectSpec                = unikorn.ProjectSpec
+	Group                      = unikorn.Group
+	GroupWrite                 = unikorn.GroupWrite
+	GroupSpec                  = unikorn.GroupSpec
+	Subject                    = unikorn.Subject
+	ServiceAccount             = unikorn.ServiceAccount
+	ServiceAccountWrite        = unikorn.ServiceAccountWrite
+	ServiceAccountSpec         = unikorn.ServiceAccountSpec
+	Role                       = unikorn.Role
+	Quota                      = unikorn.Quota
+	Tag                        = unikorn.Tag
+	OrganizationScopedMetadata = unikorn.OrganizationScopedMetadata
+	WriteMetadata              = unikorn.WriteMetadata
+	Selector                   = cloud.Selector
+	LookupError                = cloud.LookupError
+)
+
+// Objects manages identity's projects, groups and service accounts, and reads roles
+// and quotas.
+type Objects interface {
+	ReadProject(ctx context.Context, organizationID, id string) (*Project, error)
+	CreateProject(ctx context.Context, organizationID string, write ProjectWrite) (*Project, error)
+	UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error)
+	DeleteProject(ctx context.Context, organizationID, id string) error
+	ListProjects(ctx context.Context, organizationID string) ([]Project, error)
+	Project(ctx context.Context, selector Selector) (*Project, error)
+
+	ReadGroup(ctx context.Context, organizationID, id string) (*Group, error)
+	CreateGroup(ctx context.Context, organizationID string, write GroupWrite) (*Group, error)
+	UpdateGroup(ctx context.Context, organizationID, id string, write GroupWrite) (*Group, error)
+	DeleteGroup(ctx context.Context, organizationID, id string) error
+	ListGroups(ctx context.Context, organizationID string) ([]Group, error)
+	Group(ctx context.Context, selector Selector) (*Group, error)
+
+	ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
+	CreateServiceAccount(ctx context.Context, organizationID string, write ServiceAccountWrite) (*ServiceAccount, error)
+	UpdateServiceAccount(ctx context.Context, organizationID, id string, write ServiceAccountWrite) (*ServiceAccount, error)
+	DeleteServiceAccount(ctx context.Context, organizationID, id string) error
+	RotateServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
+	ListServiceAccounts(ctx context.Context, organizationID string) ([]ServiceAccount, error)
+
+	Roles(ctx context.Context, organizationID string) ([]Role, error)
+	Quotas(ctx context.Context, organizationID string) ([]Quota, error)
+}
+
+var _ Objects = (*Service)(nil)
+
+// Service is the identity family over a session shared with the façade's others.
+type Service struct {
+	session *cloud.Session
+	client  *unikorn.Client
+}
+
+// NewService returns the identity façade over session.
+func NewService(session *cloud.Session) *Service {
+	return &Service{session: session, client: session.Client()}
+}
+
+// ProjectCreationError means identity refused to create a project because the
+// token's groups hold no organization-scoped role that may.
+type ProjectCreationError struct {
+	OrganizationID string
+	Err            error
+}
+
+func (e *ProjectCreationError) Error() string {
+	return fmt.Sprintf("these credentials may not create projects in organization %s: that needs the permission "+
+		"`identity:projects` `create` at organization scope, which the organization administrator role "+
+		"(`administrator`) grants, and none of the token's groups holds it (%v)", e.OrganizationID, e.Err)
+}
+
+func (e *ProjectCreationError) Unwrap() error { return e.Err }
+
+// ProjectHeldError means a deleted project was still deprovisioning when the delete's
+// time ran out: identity holds a project's deletion while other services still
+// reference it.
+type ProjectHeldError struct {
+	OrganizationID string
+	ID             string
+	Name           string
+	// Since is when identity began deleting it.
+	Since *time.Time
+	// Holders are what the provider could still see in the project; identity itself
+	// does not say what holds it.
+	Holders []string
+	Err     error
+}
+
+func (e *ProjectHeldError) Error() string {
+	var b strings.Builder
+
+	fmt.Fprintf(&b, "project %s (%q) is still being deleted", e.ID, e.Name)
+
+	if e.Since != nil {
+		fmt.Fprintf(&b, " (since %s)", e.Since.UTC().Format(time.RFC3339))
+	}
+
+	b.WriteString(": identity keeps a project until every service that references it (region's networks, " +
+		"security groups, SSH certificate authorities, servers, load balancers and file storage, compute's instances, " +
+		"Kubernetes clusters) has released it, and does not say which do. ")
+
+	if len(e.Holders) > 0 {
+		fmt.Fprintf(&b, "These are still in it: %s. ", strings.Join(e.Holders, ", "))
+	} else {
+		b.WriteString("These credentials see none of region's or compute's objects in it, so what holds it may belong " +
+			"to another service or be hidden from this token. ")
+	}
+
+	fmt.Fprintf(&b, "Find them with `GET /api/v2/networks?projectID=%s` (and the other kinds) on region, "+
+		"`GET /api/v2/instances?projectID=%s` on compute, delete them, then run the destroy again: "+
+		"the deletion already asked for goes on by itself (%v)", e.ID, e.ID, e.Err)
+
+	return b.String()
+}
+
+func (e *ProjectHeldError) Unwrap() error { return e.Err }
+
+func (s *Service) projects(organizationID string) cloud.Object[Project] {
+	return cloud.Object[Project]{
+		Kind: "project",
+		Get: func(ctx context.Context, id string) (*Project, error) {
+			return s.client.GetProject(ctx, organizationID, id)
+		},
+		Del: func(ctx context.Context, id string) error {
+			return s.client.DeleteProject(ctx, organizationID, id)
+		},
+		Metadata: func(project *Project) *unikorn.ReadMetadata { return &project.Metadata.ReadMetadata },
+	}
+}
+
+// ReadProject returns the project, or nil when identity definitely has none: a 404
+// is believed only once the read lag has passed, since a project made moments ago
+// may not be in identity's cache yet.
+func (s *Service) ReadProject(ctx context.Context, organizationID, id string) (*Project, error) {
+	return readSettled(ctx, s.session, s.projects(organizationID), id)
+}
+
+// readSettled reads an object of identity's, taking a 404 for an answer only once the
+// read lag has passed: what a refresh reads may have been made by this run, within
+// the lag, or by the last one.
+func readSettled[T any](ctx context.Context, session *cloud.Session, kind cloud.Object[T], id string) (*T, error) {
+	var object *T
+
+	err := session.PastReadLag(ctx, func(ctx context.Context) error {
+		read, err := kind.Get(ctx, id)
+		object = read
+
+		return err
+	})
+	if unikorn.IsNotFound(err) {
+		return nil, nil
+	}
+
+	return object, err
+}
+
+// ListProjects lists the organization's projects the token may read.
+func (s *Service) ListProjects(ctx context.Context, organizationID string) ([]Project, error) {
+	return s.client.ListProjects(ctx, organizationID)
+}
+
+// CreateProject creates a project, sent once, and waits until identity has
+// provisioned it; a create whose answer was lost is looked for and adopted.
+func (s *Service) CreateProject(ctx context.Context, organizationID string, write ProjectWrite) (*Project, error) {
+	list := func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, organizationID) }
+	projects := s.projects(organizationID)
+
+	project, err := projects.Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Project, error) {
+		project, err := s.client.CreateProject(ctx, organizationID, write)
+		if unikorn.IsForbidden(err) {
+			return nil, &ProjectCreationError{OrganizationID: organizationID, Err: err}
+		}
+
+		return project, err
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	return projects.WaitProvisioned(ctx, s.session, project.Metadata.ID)
+}
+
+// UpdateProject replaces a project's metadata and groups. Identity patches under an
+// optimistic lock and answers with no body, so a conflict (its controller writing
+// the project meanwhile) is sent again once the project is provisioned, and the
+// update is done when a read shows it, provisioned.
+func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
+	err := s.session.WaitFor(ctx, "project "+id+" to take the update", func(ctx context.Context) (bool, error) {
+		err := s.client.UpdateProject(ctx, organizationID, id, write)
+		if unikorn.IsConflict(err) {
+			return false, nil
+		}
+
+		return err == nil, err
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	return s.projects(organizationID).WaitUntil(ctx, s.session, id, "updated", func(project *Project) (bool, error) {
+		return projectShows(project, write), nil
+	})
+}
+
+func projectShows(project *Project, write ProjectWrite) bool {
+	m := project.Metadata
+
+	return m.Name == write.Metadata.Name && m.Description == write.Metadata.Description &&
+		sameTags(m.Tags, write.Metadata.Tags) && sameSet(project.Spec.GroupIDs, write.Spec.GroupIDs)
+}
+
+// DeleteProject deletes a project and waits until identity answers a definite 404.
+// A project that other services still reference stays deprovisioning; when the
+// delete's time runs out on that, the error says so and names what the token can
+// still see in the project.
+func (s *Service) DeleteProject(ctx context.Context, organizationID, id string) error {
+	err := s.projects(organizationID).Delete(ctx, s.session, id)
+	if err == nil || !errors.As(err, new(*cloud.WaitError)) {
+		return err
+	}
+
+	// The caller's context has ended; the look that names the holders gets a moment
+	// of its own.
+	look, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+
+	project, readErr := s.client.GetProject(look, organizationID, id)
+	if readErr != nil || project.Metadata.DeletionTime == nil {
+		return err
+	}
+
+	return &ProjectHeldError{
+		OrganizationID: organizationID, ID: id, Name: project.Metadata.Name,
+		Since: project.Metadata.DeletionTime, Holders: s.holders(look, organizationID, id), Err: err,
+	}
+}
+
+// holders names what the token can see of region's and compute's objects in the
+// project, the usual holders of its deletion. A list that fails adds nothing.
+func (s *Service) holders(ctx context.Context, organizationID, projectID string) []string {
+	var holders []string
+
+	add := func(kind string, metadata unikorn.ReadMetadata) {
+		holders = append(holders, fmt.Sprintf("%s %q (%s)", kind, metadata.Name, metadata.ID))
+	}
+
+	organizations, projects := []string{organizationID}, []string{projectID}
+
+	if networks, err := s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, network := range networks {
+			add("network", network.Metadata.ReadMetadata)
+		}
+	}
+
+	if groups, err := s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, group := range groups {
+			add("security group", group.Metadata.ReadMetadata)
+		}
+	}
+
+	if cas, err := s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, ca := range cas {
+			add("SSH certificate authority", ca.Metadata.ReadMetadata)
+		}
+	}
+
+	if balancers, err := s.client.ListLoadBalancers(ctx, unikorn.LoadBalancerQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, balancer := range balancers {
+			add("load balancer", balancer.Metadata.ReadMetadata)
+		}
+	}
+
+	if shares, err := s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, share := range shares {
+			add("file storage", share.Metadata.ReadMetadata)
+		}
+	}
+
+	if instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
+		for _, instance := range instances {
+			add("compute instance", instance.Metadata.ReadMetadata)
+		}
+	}
+
+	return holders
+}
+
+// Project finds one project by ID or by name in the selector's organization.
+func (s *Service) Project(ctx context.Context, selector Selector) (*Project, error) {
+	return cloud.Lookup(ctx, "project", selector,
+		func(ctx context.Context, id string) (*Project, error) {
+			return s.client.GetProject(ctx, selector.OrganizationID, id)
+		},
+		func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, selector.OrganizationID) },
+		func(project *Project) *unikorn.ReadMetadata { return &project.Metadata.ReadMetadata })
+}
+
+// Roles lists the roles the organization's groups may hold.
+func (s *Service) Roles(ctx context.Context, organizationID string) ([]Role, error) {
+	return s.client.ListRoles(ctx, organizationID)
+}
+
+// Quotas returns the organization's quotas: limit, used and free per kind.
+func (s *Service) Quotas(ctx context.Context, organizationID string) ([]Quota, error) {
+	quotas, err := s.client.GetQuotas(ctx, organizationID)
+	if err != nil {
+		return nil, err
+	}
+
+	return quotas.Quotas, nil
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
+
+func sameTags(a, b unikorn.Tags) bool {
+	if len(a) != len(b) {
+		return false
+	}
+
+	for _, tag := range b {
+		if value, ok := a.Get(tag.Name); !ok || value != tag.Value {
+			return false
+		}
+	}
+
+	return true
+}
+
+// notFound is the 404 of a read that identity answers by list: it has none by ID.
+func notFound(path string) error {
+	return &unikorn.APIError{StatusCode: http.StatusNotFound, Code: unikorn.ErrorNotFound, Method: http.MethodGet, Path: path,
+		Description: "not in the list"}
+}

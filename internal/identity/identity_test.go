@@ -1,0 +1,154 @@
+package identity_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// env is an identity façade over a fresh sandbox, as token.
+type env struct {
+	world   *cloudtest.World
+	service *identity.Service
+}
+
+func newEnv(t *testing.T, token string, readLag time.Duration) *env {
+	t.Helper()
+
+	world := cloudtest.Start(t, cloudtest.Config{Token: token, ReadLag: readLag})
+
+	return &env{world: world, service: identity.NewService(world.Session)}
+}
+
+func projectWrite(groupIDs ...string) identity.ProjectWrite {
+	return identity.ProjectWrite{Metadata: identity.WriteMetadata{Name: "team"}, Spec: identity.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)}}
+}
+
+func TestAProjectUserIsToldWhichRoleCreatingAProjectNeeds(t *testing.T) {
+	e := newEnv(t, sandbox.DefaultToken, 0)
+
+	_, err := e.service.CreateProject(t.Context(), sandbox.OrganizationID, projectWrite())
+
+	var refused *identity.ProjectCreationError
+	require.ErrorAs(t, err, &refused)
+	assert.Contains(t, err.Error(), "`identity:projects` `create`")
+	assert.Contains(t, err.Error(), "`administrator`")
+}
+
+func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 40*time.Millisecond)
+	ctx := t.Context()
+
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
+	require.NoError(t, err)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, project.Metadata.ProvisioningStatus)
+
+	group, err := e.service.CreateGroup(ctx, sandbox.EmptyOrganizationID, identity.GroupWrite{
+		Metadata: identity.WriteMetadata{Name: "team"},
+		Spec:     identity.GroupSpec{RoleIDs: []string{sandbox.UserRoleID}, ServiceAccountIDs: []string{}},
+	})
+	require.NoError(t, err)
+
+	write := projectWrite(group.Metadata.ID)
+	write.Metadata.Description = "renamed"
+	updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+	require.NoError(t, err)
+	assert.Equal(t, []string{group.Metadata.ID}, updated.Spec.GroupIDs)
+
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID))
+
+	gone, err := e.service.ReadProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID)
+	require.NoError(t, err)
+	assert.Nil(t, gone)
+}
+
+func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
+	require.NoError(t, err)
+
+	admin := e.world.NewClient(t, sandbox.AdminToken, nil)
+
+	network, err := admin.CreateNetwork(ctx, unikorn.NetworkCreate{
+		Metadata: unikorn.WriteMetadata{Name: "holder"},
+		Spec: unikorn.NetworkCreateSpec{
+			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{}},
+			OrganizationID: sandbox.EmptyOrganizationID, ProjectID: project.Metadata.ID, RegionID: sandbox.RegionID, Prefix: "10.9.0.0/24",
+		},
+	})
+	require.NoError(t, err)
+
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+
+	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.Metadata.ID)
+
+	var held *identity.ProjectHeldError
+	require.ErrorAs(t, err, &held)
+	assert.Contains(t, err.Error(), network.Metadata.ID, "names the network that holds it")
+	assert.Contains(t, err.Error(), "projectID="+project.Metadata.ID, "says how to find the rest")
+
+	require.NoError(t, admin.DeleteNetwork(ctx, network.Metadata.ID))
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID))
+}
+
+func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+
+	_, err := e.world.Sandbox.AddFault(sandbox.FaultRule{
+		Method: "POST", Route: "/api/v1/organizations/{organizationID}/serviceaccounts", Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
+	})
+	require.NoError(t, err)
+
+	account, err := e.service.CreateServiceAccount(ctx, sandbox.EmptyOrganizationID, identity.ServiceAccountWrite{
+		Metadata: identity.WriteMetadata{Name: "ci"}, Spec: identity.ServiceAccountSpec{GroupIDs: []string{}},
+	})
+
+	var adopted *identity.AdoptedError
+	require.ErrorAs(t, err, &adopted)
+	require.NotNil(t, account)
+	assert.Empty(t, account.Status.AccessToken)
+	assert.Contains(t, err.Error(), "rotate it")
+
+	accounts, err := e.service.ListServiceAccounts(ctx, sandbox.EmptyOrganizationID)
+	require.NoError(t, err)
+	assert.Len(t, accounts, 1, "sent once, never again")
+
+	rotated, err := e.service.RotateServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	require.NoError(t, err)
+	assert.NotEmpty(t, rotated.Status.AccessToken)
+}
+
+func TestAServiceAccountIsReadFromTheList(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+
+	account, err := e.service.CreateServiceAccount(ctx, sandbox.EmptyOrganizationID, identity.ServiceAccountWrite{
+		Metadata: identity.WriteMetadata{Name: "ci"}, Spec: identity.ServiceAccountSpec{GroupIDs: []string{"f0000000-0000-4000-8000-0000000000aa"}},
+	})
+
+	var notJoined *identity.GroupsNotJoinedError
+	require.ErrorAs(t, err, &notJoined)
+
+	read, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	require.NoError(t, err)
+	require.NotNil(t, read)
+	assert.Empty(t, read.Status.AccessToken)
+
+	require.NoError(t, e.service.DeleteServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID))
+
+	gone, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	require.NoError(t, err)
+	assert.Nil(t, gone)
+}

@@ -1,0 +1,144 @@
+package filestorage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
+)
+
+var (
+	_ list.ListResource              = (*listResource)(nil)
+	_ list.ListResourceWithConfigure = (*listResource)(nil)
+)
+
+// NewListResource returns the unikorn_file_storage list resource.
+func NewListResource() list.ListResource {
+	return &listResource{}
+}
+
+// listResource finds file storage for `terraform query`. Each result is what the
+// resource's Read makes of the storage after an import, so that generated
+// configuration imports cleanly.
+type listResource struct {
+	provider *providerdata.Data
+}
+
+type listConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+}
+
+func (l *listResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (l *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds file storage for `terraform query`, to review it or to generate configuration " +
+			"that imports it. Each result is named `<name> (<id>)` and carries the identity the resource has. " +
+			"Storage that is being deleted is left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only file storage of this project; without it, every project of the " +
+					"organization the token can see is searched.",
+				Validators: []validator.String{validators.UUID()},
+			},
+			"region_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only file storage of this region.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+		},
+	}
+}
+
+func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var (
+		config listConfig
+		diags  diag.Diagnostics
+	)
+
+	diags.Append(req.Config.Get(ctx, &config)...)
+
+	organizationID := ""
+	if !diags.HasError() && l.provider.Reachable("list file storage", providerdata.RemedyQuery, &diags) {
+		organizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+	}
+
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+
+		return
+	}
+
+	all, err := l.provider.Storage.List(ctx, organizationID, config.ProjectID.ValueString(), config.RegionID.ValueString())
+	if err != nil {
+		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Storage("Unable to list file storage", err))
+
+		return
+	}
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		var pushed int64
+
+		for i := range all {
+			if all[i].Metadata.DeletionTime != nil {
+				continue
+			}
+
+			if pushed >= req.Limit || !push(l.result(ctx, req, &all[i])) {
+				return
+			}
+
+			pushed++
+		}
+	}
+}
+
+func (l *listResource) result(ctx context.Context, req list.ListRequest, fs *storage.FileStorage) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", fs.Metadata.Name, fs.Metadata.ID)
+	result.Diagnostics.Append(result.Identity.Set(ctx, identityModel{ID: types.StringValue(fs.Metadata.ID)})...)
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	// What an import reads: the optional attributes the storage does not use are unset.
+	state := resourceModel{storageModel: storageModel{
+		Description: types.StringNull(), Tags: types.MapNull(types.StringType), Attachments: types.SetNull(types.StringType),
+	}}
+	state.set(ctx, fs, &result.Diagnostics)
+	state.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, &state)...)
+	}
+
+	return result
+}

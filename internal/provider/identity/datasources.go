@@ -1,0 +1,349 @@
+package identity
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+// Data source type names besides the resources'.
+const (
+	RolesTypeName  = "unikorn_roles"
+	QuotasTypeName = "unikorn_quotas"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*rolesDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*quotasDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*objectDataSource[identity.Project, projectLookup])(nil)
+	_ datasource.DataSourceWithConfigValidators = (*objectDataSource[identity.Group, groupLookup])(nil)
+)
+
+func organizationAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true, Computed: true,
+		MarkdownDescription: "Organization to look in; defaults to the provider's `organization_id`.",
+		Validators:          []validator.String{validators.UUID()},
+	}
+}
+
+// NewRolesDataSource returns the unikorn_roles data source.
+func NewRolesDataSource() datasource.DataSource { return &rolesDataSource{} }
+
+type rolesDataSource struct{ configured }
+
+type roleModel struct {
+	ID          types.String `tfsdk:"id"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+}
+
+type rolesModel struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	IDs            types.Map    `tfsdk:"ids"`
+	Roles          []roleModel  `tfsdk:"roles"`
+}
+
+func (d *rolesDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = RolesTypeName
+}
+
+func (d *rolesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The roles a group may hold in the organization, so that a group names them by name: " +
+			"`data.unikorn_roles.all.ids[\"user\"]`. Identity's chart installs `administrator` (organization " +
+			"administrator: may create projects), `auditor`, `user` (project user) and `reader` (project reader). " +
+			"Reading them needs `identity:roles` `read`, which an administrator holds and a project user does not.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": organizationAttribute(),
+			"ids": schema.MapAttribute{
+				Computed: true, ElementType: types.StringType, MarkdownDescription: "Role IDs by role name.",
+			},
+			"roles": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: "The roles, in name order.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."},
+					"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the role."},
+					"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m rolesModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("read the roles", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
+
+	organizationID := d.organization(m.OrganizationID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	roles, err := d.provider.Identity.Roles(ctx, organizationID)
+	if err != nil {
+		resp.Diagnostics.Append(failed("read", "roles", err))
+
+		return
+	}
+
+	ids := map[string]string{}
+	m.Roles = []roleModel{}
+
+	for _, role := range roles {
+		ids[role.Metadata.Name] = role.Metadata.ID
+		m.Roles = append(m.Roles, roleModel{
+			ID: types.StringValue(role.Metadata.ID), Name: types.StringValue(role.Metadata.Name),
+			Description: types.StringValue(role.Metadata.Description),
+		})
+	}
+
+	m.OrganizationID = types.StringValue(organizationID)
+	value, diags := types.MapValueFrom(ctx, types.StringType, ids)
+	resp.Diagnostics.Append(diags...)
+	m.IDs = value
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// NewQuotasDataSource returns the unikorn_quotas data source.
+func NewQuotasDataSource() datasource.DataSource { return &quotasDataSource{} }
+
+type quotasDataSource struct{ configured }
+
+type quotaModel struct {
+	Limit types.Int64 `tfsdk:"limit"`
+	Used  types.Int64 `tfsdk:"used"`
+	Free  types.Int64 `tfsdk:"free"`
+}
+
+type quotasModel struct {
+	OrganizationID types.String          `tfsdk:"organization_id"`
+	Quotas         map[string]quotaModel `tfsdk:"quotas"`
+}
+
+func (d *quotasDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = QuotasTypeName
+}
+
+func (d *quotasDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization's quotas, per kind (`servers`, `gpus`, `networks`, `publicips`, ...): " +
+			"the limit, what is used and what is free, so that a module can check for room before it plans a " +
+			"large change, for instance in a `precondition`.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": organizationAttribute(),
+			"quotas": schema.MapNestedAttribute{
+				Computed: true, MarkdownDescription: "Quotas by kind.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"limit": schema.Int64Attribute{Computed: true, MarkdownDescription: "The most of the kind the organization may use."},
+					"used":  schema.Int64Attribute{Computed: true, MarkdownDescription: "What is used, committed and reserved."},
+					"free":  schema.Int64Attribute{Computed: true, MarkdownDescription: "What is left: `limit - used`."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m quotasModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("read the quotas", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
+
+	organizationID := d.organization(m.OrganizationID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	quotas, err := d.provider.Identity.Quotas(ctx, organizationID)
+	if err != nil {
+		resp.Diagnostics.Append(failed("read", "quotas", err))
+
+		return
+	}
+
+	m.OrganizationID = types.StringValue(organizationID)
+	m.Quotas = map[string]quotaModel{}
+
+	for _, quota := range quotas {
+		m.Quotas[quota.Kind] = quotaModel{
+			Limit: types.Int64Value(int64(quota.Quantity)), Used: types.Int64Value(int64(quota.Used)), Free: types.Int64Value(int64(quota.Free)),
+		}
+	}
+
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// objectDataSource looks up a project or a group (T) by ID or by name, into the
+// model M, which embeds lookupModel.
+type objectDataSource[T, M any] struct {
+	configured
+	typeName, noun, description string
+	extra                       map[string]schema.Attribute
+	find                        func(identity.Objects, context.Context, identity.Selector) (*T, error)
+	common                      func(*M) *lookupModel
+	set                         func(context.Context, *M, *T, *diag.Diagnostics)
+}
+
+type lookupModel struct {
+	ID             types.String `tfsdk:"id"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	Name           types.String `tfsdk:"name"`
+	Description    types.String `tfsdk:"description"`
+	Tags           types.Map    `tfsdk:"tags"`
+}
+
+type projectLookup struct {
+	lookupModel
+	GroupIDs types.Set    `tfsdk:"group_ids"`
+	Status   types.String `tfsdk:"provisioning_status"`
+}
+
+type groupLookup struct {
+	lookupModel
+	RoleIDs           types.Set `tfsdk:"role_ids"`
+	UserIDs           types.Set `tfsdk:"user_ids"`
+	ServiceAccountIDs types.Set `tfsdk:"service_account_ids"`
+}
+
+// NewProjectDataSource returns the unikorn_project data source.
+func NewProjectDataSource() datasource.DataSource {
+	return &objectDataSource[identity.Project, projectLookup]{
+		typeName: ProjectTypeName, noun: "project",
+		description: "Looks up a project, by `id` or by `name` in the organization. Another configuration's " +
+			"resources can take its `id` as their `project_id`.",
+		extra: map[string]schema.Attribute{
+			"group_ids":           schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Groups whose project-scoped roles apply in the project."},
+			"provisioning_status": schema.StringAttribute{Computed: true, MarkdownDescription: "Identity's provisioning status of the project."},
+		},
+		find:   identity.Objects.Project,
+		common: func(m *projectLookup) *lookupModel { return &m.lookupModel },
+		set: func(ctx context.Context, m *projectLookup, p *identity.Project, diags *diag.Diagnostics) {
+			m.GroupIDs = setOf(ctx, p.Spec.GroupIDs, diags)
+			m.Status = types.StringValue(p.Metadata.ProvisioningStatus)
+			m.setCommon(ctx, p.Metadata.ID, p.Metadata.OrganizationID, p.Metadata.Name, p.Metadata.Description, p.Metadata.Tags, diags)
+		},
+	}
+}
+
+// NewGroupDataSource returns the unikorn_group data source.
+func NewGroupDataSource() datasource.DataSource {
+	return &objectDataSource[identity.Group, groupLookup]{
+		typeName: GroupTypeName, noun: "group",
+		description: "Looks up a group, by `id` or by `name` in the organization, for a project's `group_ids` " +
+			"or a service account's.",
+		extra: map[string]schema.Attribute{
+			"role_ids":            schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Roles the group's members hold."},
+			"user_ids":            schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Users in the group."},
+			"service_account_ids": schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Service accounts in the group."},
+		},
+		find:   identity.Objects.Group,
+		common: func(m *groupLookup) *lookupModel { return &m.lookupModel },
+		set: func(ctx context.Context, m *groupLookup, g *identity.Group, diags *diag.Diagnostics) {
+			m.RoleIDs = setOf(ctx, g.Spec.RoleIDs, diags)
+			m.UserIDs = setOf(ctx, g.Spec.UserIDs, diags)
+			m.ServiceAccountIDs = setOf(ctx, g.Spec.ServiceAccountIDs, diags)
+			m.setCommon(ctx, g.Metadata.ID, g.Metadata.OrganizationID, g.Metadata.Name, g.Metadata.Description, g.Metadata.Tags, diags)
+		},
+	}
+}
+
+func (m *lookupModel) setCommon(ctx context.Context, id, organizationID, name, description string, tags []identity.Tag, diags *diag.Diagnostics) {
+	common := unsetCommon()
+	common.setCommon(ctx, id, organizationID, name, description, tags, diags)
+	m.ID, m.OrganizationID, m.Name = common.ID, common.OrganizationID, common.Name
+	m.Description = types.StringValue(description)
+
+	if common.Tags.IsNull() {
+		common.Tags = types.MapValueMust(types.StringType, nil)
+	}
+
+	m.Tags = common.Tags
+}
+
+func (d *objectDataSource[T, M]) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = d.typeName
+}
+
+func (d *objectDataSource[T, M]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *objectDataSource[T, M]) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
+	}
+}
+
+func (d *objectDataSource[T, M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attributes := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Optional: true, Computed: true, MarkdownDescription: "ID of the " + d.noun + "; give this or `name`.",
+			Validators: []validator.String{validators.UUID()},
+		},
+		"name": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Name of the " + d.noun + "; give this or `id`. Names are not unique: a name that " +
+				"several carry is an error that lists their IDs.",
+		},
+		"organization_id": organizationAttribute(),
+		"description":     schema.StringAttribute{Computed: true, MarkdownDescription: "Description of the " + d.noun + "."},
+		"tags":            schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the " + d.noun + "."},
+	}
+
+	for _, name := range []string{"group_ids", "role_ids", "user_ids", "service_account_ids", "provisioning_status"} {
+		if attribute, ok := d.extra[name]; ok {
+			attributes[name] = attribute
+		}
+	}
+
+	resp.Schema = schema.Schema{MarkdownDescription: d.description, Attributes: attributes}
+}
+
+func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m M
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
+		!d.provider.Reachable("look the "+d.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
+		return
+	}
+
+	common := d.common(&m)
+	organizationID := d.organization(common.OrganizationID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	object, err := d.find(d.provider.Identity, ctx, identity.Selector{
+		ID: common.ID.ValueString(), Name: common.Name.ValueString(), OrganizationID: organizationID,
+	})
+	if err != nil {
+		resp.Diagnostics.Append(failed("find", d.noun, err))
+
+		return
+	}
+
+	d.set(ctx, &m, object, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

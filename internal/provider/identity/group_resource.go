@@ -1,0 +1,216 @@
+package identity
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+)
+
+// GroupTypeName is the group resource's and data source's Terraform type.
+const GroupTypeName = "unikorn_group"
+
+var (
+	_ resource.ResourceWithConfigure   = (*groupResource)(nil)
+	_ resource.ResourceWithImportState = (*groupResource)(nil)
+	_ resource.ResourceWithIdentity    = (*groupResource)(nil)
+)
+
+// NewGroupResource returns the unikorn_group resource.
+func NewGroupResource() resource.Resource {
+	return &groupResource{managed{noun: "group"}}
+}
+
+type groupResource struct {
+	managed
+}
+
+type groupModel struct {
+	commonModel
+	RoleIDs           types.Set `tfsdk:"role_ids"`
+	UserIDs           types.Set `tfsdk:"user_ids"`
+	ServiceAccountIDs types.Set `tfsdk:"service_account_ids"`
+	timed
+}
+
+func (r *groupResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = GroupTypeName
+}
+
+func (r *groupResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := commonAttributes("group")
+	attributes["role_ids"] = schema.SetAttribute{
+		Required: true, ElementType: types.StringType,
+		MarkdownDescription: "Roles the group's members hold (see the `unikorn_roles` data source): their " +
+			"organization scope everywhere in the organization, their project scope in the projects that name " +
+			"the group. Identity refuses a role that does not exist (400), and one that grants more than the " +
+			"token itself holds (403).",
+		Validators: []validator.Set{uuids()},
+	}
+	attributes["user_ids"] = schema.SetAttribute{
+		Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "Organization users in the group, by ID. Identity refuses a user who is not a member " +
+			"of the organization (400).",
+		Validators: []validator.Set{uuids(), setvalidator.SizeAtLeast(1)},
+	}
+	attributes["service_account_ids"] = schema.SetAttribute{
+		Optional: true, Computed: true, ElementType: types.StringType,
+		MarkdownDescription: "Service accounts in the group. Identity keeps this one membership on the group and " +
+			"also changes it when a service account's `group_ids` change, so manage it from one side: leave this " +
+			"unset when the service accounts name their groups, and it shows what they chose.",
+		Validators: []validator.Set{uuids()},
+	}
+	attributes["timeouts"] = timeoutsAttribute(ctx)
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A group: binds users and service accounts to roles. Groups are synchronous; every " +
+			"attribute but `organization_id` changes in place.",
+		Attributes: attributes,
+	}
+}
+
+func (r *groupResource) write(ctx context.Context, plan *groupModel, current *identity.Group, diags *diag.Diagnostics) identity.GroupWrite {
+	write := identity.GroupWrite{
+		Metadata: plan.writeMetadata(ctx, diags),
+		Spec: identity.GroupSpec{
+			RoleIDs:           stringsOf(ctx, plan.RoleIDs, diags),
+			UserIDs:           stringsOf(ctx, plan.UserIDs, diags),
+			ServiceAccountIDs: stringsOf(ctx, plan.ServiceAccountIDs, diags),
+		},
+	}
+
+	// Unset, the membership is the service accounts' to manage: keep what they chose.
+	if plan.ServiceAccountIDs.IsUnknown() && current != nil {
+		write.Spec.ServiceAccountIDs = append([]string{}, current.Spec.ServiceAccountIDs...)
+	}
+
+	return write
+}
+
+func (r *groupResource) set(ctx context.Context, m *groupModel, group *identity.Group, diags *diag.Diagnostics) {
+	md := group.Metadata
+	m.setCommon(ctx, md.ID, md.OrganizationID, md.Name, md.Description, md.Tags, diags)
+	m.RoleIDs = setOf(ctx, group.Spec.RoleIDs, diags)
+	m.ServiceAccountIDs = setOf(ctx, group.Spec.ServiceAccountIDs, diags)
+
+	if len(group.Spec.UserIDs) > 0 || !m.UserIDs.IsNull() {
+		m.UserIDs = setOf(ctx, group.Spec.UserIDs, diags)
+	}
+}
+
+func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan groupModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+		return
+	}
+
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, memberTimeout, &resp.Diagnostics)
+	defer cancel()
+
+	organizationID := r.organization(plan.OrganizationID, &resp.Diagnostics)
+	write := r.write(ctx, &plan, nil, &resp.Diagnostics)
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	group, err := r.provider.Identity.CreateGroup(ctx, organizationID, write)
+	if err != nil {
+		resp.Diagnostics.Append(failed("create", "group", err))
+
+		return
+	}
+
+	r.set(ctx, &plan, group, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
+}
+
+func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state groupModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
+		return
+	}
+
+	organizationID := r.organization(state.OrganizationID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	group, err := r.provider.Identity.ReadGroup(ctx, organizationID, state.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.Append(failed("read", "group", err))
+
+		return
+	}
+
+	if group == nil {
+		resp.State.RemoveResource(ctx)
+
+		return
+	}
+
+	r.set(ctx, &state, group, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
+}
+
+func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan groupModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+		return
+	}
+
+	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, memberTimeout, &resp.Diagnostics)
+	defer cancel()
+
+	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
+
+	current, err := r.provider.Identity.ReadGroup(ctx, organizationID, id)
+	if err != nil {
+		resp.Diagnostics.Append(failed("read", "group", err))
+
+		return
+	}
+
+	write := r.write(ctx, &plan, current, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	group, err := r.provider.Identity.UpdateGroup(ctx, organizationID, id, write)
+	if err != nil {
+		resp.Diagnostics.Append(failed("update", "group", err))
+
+		return
+	}
+
+	r.set(ctx, &plan, group, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
+}
+
+func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state groupModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
+		return
+	}
+
+	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, memberTimeout, &resp.Diagnostics)
+	defer cancel()
+
+	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString()); err != nil {
+		resp.Diagnostics.Append(failed("delete", "group", err))
+	}
+}

@@ -1,0 +1,196 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+var (
+	_ list.ListResource              = (*listResource[identity.Project])(nil)
+	_ list.ListResourceWithConfigure = (*listResource[identity.Project])(nil)
+)
+
+// listResource finds the objects of one kind of an organization for `terraform
+// query`. Each result is what the resource's Read would make of the object, so
+// generated configuration imports cleanly.
+type listResource[T any] struct {
+	configured
+
+	typeName, noun string
+	list           func(identity.Objects, context.Context, string) ([]T, error)
+	metadata       func(*T) *identity.OrganizationScopedMetadata
+	// state is the resource's state for an object; its timeouts are left to the caller.
+	state func(context.Context, *T, *diag.Diagnostics) *timedModel
+}
+
+// timedModel is a resource model whose timeouts a listed result leaves unset.
+type timedModel struct {
+	model    any
+	timeouts *timed
+}
+
+type listConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	Name           types.String `tfsdk:"name"`
+}
+
+// NewProjectListResource returns the unikorn_project list resource.
+func NewProjectListResource() list.ListResource {
+	return &listResource[identity.Project]{
+		typeName: ProjectTypeName, noun: "projects",
+		list:     identity.Objects.ListProjects,
+		metadata: func(project *identity.Project) *identity.OrganizationScopedMetadata { return &project.Metadata },
+		state: func(ctx context.Context, project *identity.Project, diags *diag.Diagnostics) *timedModel {
+			m := &projectModel{commonModel: unsetCommon()}
+			(&projectResource{}).set(ctx, m, project, diags)
+
+			return &timedModel{model: m, timeouts: &m.timed}
+		},
+	}
+}
+
+// NewGroupListResource returns the unikorn_group list resource.
+func NewGroupListResource() list.ListResource {
+	return &listResource[identity.Group]{
+		typeName: GroupTypeName, noun: "groups",
+		list:     identity.Objects.ListGroups,
+		metadata: func(group *identity.Group) *identity.OrganizationScopedMetadata { return &group.Metadata },
+		state: func(ctx context.Context, group *identity.Group, diags *diag.Diagnostics) *timedModel {
+			m := &groupModel{commonModel: unsetCommon(), UserIDs: types.SetNull(types.StringType)}
+			(&groupResource{}).set(ctx, m, group, diags)
+
+			return &timedModel{model: m, timeouts: &m.timed}
+		},
+	}
+}
+
+// NewServiceAccountListResource returns the unikorn_service_account list resource.
+// An imported account has no sealed token: its token was answered only to whoever
+// created it.
+func NewServiceAccountListResource() list.ListResource {
+	return &listResource[identity.ServiceAccount]{
+		typeName: ServiceAccountTypeName, noun: "service accounts",
+		list:     identity.Objects.ListServiceAccounts,
+		metadata: func(account *identity.ServiceAccount) *identity.OrganizationScopedMetadata { return &account.Metadata },
+		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) *timedModel {
+			m := &serviceAccountModel{
+				commonModel: unsetCommon(), SealedToken: types.StringNull(), RotationTrigger: types.MapNull(types.StringType),
+			}
+			(&serviceAccountResource{}).set(ctx, m, account, diags)
+
+			return &timedModel{model: m, timeouts: &m.timed}
+		},
+	}
+}
+
+// unsetCommon is the common attributes as a configuration that sets none of the
+// optional ones has them.
+func unsetCommon() commonModel {
+	return commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
+}
+
+func (l *listResource[T]) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = l.typeName
+}
+
+func (l *listResource[T]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds an organization's " + l.noun + " for `terraform query`, to review them or to " +
+			"generate configuration that imports them. Each result is named `<name> (<id>)` and carries the " +
+			"identity the resource has. Objects that are being deleted are left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"name": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only " + l.noun + " of this name. Names need not be unique.",
+			},
+		},
+	}
+}
+
+func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var (
+		config listConfig
+		diags  diag.Diagnostics
+	)
+
+	diags.Append(req.Config.Get(ctx, &config)...)
+
+	organizationID := ""
+	if !diags.HasError() && l.provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
+		organizationID = l.organization(config.OrganizationID, &diags)
+	}
+
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+
+		return
+	}
+
+	objects, err := l.list(l.provider.Identity, ctx, organizationID)
+	if err != nil {
+		stream.Results = list.ListResultsStreamDiagnostics(diag.Diagnostics{failed("list", l.noun, err)})
+
+		return
+	}
+
+	name := config.Name.ValueString()
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		var pushed int64
+
+		for i := range objects {
+			metadata := l.metadata(&objects[i])
+			if metadata.DeletionTime != nil || (name != "" && metadata.Name != name) {
+				continue
+			}
+
+			if pushed >= req.Limit || !push(l.result(ctx, req, &objects[i], metadata)) {
+				return
+			}
+
+			pushed++
+		}
+	}
+}
+
+func (l *listResource[T]) result(ctx context.Context, req list.ListRequest, object *T, metadata *identity.OrganizationScopedMetadata) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", metadata.Name, metadata.ID)
+	saveIdentity(ctx, result.Identity, &commonModel{
+		OrganizationID: types.StringValue(metadata.OrganizationID), ID: types.StringValue(metadata.ID),
+	}, &result.Diagnostics)
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	state := l.state(ctx, object, &result.Diagnostics)
+	state.timeouts.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, state.model)...)
+	}
+
+	return result
+}

@@ -1,0 +1,163 @@
+package loadbalancer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+var (
+	_ list.ListResource              = (*listResource)(nil)
+	_ list.ListResourceWithConfigure = (*listResource)(nil)
+)
+
+// NewListResource returns the unikorn_load_balancer list resource.
+func NewListResource() list.ListResource {
+	return &listResource{}
+}
+
+// listResource finds load balancers for `terraform query`. Each result is what the
+// resource's Read makes of the load balancer, so generated configuration imports
+// cleanly.
+type listResource struct {
+	provider *providerdata.Data
+}
+
+type listConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+	NetworkID      types.String `tfsdk:"network_id"`
+	Tags           types.Map    `tfsdk:"tags"`
+}
+
+func (l *listResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (l *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
+}
+
+func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	uuid := []validator.String{validators.UUID()}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds load balancers for `terraform query`, to review them or to generate configuration " +
+			"that imports them. Each result is named `<name> (<id>)` and carries the identity the resource has. Load " +
+			"balancers that are being deleted are left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": schema.StringAttribute{
+				Optional: true, Validators: uuid,
+				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
+			},
+			"project_id": schema.StringAttribute{
+				Optional: true, Validators: uuid,
+				MarkdownDescription: "Only load balancers of this project; without it, every project of the organization " +
+					"the token can see is searched.",
+			},
+			"region_id": schema.StringAttribute{
+				Optional: true, Validators: uuid, MarkdownDescription: "Only load balancers in this region.",
+			},
+			"network_id": schema.StringAttribute{
+				Optional: true, Validators: uuid, MarkdownDescription: "Only load balancers on this network.",
+			},
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only load balancers that carry every one of these tags with these values.",
+			},
+		},
+	}
+}
+
+func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var (
+		config listConfig
+		diags  diag.Diagnostics
+	)
+
+	diags.Append(req.Config.Get(ctx, &config)...)
+	l.provider.Reachable("list load balancers", providerdata.RemedyQuery, &diags)
+
+	query := loadbalancing.Query{
+		ProjectID: config.ProjectID.ValueString(),
+		RegionID:  config.RegionID.ValueString(),
+		NetworkID: config.NetworkID.ValueString(),
+		Tags:      map[string]string{},
+	}
+
+	if !diags.HasError() {
+		query.OrganizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+		diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...)
+	}
+
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+
+		return
+	}
+
+	found, err := l.provider.LoadBalancers.List(ctx, query)
+	if err != nil {
+		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.LoadBalancing("Unable to list load balancers", err))
+
+		return
+	}
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		var pushed int64
+
+		for i := range found {
+			if found[i].Deleting {
+				continue
+			}
+
+			if pushed >= req.Limit || !push(l.result(ctx, req, &found[i])) {
+				return
+			}
+
+			pushed++
+		}
+	}
+}
+
+func (l *listResource) result(ctx context.Context, req list.ListRequest, lb *loadbalancing.LoadBalancer) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", lb.Name, lb.ID)
+	result.Diagnostics.Append(result.Identity.Set(ctx, identityModel{ID: types.StringValue(lb.ID)})...)
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	// The state the resource's import would read: what a configuration that sets
+	// none of the optional attributes has, so that generated configuration leaves
+	// them out.
+	state := &resourceModel{model: model{
+		Description: types.StringNull(),
+		Tags:        types.MapNull(types.StringType),
+		Listeners:   types.MapNull(listenerType),
+	}}
+	state.set(ctx, lb, &result.Diagnostics)
+	state.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, state)...)
+	}
+
+	return result
+}

@@ -1,0 +1,66 @@
+package validators
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+)
+
+var (
+	_ validator.String = loadBalancerName{}
+	_ validator.String = ipv4Address{}
+)
+
+// LoadBalancerName rejects a load balancer name region would refuse.
+func LoadBalancerName() validator.String { return loadBalancerName{} }
+
+type loadBalancerName struct{}
+
+func (loadBalancerName) Description(context.Context) string {
+	return "must be a valid load balancer name (a Kubernetes label value)"
+}
+
+func (v loadBalancerName) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (loadBalancerName) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	if err := loadbalancing.ValidateName(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid load balancer name", err.Error()+".",
+			"Use 1 to 63 letters, digits, `-`, `_` or `.`, starting and ending with a letter or digit."))
+	}
+}
+
+// IPv4Address accepts an IPv4 address only in the form region writes it, so that the
+// state never differs from the configuration.
+func IPv4Address() validator.String { return ipv4Address{} }
+
+type ipv4Address struct{}
+
+func (ipv4Address) Description(context.Context) string { return "an IPv4 address such as 10.0.0.10" }
+
+func (v ipv4Address) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (ipv4Address) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+
+	value := req.ConfigValue.ValueString()
+
+	switch canonical, ok := loadbalancing.CanonicalAddress(value); {
+	case !ok:
+		resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid IPv4 address",
+			fmt.Sprintf("%q is not an IPv4 address.", value), "Write it like 10.0.0.10."))
+	case canonical != value:
+		resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid IPv4 address",
+			fmt.Sprintf("%q is an IPv4 address written in another form than region writes it.", value),
+			fmt.Sprintf("Write it as %s.", canonical)))
+	}
+}

@@ -1,0 +1,496 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// File storage follows region v1.20.0 (pkg/handler/storage): a create validates,
+// charges the size in bytes to the `filestorage` quota and stores the storage; an
+// update regenerates the spec from the request and resizes the charge; a delete is
+// finished by a finalizer that releases the charge. The rules themselves are in
+// package storage. Region's handlers read the storage and the networks it is attached
+// to through the controller's cache: a network the cache has not seen is not found
+// (422), and not provisioned while the cache shows it pending; storage the cache has
+// not seen is not found to an update or a delete; and an update's patch carries the
+// version the cache showed, so while the cache trails the storage (its status changes
+// as the back end reports) the patch conflicts, which region answers with a 500 after
+// moving the quota charge back.
+
+const rbacFileStorage = "region:filestorage:v2"
+
+// fileStorageSpecRequired is the required part of region `storageV2Spec`.
+var fileStorageSpecRequired = []string{
+	"spec", "spec.sizeGiB", "spec.storageType", "spec.storageType.NFS?.rootSquash", "spec.attachments?.networkIds",
+	"spec.snapshotPolicies[].name", "spec.snapshotPolicies[].schedule", "spec.snapshotPolicies[].schedule.interval",
+	"spec.snapshotPolicies[].retention", "spec.snapshotPolicies[].retention.keep",
+}
+
+// notNull is a member the document declares without `nullable`: absent leaves it
+// unset, and an explicit null is refused as the validator refuses it.
+type notNull[T any] struct {
+	value *T
+}
+
+func (n *notNull[T]) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return errors.New("value must not be null")
+	}
+
+	n.value = new(T)
+
+	return json.Unmarshal(data, n.value)
+}
+
+// strictSpec shadows the spec members whose null region refuses; being shallower,
+// they take those members from the embedded spec when decoding.
+type strictSpec struct {
+	DefaultSnapshotProtectionEnabled notNull[bool]                            `json:"defaultSnapshotProtectionEnabled"`
+	SnapshotPolicies                 notNull[[]unikorn.StorageSnapshotPolicy] `json:"snapshotPolicies"`
+	Attachments                      notNull[unikorn.StorageAttachments]      `json:"attachments"`
+}
+
+// specBody holds the spec one level down, where strictSpec shadows its members.
+type specBody struct {
+	unikorn.FileStorageSpec
+}
+
+func (s strictSpec) apply(spec *unikorn.FileStorageSpec) {
+	spec.DefaultSnapshotProtectionEnabled = s.DefaultSnapshotProtectionEnabled.value
+	spec.SnapshotPolicies = s.SnapshotPolicies.value
+	spec.Attachments = s.Attachments.value
+}
+
+// storageViolation turns a broken rule of package storage into region's answer.
+func storageViolation(err error) error {
+	var violation *storage.Violation
+	if !errors.As(err, &violation) {
+		return err
+	}
+
+	if violation.Schema {
+		return errBadRequest("%s", violation.Message)
+	}
+
+	return errUnprocessable("%s", violation.Message)
+}
+
+func fileStorageMetadata(record *fileStorageRecord) *unikorn.ProjectScopedMetadata {
+	return &record.Metadata
+}
+
+func (s *Sandbox) listFileStorage(req *request) (*reply, error) {
+	q, err := parseListQuery(req.Request, req.caller)
+	if err != nil {
+		return nil, err
+	}
+
+	return replyOK(selectList(q, req.caller, s.world.FileStorage, func(record *fileStorageRecord) (unikorn.FileStorage, listing) {
+		return record.render(), projectListing(&record.Metadata, record.RegionID, "")
+	})), nil
+}
+
+func (s *Sandbox) getFileStorage(req *request) (*reply, error) {
+	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.caller, fileStorageMetadata, rbacFileStorage, opRead)
+	if err != nil {
+		return nil, err
+	}
+
+	return replyOK(record.render()), nil
+}
+
+func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
+	var body struct {
+		Metadata unikorn.WriteMetadata `json:"metadata"`
+		Spec     struct {
+			unikorn.FileStorageCreateSpec
+			strictSpec
+		} `json:"spec"`
+	}
+
+	required := requiredWith(append(fileStorageSpecRequired, "spec.organizationId", "spec.projectId", "spec.regionId", "spec.storageClassId")...)
+	if err := decodeBody(req.Request, &body, required...); err != nil {
+		return nil, err
+	}
+
+	spec := body.Spec.FileStorageCreateSpec
+	body.Spec.apply(&spec.FileStorageSpec)
+
+	if err := s.validateFileStorageSchema(body.Metadata, spec.FileStorageSpec); err != nil {
+		return nil, err
+	}
+
+	if err := validateUUID("/spec/regionId", spec.RegionID); err != nil {
+		return nil, err
+	}
+
+	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacFileStorage, opCreate); err != nil {
+		return nil, err
+	}
+
+	// The create saga: validate, allocate, create.
+	if err := storageViolation(storage.ValidateCreateSize(spec.SizeGiB)); err != nil {
+		return nil, err
+	}
+
+	if !regionExists(spec.RegionID) {
+		return nil, errUnprocessable("region does not exist")
+	}
+
+	class, err := findStorageClass(req.caller, spec.StorageClassID)
+	if err != nil {
+		return nil, err
+	}
+
+	if class.class.Spec.RegionID != spec.RegionID {
+		return nil, errUnprocessable("storage class not available in region")
+	}
+
+	if err := s.validateAttachments(req, spec.Attachments, spec.ProjectID); err != nil {
+		return nil, err
+	}
+
+	var policies []unikorn.StorageSnapshotPolicy
+	if spec.SnapshotPolicies != nil {
+		policies = *spec.SnapshotPolicies
+	}
+
+	if err := storageViolation(storage.ValidatePolicies(policies)); err != nil {
+		return nil, err
+	}
+
+	attachments, err := s.generateAttachments(req, spec.Attachments, class)
+	if err != nil {
+		return nil, err
+	}
+
+	record := &fileStorageRecord{
+		Metadata:          projectMetadata(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, req.now),
+		RegionID:          spec.RegionID,
+		StorageClassID:    spec.StorageClassID,
+		SizeGiB:           spec.SizeGiB,
+		RootSquash:        storage.RootSquash(spec.StorageType),
+		DefaultProtection: storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, true),
+		Lifecycle:         provisionSchedule(req.now, s.provisionDelay),
+	}
+
+	record.setAttachments(attachments, req.now, s.provisionDelay)
+	record.setPolicies(policies, req.now, s.provisionDelay)
+
+	allocation, err := s.world.allocate(spec.OrganizationID, spec.ProjectID, fileStorageAllocation(record), req.now)
+	if err != nil {
+		return nil, err
+	}
+
+	record.AllocationID = allocation.Metadata.ID
+	s.world.FileStorage[record.Metadata.ID] = record
+
+	return replyCreated(record.render()), nil
+}
+
+// validateFileStorageSchema is what region's validator checks of a spec before any
+// handler runs.
+func (s *Sandbox) validateFileStorageSchema(metadata unikorn.WriteMetadata, spec unikorn.FileStorageSpec) error {
+	if err := validateWriteMetadata(metadata); err != nil {
+		return err
+	}
+
+	if spec.SnapshotPolicies != nil {
+		return storageViolation(storage.ValidatePolicySchema(*spec.SnapshotPolicies))
+	}
+
+	return nil
+}
+
+// fileStorageAllocation is the quota charge of the storage: its size in bytes.
+func fileStorageAllocation(record *fileStorageRecord) unikorn.AllocationWrite {
+	return unikorn.AllocationWrite{
+		Metadata: unikorn.WriteMetadata{Name: "undefined"},
+		Spec: unikorn.AllocationSpec{
+			Kind: fileStorageAllocationKind,
+			ID:   record.Metadata.ID,
+			Allocations: []unikorn.ResourceAllocation{
+				{Kind: "filestorage", Committed: int(storage.SizeBytes(record.SizeGiB))},
+			},
+		},
+	}
+}
+
+// validateAttachments checks the networks asked for as region does, each in turn:
+// it must exist (a network of another organization is forbidden), be in the
+// storage's project and be provisioned.
+func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttachments, projectID string) error {
+	if asked == nil {
+		return nil
+	}
+
+	for _, id := range asked.NetworkIDs {
+		if !uuidPattern.MatchString(id) {
+			return errUnprocessable("invalid network ID")
+		}
+
+		network, err := lookup(s.cached(req).Networks, id, req.caller, networkMetadata, rbacNetworks, opRead)
+
+		var apiErr *apiError
+		if errors.As(err, &apiErr) && apiErr.status == http.StatusNotFound {
+			return errUnprocessable("network not found")
+		}
+
+		if err != nil {
+			return err
+		}
+
+		if network.Network.Metadata.ProjectID != projectID {
+			return errUnprocessable("network not available in project")
+		}
+
+		if network.Network.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned {
+			return errUnprocessable("network not provisioned")
+		}
+	}
+
+	return nil
+}
+
+// generateAttachments gives each network asked for, which validateAttachments let
+// through, its share of the network's storage range: as many addresses as the
+// class's parallelism. A network without a storage range cannot be attached. Nil
+// attachments mean none.
+func (s *Sandbox) generateAttachments(req *request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
+	if asked == nil {
+		return nil, nil
+	}
+
+	networks := s.cached(req).Networks
+	attachments := make([]attachmentState, 0, len(asked.NetworkIDs))
+
+	for _, id := range asked.NetworkIDs {
+		status := networks[id].Network.Status
+
+		reservations := status.Reservations
+		if reservations == nil {
+			reservations = defaultReservations()
+		}
+
+		storageRange, ok := storage.StorageRange(status.Prefix, reservations)
+		if !ok {
+			return nil, errUnprocessable("network requested does not have a storage range configured")
+		}
+
+		attachments = append(attachments, attachmentState{NetworkID: id, Range: storageRange.Narrow(class.class.Spec.Parallelism)})
+	}
+
+	return attachments, nil
+}
+
+// setAttachments makes the attachments asked for the record's: those it has keep what
+// the back end observed of them, new ones wait to be observed, and those no longer
+// asked for are detached, which the back end finishes later.
+func (r *fileStorageRecord) setAttachments(asked []attachmentState, now time.Time, delay time.Duration) {
+	current := map[string]attachmentState{}
+	for _, a := range r.Attachments {
+		current[a.NetworkID] = a
+	}
+
+	var next, detaching []attachmentState
+
+	for _, a := range asked {
+		if have, ok := current[a.NetworkID]; ok && !have.Detaching {
+			a.Status, a.Lifecycle = have.Status, have.Lifecycle
+		} else {
+			a.Lifecycle = attachSchedule(now, delay)
+		}
+
+		delete(current, a.NetworkID)
+		next = append(next, a)
+	}
+
+	for _, a := range r.Attachments {
+		if _, dropped := current[a.NetworkID]; !dropped {
+			continue
+		}
+
+		if !a.Detaching {
+			a.Detaching, a.Status = true, unikorn.ProvisioningDeprovisioning
+			a.Lifecycle = schedule{{To: toGone, Due: now.Add(delay)}}
+		}
+
+		detaching = append(detaching, a)
+	}
+
+	r.Attachments = append(next, detaching...)
+}
+
+// setPolicies makes policies the record's: an unchanged policy keeps what the back
+// end observed of it, a new or changed one waits to be observed again.
+func (r *fileStorageRecord) setPolicies(policies []unikorn.StorageSnapshotPolicy, now time.Time, delay time.Duration) {
+	var next []policyState
+
+	for _, policy := range policies {
+		state := policyState{Policy: policy, Lifecycle: schedule{{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay)}}}
+
+		for _, have := range r.Policies {
+			if storage.SamePolicy(have.Policy, policy) {
+				state = have
+			}
+		}
+
+		next = append(next, state)
+	}
+
+	r.Policies = next
+}
+
+func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
+	var body struct {
+		Metadata unikorn.WriteMetadata `json:"metadata"`
+		Spec     struct {
+			specBody
+			strictSpec
+		} `json:"spec"`
+	}
+
+	if err := decodeBody(req.Request, &body, requiredWith(fileStorageSpecRequired...)...); err != nil {
+		return nil, err
+	}
+
+	spec := body.Spec.FileStorageSpec
+	body.Spec.apply(&spec)
+
+	if err := s.validateFileStorageSchema(body.Metadata, spec); err != nil {
+		return nil, err
+	}
+
+	id := req.PathValue("filestorageID")
+
+	current, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opUpdate)
+	if err != nil {
+		return nil, err
+	}
+
+	if current.Metadata.DeletionTime != nil {
+		return nil, errBadRequest("filestorage is being deleted")
+	}
+
+	class, err := findStorageClass(req.caller, current.StorageClassID)
+	if err != nil {
+		return nil, err
+	}
+
+	// The update saga: validate, generate, resize the allocation, patch.
+	if err := s.validateAttachments(req, spec.Attachments, current.Metadata.ProjectID); err != nil {
+		return nil, err
+	}
+
+	if spec.SnapshotPolicies != nil {
+		if err := storageViolation(storage.ValidatePolicies(*spec.SnapshotPolicies)); err != nil {
+			return nil, err
+		}
+	}
+
+	attachments, err := s.generateAttachments(req, spec.Attachments, class)
+	if err != nil {
+		return nil, err
+	}
+
+	resized := *current
+	resized.SizeGiB = spec.SizeGiB
+
+	allocation, err := s.world.resizedAllocation(&resized, req.now)
+	if err != nil {
+		return nil, err
+	}
+
+	// The patch carries the version the handler read: one the cache trails conflicts,
+	// and the saga moves the allocation back, so nothing changes.
+	record, ok := s.world.FileStorage[id]
+	if !ok || !sameFileStorage(record, current) {
+		return nil, errServer()
+	}
+
+	s.world.Allocations[allocation.Metadata.ID] = allocation
+
+	policies := make([]unikorn.StorageSnapshotPolicy, 0, len(record.Policies))
+	for _, p := range record.Policies {
+		policies = append(policies, p.Policy)
+	}
+
+	rewriteMetadata(&record.Metadata.ReadMetadata, body.Metadata, req.now)
+	record.SizeGiB = spec.SizeGiB
+	record.RootSquash = storage.RootSquash(spec.StorageType)
+	record.DefaultProtection = storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, record.DefaultProtection)
+	record.setAttachments(attachments, req.now, s.provisionDelay)
+	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, policies), req.now, s.provisionDelay)
+	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+
+	return replyAccepted(record.render()), nil
+}
+
+// sameFileStorage reports whether two records are one version of the storage.
+func sameFileStorage(a, b *fileStorageRecord) bool {
+	left, errLeft := json.Marshal(a)
+	right, errRight := json.Marshal(b)
+
+	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
+}
+
+// resizedAllocation is the storage's quota charge moved to its new size: 403 when the
+// organization's quota does not hold it. The caller stores it.
+func (w *world) resizedAllocation(record *fileStorageRecord, now time.Time) (*unikorn.Allocation, error) {
+	stored, ok := w.Allocations[record.AllocationID]
+	if !ok {
+		return nil, errServer()
+	}
+
+	updated := copyAllocation(stored)
+	write := fileStorageAllocation(record)
+	rewriteMetadata(&updated.Metadata.ReadMetadata, write.Metadata, now)
+	updated.Spec = write.Spec
+
+	if err := w.checkQuota(&updated); err != nil {
+		return nil, err
+	}
+
+	return &updated, nil
+}
+
+// deleteFileStorage starts deleting file storage, as the cache shows it; region checks
+// no attachment.
+func (s *Sandbox) deleteFileStorage(req *request) (*reply, error) {
+	id := req.PathValue("filestorageID")
+
+	cached, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opDelete)
+	if err != nil {
+		return nil, err
+	}
+
+	if cached.Metadata.DeletionTime != nil {
+		return replyAccepted(nil), nil
+	}
+
+	record, ok := s.world.FileStorage[id]
+	if !ok {
+		return nil, errNotFound()
+	}
+
+	markDeleting(&record.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+
+	return replyAccepted(nil), nil
+}
+
+// fileStorageUses reports whether any file storage keeps the network in use.
+func (w *world) fileStorageUses(networkID string) bool {
+	for _, record := range w.FileStorage {
+		if record.usesNetwork(networkID) {
+			return true
+		}
+	}
+
+	return false
+}

@@ -1,0 +1,228 @@
+package sandbox
+
+import (
+	"slices"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// groupWriteRequired is the required part of identity `groupWrite`.
+var groupWriteRequired = requiredWith("spec", "spec.roleIDs", "spec.serviceAccountIDs", "spec.subjects[].id", "spec.subjects[].issuer")
+
+// sandboxIssuer is the issuer the sandbox's users' subjects name.
+const sandboxIssuer = "https://identity.sandbox.unikorn-cloud.org"
+
+// groupMetadata: groups have no controller, so identity reports no status for them.
+func groupMetadata(metadata unikorn.ReadMetadata) unikorn.ReadMetadata {
+	metadata.ProvisioningStatus = unikorn.ProvisioningUnknown
+	metadata.HealthStatus = unikorn.HealthUnknown
+
+	return metadata
+}
+
+func rbacGroup(group *unikorn.Group) identity.Group {
+	return identity.Group{
+		ID:                group.Metadata.ID,
+		RoleIDs:           group.Spec.RoleIDs,
+		UserIDs:           group.Spec.UserIDs,
+		ServiceAccountIDs: group.Spec.ServiceAccountIDs,
+	}
+}
+
+// groupsByName are the organization's groups in identity's list order, by
+// Kubernetes name, which is the ID.
+func (w *world) groupsByName(organizationID string) []*unikorn.Group {
+	var groups []*unikorn.Group
+
+	for _, group := range byID(w.Groups) {
+		if group.Metadata.OrganizationID == organizationID {
+			groups = append(groups, group)
+		}
+	}
+
+	return groups
+}
+
+func (s *Sandbox) listGroups(req *request) (*reply, error) {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, opRead)); err != nil {
+		return nil, err
+	}
+
+	result := []unikorn.Group{}
+	for _, group := range s.world.groupsByName(organizationID) {
+		result = append(result, *group)
+	}
+
+	return replyOK(result), nil
+}
+
+// findGroup finds a group of the organization in the path, once the caller may act on groups.
+func (s *Sandbox) findGroup(req *request, operation string) (*unikorn.Group, error) {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, operation)); err != nil {
+		return nil, err
+	}
+
+	group, ok := s.world.Groups[req.PathValue("groupid")]
+	if !ok || group.Metadata.OrganizationID != organizationID {
+		return nil, errNotFound()
+	}
+
+	return group, nil
+}
+
+func (s *Sandbox) getGroup(req *request) (*reply, error) {
+	group, err := s.findGroup(req, opRead)
+	if err != nil {
+		return nil, err
+	}
+
+	return replyOK(group), nil
+}
+
+// decodeGroup reads a group write and applies identity's rules to it: members named
+// one way only, users of the organization, roles that exist, are not protected and
+// that the caller itself holds. IDs are deduplicated; service account IDs are not
+// checked, as identity does not check them.
+func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.GroupSpec, unikorn.WriteMetadata, error) {
+	var body unikorn.GroupWrite
+	if err := decodeBody(req.Request, &body, groupWriteRequired...); err != nil {
+		return body.Spec, body.Metadata, err
+	}
+
+	if err := validateWriteMetadata(body.Metadata); err != nil {
+		return body.Spec, body.Metadata, err
+	}
+
+	spec := body.Spec
+
+	if err := identity.CheckMembers(identity.Dedupe(spec.UserIDs), len(spec.Subjects)); err != nil {
+		return spec, body.Metadata, errBadRequest("%s", err.Error())
+	}
+
+	spec.UserIDs = identity.Dedupe(spec.UserIDs)
+	for _, userID := range spec.UserIDs {
+		if !slices.Contains(organizationUsers[organizationID], userID) {
+			return spec, body.Metadata, errBadRequest("user %s does not exist", userID)
+		}
+	}
+
+	spec.Subjects = slices.Clone(spec.Subjects)
+	if len(spec.UserIDs) > 0 {
+		spec.Subjects = make([]unikorn.Subject, 0, len(spec.UserIDs))
+		for _, userID := range spec.UserIDs {
+			spec.Subjects = append(spec.Subjects, unikorn.Subject{ID: userID, Email: userID, Issuer: sandboxIssuer})
+		}
+	}
+
+	spec.RoleIDs = identity.Dedupe(spec.RoleIDs)
+	for _, roleID := range spec.RoleIDs {
+		role, ok := identity.RoleByID(roleID)
+		if !ok {
+			return spec, body.Metadata, errBadRequest("role ID %s does not exist", roleID)
+		}
+
+		if role.Protected {
+			return spec, body.Metadata, errForbidden("requested role is protected")
+		}
+
+		if err := req.caller.acl.AllowRole(organizationID, role); err != nil {
+			return spec, body.Metadata, errForbidden("requested role cannot be granted")
+		}
+	}
+
+	spec.RoleIDs = nonNil(spec.RoleIDs)
+	spec.ServiceAccountIDs = nonNil(identity.Dedupe(spec.ServiceAccountIDs))
+
+	return spec, body.Metadata, nil
+}
+
+func (s *Sandbox) createGroup(req *request) (*reply, error) {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, opCreate)); err != nil {
+		return nil, err
+	}
+
+	spec, metadata, err := s.decodeGroup(req, organizationID)
+	if err != nil {
+		return nil, err
+	}
+
+	group := &unikorn.Group{
+		Metadata: unikorn.OrganizationScopedMetadata{
+			ReadMetadata:   groupMetadata(newReadMetadata(newResourceID(), metadata, req.now)),
+			OrganizationID: organizationID,
+		},
+		Spec: spec,
+	}
+
+	s.world.Groups[group.Metadata.ID] = group
+
+	return replyCreated(group), nil
+}
+
+// updateGroup replaces a group and answers with no body.
+func (s *Sandbox) updateGroup(req *request) (*reply, error) {
+	group, err := s.findGroup(req, opUpdate)
+	if err != nil {
+		return nil, err
+	}
+
+	spec, metadata, err := s.decodeGroup(req, group.Metadata.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+
+	updated := *group
+	rewriteMetadata(&updated.Metadata.ReadMetadata, metadata, req.now)
+	updated.Spec = spec
+	s.world.Groups[group.Metadata.ID] = &updated
+
+	return replyOK(nil), nil
+}
+
+// deleteGroup deletes a group and takes it out of every project that names it.
+func (s *Sandbox) deleteGroup(req *request) (*reply, error) {
+	group, err := s.findGroup(req, opDelete)
+	if err != nil {
+		return nil, err
+	}
+
+	for _, record := range s.world.Projects {
+		if ids, changed := identity.WithoutGroup(record.Project.Spec.GroupIDs, group.Metadata.ID); changed {
+			record.Project.Spec.GroupIDs = ids
+		}
+	}
+
+	delete(s.world.Groups, group.Metadata.ID)
+
+	return replyOK(nil), nil
+}
+
+// listRoles lists the roles groups may hold: identity never shows its protected ones.
+func (s *Sandbox) listRoles(req *request) (*reply, error) {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacRoles, opRead)); err != nil {
+		return nil, err
+	}
+
+	result := []unikorn.Role{}
+
+	for _, role := range identity.Roles {
+		if role.Protected {
+			continue
+		}
+
+		metadata := provisionedMetadata(role.ID, role.Name)
+		metadata.Description = role.Description
+		result = append(result, unikorn.Role{Metadata: metadata})
+	}
+
+	return replyOK(result), nil
+}

@@ -1,0 +1,74 @@
+package sandbox
+
+import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// storageClass is a file storage class of the catalogue. A class with an
+// organization is that organization's alone; one without is everyone's.
+type storageClass struct {
+	class          unikorn.StorageClass
+	organizationID string
+}
+
+// storageClasses are in ID order, as region lists them.
+var storageClasses = []storageClass{
+	fixtureStorageClass(StorageClassStandardID, "sim-nfs-standard", RegionID, "", 4, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(StorageClassLegacyID, "sim-nfs-legacy", RegionID, "", 1, unikorn.StorageProtocolNFSv3),
+	fixtureStorageClass(StorageClassDedicatedID, "sandbox-dedicated", RegionID, OrganizationID, 8,
+		unikorn.StorageProtocolNFSv3, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(StorageClassForeignID, "foreign-dedicated", RegionID, ForeignOrganizationID, 2, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(StorageClassRemoteID, "remote-nfs", RemoteRegionID, "", storage.DefaultParallelism, unikorn.StorageProtocolNFSv4),
+}
+
+func fixtureStorageClass(id, name, regionID, organizationID string, parallelism int, protocols ...string) storageClass {
+	return storageClass{
+		class: unikorn.StorageClass{
+			Metadata: provisionedMetadata(id, name),
+			Spec:     unikorn.StorageClassSpec{RegionID: regionID, Protocols: protocols, Parallelism: parallelism},
+		},
+		organizationID: organizationID,
+	}
+}
+
+// rbacStorageClasses is what region checks of a class labelled with an organization.
+const rbacStorageClasses = "region:filestorageclass:v2"
+
+// visibleTo says whether the caller may read the class: every class without an
+// organization, and those of organizations it belongs to.
+func (c *storageClass) visibleTo(caller *principal) bool {
+	return c.organizationID == "" || caller.isMember(c.organizationID)
+}
+
+// findStorageClass is region's read of a class for a create or an update: a class
+// that does not exist is a 422, one of another organization is forbidden.
+func findStorageClass(caller *principal, id string) (*storageClass, error) {
+	for i := range storageClasses {
+		if class := &storageClasses[i]; class.class.Metadata.ID == id {
+			if !class.visibleTo(caller) {
+				return nil, errRBAC(rbacStorageClasses, opRead)
+			}
+
+			return class, nil
+		}
+	}
+
+	return nil, errUnprocessable("storage class not found")
+}
+
+// listStorageClasses lists the classes the caller may read, of the regions asked
+// for. Region checks no permission for the list itself, only for each class.
+func (s *Sandbox) listStorageClasses(req *request) (*reply, error) {
+	regionIDs := req.URL.Query()["regionID"]
+	classes := []unikorn.StorageClass{}
+
+	for i := range storageClasses {
+		class := &storageClasses[i]
+		if oneOf(regionIDs, class.class.Spec.RegionID) && (class.visibleTo(req.caller) || showsInvisible(req.Request)) {
+			classes = append(classes, class.class)
+		}
+	}
+
+	return replyOK(classes), nil
+}
