@@ -50,10 +50,19 @@ func newPacer(narrow time.Duration) *pacer {
 	return &pacer{narrow: narrow, spans: map[Change]span{}}
 }
 
+// probe is a read a wait makes besides its poll ticks: at, counted from the start of
+// the wait; expectDone when the change has been seen done by then before (the end of
+// the span and after), not at a quarter of a span still wide, where the read narrows
+// the span as much as it looks for the change.
+type probe struct {
+	at         time.Duration
+	expectDone bool
+}
+
 // probes returns when, counted from the start of a wait for c, the wait should read
 // besides its poll ticks, in order, and when the span begins, before which a read
 // would see c not done: nothing while nothing is known of c.
-func (p *pacer) probes(c Change) (probes []time.Duration, notBefore time.Duration) {
+func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 	if p == nil || c == (Change{}) {
 		return nil, 0
 	}
@@ -68,12 +77,12 @@ func (p *pacer) probes(c Change) (probes []time.Duration, notBefore time.Duratio
 	}
 
 	// Late changes are caught a few narrow spans after the end, not a tick.
-	late := []time.Duration{s.within, s.within + 2*p.narrow, s.within + 4*p.narrow}
+	late := []probe{{s.within, true}, {s.within + 2*p.narrow, true}, {s.within + 4*p.narrow, true}}
 
 	if width := s.within - s.above; width > p.narrow {
 		quarter := width / 4
 
-		return append([]time.Duration{s.above + quarter, s.above + 2*quarter, s.above + 3*quarter}, late...), s.above
+		return append([]probe{{s.above + quarter, false}, {s.above + 2*quarter, false}, {s.above + 3*quarter, false}}, late...), s.above
 	}
 
 	return late, s.above

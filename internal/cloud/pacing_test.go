@@ -94,6 +94,32 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 	assert.LessOrEqual(t, checks, int(takes/interval)+1)
 }
 
+// A wait tells its check which reads fall where the change has been seen done before:
+// the quarters of a wide span, which mostly see it not done, are not, so that a
+// deletion reads there what the waits of its wave share rather than each its own.
+func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
+	t.Parallel()
+
+	session := &Session{
+		poll:      PollPolicy{Min: time.Second, Max: time.Second, Factor: 2},
+		pollEpoch: time.Now(),
+		pacer:     newPacer(5 * time.Millisecond),
+	}
+	deletion := Change{Kind: "gone", Variant: "standard"}
+	session.pacer.learn(deletion, 100*time.Millisecond, 200*time.Millisecond)
+
+	var expected []bool
+
+	start := time.Now()
+	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", deletion, func(_ context.Context, expectDone bool) (bool, error) {
+		expected = append(expected, expectDone)
+
+		return time.Since(start) >= 190*time.Millisecond, nil
+	}))
+
+	assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
+}
+
 // A change that takes longer (or shorter) than the span says widens the span to hold
 // both, rather than forgetting what was learnt; one inside it narrows it.
 func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
@@ -107,15 +133,16 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 
 	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
 	probes, notBefore := p.probes(c)
-	assert.Equal(t, []time.Duration{125 * time.Millisecond, 150 * time.Millisecond, 175 * time.Millisecond,
-		200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond}, probes, "the quarters of a wide span, then its end")
+	assert.Equal(t, []probe{{125 * time.Millisecond, false}, {150 * time.Millisecond, false}, {175 * time.Millisecond, false},
+		{200 * time.Millisecond, true}, {220 * time.Millisecond, true}, {240 * time.Millisecond, true}}, probes,
+		"the quarters of a wide span, not expected done, then its end, expected done")
 	assert.Equal(t, 100*time.Millisecond, notBefore, "no tick before the span")
 
 	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
 	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 195 * time.Millisecond}, p.spans[c], "narrowed to 5 ms")
 	probes, _ = p.probes(c)
-	assert.Equal(t, []time.Duration{195 * time.Millisecond, 215 * time.Millisecond, 235 * time.Millisecond}, probes)
+	assert.Equal(t, []probe{{195 * time.Millisecond, true}, {215 * time.Millisecond, true}, {235 * time.Millisecond, true}}, probes)
 
 	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")

@@ -34,20 +34,28 @@ func (s *Session) WaitFor(ctx context.Context, what string, check func(context.C
 
 // WaitForChange is WaitFor for a change of kind c, whose duration the session learns:
 // besides its ticks, the wait reads when the change is likely to be done (see pacer).
-// check learns whether it reads for such a probe or for a tick. Once the session
+// check learns whether it reads where the change has been seen done before (expectDone:
+// the end of the learnt span and after), so that it may read the one thing it waits
+// for at once; elsewhere (ticks, and the quarters of a span still wide, where most
+// reads see the change not done) it should read what the waits of a wave share. Once the session
 // knows how long c takes, the wait skips the ticks before the least it has taken:
 // their reads could only see it not done, and were most of an apply's polls. The
 // probes fall on a grid as fine as the pacer's narrowest span, so that the waits of
 // a wave, begun a few milliseconds apart, read at the same moments and share reads.
-func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, probing bool) (bool, error)) error {
+func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, expectDone bool) (bool, error)) error {
 	start := time.Now()
 	interval := s.poll.Min
 	patientUntil := start.Add(s.poll.Patience)
 	offsets, notBefore := s.pacer.probes(c)
 
-	probes := make([]time.Time, len(offsets))
+	type gridProbe struct {
+		at         time.Time
+		expectDone bool
+	}
+
+	probes := make([]gridProbe, len(offsets))
 	for i, offset := range offsets {
-		probes[i] = s.onGrid(start.Add(offset), s.pacer.narrow)
+		probes[i] = gridProbe{s.onGrid(start.Add(offset.at), s.pacer.narrow), offset.expectDone}
 	}
 
 	var (
@@ -64,13 +72,14 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 			wait += interval
 		}
 
-		for len(probes) > 0 && !probes[0].After(now) {
+		for len(probes) > 0 && !probes[0].at.After(now) {
 			probes = probes[1:]
 		}
 
-		probing := len(probes) > 0 && probes[0].Before(now.Add(wait))
-		if probing {
-			wait = probes[0].Sub(now)
+		expectDone := false
+		if len(probes) > 0 && probes[0].at.Before(now.Add(wait)) {
+			wait = probes[0].at.Sub(now)
+			expectDone = probes[0].expectDone
 			probes = probes[1:]
 		}
 
@@ -84,7 +93,7 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 		}
 
 		began := time.Since(start)
-		done, err := check(ctx, probing)
+		done, err := check(ctx, expectDone)
 
 		var failed *readError
 

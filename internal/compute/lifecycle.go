@@ -542,9 +542,11 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 // The poll ticks read the network's shared list (listed), one request per tick for
 // every deletion there, which also keeps showing the instance for as long as a cache
 // does. Only a direct read (confirmGone, settled by seenSettled) says gone, so a miss
-// in the list is confirmed by one; and the reads when the deletion is likely done (the
-// pacer's probes) are direct at once, so that a deletion seen at its learnt end costs
-// one round trip, not a list and a read after it.
+// in the list is confirmed by one; and the reads where the deletion has been seen done
+// before (the end of the pacer's span) are direct at once, so that a deletion seen at
+// its learnt end costs one round trip, not a list and a read after it. The probes at
+// the quarters of a span still wide read the shared list like the ticks: most see the
+// deletion not done, and read directly each would cost every instance a request.
 func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, listed instanceReader,
 	confirmGone func(context.Context, Ref, time.Time) (*Instance, error),
 ) error {
@@ -552,13 +554,13 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	// before the delete, in error perhaps: only a later error is the delete's.
 	sent := time.Now()
 
-	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, probing bool) (bool, error) {
+	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, expectDone bool) (bool, error) {
 		var (
 			found *Instance
 			err   error
 		)
 
-		if !probing {
+		if !expectDone {
 			if found, err = listed(ctx, instance); err != nil {
 				return false, cloud.ReadFailed(err)
 			}
