@@ -38,7 +38,8 @@ func scopeOf(ref Ref) (scope, bool) {
 // follows a write (a create, an update, a delete) always sees a list taken after the
 // write, and each poll of a wait sees something new. A look-up (readRecent, as
 // Terraform's refresh makes) may also take the answer of a list of the whole scope
-// sent a moment ago, when the client has written nothing to that instance since:
+// sent a moment ago (see Service.lookupWindow), when the client has written nothing to
+// that instance since:
 // Terraform refreshes only a few instances at a time, so the lists of one refresh
 // would otherwise be nearly as many as its instances, and during a destroy each
 // deletion would look its instance up anew while the waits of the others list the

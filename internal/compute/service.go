@@ -2,6 +2,7 @@ package compute
 
 import (
 	"sync"
+	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -34,8 +35,17 @@ func NewService(session *cloud.Session) *Service {
 		rights:    map[string]*rightsProbe{},
 	}
 
-	// A look-up may take a list one poll interval old: no staler than a wait's reads.
-	service.servers.shareRecent(session.Poll().Max, client)
+	service.servers.shareRecent(service.lookupWindow(), client)
 
 	return service
+}
+
+// lookupWindow is how old a list a look-up may take (see sharedLists.readRecent): as
+// old as the cloud's own reads may be, the read lag, for a list that this process
+// took says no less than one the cloud would answer from its caches; and never less
+// than one poll interval, no staler than a wait's reads. Terraform refreshes ten
+// instances at a time, a few hundred milliseconds apart behind each other: a window
+// of one interval cost a refresh of 100 instances four lists, and one of 1,000 sixty.
+func (s *Service) lookupWindow() time.Duration {
+	return max(s.Poll().Max, s.ReadLag())
 }

@@ -206,3 +206,36 @@ func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET /api/v2/servers"], "one probe for the network")
 }
+
+// A look-up may take a list as old as the read lag, however short the poll interval:
+// the cloud's own reads may be that old. Beyond it, a look-up lists again.
+func TestALookUpSharesAListAsOldAsTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	first, second := e.create(t, standardSpec("web-1")), e.create(t, standardSpec("web-2"))
+
+	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken})
+	require.NoError(t, err)
+
+	const readLag = 300 * time.Millisecond
+
+	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(readLag), cloud.WithPollPolicy(cloud.PollPolicy{
+		Min: time.Millisecond, Max: time.Millisecond, Factor: 2,
+	})))
+	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
+
+	e.sandbox.ResetStats()
+
+	_, err = service.Get(t.Context(), first.Ref())
+	require.NoError(t, err)
+	time.Sleep(20 * time.Millisecond)
+	_, err = service.Get(t.Context(), second.Ref())
+	require.NoError(t, err)
+	assert.Equal(t, 1, lists(), "twenty poll intervals on, the list was still within the read lag")
+
+	time.Sleep(readLag)
+	_, err = service.Get(t.Context(), second.Ref())
+	require.NoError(t, err)
+	assert.Equal(t, 2, lists(), "past the read lag, a look-up lists again")
+}
