@@ -199,10 +199,10 @@ func TestBoundsFollowTheWavesOfParallelWork(t *testing.T) {
 	assert.Zero(t, r.Bound(bare(BackendRegion), PhasePlan, 100), "a plan has no bound")
 	assert.InDelta(t, 10.0, r.PollingAllowance(), 1e-9, "2 s ÷ 250 ms + 2")
 
-	assert.Equal(t, r.Bound(bare(BackendRegion), PhaseApply, 100)+2*(2*time.Second+75*time.Millisecond), r.Bound(realistic, PhaseApply, 100),
-		"the network, then the groups, come first")
-	assert.Equal(t, r.Bound(bare(BackendRegion), PhaseDestroy, 100)+2*(500*time.Millisecond+50*time.Millisecond), r.Bound(realistic, PhaseDestroy, 100),
-		"the groups, then the network, go last")
+	assert.Equal(t, r.Bound(bare(BackendRegion), PhaseApply, 100)+3*(2*time.Second+75*time.Millisecond), r.Bound(realistic, PhaseApply, 100),
+		"the network, then the groups and the storage, come first, and the load balancer last")
+	assert.Equal(t, r.Bound(bare(BackendRegion), PhaseDestroy, 100)+3*(500*time.Millisecond+50*time.Millisecond), r.Bound(realistic, PhaseDestroy, 100),
+		"the load balancer goes first, the groups and the storage, then the network, last")
 	assert.Equal(t, 250*time.Millisecond+10*(2*time.Second+50*time.Millisecond), r.Bound(realistic, PhaseTags, 100),
 		"a refresh, then waves of an update and a read")
 }
@@ -421,7 +421,10 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 	for _, want := range []string{
 		`resource "unikorn_network" "bench"`, `resource "unikorn_security_group" "ssh"`, `resource "unikorn_security_group" "web"`,
 		`resource "unikorn_ssh_certificate_authority" "ops"`, "public_ip                    = count.index % 10 == 0",
-		"generation = var.generation", "Load balancers and file storage join here", `public_key = "ssh-ed25519 AAAA`,
+		"generation = var.generation", `public_key = "ssh-ed25519 AAAA`,
+		`resource "unikorn_file_storage" "shared"`, "attachments      = [unikorn_network.bench.id]",
+		`unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source`,
+		`resource "unikorn_load_balancer" "web"`, "for instance in unikorn_compute_instance.bench",
 	} {
 		assert.Contains(t, config, want)
 	}

@@ -92,14 +92,19 @@ func (r *Report) waves(n int) int {
 	return int(math.Ceil(float64(n) / float64(r.Options.Parallelism)))
 }
 
+// realisticStages is how many things the realistic configuration makes one after
+// another besides its instances: its network; then its security groups and its file
+// storage, side by side; and, once the instances exist, the load balancer over them.
+const realisticStages = 3
+
 // Bound is the least time phase can take for n instances of config: every round of
 // parallel creations (or deletions, or updates) waits out the provisioning (or
 // deprovisioning) and its own round trips. A destroy runs a refresh first, and so
-// does a tag change, which plans as it applies. The realistic configuration makes its
-// network, then its security groups, before any instance, and deletes them after the
-// last: each waits out a provisioning and three round trips (a look for one of the
-// name, the create, the read that sees it ready), or a deprovisioning and two. A plan
-// has no bound.
+// does a tag change, which plans as it applies. The realistic configuration makes
+// realisticStages things one after another besides its instances (see
+// realisticStages), and deletes them in the reverse order: each waits out a
+// provisioning and three round trips (a look for one of the name, the create, the
+// read that sees it ready), or a deprovisioning and two. A plan has no bound.
 func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	o := r.Options
 	waves := func(each time.Duration) time.Duration { return time.Duration(r.waves(n)) * each }
@@ -110,7 +115,7 @@ func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	case PhaseApply:
 		bound := waves(o.ProvisionDelay + roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
-			bound += 2 * (o.ProvisionDelay + roundTrips(3))
+			bound += realisticStages * (o.ProvisionDelay + roundTrips(3))
 		}
 
 		return bound
@@ -121,7 +126,7 @@ func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	case PhaseDestroy:
 		bound := r.Bound(config, PhaseRefresh, n) + waves(o.DeprovisionDelay+roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
-			bound += 2 * (o.DeprovisionDelay + roundTrips(2))
+			bound += realisticStages * (o.DeprovisionDelay + roundTrips(2))
 		}
 
 		return bound
@@ -149,7 +154,7 @@ const lagTrials = 4000
 // its read lag: Bound, with each creation, update or deletion seen only once a read
 // shows it, a uniform draw of up to the lag for every cache it passes (caches), and
 // the slowest of the parallel slots deciding. It is estimated over lagTrials seeded
-// runs; the realistic configuration's network and security groups wait out one
+// runs; the realistic configuration's stages besides its instances wait out one
 // cache each too. Zero for a phase that waits for no change.
 func (r *Report) LagFloor(config Config, phase string, n int) time.Duration {
 	bound := r.Bound(config, phase, n)
@@ -178,8 +183,8 @@ func (r *Report) LagFloor(config Config, phase string, n int) time.Duration {
 	floor := bound + time.Duration(total/lagTrials)
 
 	if config.Workload == WorkloadRealistic && phase != PhaseTags {
-		// The network, then the security groups: each seen half a lag late on average.
-		floor += config.ReadLag
+		// Each of the stages besides the instances seen half a lag late on average.
+		floor += realisticStages * config.ReadLag / 2
 	}
 
 	return floor
@@ -463,9 +468,9 @@ func (r *Report) withinBound(workload, phase string, limit float64, note string)
 // realisticTargets are judged on the realistic configuration.
 func (r *Report) realisticTargets() []target {
 	targets := []target{
-		r.withinBound(WorkloadRealistic, PhaseApply, realisticApplyFactor, "(its network, groups and authority first)"),
+		r.withinBound(WorkloadRealistic, PhaseApply, realisticApplyFactor, "(its network, groups and storage first, its load balancer last)"),
 		r.withinBound(WorkloadRealistic, PhaseTags, realisticTagsFactor, "(its refresh included)"),
-		r.withinBound(WorkloadRealistic, PhaseDestroy, realisticDestroyFactor, "(its refresh first, its groups and network last)"),
+		r.withinBound(WorkloadRealistic, PhaseDestroy, realisticDestroyFactor, "(its refresh and load balancer first, its groups, storage and network last)"),
 	}
 
 	for _, phase := range []string{PhaseApply, PhaseTags, PhaseRefresh, PhaseDestroy} {
@@ -657,8 +662,9 @@ func (r *Report) Markdown() string {
 		"destroy ≥ the refresh bound + ⌈N ÷ %d⌉ × (%s + R × %s); R, the round trips no creation or deletion "+
 		"can do without, is %d on `region` (the quota, the server, one read) and %d on `compute` (the instance, one read). "+
 		"A tag change ≥ the refresh bound + ⌈N ÷ %d⌉ × (%s + 2 × %s): the update and the read that sees it provisioned. "+
-		"The realistic configuration's apply also makes its network, then its security groups, each ≥ %s + 3 × %s, "+
-		"and its destroy deletes them last, each ≥ %s + 2 × %s. With read lag, the floor adds to the bound, for every "+
+		"The realistic configuration's apply also makes its network, then its security groups and file storage, "+
+		"and after the instances its load balancer, each ≥ %s + 3 × %s, "+
+		"and its destroy deletes them in the reverse order, each ≥ %s + 2 × %s. With read lag, the floor adds to the bound, for every "+
 		"change, a draw of up to the lag for each cache a read of it passes (one on `region`, two on `compute`: "+
 		"region's, which compute's controller reads, and compute's own), the slowest of the %d parallel slots deciding "+
 		"(the mean of %d seeded runs).\n",

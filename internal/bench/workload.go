@@ -18,10 +18,11 @@ const (
 	// WorkloadBare is instances with nothing but a flavor, an image and a fixture
 	// network: the provider's own cost, nearest its bounds.
 	WorkloadBare = "bare"
-	// WorkloadRealistic is what users write: the network, two security groups and an
-	// SSH certificate authority made in the same configuration, and instances in
-	// both groups, trusting the authority, with tags, user data, and a public address
-	// on every tenth.
+	// WorkloadRealistic is what users write: the network, two security groups, an SSH
+	// certificate authority and file storage on the network made in the same
+	// configuration; instances in both groups, trusting the authority, with tags, user
+	// data that mounts the storage, and a public address on every tenth; and a load
+	// balancer over them.
 	WorkloadRealistic = "realistic"
 )
 
@@ -108,8 +109,19 @@ resource "unikorn_ssh_certificate_authority" "ops" {
   public_key = %[2]q
 }
 
-# Load balancers and file storage join here once the provider serves them: a load
-# balancer over the instances, and file storage attached to the network.
+data "unikorn_file_storage_classes" "nfs" {
+  region_id = %[1]q
+  protocol  = "nfsv4"
+}
+
+# What every instance mounts, attached to the network beside the groups.
+resource "unikorn_file_storage" "shared" {
+  name             = "shared"
+  region_id        = %[1]q
+  storage_class_id = data.unikorn_file_storage_classes.nfs.classes[0].id
+  size_gib         = 100
+  attachments      = [unikorn_network.bench.id]
+}
 
 resource "unikorn_compute_instance" "bench" {
   count      = var.instances
@@ -121,12 +133,33 @@ resource "unikorn_compute_instance" "bench" {
   security_group_ids           = [unikorn_security_group.ssh.id, unikorn_security_group.web.id]
   ssh_certificate_authority_id = unikorn_ssh_certificate_authority.ops.id
   public_ip                    = count.index %% 10 == 0
-  user_data                    = "#cloud-config\npackages: [nginx]\n"
+  user_data                    = <<-CLOUD_CONFIG
+    #cloud-config
+    packages: [nginx, nfs-common]
+    mounts:
+      - ["${unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source}", /srv/shared, nfs, "vers=4"]
+  CLOUD_CONFIG
 
   tags = {
     role       = "web"
     index      = tostring(count.index)
     generation = var.generation
+  }
+}
+
+# The instances' public face, made once they exist.
+resource "unikorn_load_balancer" "web" {
+  name              = "web"
+  network_id        = unikorn_network.bench.id
+  public_ip_enabled = true
+
+  listeners = {
+    http = {
+      protocol     = "tcp"
+      port         = 80
+      members      = [for instance in unikorn_compute_instance.bench : { address = instance.private_ip, port = 80 }]
+      health_check = {}
+    }
   }
 }
 `, sandbox.RegionID, key, sandbox.FlavorStandardID, sandbox.ImageUbuntuID), nil
