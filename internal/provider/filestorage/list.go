@@ -2,8 +2,8 @@ package filestorage
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -103,42 +103,19 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 
-	stream.Results = func(push func(list.ListResult) bool) {
-		var pushed int64
+	stream.Results = listing.Results(all, req.Limit,
+		func(fs *storage.FileStorage) bool { return fs.Metadata.DeletionTime == nil },
+		func(fs *storage.FileStorage) list.ListResult {
+			return listing.Result(ctx, req, fs.Metadata.Name, fs.Metadata.ID, identityModel{ID: types.StringValue(fs.Metadata.ID)},
+				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
+					// What an import reads: the optional attributes the storage does
+					// not use are unset.
+					state := &resourceModel{storageModel: storageModel{
+						Description: types.StringNull(), Tags: types.MapNull(types.StringType), Attachments: types.SetNull(types.StringType),
+					}}
+					state.set(ctx, fs, diags)
 
-		for i := range all {
-			if all[i].Metadata.DeletionTime != nil {
-				continue
-			}
-
-			if pushed >= req.Limit || !push(l.result(ctx, req, &all[i])) {
-				return
-			}
-
-			pushed++
-		}
-	}
-}
-
-func (l *listResource) result(ctx context.Context, req list.ListRequest, fs *storage.FileStorage) list.ListResult {
-	result := req.NewListResult(ctx)
-	result.DisplayName = fmt.Sprintf("%s (%s)", fs.Metadata.Name, fs.Metadata.ID)
-	result.Diagnostics.Append(result.Identity.Set(ctx, identityModel{ID: types.StringValue(fs.Metadata.ID)})...)
-
-	if !req.IncludeResource {
-		return result
-	}
-
-	// What an import reads: the optional attributes the storage does not use are unset.
-	state := resourceModel{storageModel: storageModel{
-		Description: types.StringNull(), Tags: types.MapNull(types.StringType), Attachments: types.SetNull(types.StringType),
-	}}
-	state.set(ctx, fs, &result.Diagnostics)
-	state.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
-
-	if !result.Diagnostics.HasError() {
-		result.Diagnostics.Append(result.Resource.Set(ctx, &state)...)
-	}
-
-	return result
+					return state, &state.Timeouts
+				})
+		})
 }

@@ -4,10 +4,12 @@ package listing
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -31,4 +33,53 @@ func NullTimeouts(ctx context.Context, resourceSchema interface {
 	}
 
 	return timeouts.Value{Object: types.ObjectNull(object.AttributeTypes())}
+}
+
+// Results answers a list resource's List: the result of every object that shown keeps
+// (objects being deleted are left out), up to limit, for as long as Terraform takes
+// them.
+func Results[T any](objects []T, limit int64, shown func(*T) bool, result func(*T) list.ListResult) iter.Seq[list.ListResult] {
+	return func(push func(list.ListResult) bool) {
+		var pushed int64
+
+		for i := range objects {
+			if !shown(&objects[i]) {
+				continue
+			}
+
+			if pushed >= limit || !push(result(&objects[i])) {
+				return
+			}
+
+			pushed++
+		}
+	}
+}
+
+// Result is one listed object as the resource's import would read it: named
+// `<name> (<id>)`, with the identity the resource has and, when Terraform asks for it,
+// the state that state fills. state returns the resource model and its timeouts,
+// which a listed result leaves unset so that generated configuration leaves them out.
+func Result(ctx context.Context, req list.ListRequest, name, id string, identity any,
+	state func(*diag.Diagnostics) (model any, timeouts *timeouts.Value),
+) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s (%s)", name, id)
+
+	if result.Identity != nil {
+		result.Diagnostics.Append(result.Identity.Set(ctx, identity)...)
+	}
+
+	if !req.IncludeResource {
+		return result
+	}
+
+	model, unset := state(&result.Diagnostics)
+	*unset = NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+
+	if !result.Diagnostics.HasError() {
+		result.Diagnostics.Append(result.Resource.Set(ctx, model)...)
+	}
+
+	return result
 }

@@ -2,8 +2,8 @@ package loadbalancer
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -118,46 +118,22 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 
-	stream.Results = func(push func(list.ListResult) bool) {
-		var pushed int64
+	stream.Results = listing.Results(found, req.Limit,
+		func(lb *loadbalancing.LoadBalancer) bool { return !lb.Deleting },
+		func(lb *loadbalancing.LoadBalancer) list.ListResult {
+			return listing.Result(ctx, req, lb.Name, lb.ID, identityModel{ID: types.StringValue(lb.ID)},
+				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
+					// What an import reads: a configuration that sets none of the
+					// optional attributes, so that generated configuration leaves
+					// them out.
+					state := &resourceModel{model: model{
+						Description: types.StringNull(),
+						Tags:        types.MapNull(types.StringType),
+						Listeners:   types.MapNull(listenerType),
+					}}
+					state.set(ctx, lb, diags)
 
-		for i := range found {
-			if found[i].Deleting {
-				continue
-			}
-
-			if pushed >= req.Limit || !push(l.result(ctx, req, &found[i])) {
-				return
-			}
-
-			pushed++
-		}
-	}
-}
-
-func (l *listResource) result(ctx context.Context, req list.ListRequest, lb *loadbalancing.LoadBalancer) list.ListResult {
-	result := req.NewListResult(ctx)
-	result.DisplayName = fmt.Sprintf("%s (%s)", lb.Name, lb.ID)
-	result.Diagnostics.Append(result.Identity.Set(ctx, identityModel{ID: types.StringValue(lb.ID)})...)
-
-	if !req.IncludeResource {
-		return result
-	}
-
-	// The state the resource's import would read: what a configuration that sets
-	// none of the optional attributes has, so that generated configuration leaves
-	// them out.
-	state := &resourceModel{model: model{
-		Description: types.StringNull(),
-		Tags:        types.MapNull(types.StringType),
-		Listeners:   types.MapNull(listenerType),
-	}}
-	state.set(ctx, lb, &result.Diagnostics)
-	state.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
-
-	if !result.Diagnostics.HasError() {
-		result.Diagnostics.Append(result.Resource.Set(ctx, state)...)
-	}
-
-	return result
+					return state, &state.Timeouts
+				})
+		})
 }

@@ -2,8 +2,8 @@ package network
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -160,39 +160,16 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 		return
 	}
 
-	stream.Results = func(push func(list.ListResult) bool) {
-		var pushed int64
+	stream.Results = listing.Results(objects, req.Limit,
+		func(object *T) bool { return l.metadata(object).DeletionTime == nil },
+		func(object *T) list.ListResult {
+			metadata := l.metadata(object)
 
-		for i := range objects {
-			metadata := l.metadata(&objects[i])
-			if metadata.DeletionTime != nil {
-				continue
-			}
+			return listing.Result(ctx, req, metadata.Name, metadata.ID, identityModel{ID: types.StringValue(metadata.ID)},
+				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
+					state := l.state(ctx, object, diags)
 
-			if pushed >= req.Limit || !push(l.result(ctx, req, &objects[i], metadata)) {
-				return
-			}
-
-			pushed++
-		}
-	}
-}
-
-func (l *listResource[T]) result(ctx context.Context, req list.ListRequest, object *T, metadata *compute.ProjectScopedMetadata) list.ListResult {
-	result := req.NewListResult(ctx)
-	result.DisplayName = fmt.Sprintf("%s (%s)", metadata.Name, metadata.ID)
-	saveIdentity(ctx, result.Identity, types.StringValue(metadata.ID), &result.Diagnostics)
-
-	if !req.IncludeResource {
-		return result
-	}
-
-	state := l.state(ctx, object, &result.Diagnostics)
-	state.timeouts().Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
-
-	if !result.Diagnostics.HasError() {
-		result.Diagnostics.Append(result.Resource.Set(ctx, state)...)
-	}
-
-	return result
+					return state, &state.timeouts().Timeouts
+				})
+		})
 }
