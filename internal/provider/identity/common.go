@@ -144,6 +144,22 @@ func (c *configured) organization(value types.String, diags *diag.Diagnostics) s
 	return c.provider.Organization(value, pathOrganizationID, diags)
 }
 
+// readConfig is what every data source's Read starts with: the configuration into m,
+// then, once Unikorn is reachable to do what, the organization that organizationID
+// (read from m) names or the provider's. It reports false with diagnostics when the
+// read cannot go on.
+func (c *configured) readConfig(ctx context.Context, config tfsdk.Config, m any, what string,
+	organizationID func() types.String, diags *diag.Diagnostics,
+) (string, bool) {
+	if diags.Append(config.Get(ctx, m)...); diags.HasError() || !c.provider.Reachable(what, providerdata.RemedyDataSource, diags) {
+		return "", false
+	}
+
+	organization := c.organization(organizationID(), diags)
+
+	return organization, !diags.HasError()
+}
+
 // managed is what the resources share: the provider's configuration, their identity,
 // import, and the questions each operation asks first.
 type managed struct {

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -87,13 +86,9 @@ func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 
 func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m rolesModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("read the roles", providerdata.RemedyDataSource, &resp.Diagnostics) {
-		return
-	}
 
-	organizationID := d.organization(m.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	organizationID, ok := d.readConfig(ctx, req.Config, &m, "read the roles", func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -167,13 +162,9 @@ func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 
 func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m quotasModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("read the quotas", providerdata.RemedyDataSource, &resp.Diagnostics) {
-		return
-	}
 
-	organizationID := d.organization(m.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	organizationID, ok := d.readConfig(ctx, req.Config, &m, "read the quotas", func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -324,14 +315,11 @@ func (d *objectDataSource[T, M]) Schema(_ context.Context, _ datasource.SchemaRe
 
 func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m M
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("look the "+d.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
-		return
-	}
 
 	common := d.common(&m)
-	organizationID := d.organization(common.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+
+	organizationID, ok := d.readConfig(ctx, req.Config, &m, "look the "+d.noun+" up", func() types.String { return common.OrganizationID }, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
