@@ -42,10 +42,20 @@ type Object[T any] struct {
 	Metadata      func(*T) *unikorn.ReadMetadata
 }
 
-// Read returns the object, or nil when the cloud answers a definite 404. A 403 is an
+// Read returns the object, or nil when the cloud definitely has none: a 404 is
+// believed only once it outlasts the read lag, as what a refresh or a data source
+// reads may have been made moments ago, by this run or the last, and a cache may not
+// show it yet; dropping it from state then would make it a second time. A 403 is an
 // error: lost access says nothing about whether the object exists.
-func (o Object[T]) Read(ctx context.Context, id string) (*T, error) {
-	object, err := o.Get(ctx, id)
+func (o Object[T]) Read(ctx context.Context, s *Session, id string) (*T, error) {
+	var object *T
+
+	err := s.PastReadLag(ctx, func(ctx context.Context) error {
+		read, err := o.Get(ctx, id)
+		object = read
+
+		return err
+	})
 	if unikorn.IsNotFound(err) {
 		return nil, nil
 	}

@@ -137,6 +137,30 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 	assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
 }
 
+// What a refresh reads may have been made moments ago, and a cache not show it yet: a
+// read rides out 404s within the read lag, and calls the thing gone only past it.
+func TestAReadCallsAThingGoneOnlyPastTheReadLag(t *testing.T) {
+	t.Parallel()
+
+	const readLag = 300 * time.Millisecond
+
+	cloud := &things{created: &thing{}, visibleAt: time.Now().Add(readLag / 3)}
+	cloud.created.Metadata.ID = "x"
+	s := testSession(readLag)
+
+	read, err := cloud.object().Read(t.Context(), s, "x")
+	require.NoError(t, err)
+	assert.NotNil(t, read, "the thing the cache showed late was read, not called gone")
+
+	cloud.goneAt = time.Now()
+	start := time.Now()
+
+	read, err = cloud.object().Read(t.Context(), s, "x")
+	require.NoError(t, err)
+	assert.Nil(t, read)
+	assert.GreaterOrEqual(t, time.Since(start), readLag, "gone only once the 404 outlasted the read lag")
+}
+
 // A thing this process has read (a refresh reads what a destroy then deletes) carries
 // its creation time: a 404 right after its delete is believed at once when it is old,
 // where a thing never read waits out the read lag.
@@ -153,7 +177,7 @@ func TestADeleteOfAThingReadBeforeBelievesA404AtOnce(t *testing.T) {
 		object := cloud.object().Remembering(s)
 
 		if readFirst {
-			_, err := object.Read(t.Context(), "x")
+			_, err := object.Read(t.Context(), s, "x")
 			require.NoError(t, err)
 		}
 

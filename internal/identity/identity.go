@@ -155,26 +155,7 @@ func (s *Service) projects(organizationID string) cloud.Object[Project] {
 // is believed only once the read lag has passed, since a project made moments ago
 // may not be in identity's cache yet.
 func (s *Service) ReadProject(ctx context.Context, organizationID, id string) (*Project, error) {
-	return readSettled(ctx, s.session, s.projects(organizationID), id)
-}
-
-// readSettled reads an object of identity's, taking a 404 for an answer only once the
-// read lag has passed: what a refresh reads may have been made by this run, within
-// the lag, or by the last one.
-func readSettled[T any](ctx context.Context, session *cloud.Session, kind cloud.Object[T], id string) (*T, error) {
-	var object *T
-
-	err := session.PastReadLag(ctx, func(ctx context.Context) error {
-		read, err := kind.Get(ctx, id)
-		object = read
-
-		return err
-	})
-	if unikorn.IsNotFound(err) {
-		return nil, nil
-	}
-
-	return object, err
+	return s.projects(organizationID).Read(ctx, s.session, id)
 }
 
 // ListProjects lists the organization's projects the token may read.

@@ -54,7 +54,7 @@ func (s *Service) groups(organizationID string) cloud.Object[Group] {
 // ReadGroup returns the group, or nil when identity definitely has none (a 404 past
 // the read lag).
 func (s *Service) ReadGroup(ctx context.Context, organizationID, id string) (*Group, error) {
-	return readSettled(ctx, s.session, s.groups(organizationID), id)
+	return s.groups(organizationID).Read(ctx, s.session, id)
 }
 
 // ListGroups lists the organization's groups.
@@ -148,7 +148,7 @@ func (s *Service) serviceAccounts(organizationID string) cloud.Object[ServiceAcc
 // ReadServiceAccount returns the account, or nil when identity's list definitely has
 // it no longer: a miss is believed only once the read lag has passed.
 func (s *Service) ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error) {
-	return readSettled(ctx, s.session, s.serviceAccounts(organizationID), id)
+	return s.serviceAccounts(organizationID).Read(ctx, s.session, id)
 }
 
 // waitServiceAccount waits until identity's list shows the account as write made it:

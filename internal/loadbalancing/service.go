@@ -39,7 +39,7 @@ func (s *Service) object() cloud.Object[unikorn.LoadBalancer] {
 
 // Read returns the load balancer with id, or nil when region definitely has none.
 func (s *Service) Read(ctx context.Context, id string) (*LoadBalancer, error) {
-	lb, err := s.object().Read(ctx, id)
+	lb, err := s.object().Read(ctx, s.session, id)
 	if lb == nil || err != nil {
 		return nil, err
 	}

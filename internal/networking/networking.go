@@ -103,7 +103,7 @@ func (s *Service) networks() cloud.Object[unikorn.Network] {
 
 // ReadNetwork returns the network with id, or nil when region definitely has none.
 func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error) {
-	return s.networks().Read(ctx, id)
+	return s.networks().Read(ctx, s.session, id)
 }
 
 // CreateNetwork creates a network and waits until region has provisioned it.
@@ -152,7 +152,7 @@ func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
 // ReadSecurityGroup returns the security group with id, or nil when region definitely
 // has none.
 func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
-	return s.securityGroups().Read(ctx, id)
+	return s.securityGroups().Read(ctx, s.session, id)
 }
 
 // CreateSecurityGroup creates a security group and waits until it is provisioned.
@@ -208,7 +208,7 @@ func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificat
 // ReadSSHCertificateAuthority returns the SSH certificate authority with id, or nil
 // when region definitely has none.
 func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
-	return s.sshCertificateAuthorities().Read(ctx, id)
+	return s.sshCertificateAuthorities().Read(ctx, s.session, id)
 }
 
 // CreateSSHCertificateAuthority creates an SSH certificate authority.

@@ -124,23 +124,10 @@ func (s *Service) object() cloud.Object[FileStorage] {
 	}
 }
 
-// Read returns the file storage with id, or nil when region definitely has none: a
-// 404 is believed only once it outlasts the read lag, as a cache may not show a
-// storage made moments ago. A 403 is an error: lost access says nothing of existence.
+// Read returns the file storage with id, or nil when region definitely has none (see
+// cloud.Object.Read).
 func (s *Service) Read(ctx context.Context, id string) (*FileStorage, error) {
-	var fs *FileStorage
-
-	err := s.session.PastReadLag(ctx, func(ctx context.Context) error {
-		read, err := s.client.GetFileStorage(ctx, id)
-		fs = read
-
-		return err
-	})
-	if unikorn.IsNotFound(err) {
-		return nil, nil
-	}
-
-	return fs, err
+	return s.object().Read(ctx, s.session, id)
 }
 
 // Create makes file storage and waits until it is provisioned and exported to every
