@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -25,30 +24,20 @@ var (
 
 // NewListResource returns the unikorn_file_storage list resource.
 func NewListResource() list.ListResource {
-	return &listResource{}
+	return &listResource{Base: listing.Base{TypeName: TypeName}}
 }
 
 // listResource finds file storage for `terraform query`. Each result is what the
 // resource's Read makes of the storage after an import, so that generated
 // configuration imports cleanly.
 type listResource struct {
-	provider *providerdata.Data
+	listing.Base
 }
 
 type listConfig struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
 	ProjectID      types.String `tfsdk:"project_id"`
 	RegionID       types.String `tfsdk:"region_id"`
-}
-
-func (l *listResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (l *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -86,8 +75,8 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 	diags.Append(req.Config.Get(ctx, &config)...)
 
 	organizationID := ""
-	if !diags.HasError() && l.provider.Reachable("list file storage", providerdata.RemedyQuery, &diags) {
-		organizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+	if !diags.HasError() && l.Provider.Reachable("list file storage", providerdata.RemedyQuery, &diags) {
+		organizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
 	}
 
 	if diags.HasError() {
@@ -96,7 +85,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 
-	all, err := l.provider.Storage.List(ctx, organizationID, config.ProjectID.ValueString(), config.RegionID.ValueString())
+	all, err := l.Provider.Storage.List(ctx, organizationID, config.ProjectID.ValueString(), config.RegionID.ValueString())
 	if err != nil {
 		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Storage("Unable to list file storage", err))
 

@@ -11,7 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 // NullTimeouts is an unset timeouts block, for a listed resource's state: generated
@@ -82,4 +85,21 @@ func Result(ctx context.Context, req list.ListRequest, name, id string, identity
 	}
 
 	return result
+}
+
+// Base is what every list resource has: its type name, and the provider's data once
+// Terraform has configured it. Embedded, it answers Metadata and Configure.
+type Base struct {
+	TypeName string
+	Provider *providerdata.Data
+}
+
+func (b *Base) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = b.TypeName
+}
+
+func (b *Base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		b.Provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
 }

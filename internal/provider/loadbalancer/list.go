@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -25,14 +24,14 @@ var (
 
 // NewListResource returns the unikorn_load_balancer list resource.
 func NewListResource() list.ListResource {
-	return &listResource{}
+	return &listResource{Base: listing.Base{TypeName: TypeName}}
 }
 
 // listResource finds load balancers for `terraform query`. Each result is what the
 // resource's Read makes of the load balancer, so generated configuration imports
 // cleanly.
 type listResource struct {
-	provider *providerdata.Data
+	listing.Base
 }
 
 type listConfig struct {
@@ -41,16 +40,6 @@ type listConfig struct {
 	RegionID       types.String `tfsdk:"region_id"`
 	NetworkID      types.String `tfsdk:"network_id"`
 	Tags           types.Map    `tfsdk:"tags"`
-}
-
-func (l *listResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (l *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -91,7 +80,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 	)
 
 	diags.Append(req.Config.Get(ctx, &config)...)
-	l.provider.Reachable("list load balancers", providerdata.RemedyQuery, &diags)
+	l.Provider.Reachable("list load balancers", providerdata.RemedyQuery, &diags)
 
 	query := loadbalancing.Query{
 		ProjectID: config.ProjectID.ValueString(),
@@ -101,7 +90,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 	}
 
 	if !diags.HasError() {
-		query.OrganizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+		query.OrganizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
 		diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...)
 	}
 
@@ -111,7 +100,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 
-	found, err := l.provider.LoadBalancers.List(ctx, query)
+	found, err := l.Provider.LoadBalancers.List(ctx, query)
 	if err != nil {
 		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.LoadBalancing("Unable to list load balancers", err))
 

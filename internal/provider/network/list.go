@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -28,13 +27,13 @@ var (
 // what the resource's Read would make of the object, so generated configuration
 // imports cleanly.
 type listResource[T any] struct {
-	typeName, noun string
-	list           func(networking.Objects, context.Context, string, string) ([]T, error)
-	metadata       func(*T) *compute.ProjectScopedMetadata
+	listing.Base
+
+	noun     string
+	list     func(networking.Objects, context.Context, string, string) ([]T, error)
+	metadata func(*T) *compute.ProjectScopedMetadata
 	// state is the resource's state for an object; its timeouts are left to the caller.
 	state func(context.Context, *T, *diag.Diagnostics) stateWithTimeouts
-
-	provider *providerdata.Data
 }
 
 // stateWithTimeouts is a resource model whose timeouts a listed result leaves unset.
@@ -52,7 +51,7 @@ type listConfig struct {
 // NewNetworkListResource returns the unikorn_network list resource.
 func NewNetworkListResource() list.ListResource {
 	return &listResource[networking.Network]{
-		typeName: NetworkTypeName, noun: "networks",
+		Base: listing.Base{TypeName: NetworkTypeName}, noun: "networks",
 		list:     networking.Objects.ListNetworks,
 		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
 		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) stateWithTimeouts {
@@ -67,7 +66,7 @@ func NewNetworkListResource() list.ListResource {
 // NewSecurityGroupListResource returns the unikorn_security_group list resource.
 func NewSecurityGroupListResource() list.ListResource {
 	return &listResource[networking.SecurityGroup]{
-		typeName: SecurityGroupTypeName, noun: "security groups",
+		Base: listing.Base{TypeName: SecurityGroupTypeName}, noun: "security groups",
 		list:     networking.Objects.ListSecurityGroups,
 		metadata: func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
@@ -83,7 +82,7 @@ func NewSecurityGroupListResource() list.ListResource {
 // list resource.
 func NewSSHCertificateAuthorityListResource() list.ListResource {
 	return &listResource[networking.SSHCertificateAuthority]{
-		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authorities",
+		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName}, noun: "SSH certificate authorities",
 		list: networking.Objects.ListSSHCertificateAuthorities,
 		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
 			return &authority.Metadata
@@ -101,16 +100,6 @@ func NewSSHCertificateAuthorityListResource() list.ListResource {
 // optional ones has them.
 func unsetCommon() commonModel {
 	return commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
-}
-
-func (l *listResource[T]) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = l.typeName
-}
-
-func (l *listResource[T]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -143,8 +132,8 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 	diags.Append(req.Config.Get(ctx, &config)...)
 
 	organizationID := ""
-	if !diags.HasError() && l.provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
-		organizationID = l.provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
+	if !diags.HasError() && l.Provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
+		organizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
 	}
 
 	if diags.HasError() {
@@ -153,7 +142,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 		return
 	}
 
-	objects, err := l.list(l.provider.Networking, ctx, organizationID, config.ProjectID.ValueString())
+	objects, err := l.list(l.Provider.Networking, ctx, organizationID, config.ProjectID.ValueString())
 	if err != nil {
 		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list "+l.noun, err))
 
