@@ -37,12 +37,13 @@ func NewComputeInstances(service *Service) *ComputeInstances {
 }
 
 // listScope lists the instances of one network; a lone reader asks for its instance
-// alone, which one request answers as well as a list.
+// alone, which one request answers as well as a list. That read's 404 is an
+// absentError: a direct read's answer, which a confirmation need not ask again.
 func (c *ComputeInstances) listScope(ctx context.Context, sc scope, only string) ([]unikorn.Instance, error) {
 	if only != "" {
 		instance, err := c.client.GetInstance(ctx, only)
 		if unikorn.IsNotFound(err) {
-			return nil, nil
+			return nil, &absentError{err: err}
 		}
 
 		if err != nil {
@@ -172,6 +173,17 @@ func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*
 // scope the read shares one list of the network's instances with the reads of every
 // other instance there.
 func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Instance, error) {
+	found, err := c.readShared(ctx, instance)
+	if errors.As(err, new(*absentError)) {
+		return nil, nil
+	}
+
+	return found, err
+}
+
+// readShared is read for a deletion's wait, which takes an absentError for the first
+// read of its confirmation.
+func (c *ComputeInstances) readShared(ctx context.Context, instance *Instance) (*Instance, error) {
 	return c.readFrom(ctx, instance, c.instances.read)
 }
 
@@ -229,8 +241,8 @@ func (c *ComputeInstances) getInScope(ctx context.Context, ref Ref) (*Instance, 
 
 // confirmGone checks a read that missed the instance against direct reads until
 // settled (see Service.confirmGoneBy).
-func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
-	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, func(ctx context.Context) (*Instance, error) {
+func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error) {
+	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, answered, func(ctx context.Context) (*Instance, error) {
 		return c.getInScope(ctx, ref)
 	})
 }
@@ -243,7 +255,7 @@ func (c *ComputeInstances) Get(ctx context.Context, ref Ref) (*Instance, error) 
 		return instance, err
 	}
 
-	return c.confirmGone(ctx, ref, c.service.UnseenSettled())
+	return c.confirmGone(ctx, ref, c.service.UnseenSettled(), nil)
 }
 
 // Lookup implements Instances. Compute derives an instance's ID from its network and
@@ -347,7 +359,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 		return nil
 	}
 
-	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.read, c.confirmGone)
+	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.readShared, c.confirmGone)
 }
 
 // List implements Instances. Compute shows no instance twice, so there are no

@@ -156,6 +156,25 @@ func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
 	assert.Empty(t, e.allocationsFor(ready.ID), "compute released the quota")
 }
 
+// A deletion waited for alone reads its instance by ID: compute answers one instance
+// as well as a list. The 404 of such a read is a direct read's answer, so for an
+// instance older than the read lag it ends the wait, with no second read to confirm it.
+func TestComputeDeletionSeenGoneByItsOwnReadAsksOnce(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	ready := readyOn(t, e.computeOver(t, nil), "web")
+
+	reads := &notFoundReads{next: http.DefaultTransport, path: sandbox.ComputePrefix + "/api/v2/instances/"}
+	old := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime.Add(-time.Hour))
+	require.NoError(t, e.computeOver(t, reads).Delete(t.Context(), old, ""))
+
+	assert.Equal(t, 1, reads.count(), "one 404 says an old instance is gone")
+
+	_, err := e.computeOver(t, nil).Get(t.Context(), ready.Ref())
+	require.ErrorIs(t, err, compute.ErrNotFound)
+}
+
 // Deletions poll through the network's shared list, one request per tick for all of
 // them, while it shows the instances; each reads itself only to confirm a miss. Three
 // deletions at once cost far fewer reads than three deletions one after another.

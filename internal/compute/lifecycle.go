@@ -145,6 +145,17 @@ func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance,
 // does not show it (yet, or any more), which alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
+// absentError is a shared list's answer when it was a direct read of one instance
+// alone (as compute's are, see ComputeInstances.listScope) and the cloud answered 404
+// (err): the first read of a confirmation (confirmGoneBy), made already.
+type absentError struct {
+	err error
+}
+
+func (e *absentError) Error() string { return e.err.Error() }
+
+func (e *absentError) Unwrap() error { return e.err }
+
 // waitInstance polls read until done accepts the instance, learning how long c takes
 // (the zero change: not learnt). An instance missing right after a write means the
 // cloud's cache has not caught up yet, not that it is gone.
@@ -218,7 +229,7 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 
 	switch len(servers) {
 	case 0:
-		return s.confirmGone(ctx, ref, s.UnseenSettled())
+		return s.confirmGone(ctx, ref, s.UnseenSettled(), nil)
 	case 1:
 		return instanceFromServer(&servers[0]), nil
 	default:
@@ -234,8 +245,8 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 // confirmGone checks a list that missed the instance against a direct read of its
 // server (whose ID is the instance's), until settled (see confirmGoneBy). When the
 // server is there after all, and is the instance's, it is returned.
-func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time) (*Instance, error) {
-	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, settled, func(ctx context.Context) (*Instance, error) {
+func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error) {
+	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, settled, answered, func(ctx context.Context) (*Instance, error) {
 		server, err := s.client.GetServer(ctx, ref.ID)
 		if err != nil {
 			return nil, err
@@ -258,8 +269,9 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time) (
 // not read. The instance is gone only when that read keeps answering 404 until
 // settled (see unseenSettled and seenSettled) while the instance's network is still
 // readable; a 403 for either means the token lost access, which is an error. what
-// names what read reads, for that error.
-func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time,
+// names what read reads, for that error. answered, when not nil, is the 404 that such
+// a read has just given (see absentError), taken for the first read's answer.
+func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time, answered error,
 	read func(context.Context) (*Instance, error),
 ) (*Instance, error) {
 	// The network is read beside the instance, not before it: the answer needs both,
@@ -280,6 +292,13 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	var found *Instance
 
 	err := s.PastReadLagUntil(ctx, settled, func(ctx context.Context) error {
+		if answered != nil {
+			err := answered
+			answered = nil
+
+			return err
+		}
+
 		var err error
 		found, err = read(ctx)
 
@@ -547,8 +566,10 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 // its learnt end costs one round trip, not a list and a read after it. The probes at
 // the quarters of a span still wide read the shared list like the ticks: most see the
 // deletion not done, and read directly each would cost every instance a request.
+// A list that was the direct read of this instance alone (absentError) is the
+// confirmation's first read, not a miss to read again.
 func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, listed instanceReader,
-	confirmGone func(context.Context, Ref, time.Time) (*Instance, error),
+	confirmGone func(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
 	// before the delete, in error perhaps: only a later error is the delete's.
@@ -556,18 +577,26 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 
 	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, expectDone bool) (bool, error) {
 		var (
-			found *Instance
-			err   error
+			found    *Instance
+			err      error
+			answered error
 		)
 
 		if !expectDone {
-			if found, err = listed(ctx, instance); err != nil {
+			found, err = listed(ctx, instance)
+
+			var absent *absentError
+
+			switch {
+			case errors.As(err, &absent):
+				answered = absent.err
+			case err != nil:
 				return false, cloud.ReadFailed(err)
 			}
 		}
 
 		if found == nil {
-			found, err = confirmGone(ctx, instance.Ref(), s.SeenSettled(instance.CreationTime))
+			found, err = confirmGone(ctx, instance.Ref(), s.SeenSettled(instance.CreationTime), answered)
 
 			switch {
 			case errors.Is(err, ErrNotFound):

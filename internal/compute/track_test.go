@@ -1,6 +1,7 @@
 package compute_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -357,16 +358,18 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 	assert.Empty(t, e.allocationsFor(old.ID))
 }
 
-// notFoundReads counts the direct reads of a server that region answers 404.
+// notFoundReads counts the direct reads under path (region's servers unless set) that
+// are answered 404.
 type notFoundReads struct {
 	next http.RoundTripper
+	path string
 	n    atomic.Int32
 }
 
 func (c *notFoundReads) RoundTrip(r *http.Request) (*http.Response, error) {
 	response, err := c.next.RoundTrip(r)
 	if err == nil && r.Method == http.MethodGet && response.StatusCode == http.StatusNotFound &&
-		strings.HasPrefix(r.URL.Path, "/api/v2/servers/") {
+		strings.HasPrefix(r.URL.Path, cmp.Or(c.path, "/api/v2/servers/")) {
 		c.n.Add(1)
 	}
 
