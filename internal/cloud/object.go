@@ -152,20 +152,18 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 }
 
 // Delete deletes the object and waits until the cloud answers a definite 404 for it:
-// at once for an object created longer ago than the read lag, whose creation time a
-// read has shown (this process's shared reads, or one read before the delete).
+// at once for an object created longer ago than the read lag. Its creation time is
+// created when the caller knows it (a resource keeps it with its state), or else
+// what a read shows (this process's shared reads, or one read before the delete).
 // The cloud refuses with 403 (or 409) while the object is in use; its users are often
 // being deleted in the same run, so the delete is asked again until ctx ends, and
 // only then reported as in use.
-func (o Object[T]) Delete(ctx context.Context, s *Session, id string) error {
-	var (
-		inUse error
-		// created is the object's creationTime, once a read has shown it: this
-		// process's shared reads may have (a refresh reads what it then deletes).
-		created time.Time
-	)
+func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created time.Time) error {
+	var inUse error
 
-	if kept, ok := s.shared.kept(o.sharedKey(id)); ok {
+	if kept, ok := s.shared.kept(o.sharedKey(id)); ok && created.IsZero() {
+		// This process's shared reads may have shown it (a refresh reads what it then
+		// deletes).
 		if object, ok := kept.(*T); ok {
 			created = o.Metadata(object).CreationTime
 		}

@@ -126,7 +126,7 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 		cloud.goneAt = time.Now().Add(7 * time.Millisecond)
 
 		start := time.Now()
-		require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x"))
+		require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x", time.Time{}))
 
 		return time.Since(start)
 	}
@@ -162,16 +162,19 @@ func TestAReadCallsAThingGoneOnlyPastTheReadLag(t *testing.T) {
 }
 
 // A thing this process has read (a refresh reads what a destroy then deletes) carries
-// its creation time: a 404 right after its delete is believed at once when it is old,
-// where a thing never read waits out the read lag.
-func TestADeleteOfAThingReadBeforeBelievesA404AtOnce(t *testing.T) {
+// its creation time, as does one whose caller kept it (a resource's private state): a
+// 404 right after its delete is believed at once when it is old, where a thing never
+// read waits out the read lag.
+func TestADeleteOfAThingOfKnownAgeBelievesA404AtOnce(t *testing.T) {
 	t.Parallel()
 
 	const readLag = 300 * time.Millisecond
 
-	deleteAfter := func(readFirst bool) time.Duration {
+	old := time.Now().Add(-time.Hour)
+
+	deleteAfter := func(readFirst bool, kept time.Time) time.Duration {
 		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
-			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: old},
 		}}}
 		s := testSession(readLag)
 		object := cloud.object().Remembering(s)
@@ -185,13 +188,43 @@ func TestADeleteOfAThingReadBeforeBelievesA404AtOnce(t *testing.T) {
 		cloud.goneAt = time.Now()
 
 		start := time.Now()
-		require.NoError(t, object.Delete(t.Context(), s, "x"))
+		require.NoError(t, object.Delete(t.Context(), s, "x", kept))
 
 		return time.Since(start)
 	}
 
-	assert.GreaterOrEqual(t, deleteAfter(false), readLag, "never read: nothing says how old it is")
-	assert.Less(t, deleteAfter(true), readLag/2, "read before: old, so its 404 is definite")
+	assert.GreaterOrEqual(t, deleteAfter(false, time.Time{}), readLag, "never read: nothing says how old it is")
+	assert.Less(t, deleteAfter(true, time.Time{}), readLag/2, "read before: old, so its 404 is definite")
+	assert.Less(t, deleteAfter(false, old), readLag/2, "its creation time kept: old, so its 404 is definite")
+}
+
+// Knowing the thing's age, the delete goes out without a read first.
+func TestADeleteOfAThingOfKnownAgeReadsOnlyToWait(t *testing.T) {
+	t.Parallel()
+
+	var reads []string
+
+	cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+		StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+	}}}
+	object := cloud.object()
+	get, del := object.Get, object.Del
+	object.Get = func(ctx context.Context, id string) (*thing, error) {
+		reads = append(reads, "read")
+
+		return get(ctx, id)
+	}
+	object.Del = func(ctx context.Context, id string) error {
+		reads = append(reads, "delete")
+		cloud.mu.Lock()
+		cloud.goneAt = time.Now()
+		cloud.mu.Unlock()
+
+		return del(ctx, id)
+	}
+
+	require.NoError(t, object.Delete(t.Context(), testSession(300*time.Millisecond), "x", cloud.created.Metadata.CreationTime))
+	assert.Equal(t, []string{"delete", "read"}, reads, "the delete, then the read that sees it gone")
 }
 
 // A read right after a create may come from a cache that has not seen the thing yet:
@@ -237,6 +270,6 @@ func TestALostDeleteAnswerIsAskedAgain(t *testing.T) {
 		return nil
 	}
 
-	require.NoError(t, object.Delete(t.Context(), testSession(0), "x"))
+	require.NoError(t, object.Delete(t.Context(), testSession(0), "x", time.Time{}))
 	assert.Equal(t, 2, deletes)
 }

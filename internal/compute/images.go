@@ -271,7 +271,7 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
 		},
 	}
 
-	err := images.Delete(ctx, s.Session, ref.ID)
+	err := images.Delete(ctx, s.Session, ref.ID, time.Time{})
 	s.catalogue.forgetImages(ref.OrganizationID, ref.RegionID)
 
 	return err

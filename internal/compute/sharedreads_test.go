@@ -92,7 +92,7 @@ func TestChecksSeeWhatTheProcessWroteToNetworking(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, e.sandbox.Stats().Routes[readSecurityGroup], "the create's last read is what the check needs")
 
-	require.NoError(t, objects.DeleteSecurityGroup(t.Context(), group.Metadata.ID))
+	require.NoError(t, objects.DeleteSecurityGroup(t.Context(), group.Metadata.ID, time.Time{}))
 
 	_, err = e.service.Validate(t.Context(), spec)
 

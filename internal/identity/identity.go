@@ -44,21 +44,21 @@ type Objects interface {
 	ReadProject(ctx context.Context, organizationID, id string) (*Project, error)
 	CreateProject(ctx context.Context, organizationID string, write ProjectWrite) (*Project, error)
 	UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error)
-	DeleteProject(ctx context.Context, organizationID, id string) error
+	DeleteProject(ctx context.Context, organizationID, id string, created time.Time) error
 	ListProjects(ctx context.Context, organizationID string) ([]Project, error)
 	Project(ctx context.Context, selector Selector) (*Project, error)
 
 	ReadGroup(ctx context.Context, organizationID, id string) (*Group, error)
 	CreateGroup(ctx context.Context, organizationID string, write GroupWrite) (*Group, error)
 	UpdateGroup(ctx context.Context, organizationID, id string, write GroupWrite) (*Group, error)
-	DeleteGroup(ctx context.Context, organizationID, id string) error
+	DeleteGroup(ctx context.Context, organizationID, id string, created time.Time) error
 	ListGroups(ctx context.Context, organizationID string) ([]Group, error)
 	Group(ctx context.Context, selector Selector) (*Group, error)
 
 	ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
 	CreateServiceAccount(ctx context.Context, organizationID string, write ServiceAccountWrite) (*ServiceAccount, error)
 	UpdateServiceAccount(ctx context.Context, organizationID, id string, write ServiceAccountWrite) (*ServiceAccount, error)
-	DeleteServiceAccount(ctx context.Context, organizationID, id string) error
+	DeleteServiceAccount(ctx context.Context, organizationID, id string, created time.Time) error
 	RotateServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
 	ListServiceAccounts(ctx context.Context, organizationID string) ([]ServiceAccount, error)
 
@@ -217,8 +217,8 @@ func projectShows(project *Project, write ProjectWrite) bool {
 // A project that other services still reference stays deprovisioning; when the
 // delete's time runs out on that, the error says so and names what the token can
 // still see in the project.
-func (s *Service) DeleteProject(ctx context.Context, organizationID, id string) error {
-	err := s.projects(organizationID).Delete(ctx, s.session, id)
+func (s *Service) DeleteProject(ctx context.Context, organizationID, id string, created time.Time) error {
+	err := s.projects(organizationID).Delete(ctx, s.session, id, created)
 	if err == nil || !errors.As(err, new(*cloud.WaitError)) {
 		return err
 	}

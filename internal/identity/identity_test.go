@@ -63,7 +63,7 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{group.Metadata.ID}, updated.Spec.GroupIDs)
 
-	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID))
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{}))
 
 	gone, err := e.service.ReadProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID)
 	require.NoError(t, err)
@@ -91,7 +91,7 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 
-	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.Metadata.ID)
+	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{})
 
 	var held *identity.ProjectHeldError
 	require.ErrorAs(t, err, &held)
@@ -99,7 +99,7 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 	assert.Contains(t, err.Error(), "projectID="+project.Metadata.ID, "says how to find the rest")
 
 	require.NoError(t, admin.DeleteNetwork(ctx, network.Metadata.ID))
-	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID))
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{}))
 }
 
 func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
@@ -146,7 +146,7 @@ func TestAServiceAccountIsReadFromTheList(t *testing.T) {
 	require.NotNil(t, read)
 	assert.Empty(t, read.Status.AccessToken)
 
-	require.NoError(t, e.service.DeleteServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID))
+	require.NoError(t, e.service.DeleteServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID, time.Time{}))
 
 	gone, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
 	require.NoError(t, err)

@@ -104,8 +104,8 @@ func groupShows(group *Group, write GroupWrite) bool {
 }
 
 // DeleteGroup deletes a group until identity answers a definite 404 for it.
-func (s *Service) DeleteGroup(ctx context.Context, organizationID, id string) error {
-	return s.groups(organizationID).Delete(ctx, s.session, id)
+func (s *Service) DeleteGroup(ctx context.Context, organizationID, id string, created time.Time) error {
+	return s.groups(organizationID).Delete(ctx, s.session, id, created)
 }
 
 // Group finds one group by ID or by name in the selector's organization.
@@ -288,8 +288,8 @@ func (s *Service) UpdateServiceAccount(ctx context.Context, organizationID, id s
 
 // DeleteServiceAccount deletes an account, which revokes its token, until identity's
 // list definitely no longer has it.
-func (s *Service) DeleteServiceAccount(ctx context.Context, organizationID, id string) error {
-	return s.serviceAccounts(organizationID).Delete(ctx, s.session, id)
+func (s *Service) DeleteServiceAccount(ctx context.Context, organizationID, id string, created time.Time) error {
+	return s.serviceAccounts(organizationID).Delete(ctx, s.session, id, created)
 }
 
 // RotateServiceAccount issues a new token and revokes the old one. It is sent once and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // LoadBalancers manages region's load balancers. Any project user may call their API.
@@ -18,7 +19,9 @@ type LoadBalancers interface {
 	// provisioned, with its public IP as asked.
 	Update(ctx context.Context, id string, spec Spec) (*LoadBalancer, error)
 	// Delete deletes the load balancer and waits until region definitely has none.
-	Delete(ctx context.Context, id string) error
+	// created, when not zero, is its creation time, which spares a read before the
+	// delete (see cloud.Object.Delete).
+	Delete(ctx context.Context, id string, created time.Time) error
 	// List returns the load balancers q selects that the token may see.
 	List(ctx context.Context, q Query) ([]LoadBalancer, error)
 	// NetworkPrefix returns the prefix of the network a load balancer would be on,

@@ -328,9 +328,10 @@ func (s *Service) waitSettled(ctx context.Context, id, what string, shows func(*
 	return last, err
 }
 
-// Delete deletes the load balancer and waits until region definitely has none.
-func (s *Service) Delete(ctx context.Context, id string) error {
-	return s.object().Delete(ctx, s.session, id)
+// Delete deletes the load balancer and waits until region definitely has none;
+// created, when not zero, is its creation time (see cloud.Object.Delete).
+func (s *Service) Delete(ctx context.Context, id string, created time.Time) error {
+	return s.object().Delete(ctx, s.session, id, created)
 }
 
 // validate refuses, before anything is sent, a document region would refuse.

@@ -283,7 +283,7 @@ func TestDeleteWaitsUntilItIsGoneWithItsQuota(t *testing.T) {
 	lb, err := e.service.Create(ctx, frontend(true))
 	require.NoError(t, err)
 
-	require.NoError(t, e.service.Delete(ctx, lb.ID))
+	require.NoError(t, e.service.Delete(ctx, lb.ID, time.Time{}))
 	assert.Empty(t, e.records())
 	assert.Empty(t, e.allocations())
 

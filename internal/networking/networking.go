@@ -39,18 +39,18 @@ type Objects interface {
 	ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error)
 	CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error)
 	UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error)
-	DeleteNetwork(ctx context.Context, id string) error
+	DeleteNetwork(ctx context.Context, id string, created time.Time) error
 	ListNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error)
 
 	ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error)
 	CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error)
 	UpdateSecurityGroup(ctx context.Context, id string, update unikorn.SecurityGroupUpdate) (*unikorn.SecurityGroup, error)
-	DeleteSecurityGroup(ctx context.Context, id string) error
+	DeleteSecurityGroup(ctx context.Context, id string, created time.Time) error
 	ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]unikorn.SecurityGroup, error)
 
 	ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error)
 	CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error)
-	DeleteSSHCertificateAuthority(ctx context.Context, id string) error
+	DeleteSSHCertificateAuthority(ctx context.Context, id string, created time.Time) error
 	ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error)
 
 	Network(ctx context.Context, selector Selector) (*unikorn.Network, error)
@@ -136,8 +136,8 @@ func (s *Service) UpdateNetwork(ctx context.Context, id string, update unikorn.N
 
 // DeleteNetwork deletes a network, waiting out the servers still on it, until region
 // answers 404 for it.
-func (s *Service) DeleteNetwork(ctx context.Context, id string) error {
-	return s.networks().Delete(ctx, s.session, id)
+func (s *Service) DeleteNetwork(ctx context.Context, id string, created time.Time) error {
+	return s.networks().Delete(ctx, s.session, id, created)
 }
 
 // securityGroups is the façade's view of region's security groups.
@@ -189,8 +189,8 @@ func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update uni
 
 // DeleteSecurityGroup deletes a security group, waiting out the servers still in it,
 // until region answers 404 for it.
-func (s *Service) DeleteSecurityGroup(ctx context.Context, id string) error {
-	return s.securityGroups().Delete(ctx, s.session, id)
+func (s *Service) DeleteSecurityGroup(ctx context.Context, id string, created time.Time) error {
+	return s.securityGroups().Delete(ctx, s.session, id, created)
 }
 
 // sshCertificateAuthorities is the façade's view of region's SSH certificate
@@ -224,8 +224,8 @@ func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unik
 
 // DeleteSSHCertificateAuthority deletes an SSH certificate authority until region
 // answers 404 for it.
-func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string) error {
-	return s.sshCertificateAuthorities().Delete(ctx, s.session, id)
+func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string, created time.Time) error {
+	return s.sshCertificateAuthorities().Delete(ctx, s.session, id, created)
 }
 
 // ListNetworks returns the networks of a project, or of every project of the

@@ -84,7 +84,7 @@ type Objects interface {
 	Read(ctx context.Context, id string) (*FileStorage, error)
 	Create(ctx context.Context, placement Placement, desired Desired) (*FileStorage, error)
 	Update(ctx context.Context, id string, desired Desired) (*FileStorage, error)
-	Delete(ctx context.Context, id string) error
+	Delete(ctx context.Context, id string, created time.Time) error
 	List(ctx context.Context, organizationID, projectID, regionID string) ([]FileStorage, error)
 	Find(ctx context.Context, selector Selector) (*FileStorage, error)
 	Classes(ctx context.Context, regionID string) ([]Class, error)
@@ -323,8 +323,8 @@ func mounted(fs *FileStorage, networkIDs []string) (bool, error) {
 // Delete deletes file storage and waits until region definitely has none. Region
 // checks nothing before deleting storage: networks it is exported to are released
 // with it.
-func (s *Service) Delete(ctx context.Context, id string) error {
-	return s.object().Delete(ctx, s.session, id)
+func (s *Service) Delete(ctx context.Context, id string, created time.Time) error {
+	return s.object().Delete(ctx, s.session, id, created)
 }
 
 // List returns the file storage of a project, or of every project of the organization

@@ -143,7 +143,7 @@ func TestLifeWaitsForEveryMountAndEveryDetach(t *testing.T) {
 	require.Len(t, fs.Status.Attachments, 1)
 	assert.Equal(t, sandbox.NetworkSecondaryID, fs.Status.Attachments[0].NetworkID)
 
-	require.NoError(t, e.service.Delete(ctx, id))
+	require.NoError(t, e.service.Delete(ctx, id, time.Time{}))
 	assert.Empty(t, e.sandbox.FileStorage(), "gone for real, not only from a lagging read")
 	assert.Nil(t, e.allocation(t, id), "the quota is released")
 

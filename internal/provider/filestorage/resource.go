@@ -26,6 +26,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
@@ -247,7 +248,7 @@ func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateReq
 	}
 
 	fs, err := r.provider.Storage.Create(ctx, placement, want)
-	r.finish(ctx, "create", &plan, fs, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, fs, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Read refreshes the state; only region's definite 404 removes the storage from it.
@@ -271,7 +272,7 @@ func (r *fileStorageResource) Read(ctx context.Context, req resource.ReadRequest
 		return
 	}
 
-	r.save(ctx, &state, fs, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.save(ctx, &state, fs, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -302,7 +303,7 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 	}
 
 	fs, err := r.provider.Storage.Update(ctx, plan.ID.ValueString(), want)
-	r.finish(ctx, "update", &plan, fs, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "update", &plan, fs, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *fileStorageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -315,14 +316,15 @@ func (r *fileStorageResource) Delete(ctx context.Context, req resource.DeleteReq
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Storage.Delete(ctx, state.ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.Storage.Delete(ctx, state.ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Storage("Could not delete the file storage", err)...)
 	}
 }
 
-// save records fs in the state and identity, as m's resource sees it.
+// save records fs in the state, identity and private state, as m's resource sees it.
 func (r *fileStorageResource) save(ctx context.Context, m *resourceModel, fs *storage.FileStorage,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
 ) {
 	m.set(ctx, fs, diags)
 	diags.Append(state.Set(ctx, m)...)
@@ -330,16 +332,18 @@ func (r *fileStorageResource) save(ctx context.Context, m *resourceModel, fs *st
 	if identity != nil {
 		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
 	}
+
+	private.KeepCreationTime(ctx, privateState, fs.Metadata.CreationTime, diags)
 }
 
 // finish ends a create or an update: whatever the wait says, storage that exists is
 // saved, so that Terraform keeps track of it (a failed create leaves it tainted), and
 // a failure is reported.
 func (r *fileStorageResource) finish(ctx context.Context, operation string, m *resourceModel, fs *storage.FileStorage, err error,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
 ) {
 	if fs != nil {
-		r.save(ctx, m, fs, state, identity, diags)
+		r.save(ctx, m, fs, state, identity, privateState, diags)
 	}
 
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 )
 
 // GroupTypeName is the group resource's and data source's Terraform type.
@@ -135,6 +136,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	r.set(ctx, &plan, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
+	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
 }
 
 func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -164,6 +166,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	r.set(ctx, &state, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
+	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
 }
 
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -210,7 +213,8 @@ func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, memberTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(failed("delete", "group", err))
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -136,6 +137,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		r.set(ctx, &plan, project, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
+		private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -170,6 +172,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	r.set(ctx, &state, project, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
+	private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -207,7 +210,8 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, projectTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Identity.DeleteProject(ctx, state.OrganizationID.ValueString(), state.ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.Identity.DeleteProject(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(failed("delete", "project", err))
 	}
 }

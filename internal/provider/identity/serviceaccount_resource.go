@@ -18,6 +18,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 )
@@ -228,6 +229,7 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		r.keepToken(&plan, account, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
+		private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
 	}
 
 	var adopted *identity.AdoptedError
@@ -269,6 +271,7 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 	r.set(ctx, &state, account, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
+	private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
 }
 
 // Update changes the account's metadata and groups, then, when rotation_trigger
@@ -352,7 +355,8 @@ func (r *serviceAccountResource) Delete(ctx context.Context, req resource.Delete
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, memberTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Identity.DeleteServiceAccount(ctx, state.OrganizationID.ValueString(), state.ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.Identity.DeleteServiceAccount(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(failed("delete", "service account", err))
 
 		return

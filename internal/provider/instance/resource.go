@@ -20,6 +20,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -81,8 +82,8 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 
 // sameInstanceAPI reports whether the instance in state was made by the configured
 // back end, and otherwise says why the provider cannot manage it.
-func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, private privateReader, diags *diag.Diagnostics) bool {
-	raw, d := private.GetKey(ctx, privateInstanceAPIKey)
+func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, privateState private.Reader, diags *diag.Diagnostics) bool {
+	raw, d := privateState.GetKey(ctx, privateInstanceAPIKey)
 	diags.Append(d...)
 
 	var made string
@@ -90,7 +91,7 @@ func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, private pr
 		_ = json.Unmarshal(raw, &made) // unreadable: as if not recorded
 	}
 
-	if made == "" && privateHandle(ctx, private, diags) != "" {
+	if made == "" && privateHandle(ctx, privateState, diags) != "" {
 		made = instanceAPIOfOldState
 	}
 
@@ -300,20 +301,9 @@ func parseImportID(importID string) (organizationID, projectID, id string, ok bo
 	}
 }
 
-// privateWriter and privateReader are the framework's private state, whose type is
-// internal to the framework.
-type (
-	privateWriter interface {
-		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-	}
-	privateReader interface {
-		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-	}
-)
-
 // save writes instance into m, and m into state, identity and private state.
 func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instance, state *tfsdk.State,
-	identity *tfsdk.ResourceIdentity, private privateWriter, diags *diag.Diagnostics,
+	identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
 ) {
 	m.setFrom(ctx, instance, diags)
 
@@ -334,12 +324,12 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 
 	if instance.Handle != "" {
 		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals
-		diags.Append(private.SetKey(ctx, privateHandleKey, value)...)
+		diags.Append(privateState.SetKey(ctx, privateHandleKey, value)...)
 	}
 
 	if r.instanceAPI != "" {
 		value, _ := json.Marshal(r.instanceAPI) //nolint:errchkjson // a string always marshals
-		diags.Append(private.SetKey(ctx, privateInstanceAPIKey, value)...)
+		diags.Append(privateState.SetKey(ctx, privateInstanceAPIKey, value)...)
 	}
 }
 
@@ -351,10 +341,10 @@ const vanishedStatus = "deleted"
 // plan never writes: an instance whose quota allocation is known stays in state,
 // marked, so that the next apply replaces it and its delete releases the quota. One
 // with nothing to release is simply forgotten.
-func (r *Resource) vanished(ctx context.Context, state *model, private privateReader, resp *resource.ReadResponse) {
+func (r *Resource) vanished(ctx context.Context, state *model, privateState private.Reader, resp *resource.ReadResponse) {
 	tflog.Warn(ctx, "instance server no longer exists", map[string]any{"id": state.ID.ValueString()})
 
-	if privateHandle(ctx, private, &resp.Diagnostics) == "" {
+	if privateHandle(ctx, privateState, &resp.Diagnostics) == "" {
 		resp.State.RemoveResource(ctx)
 
 		return
@@ -364,8 +354,8 @@ func (r *Resource) vanished(ctx context.Context, state *model, private privateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
-func privateHandle(ctx context.Context, private privateReader, diags *diag.Diagnostics) compute.Handle {
-	raw, d := private.GetKey(ctx, privateHandleKey)
+func privateHandle(ctx context.Context, privateState private.Reader, diags *diag.Diagnostics) compute.Handle {
+	raw, d := privateState.GetKey(ctx, privateHandleKey)
 	diags.Append(d...)
 
 	var handle compute.Handle

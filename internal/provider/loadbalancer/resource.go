@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
@@ -189,7 +190,7 @@ func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRe
 	}
 
 	lb, err := r.provider.LoadBalancers.Create(ctx, create)
-	finish(ctx, "create", &plan, lb, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	finish(ctx, "create", &plan, lb, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *loadBalancerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -212,7 +213,7 @@ func (r *loadBalancerResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 
-	save(ctx, &state, lb, &resp.State, resp.Identity, &resp.Diagnostics)
+	save(ctx, &state, lb, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -231,7 +232,7 @@ func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 
 	lb, err := r.provider.LoadBalancers.Update(ctx, plan.ID.ValueString(), spec)
-	finish(ctx, "update", &plan, lb, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	finish(ctx, "update", &plan, lb, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *loadBalancerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -244,28 +245,33 @@ func (r *loadBalancerResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.LoadBalancers.Delete(ctx, state.ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.LoadBalancers.Delete(ctx, state.ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.LoadBalancing("Could not delete the load balancer", err)...)
 	}
 }
 
-// save records lb in the state and the identity, in the forms m holds.
-func save(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// save records lb in the state, the identity and the private state, in the forms m holds.
+func save(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
+	privateState private.Writer, diags *diag.Diagnostics,
+) {
 	m.set(ctx, lb, diags)
 	diags.Append(state.Set(ctx, m)...)
 
 	if identity != nil {
 		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
 	}
+
+	private.KeepCreationTime(ctx, privateState, lb.CreationTime, diags)
 }
 
 // finish ends a create or an update: whatever the wait says, a load balancer that
 // exists is saved, so that Terraform keeps track of it, and a failure is reported.
 func finish(ctx context.Context, operation string, m *resourceModel, lb *loadbalancing.LoadBalancer, err error,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
 ) {
 	if lb != nil {
-		save(ctx, m, lb, state, identity, diags)
+		save(ctx, m, lb, state, identity, privateState, diags)
 	}
 
 	if err != nil {

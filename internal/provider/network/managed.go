@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -10,6 +11,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
@@ -29,8 +31,10 @@ type managed[T any, M resourceModel] struct {
 	noun     string
 	newModel func() M
 	read     func(networking.Objects, context.Context, string) (*T, error)
-	remove   func(networking.Objects, context.Context, string) error
+	remove   func(networking.Objects, context.Context, string, time.Time) error
 	set      func(context.Context, M, *T, *diag.Diagnostics)
+	// created is the object's creation time, kept in private state for its delete.
+	created func(*T) time.Time
 
 	provider *providerdata.Data
 }
@@ -73,7 +77,7 @@ func (r *managed[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 
-	r.save(ctx, state, object, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.save(ctx, state, object, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -86,16 +90,20 @@ func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, 
 	ctx, cancel := deadline.Within(ctx, state.timeouts().Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.remove(r.provider.Networking, ctx, state.common().ID.ValueString()); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.remove(r.provider.Networking, ctx, state.common().ID.ValueString(), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the "+r.noun, err)...)
 	}
 }
 
-// save records object in the state and identity, as m's resource sees it.
-func (r *managed[T, M]) save(ctx context.Context, m M, object *T, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// save records object in the state, identity and private state, as m's resource sees it.
+func (r *managed[T, M]) save(ctx context.Context, m M, object *T, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
+	privateState private.Writer, diags *diag.Diagnostics,
+) {
 	r.set(ctx, m, object, diags)
 	diags.Append(state.Set(ctx, m)...)
 	saveIdentity(ctx, identity, m.common().ID, diags)
+	private.KeepCreationTime(ctx, privateState, r.created(object), diags)
 }
 
 // reachable says whether a create or an update, which run when Terraform applies,
@@ -107,10 +115,10 @@ func (r *managed[T, M]) reachable(operation string, diags *diag.Diagnostics) boo
 // finish ends a create or an update: whatever the wait says, an object that exists is
 // saved, so that Terraform keeps track of it, and a failure is reported.
 func (r *managed[T, M]) finish(ctx context.Context, operation string, m M, object *T, err error,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics,
+	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
 ) {
 	if object != nil {
-		r.save(ctx, m, object, state, identity, diags)
+		r.save(ctx, m, object, state, identity, privateState, diags)
 	}
 
 	if err != nil {

@@ -45,6 +45,7 @@ func NewNetworkResource() resource.Resource {
 		read:     networking.Objects.ReadNetwork,
 		remove:   networking.Objects.DeleteNetwork,
 		set:      setNetwork,
+		created:  func(object *networking.Network) time.Time { return object.Metadata.CreationTime },
 	}}
 }
 
@@ -191,7 +192,7 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 			Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
 		},
 	})
-	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -212,7 +213,7 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 
 	network, err := r.provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
-	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // set fills the model from region's record.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -47,6 +48,7 @@ func NewSecurityGroupResource() resource.Resource {
 		read:     networking.Objects.ReadSecurityGroup,
 		remove:   networking.Objects.DeleteSecurityGroup,
 		set:      setSecurityGroup,
+		created:  func(object *networking.SecurityGroup) time.Time { return object.Metadata.CreationTime },
 	}}
 }
 
@@ -219,7 +221,7 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		Metadata: metadata,
 		Spec:     networking.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
 	})
-	r.finish(ctx, "create", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, group, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -238,7 +240,7 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 
 	group, err := r.provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
 		networking.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
-	r.finish(ctx, "update", &plan, group, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "update", &plan, group, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *networking.SecurityGroup, diags *diag.Diagnostics) {

@@ -2,6 +2,7 @@ package network
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -34,6 +35,7 @@ func NewSSHCertificateAuthorityResource() resource.Resource {
 		read:     networking.Objects.ReadSSHCertificateAuthority,
 		remove:   networking.Objects.DeleteSSHCertificateAuthority,
 		set:      setAuthority,
+		created:  func(object *networking.SSHCertificateAuthority) time.Time { return object.Metadata.CreationTime },
 	}}
 }
 
@@ -120,7 +122,7 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 			OrganizationID:              organizationID, ProjectID: projectID,
 		},
 	})
-	r.finish(ctx, "create", &plan, authority, err, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.finish(ctx, "create", &plan, authority, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
