@@ -169,21 +169,10 @@ func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*
 		c.read, (*Instance).Ready)
 }
 
-// read reads the instance afresh, or nil when a read does not show it. Within a known
-// scope the read shares one list of the network's instances with the reads of every
-// other instance there.
+// read reads the instance afresh (an instanceReader). Within a known scope the read
+// shares one list of the network's instances with the reads of every other instance
+// there.
 func (c *ComputeInstances) read(ctx context.Context, instance *Instance) (*Instance, error) {
-	found, err := c.readShared(ctx, instance)
-	if errors.As(err, new(*absentError)) {
-		return nil, nil
-	}
-
-	return found, err
-}
-
-// readShared is read for a deletion's wait, which takes an absentError for the first
-// read of its confirmation.
-func (c *ComputeInstances) readShared(ctx context.Context, instance *Instance) (*Instance, error) {
 	return c.readFrom(ctx, instance, c.instances.read)
 }
 
@@ -359,7 +348,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 		return nil
 	}
 
-	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.readShared, c.confirmGone)
+	return c.service.waitGone(ctx, instance, "instance "+instance.ID, c.read, c.confirmGone)
 }
 
 // List implements Instances. Compute shows no instance twice, so there are no

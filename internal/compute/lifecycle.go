@@ -142,12 +142,13 @@ func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance,
 }
 
 // instanceReader reads an instance afresh for a wait: nil, with no error, when a list
-// does not show it (yet, or any more), which alone proves nothing.
+// does not show it (yet, or any more), or an absentError when a read of it alone
+// answered 404; either alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
 // absentError is a shared list's answer when it was a direct read of one instance
-// alone (as compute's are, see ComputeInstances.listScope) and the cloud answered 404
-// (err): the first read of a confirmation (confirmGoneBy), made already.
+// alone (see newServerLists and ComputeInstances.listScope) and the cloud answered
+// 404 (err): the first read of a confirmation (confirmGoneBy), made already.
 type absentError struct {
 	err error
 }
@@ -166,11 +167,13 @@ func (s *Service) waitInstance(ctx context.Context, instance *Instance, what str
 
 	err := s.WaitForChange(ctx, what, c, func(ctx context.Context, _ bool) (bool, error) {
 		candidate, err := read(ctx, instance)
-		if err != nil {
-			return false, cloud.ReadFailed(err)
-		}
 
-		if candidate == nil {
+		switch {
+		case errors.As(err, new(*absentError)):
+			return false, nil
+		case err != nil:
+			return false, cloud.ReadFailed(err)
+		case candidate == nil:
 			return false, nil
 		}
 
@@ -188,9 +191,9 @@ func (s *Service) waitInstance(ctx context.Context, instance *Instance, what str
 	return latest, nil
 }
 
-// readServer reads the instance's server afresh, or nil when there is none. Within a
-// known scope the read shares one list of the network's servers with the reads of
-// every other instance there; otherwise it asks for the server itself.
+// readServer reads the instance's server afresh (an instanceReader). Within a known
+// scope the read shares one list of the network's servers with the reads of every
+// other instance there; otherwise it asks for the server itself.
 func (s *Service) readServer(ctx context.Context, instance *Instance) (*Instance, error) {
 	if sc, ok := scopeOf(instance.Ref()); ok {
 		servers, err := s.servers.read(ctx, sc, instance.ID)
@@ -209,7 +212,7 @@ func (s *Service) readServer(ctx context.Context, instance *Instance) (*Instance
 
 	server, err := s.client.GetServer(ctx, instance.ServerID)
 	if unikorn.IsNotFound(err) {
-		return nil, nil
+		return nil, &absentError{err: err}
 	}
 
 	if err != nil {

@@ -91,22 +91,40 @@ func (l *sharedLists[T]) shareRecent(window time.Duration, writer *unikorn.Clien
 }
 
 // newServerLists shares region's server lists. A network may hold many servers: a
-// list for one instance only asks for those carrying its tag, as a read of that
-// instance alone would.
-func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error), gather time.Duration) *sharedLists[unikorn.Server] {
+// lone reader asks for its instance's server by ID (the instance's own, see
+// unikorn.DeriveServerID), as a read of that instance alone would, and a 404 for it is
+// an absentError, a direct read's answer that a confirmation need not ask again. A
+// server of that ID that is not the instance's, or lies outside the scope, is not there.
+func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error),
+	get func(context.Context, string) (*unikorn.Server, error), gather time.Duration,
+) *sharedLists[unikorn.Server] {
 	return newSharedLists(func(ctx context.Context, sc scope, only string) ([]unikorn.Server, error) {
-		query := unikorn.ServerQuery{
+		if only != "" {
+			server, err := get(ctx, only)
+
+			switch {
+			case unikorn.IsNotFound(err):
+				return nil, &absentError{err: err}
+			case err != nil:
+				return nil, err
+			}
+
+			instance := instanceFromServer(server)
+			if instance.ID != only || !instance.inScope(Ref{
+				OrganizationID: sc.organizationID, ProjectID: sc.projectID, RegionID: sc.regionID, NetworkID: sc.networkID,
+			}) {
+				return nil, nil
+			}
+
+			return []unikorn.Server{*server}, nil
+		}
+
+		return list(ctx, unikorn.ServerQuery{
 			OrganizationIDs: []string{sc.organizationID},
 			ProjectIDs:      []string{sc.projectID},
 			RegionIDs:       []string{sc.regionID},
 			NetworkIDs:      []string{sc.networkID},
-		}
-
-		if only != "" {
-			query.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: only}}
-		}
-
-		return list(ctx, query)
+		})
 	}, gather)
 }
 

@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,11 +37,29 @@ func (v *versionedLists) list(_ context.Context, query unikorn.ServerQuery) ([]u
 	return []unikorn.Server{server}, nil
 }
 
+// one answers a read of one server from list, as region would from a list of its tag:
+// the server of the instance, in testScope.
+func one(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error)) func(context.Context, string) (*unikorn.Server, error) {
+	return func(ctx context.Context, instanceID string) (*unikorn.Server, error) {
+		servers, err := list(ctx, unikorn.ServerQuery{Tags: unikorn.Tags{{Name: InstanceIDTag, Value: instanceID}}})
+		if err != nil {
+			return nil, err
+		}
+
+		server := servers[0]
+		server.Metadata.ID, server.Metadata.Tags = instanceID, unikorn.Tags{{Name: InstanceIDTag, Value: instanceID}}
+		server.Metadata.OrganizationID, server.Metadata.ProjectID = testScope.organizationID, testScope.projectID
+		server.Status.RegionID, server.Status.NetworkID = testScope.regionID, testScope.networkID
+
+		return &server, nil
+	}
+}
+
 func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 	t.Parallel()
 
 	lists := &versionedLists{}
-	l := newServerLists(lists.list, 100*time.Millisecond)
+	l := newServerLists(lists.list, one(lists.list), 100*time.Millisecond)
 
 	var wg sync.WaitGroup
 
@@ -60,13 +79,14 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 	assert.Equal(t, int64(2), lists.calls.Load(), "another network is another list")
 }
 
-// A list shared by several instances asks for the whole scope; a list for one
-// instance asks only for the servers carrying its tag.
+// A list shared by several instances asks for the whole scope; a read of one instance
+// asks for its server alone (one below, which lists its tag), and tells a 404 for it
+// from a list that misses it.
 func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 	t.Parallel()
 
 	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 2)}
-	l := newServerLists(lists.list, 100*time.Millisecond)
+	l := newServerLists(lists.list, one(lists.list), 100*time.Millisecond)
 
 	whole := unikorn.ServerQuery{
 		OrganizationIDs: []string{"org"}, ProjectIDs: []string{"project"},
@@ -75,10 +95,13 @@ func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 
 	_, err := l.read(t.Context(), testScope, "web")
 	require.NoError(t, err)
+	assert.Equal(t, unikorn.ServerQuery{Tags: unikorn.Tags{{Name: InstanceIDTag, Value: "web"}}}, <-lists.queries)
 
-	alone := whole
-	alone.Tags = unikorn.Tags{{Name: InstanceIDTag, Value: "web"}}
-	assert.Equal(t, alone, <-lists.queries)
+	gone := newServerLists(lists.list, func(context.Context, string) (*unikorn.Server, error) {
+		return nil, &unikorn.APIError{StatusCode: http.StatusNotFound}
+	}, time.Millisecond)
+	_, err = gone.read(t.Context(), testScope, "web")
+	require.ErrorAs(t, err, new(*absentError))
 
 	var wg sync.WaitGroup
 	for _, instanceID := range []string{"web", "db", "web"} {
@@ -104,7 +127,7 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 
 	var first atomic.Bool
 
-	l := newServerLists(func(ctx context.Context, query unikorn.ServerQuery) ([]unikorn.Server, error) {
+	list := func(ctx context.Context, query unikorn.ServerQuery) ([]unikorn.Server, error) {
 		servers, err := lists.list(ctx, query)
 		if first.CompareAndSwap(false, true) {
 			close(sent)
@@ -112,7 +135,8 @@ func TestAReadAfterAWriteNeverSharesAnEarlierList(t *testing.T) {
 		}
 
 		return servers, err
-	}, time.Millisecond)
+	}
+	l := newServerLists(list, one(list), time.Millisecond)
 
 	before := make(chan []unikorn.Server, 1)
 
@@ -143,7 +167,7 @@ func TestAReaderThatGivesUpLeavesTheOthersTheirAnswer(t *testing.T) {
 	t.Parallel()
 
 	lists := &versionedLists{}
-	l := newServerLists(lists.list, 50*time.Millisecond)
+	l := newServerLists(lists.list, one(lists.list), 50*time.Millisecond)
 
 	impatient, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -31,7 +31,7 @@ func NewService(session *cloud.Session) *Service {
 		Session:   session,
 		client:    client,
 		catalogue: newCatalogue(session),
-		servers:   newServerLists(client.ListServers, DefaultReadGathering),
+		servers:   newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
 		rights:    map[string]*rightsProbe{},
 	}
 

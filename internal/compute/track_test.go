@@ -358,6 +358,25 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 	assert.Empty(t, e.allocationsFor(old.ID))
 }
 
+// A deletion waited for alone reads its server by ID, as the confirmation of a miss
+// would: a list of the servers carrying its tag, then a read of the server, cost two
+// requests where one says the same.
+func TestARegionDeletionWaitedForAloneReadsItsServerByID(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	e.sandbox.ResetStats()
+	require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+
+	routes := e.sandbox.Stats().Routes
+	assert.Equal(t, 1, routes["GET "+serverListRoute], "one list: the look-up before the delete")
+	assert.Positive(t, routes["GET "+serverRoute], "the wait reads the server itself")
+	assert.Empty(t, e.servers(t))
+	assert.Empty(t, e.allocationsFor(instance.ID))
+}
+
 // notFoundReads counts the direct reads under path (region's servers unless set) that
 // are answered 404.
 type notFoundReads struct {

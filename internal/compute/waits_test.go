@@ -15,7 +15,11 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-const serverListRoute = "/api/v2/servers"
+const (
+	serverListRoute = "/api/v2/servers"
+	// serverRoute is what a wait alone reads: its instance's server.
+	serverRoute = "/api/v2/servers/{serverID}"
+)
 
 // provisioning returns a new sandbox with an instance that takes delay to provision.
 func provisioning(t *testing.T, delay string) (*env, *compute.Instance) {
@@ -38,7 +42,7 @@ func TestAWaitRidesOutFailedReads(t *testing.T) {
 	for _, status := range []int{http.StatusInternalServerError, http.StatusServiceUnavailable, 0} {
 		e, instance := provisioning(t, "100ms")
 
-		_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: status, Count: 3})
+		_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: status, Count: 3})
 		require.NoError(t, err)
 
 		ready, err := e.service.WaitReady(t.Context(), instance)
@@ -57,13 +61,13 @@ func TestAWaitRidesOutAnOutageUntilItsOwnTimeout(t *testing.T) {
 	e, instance := provisioning(t, "100ms")
 
 	// Far more failed reads in a row than a fixed count would allow.
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusServiceUnavailable, Count: 30})
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusServiceUnavailable, Count: 30})
 	require.NoError(t, err)
 
 	ready, err := e.service.WaitReady(t.Context(), instance)
 	require.NoError(t, err)
 	assert.True(t, ready.Ready())
-	assert.GreaterOrEqual(t, e.sandbox.Stats().Routes["GET "+serverListRoute], 30)
+	assert.GreaterOrEqual(t, e.sandbox.Stats().Routes["GET "+serverRoute], 30)
 }
 
 func TestAWaitOnAnAPIThatKeepsFailingEndsAtItsTimeoutNamingTheFailure(t *testing.T) {
@@ -71,7 +75,7 @@ func TestAWaitOnAnAPIThatKeepsFailingEndsAtItsTimeoutNamingTheFailure(t *testing
 
 	e, instance := provisioning(t, "1h")
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusInternalServerError})
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusInternalServerError})
 	require.NoError(t, err)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
@@ -92,11 +96,11 @@ func TestAWaitEndsAtARefusal(t *testing.T) {
 
 	e, instance := provisioning(t, "1h")
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusForbidden, Count: 1})
+	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusForbidden, Count: 1})
 	require.NoError(t, err)
 	e.sandbox.ResetStats()
 
 	_, err = e.service.WaitReady(t.Context(), instance)
 	require.True(t, unikorn.IsForbidden(err), "got %v", err)
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET "+serverListRoute])
+	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET "+serverRoute])
 }
