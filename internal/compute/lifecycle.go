@@ -146,9 +146,10 @@ func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance,
 // answered 404; either alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
-// absentError is a shared list's answer when it was a direct read of one instance
-// alone (see newServerLists and ComputeInstances.listScope) and the cloud answered
-// 404 (err): the first read of a confirmation (confirmGoneBy), made already.
+// absentError is the 404 (err) of a wait's direct read of its instance: a lone
+// reader's shared list (see newServerLists and ComputeInstances.listScope), or a
+// read outside a scope (readServer). It is the first read of a confirmation
+// (confirmGoneBy), made already.
 type absentError struct {
 	err error
 }

@@ -94,7 +94,9 @@ func (l *sharedLists[T]) shareRecent(window time.Duration, writer *unikorn.Clien
 // lone reader asks for its instance's server by ID (the instance's own, see
 // unikorn.DeriveServerID), as a read of that instance alone would, and a 404 for it is
 // an absentError, a direct read's answer that a confirmation need not ask again. A
-// server of that ID that is not the instance's, or lies outside the scope, is not there.
+// server of that ID that is not the instance's, or lies outside the scope, is not
+// there; a 403 for it is lost access to that instance (AccessError), not to region's
+// server API, which the token has been using.
 func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.Server, error),
 	get func(context.Context, string) (*unikorn.Server, error), gather time.Duration,
 ) *sharedLists[unikorn.Server] {
@@ -105,6 +107,8 @@ func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.S
 			switch {
 			case unikorn.IsNotFound(err):
 				return nil, &absentError{err: err}
+			case unikorn.IsForbidden(err):
+				return nil, &AccessError{InstanceID: only, What: "its server " + only, Err: err}
 			case err != nil:
 				return nil, err
 			}
@@ -130,7 +134,8 @@ func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.S
 
 // read returns, from a list request sent after the call began, the items in sc that
 // may be instanceID: every item in sc when readers of several instances share the
-// list, only those of instanceID when it is read alone.
+// list, only those of instanceID when it is read alone, a read that may answer an
+// absentError (see instanceReader), which only waits read.
 func (l *sharedLists[T]) read(ctx context.Context, sc scope, instanceID string) ([]T, error) {
 	return l.join(ctx, sc, instanceID, false)
 }

@@ -80,28 +80,23 @@ func TestReadersThatGatherTogetherShareOneList(t *testing.T) {
 }
 
 // A list shared by several instances asks for the whole scope; a read of one instance
-// asks for its server alone (one below, which lists its tag), and tells a 404 for it
-// from a list that misses it.
+// asks for its server alone.
 func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 	t.Parallel()
 
-	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 2)}
-	l := newServerLists(lists.list, one(lists.list), 100*time.Millisecond)
+	lists := &versionedLists{queries: make(chan unikorn.ServerQuery, 1)}
+	read := one(new(versionedLists).list)
+	asked := make(chan string, 1)
+	l := newServerLists(lists.list, func(ctx context.Context, id string) (*unikorn.Server, error) {
+		asked <- id
 
-	whole := unikorn.ServerQuery{
-		OrganizationIDs: []string{"org"}, ProjectIDs: []string{"project"},
-		RegionIDs: []string{"region"}, NetworkIDs: []string{"network"},
-	}
+		return read(ctx, id)
+	}, 100*time.Millisecond)
 
-	_, err := l.read(t.Context(), testScope, "web")
+	servers, err := l.read(t.Context(), testScope, "web")
 	require.NoError(t, err)
-	assert.Equal(t, unikorn.ServerQuery{Tags: unikorn.Tags{{Name: InstanceIDTag, Value: "web"}}}, <-lists.queries)
-
-	gone := newServerLists(lists.list, func(context.Context, string) (*unikorn.Server, error) {
-		return nil, &unikorn.APIError{StatusCode: http.StatusNotFound}
-	}, time.Millisecond)
-	_, err = gone.read(t.Context(), testScope, "web")
-	require.ErrorAs(t, err, new(*absentError))
+	assert.Equal(t, "web", <-asked)
+	assert.Len(t, servers, 1)
 
 	var wg sync.WaitGroup
 	for _, instanceID := range []string{"web", "db", "web"} {
@@ -112,8 +107,55 @@ func TestAListAsksForItsWholeScopeOnlyWhenShared(t *testing.T) {
 	}
 
 	wg.Wait()
+
+	whole := unikorn.ServerQuery{
+		OrganizationIDs: []string{"org"}, ProjectIDs: []string{"project"},
+		RegionIDs: []string{"region"}, NetworkIDs: []string{"network"},
+	}
 	assert.Equal(t, whole, <-lists.queries)
-	assert.Equal(t, int64(2), lists.calls.Load())
+	assert.Empty(t, asked, "the shared list asks for no server alone")
+}
+
+// A read of one server alone answers what a list of the instance's tag in the scope
+// would: a 404 as an absentError, for a wait's confirmation to take; a server of that
+// ID that is not the instance's, or lies elsewhere, as nothing; a 403 as lost access
+// to the instance, not to region's server API.
+func TestAReadOfOneServerAnswersAsTheListOfItsTag(t *testing.T) {
+	t.Parallel()
+
+	readWith := func(get func(context.Context, string) (*unikorn.Server, error)) ([]unikorn.Server, error) {
+		return newServerLists(nil, get, time.Millisecond).read(t.Context(), testScope, "web")
+	}
+	answer := func(err error) func(context.Context, string) (*unikorn.Server, error) {
+		return func(context.Context, string) (*unikorn.Server, error) { return nil, err }
+	}
+	server := func(change func(*unikorn.Server)) func(context.Context, string) (*unikorn.Server, error) {
+		return func(ctx context.Context, id string) (*unikorn.Server, error) {
+			found, err := one(new(versionedLists).list)(ctx, id)
+			change(found)
+
+			return found, err
+		}
+	}
+
+	_, err := readWith(answer(&unikorn.APIError{StatusCode: http.StatusNotFound}))
+	require.ErrorAs(t, err, new(*absentError))
+
+	_, err = readWith(answer(&unikorn.APIError{StatusCode: http.StatusForbidden, Path: "/api/v2/servers/web"}))
+	require.ErrorAs(t, err, new(*AccessError))
+	assert.NotErrorAs(t, serviceRights(err), new(*ServiceRightsError))
+
+	servers, err := readWith(server(func(s *unikorn.Server) { s.Metadata.Tags = nil }))
+	require.NoError(t, err)
+	assert.Empty(t, servers, "a server of that ID without the instance's tag")
+
+	servers, err = readWith(server(func(s *unikorn.Server) { s.Status.NetworkID = "another" }))
+	require.NoError(t, err)
+	assert.Empty(t, servers, "the instance's server on another network")
+
+	servers, err = readWith(server(func(*unikorn.Server) {}))
+	require.NoError(t, err)
+	assert.Len(t, servers, 1)
 }
 
 // A read that starts after a write must not be answered by a list sent before it,

@@ -108,7 +108,8 @@ func TestAnEmptyListDoesNotMakeAnInstanceGone(t *testing.T) {
 }
 
 // A list that keeps coming back empty while the server runs (lists drop what a token
-// may not see) still does not release the quota.
+// may not see) still does not release the quota: the look-up before the delete
+// confirms its miss directly, and the wait, alone, reads the server itself.
 func TestDestroyKeepsTheQuotaWhileTheServerExists(t *testing.T) {
 	t.Parallel()
 

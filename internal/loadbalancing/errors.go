@@ -18,9 +18,8 @@ type LoadBalancers interface {
 	// Update replaces the load balancer's document and waits until a read shows it,
 	// provisioned, with its public IP as asked.
 	Update(ctx context.Context, id string, spec Spec) (*LoadBalancer, error)
-	// Delete deletes the load balancer and waits until region definitely has none.
-	// created, when not zero, is its creation time, which spares a read before the
-	// delete (see cloud.Object.Delete).
+	// Delete deletes the load balancer and waits until region definitely has none;
+	// created, when not zero, is its creation time (see cloud.Object.Delete).
 	Delete(ctx context.Context, id string, created time.Time) error
 	// List returns the load balancers q selects that the token may see.
 	List(ctx context.Context, q Query) ([]LoadBalancer, error)
