@@ -42,6 +42,39 @@ func TestALongWaitSlowsDown(t *testing.T) {
 	assert.Less(t, patientChecks, 25, "after 50 ms the reads slow down to one every 80 ms")
 }
 
+// A wait begun just before a tick does not read on it: the change it waits for was
+// under way a moment ago. Its first read is on the first tick a whole interval later,
+// and a change that outlasts the interval is seen done on the same tick as it would
+// have been, one read fewer.
+func TestAWaitFirstReadsAWholeIntervalAfterItBegins(t *testing.T) {
+	t.Parallel()
+
+	const (
+		interval = 100 * time.Millisecond
+		takes    = 250 * time.Millisecond
+	)
+
+	session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 2}, pollEpoch: time.Now()}
+
+	// 20 ms before a tick: reading on every tick would read at 20, 120, 220 and 320 ms.
+	time.Sleep(session.untilTick(time.Now(), interval) + interval - 20*time.Millisecond)
+
+	start := time.Now()
+
+	var reads []time.Duration
+
+	require.NoError(t, session.WaitFor(t.Context(), "a change", func(context.Context) (bool, error) {
+		reads = append(reads, time.Since(start))
+
+		return time.Since(start) >= takes, nil
+	}))
+
+	require.NotEmpty(t, reads)
+	assert.GreaterOrEqual(t, reads[0], interval, "the first read comes a whole interval after the wait began")
+	assert.Len(t, reads, 3, "reads on the ticks at 120, 220 and 320 ms: %v", reads)
+	assert.Less(t, reads[len(reads)-1], takes+interval, "the change is seen done on the first tick after it")
+}
+
 // Waits for the same kind of change learn how long it takes: after a few, a wait
 // reads when the change is done instead of at the next tick after it, and each wait
 // still reads at most twice besides its ticks.

@@ -16,11 +16,13 @@ var ErrNotFound = errors.New("not found")
 // WaitFor calls check until it reports done or fails, pacing calls by the poll policy.
 // It returns ctx's error, wrapped with what it was waiting for, when ctx ends first.
 //
-// The first check comes after the first interval, not at once: a wait follows a
-// request whose answer already said the change was under way. Every check falls on a
-// tick of the session's poll grid, the multiples of the current interval since
-// pollEpoch, so that the waits of one provider process (Terraform creates many
-// objects at once) wake together and share their reads.
+// Every check falls on a tick of the session's poll grid, the multiples of the current
+// interval since pollEpoch, so that the waits of one provider process (Terraform
+// creates many objects at once) wake together and share their reads. The first is the
+// first tick a whole interval after the wait began, not the next one, which may be
+// moments away: a wait follows a request whose answer already said the change was
+// under way, and a change that takes longer than an interval is seen done on the same
+// tick either way, for one read fewer.
 //
 // A read that fails without a definite answer (a 5xx, a 429, a broken connection, a
 // request timeout) does not end the wait: the change is under way whatever one read
@@ -47,6 +49,7 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 	interval := s.poll.Min
 	patientUntil := start.Add(s.poll.Patience)
 	offsets, notBefore := s.pacer.probes(c)
+	notBefore = max(notBefore, interval)
 
 	type gridProbe struct {
 		at         time.Time
