@@ -19,7 +19,7 @@ func TestARefusedCreateRefreshesTheCatalogue(t *testing.T) {
 
 	e := newEnv(t)
 
-	network, err := e.client.CreateNetwork(t.Context(), unikorn.NetworkCreate{
+	network, err := e.Client.CreateNetwork(t.Context(), unikorn.NetworkCreate{
 		Metadata: unikorn.WriteMetadata{Name: "short-lived"},
 		Spec: unikorn.NetworkCreateSpec{
 			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{"8.8.8.8"}},
@@ -35,9 +35,9 @@ func TestARefusedCreateRefreshesTheCatalogue(t *testing.T) {
 	_, err = e.service.Validate(t.Context(), spec)
 	require.NoError(t, err, "the network is looked up, and kept")
 
-	require.NoError(t, e.client.DeleteNetwork(t.Context(), network.Metadata.ID))
+	require.NoError(t, e.Client.DeleteNetwork(t.Context(), network.Metadata.ID))
 	require.Eventually(t, func() bool {
-		_, err := e.client.GetNetwork(t.Context(), network.Metadata.ID)
+		_, err := e.Client.GetNetwork(t.Context(), network.Metadata.ID)
 
 		return unikorn.IsNotFound(err)
 	}, 5*time.Second, 5*time.Millisecond)
@@ -46,13 +46,13 @@ func TestARefusedCreateRefreshesTheCatalogue(t *testing.T) {
 	require.ErrorContains(t, err, "creating the server", "the kept network let the create through to region")
 	assert.Zero(t, e.instanceAllocations(), "and its charge was released")
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err = e.service.Create(t.Context(), spec)
 
 	var problems *compute.ValidationError
 	require.ErrorAs(t, err, &problems)
 	assert.Equal(t, compute.FieldNetworkID, problems.Problems[0].Field)
-	assert.Zero(t, e.sandbox.Stats().Routes["POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations"],
+	assert.Zero(t, e.Sandbox.Stats().Routes["POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations"],
 		"the second attempt is refused before it charges anything")
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -23,17 +23,7 @@ import (
 func (e *env) computeOver(t *testing.T, transport http.RoundTripper) *compute.ComputeInstances {
 	t.Helper()
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:  e.url,
-		ComputeEndpoint: e.url + sandbox.ComputePrefix,
-		Token:           sandbox.DefaultToken,
-		Retry:           testRetry,
-		HTTPClient:      &http.Client{Transport: transport},
-	})
-	require.NoError(t, err)
-
-	return compute.NewComputeInstances(compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag),
-		cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}))))
+	return compute.NewComputeInstances(compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, transport), testReadLag)))
 }
 
 // readyOn creates an instance named name through instances and waits until it is ready.
@@ -54,7 +44,7 @@ func readyOn(t *testing.T, instances compute.Instances, name string) *compute.In
 func (e *env) serviceRequests() int {
 	count := 0
 
-	for route, n := range e.sandbox.Stats().Routes {
+	for route, n := range e.Sandbox.Stats().Routes {
 		if strings.Contains(route, " /api/v2/servers") || strings.Contains(route, "/allocations") {
 			count += n
 		}
@@ -141,12 +131,12 @@ func TestComputeDeleteOfAnInstanceSeenBeforeReadsOnlyToWait(t *testing.T) {
 
 	ready := readyOn(t, instances, "web")
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	seen := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
 	require.NoError(t, instances.Delete(t.Context(), seen, ""))
 
-	routes := e.sandbox.Stats().Routes
+	routes := e.Sandbox.Stats().Routes
 	assert.Equal(t, 1, routes["DELETE /compute/api/v2/instances/{instanceID}"])
 	assert.Zero(t, routes["GET /compute/api/v2/instances"], "no list looks the instance up before its delete")
 	assert.Positive(t, routes["GET /compute/api/v2/instances/{instanceID}"], "the wait reads it until it is gone")
@@ -193,21 +183,21 @@ func TestComputeDeletionsPollThroughTheSharedList(t *testing.T) {
 	}
 
 	// Long enough for tens of poll ticks.
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
 
 	reads := func() int {
-		routes := e.sandbox.Stats().Routes
+		routes := e.Sandbox.Stats().Routes
 
 		return routes["GET /compute/api/v2/instances"] + routes["GET /compute/api/v2/instances/{instanceID}"]
 	}
 
 	// Each back end below is new, so that neither has learnt when a deletion is done.
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 	require.NoError(t, e.computeOver(t, nil).Delete(t.Context(), seen[0], ""))
 
 	alone := reads()
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	together := e.computeOver(t, nil)
 
@@ -219,7 +209,7 @@ func TestComputeDeletionsPollThroughTheSharedList(t *testing.T) {
 
 	deletions.Wait()
 
-	assert.Positive(t, e.sandbox.Stats().Routes["GET /compute/api/v2/instances"], "the ticks list the network")
+	assert.Positive(t, e.Sandbox.Stats().Routes["GET /compute/api/v2/instances"], "the ticks list the network")
 	assert.Less(t, reads(), 2*alone, "three deletions share their ticks' reads (one alone read %d times)", alone)
 
 	for _, instance := range seen {
@@ -240,14 +230,14 @@ func TestComputeDeleteOfAnInstanceAlreadyGone(t *testing.T) {
 	ready := readyOn(t, instances, "web")
 	require.NoError(t, instances.Delete(t.Context(), ready, ""))
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 	require.NoError(t, instances.Delete(t.Context(), compute.Seen(ready.Ref(), ready.Spec.FlavorID, time.Now().Add(-time.Hour)), ""))
-	assert.Equal(t, 1, e.sandbox.Stats().Total, "an old instance's 404 is believed at once")
+	assert.Equal(t, 1, e.Sandbox.Stats().Total, "an old instance's 404 is believed at once")
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 	started := time.Now()
 	require.NoError(t, instances.Delete(t.Context(), compute.Seen(ready.Ref(), ready.Spec.FlavorID, time.Now()), ""))
-	assert.Greater(t, e.sandbox.Stats().Total, 1, "a young instance's 404 is checked by reads")
+	assert.Greater(t, e.Sandbox.Stats().Total, 1, "a young instance's 404 is checked by reads")
 	assert.GreaterOrEqual(t, time.Since(started), testReadLag, "until the read lag has passed")
 }
 
@@ -267,7 +257,7 @@ func TestComputeLostCreateAnswerIsAdopted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, e.servers(t), 1)
 	assert.Len(t, e.allocationsFor(created.ID), 1)
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["POST "+sandbox.ComputePrefix+"/api/v2/instances"], "a create is never repeated")
+	assert.Equal(t, 1, e.Sandbox.Stats().Routes["POST "+sandbox.ComputePrefix+"/api/v2/instances"], "a create is never repeated")
 }
 
 // The create's answer is lost and the instance cannot be read back either: its fate
@@ -283,7 +273,7 @@ func TestComputeCreateOfUnknownFateIsReturnedToBeTracked(t *testing.T) {
 	id, err := unikorn.DeriveServerID(sandbox.NetworkDefaultID, "web")
 	require.NoError(t, err)
 	for _, route := range []string{"/api/v2/instances/{instanceID}", "/api/v2/instances"} {
-		_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: sandbox.ComputePrefix + route, Status: http.StatusBadRequest})
+		_, err = e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: sandbox.ComputePrefix + route, Status: http.StatusBadRequest})
 		require.NoError(t, err)
 	}
 
@@ -304,7 +294,7 @@ func TestComputeLostUpdateAnswerIsWaitedFor(t *testing.T) {
 	instances := e.computeOver(t, nil)
 	ready := readyOn(t, instances, "web")
 
-	network := &harshNetwork{lose: testRetry.MaxAttempts, loseMethod: http.MethodPut, losePath: sandbox.ComputePrefix + "/api/v2/instances/"}
+	network := &harshNetwork{lose: cloudtest.Retry.MaxAttempts, loseMethod: http.MethodPut, losePath: sandbox.ComputePrefix + "/api/v2/instances/"}
 	lossy := e.computeOver(t, network)
 
 	spec := standardSpec("web")

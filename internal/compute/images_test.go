@@ -21,7 +21,7 @@ func ignoreProgress(string) {}
 func (e *env) snapshotsNamed(t *testing.T, name string) []unikorn.Image {
 	t.Helper()
 
-	images, err := e.client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
+	images, err := e.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
 		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
 		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
 	})

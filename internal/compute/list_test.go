@@ -36,7 +36,7 @@ func (e *env) createOnly(t *testing.T, spec compute.Spec) *compute.Instance {
 func (e *env) createPlainServer(t *testing.T, name string, tags unikorn.Tags) *unikorn.Server {
 	t.Helper()
 
-	server, err := e.client.CreateServer(t.Context(), unikorn.ServerCreate{
+	server, err := e.Client.CreateServer(t.Context(), unikorn.ServerCreate{
 		Metadata: unikorn.WriteMetadata{Name: name, Tags: tags},
 		Spec: unikorn.ServerCreateSpec{
 			ServerSpec: unikorn.ServerSpec{FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID},
@@ -145,13 +145,13 @@ func TestListLeavesOutInstancesBeingDeleted(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "1h"}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "1h"}))
 
 	e.createOnly(t, standardSpec("staying"))
 	leaving := e.createOnly(t, standardSpec("leaving"))
-	require.NoError(t, e.client.DeleteServer(t.Context(), leaving.ServerID))
+	require.NoError(t, e.Client.DeleteServer(t.Context(), leaving.ServerID))
 
-	server, err := e.client.GetServer(t.Context(), leaving.ServerID)
+	server, err := e.Client.GetServer(t.Context(), leaving.ServerID)
 	require.NoError(t, err)
 	require.Equal(t, unikorn.ProvisioningDeprovisioning, server.Metadata.ProvisioningStatus, "the server still exists")
 

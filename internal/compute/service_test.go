@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -14,50 +13,27 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// env is one sandbox with a façade over it.
+// env is one sandbox with a façade over it, called with the service token.
 type env struct {
-	url     string
-	sandbox *sandbox.Sandbox
-	client  *unikorn.Client
+	*cloudtest.World
+
 	service *compute.Service
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	options := sandbox.DefaultOptions()
-	options.ProvisionDelay = 50 * time.Millisecond
-	options.DeprovisionDelay = 30 * time.Millisecond
-
-	sb, err := sandbox.New(options)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   server.URL,
-		IdentityEndpoint: server.URL,
-		Token:            sandbox.ServiceToken,
-		Retry:            testRetry,
-	})
-	require.NoError(t, err)
-
-	e := &env{url: server.URL, sandbox: sb, client: client}
+	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
 	e.service = e.serviceOver(t, nil)
 
 	return e
 }
-
-var testRetry = unikorn.RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
 
 // testReadLag stands for region's read lag in the façade's tests.
 const testReadLag = 100 * time.Millisecond
@@ -67,18 +43,7 @@ const testReadLag = 100 * time.Millisecond
 func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Service {
 	t.Helper()
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   e.url,
-		IdentityEndpoint: e.url,
-		Token:            sandbox.ServiceToken,
-		Retry:            testRetry,
-		HTTPClient:       &http.Client{Transport: transport},
-	})
-	require.NoError(t, err)
-
-	return compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag), cloud.WithPollPolicy(cloud.PollPolicy{
-		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
-	})))
+	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
 }
 
 // setQuota changes the organization's quota through identity's admin call.
@@ -89,7 +54,7 @@ func (e *env) setQuota(t *testing.T, kind string, quantity int) {
 	require.NoError(t, err)
 
 	request, err := http.NewRequestWithContext(t.Context(), http.MethodPut,
-		e.url+"/api/v1/organizations/"+sandbox.OrganizationID+"/quotas", bytes.NewReader(body))
+		e.URL+"/api/v1/organizations/"+sandbox.OrganizationID+"/quotas", bytes.NewReader(body))
 	require.NoError(t, err)
 	request.Header.Set("Authorization", "Bearer "+sandbox.ServiceToken)
 	request.Header.Set("Content-Type", "application/json")
@@ -124,7 +89,7 @@ func (e *env) create(t *testing.T, spec compute.Spec) *compute.Instance {
 func (e *env) allocationsFor(instanceID string) []unikorn.Allocation {
 	var found []unikorn.Allocation
 
-	for _, allocation := range e.sandbox.Allocations() {
+	for _, allocation := range e.Sandbox.Allocations() {
 		if allocation.Spec.Kind == compute.AllocationKind && allocation.Spec.ID == instanceID {
 			found = append(found, allocation)
 		}
@@ -136,7 +101,7 @@ func (e *env) allocationsFor(instanceID string) []unikorn.Allocation {
 func (e *env) instanceAllocations() int {
 	count := 0
 
-	for _, allocation := range e.sandbox.Allocations() {
+	for _, allocation := range e.Sandbox.Allocations() {
 		if allocation.Spec.Kind == compute.AllocationKind {
 			count++
 		}
@@ -148,7 +113,7 @@ func (e *env) instanceAllocations() int {
 func (e *env) servers(t *testing.T) []unikorn.Server {
 	t.Helper()
 
-	servers, err := e.client.ListServers(t.Context(), unikorn.ServerQuery{})
+	servers, err := e.Client.ListServers(t.Context(), unikorn.ServerQuery{})
 	require.NoError(t, err)
 
 	return servers
@@ -278,7 +243,7 @@ func TestFailedServerCreateReleasesTheAllocationAndIsNotRepeated(t *testing.T) {
 
 	for _, status := range []int{500, 503, 0} {
 		e := newEnv(t)
-		_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: status, Count: 1})
+		_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: "POST", Route: "/api/v2/servers", Status: status, Count: 1})
 		require.NoError(t, err)
 
 		_, err = e.service.Create(t.Context(), standardSpec("web"))
@@ -286,7 +251,7 @@ func TestFailedServerCreateReleasesTheAllocationAndIsNotRepeated(t *testing.T) {
 
 		assert.Zero(t, e.instanceAllocations(), "status %d: the allocation is released", status)
 		assert.Empty(t, e.servers(t), "status %d", status)
-		assert.Equal(t, 1, e.sandbox.Stats().Routes["POST /api/v2/servers"], "status %d: a create is never retried", status)
+		assert.Equal(t, 1, e.Sandbox.Stats().Routes["POST /api/v2/servers"], "status %d: a create is never retried", status)
 	}
 }
 
@@ -308,11 +273,11 @@ func TestWaitReadyFailsAtOnceWhenProvisioningFails(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
 
 	instance, err := e.service.Create(t.Context(), standardSpec("doomed"))
 	require.NoError(t, err)
-	require.NoError(t, e.sandbox.FailServer(instance.ServerID))
+	require.NoError(t, e.Sandbox.FailServer(instance.ServerID))
 
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -328,7 +293,7 @@ func TestWaitReadyTimeoutLeavesAKnownInstance(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "1h"}))
 
 	instance, err := e.service.Create(t.Context(), standardSpec("slow"))
 	require.NoError(t, err)
@@ -356,7 +321,7 @@ func TestGetRequiresExactlyOneServer(t *testing.T) {
 	_, err := e.service.Get(t.Context(), compute.Ref{ID: "a1234567-0000-4000-8000-000000000000"})
 	require.ErrorIs(t, err, compute.ErrNotFound)
 
-	impostor, err := e.client.CreateServer(t.Context(), unikorn.ServerCreate{
+	impostor, err := e.Client.CreateServer(t.Context(), unikorn.ServerCreate{
 		Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instance.ID}}},
 		Spec: unikorn.ServerCreateSpec{
 			ServerSpec: unikorn.ServerSpec{FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID},
@@ -378,7 +343,7 @@ func TestDeleteReleasesTheQuotaOnlyAfterTheServerIsGone(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
 
 	instance := e.create(t, standardSpec("doomed"))
 
@@ -387,7 +352,7 @@ func TestDeleteReleasesTheQuotaOnlyAfterTheServerIsGone(t *testing.T) {
 
 	// While the server is deprovisioning, its allocation must still be there.
 	require.Eventually(t, func() bool {
-		server, err := e.client.GetServer(t.Context(), instance.ServerID)
+		server, err := e.Client.GetServer(t.Context(), instance.ServerID)
 
 		return err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningDeprovisioning
 	}, 2*time.Second, 5*time.Millisecond)
@@ -395,7 +360,7 @@ func TestDeleteReleasesTheQuotaOnlyAfterTheServerIsGone(t *testing.T) {
 
 	require.NoError(t, <-done)
 
-	_, err := e.client.GetServer(t.Context(), instance.ServerID)
+	_, err := e.Client.GetServer(t.Context(), instance.ServerID)
 	require.True(t, unikorn.IsNotFound(err), "server gone: %v", err)
 	assert.Empty(t, e.allocationsFor(instance.ID))
 
@@ -454,7 +419,7 @@ func TestUpdateRestoresTheQuotaWhenTheServerRefuses(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: "PUT", Route: "/api/v2/servers/{serverID}", Status: 500})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: "PUT", Route: "/api/v2/servers/{serverID}", Status: 500})
 	require.NoError(t, err)
 
 	spec := standardSpec("web")
@@ -479,11 +444,11 @@ func TestPowerIsIdempotentAndRejectsImpossibleTransitions(t *testing.T) {
 	assert.Equal(t, compute.PowerStopped, stopped.PowerState)
 	assert.NotEmpty(t, messages)
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err = e.service.Power(t.Context(), instance.Ref(), compute.PowerStop, progress)
 	require.NoError(t, err)
-	assert.Zero(t, e.sandbox.Stats().Routes["POST /api/v2/servers/{serverID}/stop"], "stopping a stopped instance asks nothing")
+	assert.Zero(t, e.Sandbox.Stats().Routes["POST /api/v2/servers/{serverID}/stop"], "stopping a stopped instance asks nothing")
 
 	_, err = e.service.Power(t.Context(), instance.Ref(), compute.PowerReboot, progress)
 	require.ErrorContains(t, err, "only a running instance can be rebooted")
@@ -494,7 +459,7 @@ func TestPowerIsIdempotentAndRejectsImpossibleTransitions(t *testing.T) {
 
 	_, err = e.service.Power(t.Context(), instance.Ref(), compute.PowerHardReboot, progress)
 	require.NoError(t, err)
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["POST /api/v2/servers/{serverID}/hardreboot"])
+	assert.Equal(t, 1, e.Sandbox.Stats().Routes["POST /api/v2/servers/{serverID}/hardreboot"])
 }
 
 func TestSnapshotWaitsUntilReadyAndRecordsProvenance(t *testing.T) {
@@ -554,14 +519,14 @@ func TestUpdateDoesNotConsultTheCatalogue(t *testing.T) {
 	spec.SecurityGroupIDs = []string{sandbox.SecurityGroupAllowSSHID}
 
 	// A new façade has nothing cached, so every look-up it makes shows in the stats.
-	fresh := compute.NewService(cloud.NewSession(e.client, cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5})))
-	e.sandbox.ResetStats()
+	fresh := compute.NewService(cloud.NewSession(e.Client, cloud.WithPollPolicy(cloud.PollPolicy{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 1.5})))
+	e.Sandbox.ResetStats()
 
 	updated, err := fresh.Update(t.Context(), instance.Ref(), spec)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"still": "updatable"}, updated.Spec.Tags)
 
-	routes := e.sandbox.Stats().Routes
+	routes := e.Sandbox.Stats().Routes
 	assert.Zero(t, routes["GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors"])
 	assert.Zero(t, routes["GET /api/v1/organizations/{organizationID}/regions/{regionID}/images"])
 	assert.Equal(t, 1, routes["GET /api/v2/securitygroups/{securityGroupID}"], "what the update changes is checked")

@@ -42,7 +42,7 @@ func TestChecksReadWhatInstancesShareOnce(t *testing.T) {
 	const instances = 20
 
 	e := newEnv(t)
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	var wg sync.WaitGroup
 
@@ -59,7 +59,7 @@ func TestChecksReadWhatInstancesShareOnce(t *testing.T) {
 
 	wg.Wait()
 
-	routes := e.sandbox.Stats().Routes
+	routes := e.Sandbox.Stats().Routes
 	assert.Equal(t, 2, routes[readSecurityGroup], "one read of each of the two groups")
 	assert.Equal(t, 1, routes[readSSHCA])
 	assert.Equal(t, 1, routes[readNetwork])
@@ -86,11 +86,11 @@ func TestChecksSeeWhatTheProcessWroteToNetworking(t *testing.T) {
 	spec := standardSpec("web")
 	spec.SecurityGroupIDs = []string{group.Metadata.ID}
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err = e.service.Validate(t.Context(), spec)
 	require.NoError(t, err)
-	assert.Zero(t, e.sandbox.Stats().Routes[readSecurityGroup], "the create's last read is what the check needs")
+	assert.Zero(t, e.Sandbox.Stats().Routes[readSecurityGroup], "the create's last read is what the check needs")
 
 	require.NoError(t, objects.DeleteSecurityGroup(t.Context(), group.Metadata.ID, time.Time{}))
 
@@ -108,7 +108,7 @@ func TestARefusedCreateForgetsTheSecurityGroups(t *testing.T) {
 
 	e := newEnv(t)
 
-	group, err := e.client.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+	group, err := e.Client.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
 		Metadata: unikorn.WriteMetadata{Name: "short-lived"},
 		Spec: unikorn.SecurityGroupCreateSpec{
 			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
@@ -126,9 +126,9 @@ func TestARefusedCreateForgetsTheSecurityGroups(t *testing.T) {
 		return err == nil
 	}, 5*time.Second, 5*time.Millisecond, "the group is read, and kept")
 
-	require.NoError(t, e.client.DeleteSecurityGroup(t.Context(), group.Metadata.ID))
+	require.NoError(t, e.Client.DeleteSecurityGroup(t.Context(), group.Metadata.ID))
 	require.Eventually(t, func() bool {
-		_, err := e.client.GetSecurityGroup(t.Context(), group.Metadata.ID)
+		_, err := e.Client.GetSecurityGroup(t.Context(), group.Metadata.ID)
 
 		return unikorn.IsNotFound(err)
 	}, 5*time.Second, 5*time.Millisecond)

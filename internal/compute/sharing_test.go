@@ -26,8 +26,8 @@ func TestConcurrentWaitsShareTheirReads(t *testing.T) {
 	const instances = 8
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "300ms"}))
-	e.sandbox.ResetStats()
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: "300ms"}))
+	e.Sandbox.ResetStats()
 
 	var wg sync.WaitGroup
 
@@ -37,7 +37,7 @@ func TestConcurrentWaitsShareTheirReads(t *testing.T) {
 
 	wg.Wait()
 
-	routes := e.sandbox.Stats().Routes
+	routes := e.Sandbox.Stats().Routes
 	assert.Equal(t, instances, routes["POST /api/v2/servers"])
 	assert.Zero(t, routes["GET /api/v2/servers/{serverID}"], "no wait reads its own server")
 
@@ -70,12 +70,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken,
-		HTTPClient: &http.Client{Transport: slowAnswers{delay: 30 * time.Millisecond}},
-	})
-	require.NoError(t, err)
-
+	client := e.NewClient(t, sandbox.ServiceToken, slowAnswers{delay: 30 * time.Millisecond})
 	service := compute.NewService(cloud.NewSession(client))
 
 	ctx, stop := context.WithCancel(t.Context())
@@ -92,7 +87,7 @@ func TestAReadAfterAWriteSeesIt(t *testing.T) {
 		})
 	}
 
-	server, err := e.client.GetServer(t.Context(), instance.ServerID)
+	server, err := e.Client.GetServer(t.Context(), instance.ServerID)
 	require.NoError(t, err)
 
 	// Each write lands at another point of the readers' cycle: while a list gathers
@@ -128,21 +123,20 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 		instances = append(instances, e.create(t, standardSpec(fmt.Sprintf("web-%d", i))))
 	}
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken})
-	require.NoError(t, err)
+	client := e.NewClient(t, sandbox.ServiceToken, nil)
 
 	// A poll interval far longer than the test: only a write ends the sharing.
 	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: 5 * time.Millisecond, Max: time.Minute, Factor: 2,
 	})))
-	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
+	lists := func() int { return e.Sandbox.Stats().Routes["GET /api/v2/servers"] }
 	lookUp := func(instance *compute.Instance) error {
 		_, err := service.Get(t.Context(), instance.Ref())
 
 		return err
 	}
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	// One after another, as no gathering would share them.
 	for _, instance := range instances[:4] {
@@ -155,7 +149,7 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 	// list again, and see it; the others still take the list from before, which shows
 	// them as a new one would.
 	require.NoError(t, service.Delete(t.Context(), instances[0].Ref(), instances[0].AllocationID))
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	require.NoError(t, lookUp(instances[1]))
 	assert.Equal(t, 0, lists(), "a write to another instance left the list as good as new")
@@ -168,7 +162,7 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 
 	// A write that names no instance (here another family's, on the same session) may
 	// have changed any of them.
-	_, err = networking.NewService(service.Session).CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
+	_, err := networking.NewService(service.Session).CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
 		Metadata: unikorn.WriteMetadata{Name: "web"},
 		Spec: unikorn.SecurityGroupCreateSpec{
 			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
@@ -176,7 +170,7 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 		},
 	})
 	require.NoError(t, err)
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	require.NoError(t, lookUp(instances[3]))
 	assert.Equal(t, 1, lists(), "a write of anything else ends the sharing")
@@ -189,7 +183,7 @@ func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
 
 	e := newEnv(t)
 	instances := compute.NewRegionInstances(e.serviceOver(t, nil))
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	var plans sync.WaitGroup
 
@@ -204,7 +198,7 @@ func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
 
 	_, err := instances.Validate(t.Context(), standardSpec("later"))
 	require.NoError(t, err)
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET /api/v2/servers"], "one probe for the network")
+	assert.Equal(t, 1, e.Sandbox.Stats().Routes["GET /api/v2/servers"], "one probe for the network")
 }
 
 // A look-up may take a list as old as the read lag, however short the poll interval:
@@ -215,19 +209,18 @@ func TestALookUpSharesAListAsOldAsTheReadLag(t *testing.T) {
 	e := newEnv(t)
 	first, second := e.create(t, standardSpec("web-1")), e.create(t, standardSpec("web-2"))
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken})
-	require.NoError(t, err)
+	client := e.NewClient(t, sandbox.ServiceToken, nil)
 
 	const readLag = 300 * time.Millisecond
 
 	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(readLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: time.Millisecond, Max: time.Millisecond, Factor: 2,
 	})))
-	lists := func() int { return e.sandbox.Stats().Routes["GET /api/v2/servers"] }
+	lists := func() int { return e.Sandbox.Stats().Routes["GET /api/v2/servers"] }
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
-	_, err = service.Get(t.Context(), first.Ref())
+	_, err := service.Get(t.Context(), first.Ref())
 	require.NoError(t, err)
 	time.Sleep(20 * time.Millisecond)
 	_, err = service.Get(t.Context(), second.Ref())

@@ -16,10 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // harshNetwork stands between the façade and the sandbox as real Unikorn's caches and
@@ -71,7 +69,7 @@ func (h *harshNetwork) set(change func(*harshNetwork)) {
 func (e *env) writes() int {
 	count := 0
 
-	for route, n := range e.sandbox.Stats().Routes {
+	for route, n := range e.Sandbox.Stats().Routes {
 		if !strings.HasPrefix(route, http.MethodGet+" ") {
 			count += n
 		}
@@ -92,7 +90,7 @@ func TestAnEmptyListDoesNotMakeAnInstanceGone(t *testing.T) {
 	service := e.serviceOver(t, network)
 
 	network.set(func(h *harshNetwork) { h.emptyLists = 1 })
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	got, err := service.Get(t.Context(), instance.Ref())
 	require.NoError(t, err)
@@ -134,7 +132,7 @@ func TestLostAccessIsAnErrorNotGone(t *testing.T) {
 
 	service := e.serviceOver(t, &harshNetwork{emptyLists: 1 << 30})
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusForbidden})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: "/api/v2/networks/{networkID}", Status: http.StatusForbidden})
 	require.NoError(t, err)
 
 	_, err = service.Get(t.Context(), instance.Ref())
@@ -157,15 +155,15 @@ func TestAnInstanceIsGoneOnADefiniteAnswer(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	require.NoError(t, e.client.DeleteServer(t.Context(), instance.ServerID))
+	require.NoError(t, e.Client.DeleteServer(t.Context(), instance.ServerID))
 	require.Eventually(t, func() bool { return len(e.servers(t)) == 0 }, 2*time.Second, 5*time.Millisecond)
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err := e.service.Get(t.Context(), instance.Ref())
 	require.ErrorIs(t, err, compute.ErrNotFound)
 
-	stats := e.sandbox.Stats().Routes
+	stats := e.Sandbox.Stats().Routes
 	assert.Positive(t, stats["GET /api/v2/servers/{serverID}"], "the list miss was confirmed directly")
 	assert.Zero(t, e.writes(), "a read never writes")
 }
@@ -186,7 +184,7 @@ func TestALostCreateAnswerIsAdoptedPastAStaleList(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, e.servers(t), 1)
 	assert.Len(t, e.allocationsFor(ready.ID), 1, "the running server stays charged")
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["POST /api/v2/servers"], "a create is never repeated")
+	assert.Equal(t, 1, e.Sandbox.Stats().Routes["POST /api/v2/servers"], "a create is never repeated")
 }
 
 // A lost answer to the allocation POST cannot be undone; the error says quota may be
@@ -271,7 +269,7 @@ func TestAnUpdateThatChangesNothingWritesNothing(t *testing.T) {
 	spec.Tags = map[string]string{"tier": "front"}
 	instance := e.create(t, spec)
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err := e.service.Update(t.Context(), instance.Ref(), spec)
 	require.NoError(t, err)
@@ -284,9 +282,9 @@ func TestAnUndoIsRepeatedUntilItIsDone(t *testing.T) {
 
 	e := newEnv(t)
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusUnprocessableEntity, Count: 1})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusUnprocessableEntity, Count: 1})
 	require.NoError(t, err)
-	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodDelete,
+	_, err = e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodDelete,
 		Route: "/api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", Status: http.StatusInternalServerError, Count: 2})
 	require.NoError(t, err)
 
@@ -305,9 +303,9 @@ func TestTheFateOfALostCreateIsReadThroughFailures(t *testing.T) {
 
 	e := newEnv(t)
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusServiceUnavailable, Count: 1})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPost, Route: serverListRoute, Status: http.StatusServiceUnavailable, Count: 1})
 	require.NoError(t, err)
-	_, err = e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusInternalServerError, Count: 2})
+	_, err = e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverListRoute, Status: http.StatusInternalServerError, Count: 2})
 	require.NoError(t, err)
 
 	_, err = e.service.Create(t.Context(), standardSpec("web"))
@@ -329,15 +327,9 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 
 	e := newEnv(t)
 	notFound := &notFoundReads{next: http.DefaultTransport}
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken, Retry: testRetry,
-		HTTPClient: &http.Client{Transport: notFound},
-	})
-	require.NoError(t, err)
+	client := e.NewClient(t, sandbox.ServiceToken, notFound)
 
-	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(readLag), cloud.WithPollPolicy(cloud.PollPolicy{
-		Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2,
-	})))
+	service := compute.NewService(e.NewSession(client, readLag))
 
 	young := e.create(t, standardSpec("young"))
 	old := e.create(t, standardSpec("old"))
@@ -368,10 +360,10 @@ func TestARegionDeletionWaitedForAloneReadsItsServerByID(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 	require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
 
-	routes := e.sandbox.Stats().Routes
+	routes := e.Sandbox.Stats().Routes
 	assert.Equal(t, 1, routes["GET "+serverListRoute], "one list: the look-up before the delete")
 	assert.Positive(t, routes["GET "+serverRoute], "the wait reads the server itself")
 	assert.Empty(t, e.servers(t))

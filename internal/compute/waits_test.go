@@ -26,7 +26,7 @@ func provisioning(t *testing.T, delay string) (*env, *compute.Instance) {
 	t.Helper()
 
 	e := newEnv(t)
-	require.NoError(t, e.sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: delay}))
+	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{ProvisionDelay: delay}))
 
 	instance, err := e.service.Create(t.Context(), standardSpec("web"))
 	require.NoError(t, err)
@@ -42,7 +42,7 @@ func TestAWaitRidesOutFailedReads(t *testing.T) {
 	for _, status := range []int{http.StatusInternalServerError, http.StatusServiceUnavailable, 0} {
 		e, instance := provisioning(t, "100ms")
 
-		_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: status, Count: 3})
+		_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: status, Count: 3})
 		require.NoError(t, err)
 
 		ready, err := e.service.WaitReady(t.Context(), instance)
@@ -61,13 +61,13 @@ func TestAWaitRidesOutAnOutageUntilItsOwnTimeout(t *testing.T) {
 	e, instance := provisioning(t, "100ms")
 
 	// Far more failed reads in a row than a fixed count would allow.
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusServiceUnavailable, Count: 30})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusServiceUnavailable, Count: 30})
 	require.NoError(t, err)
 
 	ready, err := e.service.WaitReady(t.Context(), instance)
 	require.NoError(t, err)
 	assert.True(t, ready.Ready())
-	assert.GreaterOrEqual(t, e.sandbox.Stats().Routes["GET "+serverRoute], 30)
+	assert.GreaterOrEqual(t, e.Sandbox.Stats().Routes["GET "+serverRoute], 30)
 }
 
 func TestAWaitOnAnAPIThatKeepsFailingEndsAtItsTimeoutNamingTheFailure(t *testing.T) {
@@ -75,7 +75,7 @@ func TestAWaitOnAnAPIThatKeepsFailingEndsAtItsTimeoutNamingTheFailure(t *testing
 
 	e, instance := provisioning(t, "1h")
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusInternalServerError})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusInternalServerError})
 	require.NoError(t, err)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
@@ -96,11 +96,11 @@ func TestAWaitEndsAtARefusal(t *testing.T) {
 
 	e, instance := provisioning(t, "1h")
 
-	_, err := e.sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusForbidden, Count: 1})
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodGet, Route: serverRoute, Status: http.StatusForbidden, Count: 1})
 	require.NoError(t, err)
-	e.sandbox.ResetStats()
+	e.Sandbox.ResetStats()
 
 	_, err = e.service.WaitReady(t.Context(), instance)
 	require.True(t, unikorn.IsForbidden(err), "got %v", err)
-	assert.Equal(t, 1, e.sandbox.Stats().Routes["GET "+serverRoute])
+	assert.Equal(t, 1, e.Sandbox.Stats().Routes["GET "+serverRoute])
 }

@@ -4,6 +4,7 @@
 package cloudtest
 
 import (
+	"cmp"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -82,11 +83,23 @@ func Start(t *testing.T, config Config) *World {
 func (w *World) NewClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
 	t.Helper()
 
-	if token == "" {
-		token = sandbox.DefaultToken
-	}
+	return w.newClient(t, unikorn.Config{RegionEndpoint: w.URL, IdentityEndpoint: w.URL}, token, transport)
+}
 
-	config := unikorn.Config{RegionEndpoint: w.URL, IdentityEndpoint: w.URL, Token: token, Retry: Retry}
+// NewComputeClient is NewClient as an ordinary project user has it for compute's
+// instances: compute's endpoint and no identity endpoint.
+func (w *World) NewComputeClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
+	t.Helper()
+
+	return w.newClient(t, unikorn.Config{RegionEndpoint: w.URL, ComputeEndpoint: w.URL + sandbox.ComputePrefix}, token, transport)
+}
+
+func (w *World) newClient(t *testing.T, config unikorn.Config, token string, transport http.RoundTripper) *unikorn.Client {
+	t.Helper()
+
+	config.Token = cmp.Or(token, sandbox.DefaultToken)
+	config.Retry = Retry
+
 	if transport != nil {
 		config.HTTPClient = &http.Client{Transport: transport}
 	}
