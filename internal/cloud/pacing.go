@@ -60,8 +60,11 @@ type probe struct {
 }
 
 // probes returns when, counted from the start of a wait for c, the wait should read
-// besides its poll ticks, in order, and when the span begins, before which a read
-// would see c not done: nothing while nothing is known of c.
+// besides its poll ticks, in order, and when its ticks may begin: where the span
+// begins, before which a read would see c not done, or for a narrow span its end:
+// a tick a few milliseconds before the end can tell nothing that the end does not
+// tell a moment later, and costs a read of its own (one wait in ten of a destroy
+// had one). Nothing while nothing is known of c.
 func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 	if p == nil || c == (Change{}) {
 		return nil, 0
@@ -76,8 +79,13 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 		return nil, 0
 	}
 
-	// Late changes are caught a few narrow spans after the end, not a tick.
-	late := []probe{{s.within, true}, {s.within + 2*p.narrow, true}, {s.within + 4*p.narrow, true}}
+	// The end is read half a narrow span after it: within is the earliest read that
+	// has seen the change done, and changes differ by a few milliseconds (as do this
+	// process's clock and the cloud's), so a read right at it came too early for one
+	// deletion in ten of a destroy, each read again 50 ms later. Late changes are
+	// caught a few narrow spans after the end, not a tick.
+	end := s.within + p.narrow/2
+	late := []probe{{end, true}, {end + 2*p.narrow, true}, {end + 4*p.narrow, true}}
 
 	if width := s.within - s.above; width > p.narrow {
 		quarter := width / 4
@@ -85,7 +93,7 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 		return append([]probe{{s.above + quarter, false}, {s.above + 2*quarter, false}, {s.above + 3*quarter, false}}, late...), s.above
 	}
 
-	return late, s.above
+	return late, end
 }
 
 // learn records that a change of kind c was not done at a read started above after

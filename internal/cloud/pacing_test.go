@@ -167,15 +167,17 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	p.learn(c, 100*time.Millisecond, 200*time.Millisecond)
 	probes, notBefore := p.probes(c)
 	assert.Equal(t, []probe{{125 * time.Millisecond, false}, {150 * time.Millisecond, false}, {175 * time.Millisecond, false},
-		{200 * time.Millisecond, true}, {220 * time.Millisecond, true}, {240 * time.Millisecond, true}}, probes,
-		"the quarters of a wide span, not expected done, then its end, expected done")
+		{205 * time.Millisecond, true}, {225 * time.Millisecond, true}, {245 * time.Millisecond, true}}, probes,
+		"the quarters of a wide span, not expected done, then just after its end, expected done")
 	assert.Equal(t, 100*time.Millisecond, notBefore, "no tick before the span")
 
 	p.learn(c, 150*time.Millisecond, 195*time.Millisecond)
 	p.learn(c, 190*time.Millisecond, 300*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 195 * time.Millisecond}, p.spans[c], "narrowed to 5 ms")
-	probes, _ = p.probes(c)
-	assert.Equal(t, []probe{{195 * time.Millisecond, true}, {215 * time.Millisecond, true}, {235 * time.Millisecond, true}}, probes)
+	probes, notBefore = p.probes(c)
+	assert.Equal(t, 200*time.Millisecond, notBefore, "no tick before a narrow span's end")
+	assert.Equal(t, []probe{{200 * time.Millisecond, true}, {220 * time.Millisecond, true}, {240 * time.Millisecond, true}}, probes,
+		"half a narrow span after the earliest read that saw it done, where the next change, a little slower, is done too")
 
 	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")

@@ -79,8 +79,9 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 			probes = probes[1:]
 		}
 
+		// A probe that falls on a tick takes its place, as it may expect the change done.
 		expectDone := false
-		if len(probes) > 0 && probes[0].at.Before(now.Add(wait)) {
+		if len(probes) > 0 && !probes[0].at.After(now.Add(wait)) {
 			wait = probes[0].at.Sub(now)
 			expectDone = probes[0].expectDone
 			probes = probes[1:]
