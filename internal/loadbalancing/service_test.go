@@ -19,6 +19,7 @@ import (
 // env is the load balancing façade over a fresh sandbox, as the fixture project's
 // user, and a client of its own for changes behind the façade's back.
 type env struct {
+	world   *cloudtest.World
 	url     string
 	sandbox *sandbox.Sandbox
 	client  *unikorn.Client
@@ -31,7 +32,7 @@ func newEnv(t *testing.T, readLag time.Duration) *env {
 
 	world := cloudtest.Start(t, cloudtest.Config{ReadLag: readLag, Seed: 3, ProvisionDelay: 60 * time.Millisecond})
 
-	return &env{url: world.URL, sandbox: world.Sandbox, client: world.Client, service: loadbalancing.NewService(world.Session)}
+	return &env{world: world, url: world.URL, sandbox: world.Sandbox, client: world.Client, service: loadbalancing.NewService(world.Session)}
 }
 
 func (e *env) ctx(t *testing.T) context.Context {
@@ -227,12 +228,9 @@ func TestQuotaErrorNamesTheQuota(t *testing.T) {
 	e := newEnv(t, 0)
 	ctx := e.ctx(t)
 
-	service, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: e.url, IdentityEndpoint: e.url, Token: sandbox.ServiceToken,
-	})
-	require.NoError(t, err)
+	service := e.world.NewClient(t, sandbox.ServiceToken, nil)
 
-	_, err = service.CreateAllocation(ctx, sandbox.OrganizationID, sandbox.ProjectID, unikorn.AllocationWrite{
+	_, err := service.CreateAllocation(ctx, sandbox.OrganizationID, sandbox.ProjectID, unikorn.AllocationWrite{
 		Metadata: unikorn.WriteMetadata{Name: "undefined"},
 		Spec: unikorn.AllocationSpec{Kind: "test.example.com", ID: "filler",
 			Allocations: []unikorn.ResourceAllocation{{Kind: "loadbalancers", Committed: 5}}},

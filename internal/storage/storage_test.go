@@ -25,6 +25,7 @@ const testReadLag = 150 * time.Millisecond
 // env is a file storage façade over a fresh sandbox that serves reads from a cache
 // that trails writes, as the fixture project's user.
 type env struct {
+	world   *cloudtest.World
 	url     string
 	sandbox *sandbox.Sandbox
 	service *storage.Service
@@ -38,7 +39,7 @@ func newEnv(t *testing.T) *env {
 	l := &loser{next: http.DefaultTransport}
 	world := cloudtest.Start(t, cloudtest.Config{ReadLag: testReadLag, Seed: 3, Transport: l})
 
-	return &env{url: world.URL, sandbox: world.Sandbox, service: storage.NewService(world.Session), loser: l}
+	return &env{world: world, url: world.URL, sandbox: world.Sandbox, service: storage.NewService(world.Session), loser: l}
 }
 
 // loser stands for a gateway that loses the answers to the next count requests of a
@@ -303,8 +304,7 @@ func TestAReadRightAfterCreateIsNotTakenForGone(t *testing.T) {
 	e := newEnv(t)
 
 	// Made behind the façade's back, then read at once, within the lag.
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: e.url, Token: sandbox.DefaultToken})
-	require.NoError(t, err)
+	client := e.world.NewClient(t, sandbox.DefaultToken, nil)
 
 	made, err := client.CreateFileStorage(context.Background(), unikorn.FileStorageCreate{
 		Metadata: unikorn.WriteMetadata{Name: "fresh"},
