@@ -31,15 +31,20 @@ type span struct {
 // (and, not done there, at its end), so that one wave narrows it fourfold: the
 // waits of a wave read together, so a probe costs one shared list per wave, and
 // halving took the first four waves of an apply to narrow a tick's span, each read
-// tens of milliseconds after its change was done. Once narrow, a wait reads at its
-// end. Changes do not all take the same time (a cloud under load, a
+// tens of milliseconds after its change was done. Once a quarter would be finer than
+// the grid the probes fall on, a wait reads at the end only: its quarters would read
+// at every point of that grid, and in a realistic destroy of 100, spans widened to
+// 50-80 ms by a change a little slower cost a list at each, ten requests in a wave
+// to learn what its end read tells a few tens of milliseconds later. Changes do not
+// all take the same time (a cloud under load, a
 // controller that picks work up late): a wait not done at the end of the span reads
 // twice more shortly after it, and a change that falls outside the span widens it to
 // hold both, to be narrowed again. The reads on the poll grid are shared between
 // waits, and see failures early; but before the span begins they can only see the
 // change not done, so a wait makes none there (see WaitForChange).
 type pacer struct {
-	// narrow is the width below which a span is read at its end only.
+	// narrow is the grid the probes fall on; a span narrower than four of it is read
+	// at its end only.
 	narrow time.Duration
 
 	mu    sync.Mutex
@@ -61,10 +66,10 @@ type probe struct {
 
 // probes returns when, counted from the start of a wait for c, the wait should read
 // besides its poll ticks, in order, and when its ticks may begin: where the span
-// begins, before which a read would see c not done, or for a narrow span its end:
-// a tick a few milliseconds before the end can tell nothing that the end does not
-// tell a moment later, and costs a read of its own (one wait in ten of a destroy
-// had one). Nothing while nothing is known of c.
+// begins, before which a read would see c not done, or for a span read at its end
+// only, that end: a tick a few tens of milliseconds before it can tell nothing that
+// the end does not tell a moment later, and costs a read of its own (one wait in ten
+// of a destroy had one). Nothing while nothing is known of c.
 func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 	if p == nil || c == (Change{}) {
 		return nil, 0
@@ -87,7 +92,7 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 	end := s.within + p.narrow/2
 	late := []probe{{end, true}, {end + 2*p.narrow, true}, {end + 4*p.narrow, true}}
 
-	if width := s.within - s.above; width > p.narrow {
+	if width := s.within - s.above; width >= 4*p.narrow {
 		quarter := width / 4
 
 		return append([]probe{{s.above + quarter, false}, {s.above + 2*quarter, false}, {s.above + 3*quarter, false}}, late...), s.above

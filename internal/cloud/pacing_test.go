@@ -181,6 +181,14 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 
 	p.learn(c, 250*time.Millisecond, 320*time.Millisecond)
 	assert.Equal(t, span{above: 190 * time.Millisecond, within: 320 * time.Millisecond}, p.spans[c], "a slower one widens it")
+
+	// A span whose quarters would be finer than the probes' grid is read at its end.
+	slightly := Change{Kind: "gone", Variant: "small"}
+	p.learn(slightly, 100*time.Millisecond, 135*time.Millisecond)
+	probes, notBefore = p.probes(slightly)
+	assert.Equal(t, []probe{{140 * time.Millisecond, true}, {160 * time.Millisecond, true}, {180 * time.Millisecond, true}}, probes,
+		"35 ms wide, its quarters would read every 10 ms")
+	assert.Equal(t, 140*time.Millisecond, notBefore)
 }
 
 // Waits tick on one grid, so that waits at different stages of their backoff still

@@ -94,7 +94,8 @@ func NewSession(client *unikorn.Client, options ...Option) *Session {
 	session.poll.Min = max(session.poll.Min, minPollInterval)
 	session.poll.Max = max(session.poll.Max, session.poll.Min)
 	session.poll.Factor = max(session.poll.Factor, 1)
-	// A span narrower than a tenth of the shortest interval is as good as known.
+	// Probes fall on a grid a tenth of the shortest interval fine, and a span a few
+	// of those wide is as good as known.
 	session.pacer = newPacer(session.poll.Min / 10)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
