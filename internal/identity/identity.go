@@ -186,17 +186,24 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
 // optimistic lock and answers with no body, so a conflict (its controller writing
-// the project meanwhile) is sent again once the project is provisioned, and the
-// update is done when a read shows it, provisioned.
+// the project meanwhile) is sent again on the ticks of a wait, and the update is done
+// when a read shows it, provisioned. The first is sent at once: a wait reads first a
+// whole interval in.
 func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
-	err := s.session.WaitFor(ctx, "project "+id+" to take the update", func(ctx context.Context) (bool, error) {
+	update := func(ctx context.Context) (bool, error) {
 		err := s.client.UpdateProject(ctx, organizationID, id, write)
 		if unikorn.IsConflict(err) {
 			return false, nil
 		}
 
 		return err == nil, err
-	})
+	}
+
+	taken, err := update(ctx)
+	if err == nil && !taken {
+		err = s.session.WaitFor(ctx, "project "+id+" to take the update", update)
+	}
+
 	if err != nil {
 		return nil, err
 	}
