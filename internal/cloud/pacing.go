@@ -84,11 +84,14 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 		return nil, 0
 	}
 
-	// The end is read half a narrow span after it: within is the earliest read that
-	// has seen the change done, and changes differ by a few milliseconds (as do this
-	// process's clock and the cloud's), so a read right at it came too early for one
-	// deletion in ten of a destroy, each read again 50 ms later. Late changes are
-	// caught a few narrow spans after the end, not a tick.
+	// The end is read half a step of the probes' grid after it (and the grid rounds
+	// up): within is the earliest read that has seen the change done, and changes
+	// differ by a few milliseconds (as do this process's clock and the cloud's), so a
+	// read right at it came too early for one deletion in ten of a destroy, each read
+	// again 50 ms later. Late changes are caught a few steps after the end, not a
+	// tick. While a span is read at its end only, within cannot move earlier: a change
+	// that becomes quicker is seen there, up to the span's width late, as it was
+	// before the span narrowed.
 	end := s.within + p.narrow/2
 	late := []probe{{end, true}, {end + 2*p.narrow, true}, {end + 4*p.narrow, true}}
 

@@ -40,10 +40,12 @@ func (s *Session) WaitFor(ctx context.Context, what string, check func(context.C
 // the end of the learnt span and after), so that it may read the one thing it waits
 // for at once; elsewhere (ticks, and the quarters of a span still wide, where most
 // reads see the change not done) it should read what the waits of a wave share. Once the session
-// knows how long c takes, the wait skips the ticks before the least it has taken:
-// their reads could only see it not done, and were most of an apply's polls. The
-// probes fall on a grid as fine as the pacer's narrowest span, so that the waits of
-// a wave, begun a few milliseconds apart, read at the same moments and share reads.
+// knows how long c takes, the wait skips the ticks before the least it has taken
+// (their reads could only see it not done, and were most of an apply's polls), or,
+// when it knows it well enough to read at the end only, every tick before that end.
+// The probes fall on a grid a tenth of the shortest interval fine (the pacer's
+// narrow), so that the waits of a wave, begun a few milliseconds apart, read at the
+// same moments and share reads.
 func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, expectDone bool) (bool, error)) error {
 	start := time.Now()
 	interval := s.poll.Min
