@@ -2,12 +2,14 @@ package identity_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -151,4 +153,37 @@ func TestAServiceAccountIsReadFromTheList(t *testing.T) {
 	gone, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
 	require.NoError(t, err)
 	assert.Nil(t, gone)
+}
+
+// An update is sent when it is asked for, not on the first tick of the wait that
+// sends it again after a conflict, a whole poll interval later.
+func TestAProjectUpdateIsSentAtOnce(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
+	require.NoError(t, err)
+
+	slow := identity.NewService(cloud.NewSession(e.world.Client, cloud.WithPollPolicy(cloud.PollPolicy{
+		Min: time.Second, Max: time.Second, Factor: 2,
+	})))
+	puts := func() int {
+		return e.world.Sandbox.Stats().Routes["PUT /api/v1/organizations/{organizationID}/projects/{projectID}"]
+	}
+
+	e.world.Sandbox.ResetStats()
+
+	write := projectWrite()
+	write.Metadata.Description = "renamed"
+
+	var updates sync.WaitGroup
+	updates.Go(func() {
+		_, err := slow.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+		assert.NoError(t, err)
+	})
+
+	assert.Eventually(t, func() bool { return puts() == 1 }, 500*time.Millisecond, 5*time.Millisecond,
+		"the update went out within half the poll interval")
+	updates.Wait()
+	assert.Equal(t, 1, puts(), "and once")
 }
