@@ -217,20 +217,8 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 
 	sent := s.UnseenSettled()
 
-	done, err := check(ctx)
-
-	var failed *readError
-	if errors.As(err, &failed) && Transient(failed.err) {
-		// The first DELETE's answer was lost: it may have been done or not, and asking
-		// again is safe, so the wait below asks until it has an answer.
-		done, err = false, nil
-	}
-
-	if err == nil && !done {
-		err = s.WaitFor(ctx, o.Kind+" "+id+" to be free to delete", check)
-	}
-
-	if err != nil {
+	// A DELETE whose answer was lost may have been done or not; asking again is safe.
+	if err := s.WaitForNow(ctx, o.Kind+" "+id+" to be free to delete", check); err != nil {
 		if inUse != nil && errors.As(err, new(*WaitError)) {
 			return &InUseError{Kind: o.Kind, ID: id, Users: o.Users, Err: inUse}
 		}

@@ -34,6 +34,42 @@ func (s *Session) WaitFor(ctx context.Context, what string, check func(context.C
 	return s.WaitForChange(ctx, what, Change{}, func(ctx context.Context, _ bool) (bool, error) { return check(ctx) })
 }
 
+// WaitForNow is WaitFor with its first check at once rather than a whole interval in,
+// for a check that sends the request the wait is for (a write that a conflict puts
+// off) or reads what its caller cannot go on without. A first failure without an
+// answer is ridden out as the wait's own are.
+func (s *Session) WaitForNow(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	done, err := check(ctx)
+
+	_, final := sortFailure(ctx, what, err, nil)
+	if done || final != nil {
+		return final
+	}
+
+	return s.WaitFor(ctx, what, check)
+}
+
+// sortFailure sorts the error a wait's check returned: ridden, a read that failed
+// without an answer, which the wait rides out; or final, what the wait ends with (the
+// check's own answer, or a WaitError when the wait's time ran out while it read).
+// Both are nil when the check did not fail.
+func sortFailure(ctx context.Context, what string, err, lastFailure error) (ridden, final error) {
+	var failed *readError
+
+	switch {
+	case err == nil:
+		return nil, nil
+	case ctx.Err() != nil:
+		return nil, &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
+	case errors.As(err, &failed) && Transient(failed.err):
+		return failed.err, nil
+	case failed != nil:
+		return nil, failed.err
+	}
+
+	return nil, err
+}
+
 // WaitForChange is WaitFor for a change of kind c, whose duration the session learns:
 // besides its ticks, the wait reads when the change is likely to be done (see pacer).
 // check learns whether it reads where the change has been seen done before (expectDone:
@@ -101,25 +137,20 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 		began := time.Since(start)
 		done, err := check(ctx, expectDone)
 
-		var failed *readError
-
 		ceiling := s.poll.Max
 		if s.poll.Patience > 0 && time.Now().After(patientUntil) {
 			ceiling = max(s.poll.Slow, s.poll.Max)
 		}
 
+		ridden, final := sortFailure(ctx, what, err, lastFailure)
+
 		switch {
-		case err != nil && ctx.Err() != nil:
-			// The check failed because the wait's time ran out while it read.
-			return &WaitError{What: what, Err: context.Cause(ctx), LastFailure: lastFailure}
-		case errors.As(err, &failed) && Transient(failed.err):
-			lastFailure = failed.err
+		case final != nil:
+			return final
+		case ridden != nil:
+			lastFailure = ridden
 			// Back off from an API in trouble rather than add to it.
 			ceiling = max(s.poll.Slow, s.poll.Max)
-		case failed != nil:
-			return failed.err
-		case err != nil:
-			return err
 		case done:
 			s.pacer.learn(c, notDone, began)
 

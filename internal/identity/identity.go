@@ -187,8 +187,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
 // optimistic lock and answers with no body, so a conflict (its controller writing
 // the project meanwhile) is sent again on the ticks of a wait, and the update is done
-// when a read shows it, provisioned. The first is sent at once: a wait reads first a
-// whole interval in.
+// when a read shows it, provisioned.
 func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
 	update := func(ctx context.Context) (bool, error) {
 		err := s.client.UpdateProject(ctx, organizationID, id, write)
@@ -199,12 +198,7 @@ func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, 
 		return err == nil, err
 	}
 
-	taken, err := update(ctx)
-	if err == nil && !taken {
-		err = s.session.WaitFor(ctx, "project "+id+" to take the update", update)
-	}
-
-	if err != nil {
+	if err := s.session.WaitForNow(ctx, "project "+id+" to take the update", update); err != nil {
 		return nil, err
 	}
 

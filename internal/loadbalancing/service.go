@@ -200,30 +200,11 @@ func (s *Service) readForUpdate(ctx context.Context, id string) (*unikorn.LoadBa
 		return true, nil
 	}
 
-	if err := s.soon(ctx, "load balancer "+id+" to be read", read); err != nil {
+	if err := s.session.WaitForNow(ctx, "load balancer "+id+" to be read", read); err != nil {
 		return nil, err
 	}
 
 	return current, nil
-}
-
-// soon calls check at once and, unless that settles it, again on the ticks of a wait:
-// a failure that is no answer (which check reports with cloud.ReadFailed) is ridden
-// out like any other "not yet".
-func (s *Service) soon(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	done, err := check(ctx)
-	if done || (err != nil && !noAnswer(err)) {
-		return err
-	}
-
-	return s.session.WaitFor(ctx, what, check)
-}
-
-// noAnswer reports whether err says nothing of the load balancer: a failure that is no
-// refusal, and none of the façade's own answers.
-func noAnswer(err error) bool {
-	return cloud.Transient(err) && !errors.As(err, new(*GoneError)) && !errors.As(err, new(*DeletingError)) &&
-		!errors.As(err, new(*ProvisioningFailedError))
 }
 
 // put sends update until region takes it, and returns the document region answered
@@ -283,7 +264,7 @@ func (s *Service) put(ctx context.Context, id string, update unikorn.LoadBalance
 		return false, cloud.ReadFailed(err)
 	}
 
-	err := s.soon(ctx, "load balancer "+id+" to take the update", send)
+	err := s.session.WaitForNow(ctx, "load balancer "+id+" to take the update", send)
 
 	return written, err
 }

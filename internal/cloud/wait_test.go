@@ -1,0 +1,71 @@
+package cloud
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// WaitForNow checks at once, where WaitFor would first wait a whole interval, and
+// treats that first check's failures as the wait treats its own: a read that failed
+// without an answer is ridden out, anything else ends it at once.
+func TestAWaitForNowChecksAtOnce(t *testing.T) {
+	t.Parallel()
+
+	const interval = 400 * time.Millisecond
+
+	lost := &unikorn.APIError{StatusCode: http.StatusBadGateway, Method: http.MethodPut, Path: "/things/x"}
+	refused := &unikorn.APIError{StatusCode: http.StatusForbidden, Method: http.MethodPut, Path: "/things/x"}
+	answer := errors.New("the thing failed")
+
+	for name, test := range map[string]struct {
+		first      func() (bool, error)
+		wantChecks int
+		want       error
+	}{
+		"done at once":                         {first: func() (bool, error) { return true, nil }, wantChecks: 1},
+		"a lost answer is asked again":         {first: func() (bool, error) { return false, ReadFailed(lost) }, wantChecks: 2},
+		"not yet is asked again":               {first: func() (bool, error) { return false, nil }, wantChecks: 2},
+		"a refused read ends it, unwrapped":    {first: func() (bool, error) { return false, ReadFailed(refused) }, wantChecks: 1, want: refused},
+		"an answer ends it, as the check said": {first: func() (bool, error) { return false, answer }, wantChecks: 1, want: answer},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 1}, pollEpoch: time.Now()}
+			start := time.Now()
+
+			var checks []time.Duration
+
+			err := session.WaitForNow(t.Context(), "a thing", func(context.Context) (bool, error) {
+				checks = append(checks, time.Since(start))
+				if len(checks) == 1 {
+					return test.first()
+				}
+
+				return true, nil
+			})
+
+			if test.want != nil {
+				require.ErrorIs(t, err, test.want)
+				assert.NotErrorAs(t, err, new(*readError), "the wait's caller sees the failure itself")
+			} else {
+				require.NoError(t, err)
+			}
+
+			require.Len(t, checks, test.wantChecks)
+			assert.Less(t, checks[0], interval/2, "the first check is at once")
+
+			if test.wantChecks > 1 {
+				assert.GreaterOrEqual(t, checks[1], interval, "the next is a wait's first, a whole interval in")
+			}
+		})
+	}
+}
