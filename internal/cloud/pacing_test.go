@@ -153,6 +153,43 @@ func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
 }
 
+// A probe that falls on a tick takes the tick's place: one read there, which expects
+// the change done, so that its check reads the one thing it waits for.
+func TestAProbeOnATickTakesItsPlace(t *testing.T) {
+	t.Parallel()
+
+	const (
+		interval = 200 * time.Millisecond
+		narrow   = 20 * time.Millisecond
+	)
+
+	session := &Session{
+		poll:      PollPolicy{Min: interval, Max: interval, Factor: 1},
+		pollEpoch: time.Now(),
+		pacer:     newPacer(narrow),
+	}
+	deletion := Change{Kind: "gone", Variant: "standard"}
+	// A narrow span, read at its end only: 400 ms in, and no tick before.
+	session.pacer.learn(deletion, 380*time.Millisecond, 390*time.Millisecond)
+
+	// Begun half a grid step before a tick, the probe (rounded up to the grid) falls on
+	// the tick two intervals later.
+	time.Sleep(session.untilTick(time.Now(), interval) - narrow/2)
+
+	start := time.Now()
+	require.Less(t, session.untilTick(start, interval), narrow, "the wait must begin just before a tick")
+
+	var expected []bool
+
+	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", deletion, func(_ context.Context, expectDone bool) (bool, error) {
+		expected = append(expected, expectDone)
+
+		return true, nil
+	}))
+
+	assert.Equal(t, []bool{true}, expected, "one read, where the change is expected done")
+}
+
 // A change that takes longer (or shorter) than the span says widens the span to hold
 // both, rather than forgetting what was learnt; one inside it narrows it.
 func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
