@@ -41,9 +41,13 @@ func (s *Session) WaitFor(ctx context.Context, what string, check func(context.C
 func (s *Session) WaitForNow(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	done, err := check(ctx)
 
-	_, final := sortFailure(ctx, what, err, nil)
-	if done || final != nil {
+	ridden, final := sortFailure(ctx, what, err, nil)
+
+	switch {
+	case final != nil:
 		return final
+	case done && ridden == nil:
+		return nil
 	}
 
 	return s.WaitFor(ctx, what, check)

@@ -33,6 +33,7 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 		"done at once":                         {first: func() (bool, error) { return true, nil }, wantChecks: 1},
 		"a lost answer is asked again":         {first: func() (bool, error) { return false, ReadFailed(lost) }, wantChecks: 2},
 		"not yet is asked again":               {first: func() (bool, error) { return false, nil }, wantChecks: 2},
+		"a lost answer is no done":             {first: func() (bool, error) { return true, ReadFailed(lost) }, wantChecks: 2},
 		"a refused read ends it, unwrapped":    {first: func() (bool, error) { return false, ReadFailed(refused) }, wantChecks: 1, want: refused},
 		"an answer ends it, as the check said": {first: func() (bool, error) { return false, answer }, wantChecks: 1, want: answer},
 	} {

@@ -186,16 +186,24 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
 // optimistic lock and answers with no body, so a conflict (its controller writing
-// the project meanwhile) is sent again on the ticks of a wait, and the update is done
+// the project meanwhile) or a failure that is no answer is sent again on the ticks of a
+// wait, and the update is done
 // when a read shows it, provisioned.
 func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
 	update := func(ctx context.Context) (bool, error) {
 		err := s.client.UpdateProject(ctx, organizationID, id, write)
-		if unikorn.IsConflict(err) {
+
+		switch {
+		case err == nil:
+			return true, nil
+		case unikorn.IsConflict(err):
 			return false, nil
+		case !cloud.IsClientError(err):
+			// Replacing the metadata again is safe, whether or not the first was taken.
+			return false, cloud.ReadFailed(err)
 		}
 
-		return err == nil, err
+		return false, err
 	}
 
 	if err := s.session.WaitForNow(ctx, "project "+id+" to take the update", update); err != nil {

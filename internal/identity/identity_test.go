@@ -2,6 +2,7 @@ package identity_test
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -186,4 +187,28 @@ func TestAProjectUpdateIsSentAtOnce(t *testing.T) {
 		"the update went out within half the poll interval")
 	updates.Wait()
 	assert.Equal(t, 1, puts(), "and once")
+}
+
+// A failure that is no answer (a 500 the client does not retry) is sent again on the
+// wait's ticks, not reported: replacing a project's metadata twice is safe.
+func TestAProjectUpdateRidesOutAFailureThatIsNoAnswer(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+
+	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
+	require.NoError(t, err)
+
+	const route = "/api/v1/organizations/{organizationID}/projects/{projectID}"
+
+	_, err = e.world.Sandbox.AddFault(sandbox.FaultRule{Method: http.MethodPut, Route: route, Status: http.StatusInternalServerError, Count: 1})
+	require.NoError(t, err)
+	e.world.Sandbox.ResetStats()
+
+	write := projectWrite()
+	write.Metadata.Description = "after a failure"
+
+	updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+	require.NoError(t, err)
+	assert.Equal(t, "after a failure", updated.Metadata.Description)
+	assert.Equal(t, 2, e.world.Sandbox.Stats().Routes["PUT "+route])
 }
