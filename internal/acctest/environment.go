@@ -88,15 +88,7 @@ func New(t *testing.T, options ...Option) *Environment {
 		env = startSandbox(t, harshness)
 	}
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   env.Settings.RegionEndpoint,
-		IdentityEndpoint: env.Settings.IdentityEndpoint,
-		Token:            env.Settings.Token,
-		UserAgent:        "terraform-provider-unikorn-acctest",
-	})
-	require.NoError(t, err)
-
-	env.Client = client
+	env.Client = env.ClientAs(t, env.Settings.Token)
 	env.base = env.Settings
 	env.Settings = env.SettingsFor(t, harshness.backend)
 
@@ -207,6 +199,23 @@ func (e *Environment) SettingsFor(t *testing.T, b Backend) ProviderSettings {
 	}
 
 	return settings
+}
+
+// ClientAs returns an API client of its own that calls the environment's services
+// with token: to see what another token may, or to act as another person would.
+func (e *Environment) ClientAs(t *testing.T, token string) *unikorn.Client {
+	t.Helper()
+
+	client, err := unikorn.NewClient(unikorn.Config{
+		RegionEndpoint:   e.Settings.RegionEndpoint,
+		IdentityEndpoint: e.Settings.IdentityEndpoint,
+		ComputeEndpoint:  e.Settings.ComputeEndpoint,
+		Token:            token,
+		UserAgent:        "terraform-provider-unikorn-acctest",
+	})
+	require.NoError(t, err)
+
+	return client
 }
 
 // IsSandbox reports whether the test runs against the in-process sandbox.

@@ -12,7 +12,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // identitySealKey seals the service account's token in every identity life: each
@@ -141,12 +140,7 @@ func identityAgreement(l *life, p phase) {
 		token, err := seal.Open(identitySealKey, account.ID, *account.SealedToken)
 		require.NoError(l.t, err)
 
-		client, err := unikorn.NewClient(unikorn.Config{
-			RegionEndpoint: l.env.Settings.RegionEndpoint, IdentityEndpoint: l.env.Settings.IdentityEndpoint, Token: token.Token,
-		})
-		require.NoError(l.t, err)
-
-		_, err = client.ListServiceAccounts(context.Background(), sandbox.EmptyOrganizationID)
+		_, err = l.env.ClientAs(l.t, token.Token).ListServiceAccounts(context.Background(), sandbox.EmptyOrganizationID)
 		require.NoError(l.t, err, "the sealed token is the account's current one")
 
 		return

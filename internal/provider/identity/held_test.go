@@ -23,10 +23,7 @@ func TestAccHeldProjectDeleteSaysWhatHoldsIt(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	admin, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: env.Settings.RegionEndpoint, IdentityEndpoint: env.Settings.IdentityEndpoint, Token: sandbox.AdminToken,
-	})
-	require.NoError(t, err)
+	admin := env.ClientAs(t, sandbox.AdminToken)
 
 	project := adminConfig(env) + `
 resource "unikorn_project" "held" {
@@ -54,6 +51,7 @@ resource "unikorn_project" "held" {
 			},
 			{
 				PreConfig: func() {
+					var err error
 					holder, err = admin.CreateNetwork(t.Context(), unikorn.NetworkCreate{
 						Metadata: unikorn.WriteMetadata{Name: "holder"},
 						Spec: unikorn.NetworkCreateSpec{

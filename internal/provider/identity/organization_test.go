@@ -14,7 +14,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // newSealKey draws a seal key and returns it and its base64 form, as a user would
@@ -240,11 +239,7 @@ resource "unikorn_compute_instance" "web" {
 	}
 
 	// The opened token is the account's: identity lets it see itself.
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: env.Settings.RegionEndpoint, IdentityEndpoint: env.Settings.IdentityEndpoint, Token: token.Token,
-	})
-	require.NoError(t, err)
-	accounts, err := client.ListServiceAccounts(t.Context(), sandbox.EmptyOrganizationID)
+	accounts, err := env.ClientAs(t, token.Token).ListServiceAccounts(t.Context(), sandbox.EmptyOrganizationID)
 	require.NoError(t, err)
 	require.Len(t, accounts, 1)
 	assert.Equal(t, account["id"], accounts[0].Metadata.ID)

@@ -35,12 +35,7 @@ func says(phrases ...string) *regexp.Regexp {
 func tokenWorks(t *testing.T, env *acctest.Environment, token string) bool {
 	t.Helper()
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: env.Settings.RegionEndpoint, IdentityEndpoint: env.Settings.IdentityEndpoint, Token: token,
-	})
-	require.NoError(t, err)
-
-	_, err = client.ListServiceAccounts(t.Context(), sandbox.EmptyOrganizationID)
+	_, err := env.ClientAs(t, token).ListServiceAccounts(t.Context(), sandbox.EmptyOrganizationID)
 	if unikorn.IsUnauthorized(err) {
 		return false
 	}

@@ -228,13 +228,7 @@ func onCompute(env *acctest.Environment) bool {
 func userClient(t *testing.T, env *acctest.Environment) *unikorn.Client {
 	t.Helper()
 
-	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: env.Settings.RegionEndpoint, ComputeEndpoint: env.Settings.ComputeEndpoint,
-		Token: env.Settings.Token, UserAgent: "terraform-provider-unikorn-acctest",
-	})
-	require.NoError(t, err)
-
-	return client
+	return env.ClientAs(t, env.Settings.Token)
 }
 
 // createBehindTerraform makes an instance called name on the environment's network
