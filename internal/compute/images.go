@@ -32,8 +32,10 @@ type Images interface {
 	// FindImage is ReadImage for an image known only by its ID and organization (an
 	// import): it looks in each of the organization's regions.
 	FindImage(ctx context.Context, organizationID, id string) (*Image, error)
-	// DeleteImage deletes the image and waits until region answers 404 for it.
-	DeleteImage(ctx context.Context, ref ImageRef) error
+	// DeleteImage deletes the image and waits until region answers 404 for it. created
+	// is its creation time when the caller knows it (zero otherwise), which saves
+	// reading it before the delete.
+	DeleteImage(ctx context.Context, ref ImageRef, created time.Time) error
 }
 
 var _ Images = (*Service)(nil)
@@ -255,7 +257,7 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 // DeleteImage implements Images. Region refuses with 409 while an instance still
 // boots from the image; those are often being deleted in the same run, so the delete
 // is asked again until ctx ends.
-func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
+func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Time) error {
 	images := cloud.Object[unikorn.Image]{
 		Kind: "image", Users: "the instances booted from it", ConflictInUse: true,
 		Get: func(ctx context.Context, id string) (*unikorn.Image, error) {
@@ -271,7 +273,7 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef) error {
 		},
 	}
 
-	err := images.Delete(ctx, s.Session, ref.ID, time.Time{})
+	err := images.Delete(ctx, s.Session, ref.ID, created)
 	s.catalogue.forgetImages(ref.OrganizationID, ref.RegionID)
 
 	return err

@@ -3,6 +3,7 @@ package compute_test
 import (
 	"context"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,7 +111,7 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	defer cancel()
 
 	var inUse *cloud.InUseError
-	require.ErrorAs(t, e.service.DeleteImage(ctx, ref), &inUse)
+	require.ErrorAs(t, e.service.DeleteImage(ctx, ref, time.Time{}), &inUse)
 	assert.Equal(t, "image", inUse.Kind)
 
 	read, err := e.service.ReadImage(t.Context(), ref)
@@ -120,7 +121,7 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	// Once the instance is going, the delete goes through and waits for the 404.
 	deleted := make(chan error, 1)
 
-	go func() { deleted <- e.service.DeleteImage(t.Context(), ref) }()
+	go func() { deleted <- e.service.DeleteImage(t.Context(), ref, time.Time{}) }()
 
 	require.NoError(t, e.service.Delete(t.Context(), restored.Ref(), restored.AllocationID))
 	require.NoError(t, <-deleted)
@@ -128,7 +129,45 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	read, err = e.service.ReadImage(t.Context(), ref)
 	require.NoError(t, err)
 	assert.Nil(t, read, "the image is gone")
-	assert.NoError(t, e.service.DeleteImage(t.Context(), ref), "an image already gone is deleted")
+	assert.NoError(t, e.service.DeleteImage(t.Context(), ref, time.Time{}), "an image already gone is deleted")
+}
+
+// A delete told the image's creation time (a resource keeps it with its state) goes
+// out without reading the image first: past the read lag, a 404 after it is definite.
+func TestDeleteImageOfKnownAgeSendsTheDeleteFirst(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	for known, first := range map[bool]string{false: http.MethodGet, true: http.MethodDelete} {
+		image := e.snapshotImage(t, instance, "golden")
+		ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+
+		created := time.Time{}
+		if known {
+			created = image.CreationTime
+		}
+
+		sent := &methodLog{}
+		require.NoError(t, e.serviceOver(t, sent).DeleteImage(t.Context(), ref, created))
+		require.NotEmpty(t, sent.methods)
+		assert.Equal(t, first, sent.methods[0], "creation time known: %v", known)
+	}
+}
+
+// methodLog records the methods of the requests that pass through it, in order.
+type methodLog struct {
+	mu      sync.Mutex
+	methods []string
+}
+
+func (l *methodLog) RoundTrip(request *http.Request) (*http.Response, error) {
+	l.mu.Lock()
+	l.methods = append(l.methods, request.Method)
+	l.mu.Unlock()
+
+	return http.DefaultTransport.RoundTrip(request)
 }
 
 func TestFindImageLooksInEveryRegion(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -192,7 +193,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	if image != nil {
 		// An image that exists is saved whatever went wrong, so that Terraform keeps
 		// track of it (and, the create having failed, replaces it next time).
-		save(ctx, &plan, image, &resp.State, resp.Identity, &resp.Diagnostics)
+		save(ctx, &plan, image, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -251,7 +252,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 
-	save(ctx, &state, image, &resp.State, resp.Identity, &resp.Diagnostics)
+	save(ctx, &state, image, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -272,7 +273,8 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
 	defer cancel()
 
-	if err := r.provider.Images.DeleteImage(ctx, imageRef(&state)); err != nil {
+	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	if err := r.provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the snapshot image", err)...)
 	}
 }
@@ -281,9 +283,11 @@ func imageRef(m *model) compute.ImageRef {
 	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
 }
 
-// save records image in the state and identity. A description or tags left out of
-// the configuration stay null while region holds none.
-func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// save records image in the state, identity and private state. A description or tags
+// left out of the configuration stay null while region holds none.
+func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
+	privateState private.Writer, diags *diag.Diagnostics,
+) {
 	m.ID = types.StringValue(image.ID)
 	m.Name = types.StringValue(image.Name)
 	m.InstanceID = types.StringValue(image.InstanceID)
@@ -307,4 +311,6 @@ func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.Stat
 	if identity != nil {
 		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
 	}
+
+	private.KeepCreationTime(ctx, privateState, image.CreationTime, diags)
 }
