@@ -42,6 +42,17 @@ func TestALongWaitSlowsDown(t *testing.T) {
 	assert.Less(t, patientChecks, 25, "after 50 ms the reads slow down to one every 80 ms")
 }
 
+// steadySession polls every interval from now on, and learns how long changes take
+// on a grid of narrow unless narrow is zero.
+func steadySession(interval, narrow time.Duration) *Session {
+	session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 1}, pollEpoch: time.Now()}
+	if narrow > 0 {
+		session.pacer = newPacer(narrow)
+	}
+
+	return session
+}
+
 // A wait begun just before a tick does not read on it: the change it waits for was
 // under way a moment ago. Its first read is on the first tick a whole interval later,
 // and a change that outlasts the interval is seen done on the same tick as it would
@@ -54,7 +65,7 @@ func TestAWaitFirstReadsAWholeIntervalAfterItBegins(t *testing.T) {
 		takes    = 300 * time.Millisecond
 	)
 
-	session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 2}, pollEpoch: time.Now()}
+	session := steadySession(interval, 0)
 
 	// 50 ms before a tick: reading on every tick would read at 50, 150, 250 and 350 ms.
 	time.Sleep(session.untilTick(time.Now(), interval) + interval - 50*time.Millisecond)
@@ -86,11 +97,7 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 		takes    = 130 * time.Millisecond
 	)
 
-	session := &Session{
-		poll:      PollPolicy{Min: interval, Max: interval, Factor: 2},
-		pollEpoch: time.Now(),
-		pacer:     newPacer(interval / 10),
-	}
+	session := steadySession(interval, interval/10)
 	provisioning := Change{Kind: "ready", Variant: "standard"}
 
 	// Each wait starts just after a tick, so that on ticks alone it would end 200 ms in.
@@ -133,11 +140,7 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	t.Parallel()
 
-	session := &Session{
-		poll:      PollPolicy{Min: time.Second, Max: time.Second, Factor: 2},
-		pollEpoch: time.Now(),
-		pacer:     newPacer(5 * time.Millisecond),
-	}
+	session := steadySession(time.Second, 5*time.Millisecond)
 	deletion := Change{Kind: "gone", Variant: "standard"}
 	session.pacer.learn(deletion, 100*time.Millisecond, 200*time.Millisecond)
 
@@ -163,11 +166,7 @@ func TestAProbeOnATickTakesItsPlace(t *testing.T) {
 		narrow   = 20 * time.Millisecond
 	)
 
-	session := &Session{
-		poll:      PollPolicy{Min: interval, Max: interval, Factor: 1},
-		pollEpoch: time.Now(),
-		pacer:     newPacer(narrow),
-	}
+	session := steadySession(interval, narrow)
 	deletion := Change{Kind: "gone", Variant: "standard"}
 	// A narrow span, read at its end only: 400 ms in, and no tick before.
 	session.pacer.learn(deletion, 380*time.Millisecond, 390*time.Millisecond)

@@ -40,7 +40,7 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 1}, pollEpoch: time.Now()}
+			session := steadySession(interval, 0)
 			start := time.Now()
 
 			var checks []time.Duration
