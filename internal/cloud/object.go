@@ -198,11 +198,10 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			inUse = err
 
 			return false, nil
-		case err != nil && !IsClientError(err):
-			return false, ReadFailed(err)
 		}
 
-		return false, err
+		// A failure that is no answer is asked again; a refusal ends the wait.
+		return false, ReadFailed(err)
 	}
 
 	// Without its creation time, a 404 after the delete is believed only once the read

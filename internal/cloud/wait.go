@@ -169,9 +169,10 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 }
 
 // Transient reports whether a failed read says nothing about what it read: every
-// failure but an answer (a refusal, a 4xx other than 429, or "not found").
+// failure but an answer (a refusal, a 4xx other than 429, or "not found") and a
+// client that lacks the endpoint the read needs.
 func Transient(err error) bool {
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, ErrNotFound) || unikorn.IsUnconfigured(err) {
 		return false
 	}
 

@@ -3,6 +3,7 @@ package cloud
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -24,6 +25,8 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 	lost := &unikorn.APIError{StatusCode: http.StatusBadGateway, Method: http.MethodPut, Path: "/things/x"}
 	refused := &unikorn.APIError{StatusCode: http.StatusForbidden, Method: http.MethodPut, Path: "/things/x"}
 	answer := errors.New("the thing failed")
+	throttled := &unikorn.APIError{StatusCode: http.StatusTooManyRequests, Method: http.MethodPut, Path: "/things/x"}
+	unconfigured := fmt.Errorf("calling identity: %w", unikorn.ErrNoIdentityEndpoint)
 
 	for name, test := range map[string]struct {
 		first      func() (bool, error)
@@ -33,6 +36,8 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 		"done at once":                         {first: func() (bool, error) { return true, nil }, wantChecks: 1},
 		"a lost answer is asked again":         {first: func() (bool, error) { return false, ReadFailed(lost) }, wantChecks: 2},
 		"not yet is asked again":               {first: func() (bool, error) { return false, nil }, wantChecks: 2},
+		"too many requests is asked again":     {first: func() (bool, error) { return false, ReadFailed(throttled) }, wantChecks: 2},
+		"an unconfigured client ends it":       {first: func() (bool, error) { return false, ReadFailed(unconfigured) }, wantChecks: 1, want: unikorn.ErrNoIdentityEndpoint},
 		"a lost answer is no done":             {first: func() (bool, error) { return true, ReadFailed(lost) }, wantChecks: 2},
 		"a refused read ends it, unwrapped":    {first: func() (bool, error) { return false, ReadFailed(refused) }, wantChecks: 1, want: refused},
 		"an answer ends it, as the check said": {first: func() (bool, error) { return false, answer }, wantChecks: 1, want: answer},

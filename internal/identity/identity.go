@@ -198,12 +198,11 @@ func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, 
 			return true, nil
 		case unikorn.IsConflict(err):
 			return false, nil
-		case !cloud.IsClientError(err):
-			// Replacing the metadata again is safe, whether or not the first was taken.
-			return false, cloud.ReadFailed(err)
 		}
 
-		return false, err
+		// Replacing the metadata again is safe, whether or not the first was taken, so
+		// the wait sends it again after a failure that is no answer; a refusal ends it.
+		return false, cloud.ReadFailed(err)
 	}
 
 	if err := s.session.WaitForNow(ctx, "project "+id+" to take the update", update); err != nil {

@@ -257,10 +257,7 @@ func (s *Service) put(ctx context.Context, id string, update unikorn.LoadBalance
 			return false, quota
 		}
 
-		if cloud.IsClientError(err) {
-			return false, err
-		}
-
+		// A failure that is no answer is sent again; a refusal ends the wait.
 		return false, cloud.ReadFailed(err)
 	}
 

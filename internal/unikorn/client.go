@@ -24,6 +24,12 @@ var ErrNoIdentityEndpoint = errors.New("no identity endpoint is configured")
 // a compute endpoint.
 var ErrNoComputeEndpoint = errors.New("no compute endpoint is configured")
 
+// IsUnconfigured reports whether err says the client lacks the endpoint a call needs,
+// which no retry cures.
+func IsUnconfigured(err error) bool {
+	return errors.Is(err, ErrNoIdentityEndpoint) || errors.Is(err, ErrNoComputeEndpoint)
+}
+
 // DefaultRequestTimeout bounds one attempt of a request when Config.RequestTimeout is zero.
 const DefaultRequestTimeout = 60 * time.Second
 
