@@ -88,6 +88,8 @@ func New(t *testing.T, options ...Option) *Environment {
 		env = startSandbox(t, harshness)
 	}
 
+	// Built before the settings turn to the back end under test: checks keep the
+	// environment's own token, which may look behind the instances.
 	env.Client = env.ClientAs(t, env.Settings.Token)
 	env.base = env.Settings
 	env.Settings = env.SettingsFor(t, harshness.backend)
