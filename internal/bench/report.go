@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
 // minimalRoundTrips are the requests no creation, nor deletion, can do without. On
@@ -97,14 +99,25 @@ func (r *Report) waves(n int) int {
 // storage, side by side; and, once the instances exist, the load balancer over them.
 const realisticStages = 3
 
+// realisticCreation is how long the realistic configuration's stages besides its
+// instances take to create at least: each a provisioning and three round trips (a
+// look for one of the name, the create, the read that sees it ready), but the
+// storage's stage lasts until the storage reports its mount on the network, which
+// the instances' user data needs, later than it is provisioned.
+func (r *Report) realisticCreation() time.Duration {
+	o := r.Options
+	each := o.ProvisionDelay + 3*o.Latency
+
+	return realisticStages*each + max(0, sandbox.MountDelay(o.ProvisionDelay)-o.ProvisionDelay)
+}
+
 // Bound is the least time phase can take for n instances of config: every round of
 // parallel creations (or deletions, or updates) waits out the provisioning (or
 // deprovisioning) and its own round trips. A destroy runs a refresh first, and so
 // does a tag change, which plans as it applies. The realistic configuration makes
 // realisticStages things one after another besides its instances (see
-// realisticStages), and deletes them in the reverse order: each waits out a
-// provisioning and three round trips (a look for one of the name, the create, the
-// read that sees it ready), or a deprovisioning and two. A plan has no bound.
+// realisticStages and realisticCreation), and deletes them in the reverse order,
+// each a deprovisioning and two round trips. A plan has no bound.
 func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	o := r.Options
 	waves := func(each time.Duration) time.Duration { return time.Duration(r.waves(n)) * each }
@@ -115,7 +128,7 @@ func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	case PhaseApply:
 		bound := waves(o.ProvisionDelay + roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
-			bound += realisticStages * (o.ProvisionDelay + roundTrips(3))
+			bound += r.realisticCreation()
 		}
 
 		return bound

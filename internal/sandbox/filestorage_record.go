@@ -54,12 +54,19 @@ type attachmentState struct {
 
 // attachSchedule is the path of a new attachment: the back end sees it after the
 // share itself has settled (an attach made with the create comes after the share is
-// made), reports its mount then, and finishes half a delay later.
+// made), reports its mount then (MountDelay), and finishes half a delay later.
 func attachSchedule(now time.Time, delay time.Duration) schedule {
 	return schedule{
-		{To: unikorn.ProvisioningProvisioning, Due: now.Add(delay * 3 / 2)},
+		{To: unikorn.ProvisioningProvisioning, Due: now.Add(MountDelay(delay))},
 		{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay * 2)},
 	}
+}
+
+// MountDelay is how long after an attachment is asked for, with a provisioning time
+// of delay, the sandbox's storage reports the network's mount source: half a delay
+// after the share itself settles.
+func MountDelay(delay time.Duration) time.Duration {
+	return delay * 3 / 2
 }
 
 // render is region `storageV2Read` of the record. The spec's lists are always
