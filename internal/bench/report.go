@@ -676,7 +676,8 @@ func (r *Report) Markdown() string {
 		"can do without, is %d on `region` (the quota, the server, one read) and %d on `compute` (the instance, one read). "+
 		"A tag change ≥ the refresh bound + ⌈N ÷ %d⌉ × (%s + 2 × %s): the update and the read that sees it provisioned. "+
 		"The realistic configuration's apply also makes its network, then its security groups and file storage, "+
-		"and after the instances its load balancer, each ≥ %s + 3 × %s, "+
+		"and after the instances its load balancer, each ≥ %s + 3 × %s (the storage until the sandbox reports its "+
+		"mount on the network, %s after its create), "+
 		"and its destroy deletes them in the reverse order, each ≥ %s + 2 × %s. With read lag, the floor adds to the bound, for every "+
 		"change, a draw of up to the lag for each cache a read of it passes (one on `region`, two on `compute`: "+
 		"region's, which compute's controller reads, and compute's own), the slowest of the %d parallel slots deciding "+
@@ -686,7 +687,7 @@ func (r *Report) Markdown() string {
 		o.Parallelism, o.DeprovisionDelay, o.Latency,
 		minimalRoundTrips(BackendRegion), minimalRoundTrips(BackendCompute),
 		o.Parallelism, o.ProvisionDelay, o.Latency,
-		o.ProvisionDelay, o.Latency, o.DeprovisionDelay, o.Latency,
+		o.ProvisionDelay, o.Latency, sandbox.MountDelay(o.ProvisionDelay), o.DeprovisionDelay, o.Latency,
 		o.Parallelism, lagTrials)
 
 	for i := range r.Series {
