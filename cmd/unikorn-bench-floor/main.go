@@ -20,7 +20,12 @@ func main() {
 	provider.QuietUnlessAsked()
 	memlimit.FollowUnlessSet()
 
-	if err := providerserver.Serve(context.Background(), floor.New("bench"), providerserver.ServeOpts{Address: provider.Address}); err != nil {
+	pacing, err := floor.PacingFromEnvironment()
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	if err := providerserver.Serve(context.Background(), floor.New("bench", pacing), providerserver.ServeOpts{Address: provider.Address}); err != nil {
 		log.Fatal(err)
 	}
 }

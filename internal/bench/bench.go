@@ -149,6 +149,9 @@ type Report struct {
 	// same walk of the floors beside it.
 	Scale  []Walk
 	Floors []Walk
+	// PacedFloor is the realistic configuration's instances walked on the paced floor
+	// provider (see runPacedFloor), or nil.
+	PacedFloor *Walk
 	// SandboxReads are the sandbox's Go benchmark figures, by name.
 	SandboxReads []SandboxRead
 }
@@ -203,6 +206,12 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 
 				report.Series = append(report.Series, *series)
 			}
+		}
+	}
+
+	if options.runsPacedFloor() {
+		if err := runPacedFloor(ctx, options, report); err != nil {
+			return nil, err
 		}
 	}
 

@@ -354,12 +354,65 @@ func realisticRun(wall time.Duration, perInstance, lagFactor float64, scalePlan 
 	r.Floors = []Walk{{Name: FloorProvider, Instances: 1000, Phases: []Phase{
 		{Name: PhasePlan, Wall: 10 * time.Second}, {Name: PhaseRefresh, Wall: 10 * time.Second},
 	}}}
+	r.PacedFloor = pacedFloor(r, time.Second)
 	r.SandboxReads = []SandboxRead{
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=0s", PerOp: 40 * time.Microsecond},
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=2s", PerOp: scalePlan / 10000},
 	}
 
 	return r
+}
+
+// pacedFloor is a walk of the paced floor that took above every bound of r by above.
+func pacedFloor(r *Report, above time.Duration) *Walk {
+	walk := &Walk{Name: FloorPaced, Instances: 100}
+
+	for _, name := range []string{PhasePlan, PhaseApply, PhaseTags, PhaseRefresh, PhaseDestroy} {
+		walk.Phases = append(walk.Phases, Phase{Name: name, Wall: r.Bound(pacedFloorBasis, name, 100) + above})
+	}
+
+	return walk
+}
+
+// The paced floor waits what the bounds of compute count for one wave of each change.
+func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
+	t.Parallel()
+
+	pacing := floorPacing(report(0, nil, 0, nil, Phase{}).Options)
+
+	assert.Equal(t, 2050*time.Millisecond, pacing.Create, "the provisioning, the create and the read")
+	assert.Equal(t, 2050*time.Millisecond, pacing.Update, "the provisioning, the update and the read")
+	assert.Equal(t, 550*time.Millisecond, pacing.Delete, "the deprovisioning, the delete and the read")
+}
+
+// What the paced floor takes above its bound, Terraform's and the framework's own
+// time, is added to the realistic configuration's bounds, and nothing more is.
+func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T) {
+	t.Parallel()
+
+	r := realisticRun(1100*time.Millisecond, 2.1, 1.03, 14*time.Second, 120<<20)
+	config := Config{Workload: WorkloadRealistic, Backend: BackendRegion}
+
+	for _, held := range realisticWallFactors {
+		phase := r.phaseAt(config, 100, held.phase)
+		phase.Wall = time.Duration(held.factor*float64(r.Bound(config, held.phase, 100))) + 2*time.Second
+	}
+
+	r.PacedFloor = pacedFloor(r, 2*time.Second)
+	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(PhaseTags))
+	assert.False(t, r.withinBound(WorkloadRealistic, PhaseTags, realisticTagsFactor, "").judge(BackendRegion).met)
+
+	v := r.withinPacedFloor().judge(BackendRegion)
+	assert.True(t, v.met, v.measured)
+	assert.Contains(t, r.Markdown(), "| tag change | 22.75 s | 20.75 s | 2.00 s | 0.00 s + 0.00 s |")
+	assert.Contains(t, r.Markdown(), "each create lasting 2.05s, each update 2.05s and each delete 550ms")
+
+	r.PacedFloor = pacedFloor(r, 1500*time.Millisecond)
+	v = r.withinPacedFloor().judge(BackendRegion)
+	assert.False(t, v.met, v.measured)
+
+	r.PacedFloor = nil
+	assert.Equal(t, notMeasured, r.withinPacedFloor().judge(BackendRegion))
 }
 
 // The issue's targets for a realistic configuration, a thousand instances and the
@@ -428,6 +481,15 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 	} {
 		assert.Contains(t, config, want)
 	}
+
+	// The paced floor walks the same instances, standing on IDs written out.
+	floor := pacedFloorConfig()
+	for _, both := range []string{"public_ip                    = count.index % 10 == 0", "generation = var.generation", "packages: [nginx, nfs-common]"} {
+		assert.Contains(t, floor, both)
+	}
+
+	assert.Contains(t, floor, `security_group_ids           = ["`)
+	assert.NotContains(t, floor, "unikorn_network.bench", "the paced floor serves the instances alone")
 
 	names := func(phases []benchPhase) []string {
 		var names []string

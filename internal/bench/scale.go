@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -40,7 +41,81 @@ const (
 	// instance's schema: the floor provider (internal/bench/floor), whose plan and
 	// read do nothing.
 	FloorProvider = "floor provider"
+	// FloorPaced is the floor provider with each change lasting what a bound counts
+	// for it (see runPacedFloor).
+	FloorPaced = "paced floor provider"
 )
+
+// floorCLIConfig writes the CLI configuration that has Terraform start the floor
+// provider in the provider's place, and returns its path.
+func floorCLIConfig(options Options) (string, error) {
+	path := filepath.Join(options.WorkDir, "terraformrc-floor")
+
+	return path, cliConfig(path, options.FloorDir)
+}
+
+// runsPacedFloor is true when the run judges the realistic configuration's wall
+// times, which are held to the paced floor beside their bounds.
+func (o *Options) runsPacedFloor() bool {
+	return o.FloorDir != "" && slices.Contains(o.Workloads, WorkloadRealistic) && slices.Contains(o.RealisticCounts, targetInstances)
+}
+
+// pacedFloorBasis is the configuration whose bounds pace the paced floor and judge
+// it: instances alone (the bare configuration's bounds), on compute, whose changes need
+// the fewest round trips.
+var pacedFloorBasis = Config{Workload: WorkloadBare, Backend: BackendCompute}
+
+// floorPacing is how long the paced floor's changes last: each what the bound of its
+// phase counts for one wave of parallel changes, so that the floor waits exactly as
+// long as the bounds say the cloud makes a provider wait.
+func floorPacing(options Options) floor.Pacing {
+	r := &Report{Options: options}
+	wave := options.Parallelism
+	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, wave)
+
+	return floor.Pacing{
+		Create: r.Bound(pacedFloorBasis, PhaseApply, wave),
+		Update: r.Bound(pacedFloorBasis, PhaseTags, wave) - refresh,
+		Delete: r.Bound(pacedFloorBasis, PhaseDestroy, wave) - refresh,
+	}
+}
+
+// runPacedFloor takes the realistic configuration's targetInstances instances, alone,
+// through every phase on the floor provider paced by floorPacing: a provider that
+// sends no request and waits exactly what the bounds count. What it takes above its
+// bound is Terraform's, the plugin protocol's and the framework's with the instance's
+// schema, which no provider can take away; the realistic wall-time targets are
+// judged with it added to their bounds.
+func runPacedFloor(ctx context.Context, options Options, report *Report) error {
+	floorConfigPath, err := floorCLIConfig(options)
+	if err != nil {
+		return err
+	}
+
+	dir := filepath.Join(options.WorkDir, "floor-paced")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(pacedFloorConfig()), 0o600); err != nil {
+		return err
+	}
+
+	environ := append(cleanEnviron(os.Environ()), "TF_CLI_CONFIG_FILE="+floorConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	environ = append(environ, floorPacing(options).Environ()...)
+
+	fmt.Fprintf(options.Progress, "==> %d realistic instances alone, %s\n", targetInstances, FloorPaced)
+
+	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
+		phases(WorkloadRealistic, targetInstances, options.Parallelism), targetInstances, options.Repeats, options.Progress)
+	if err != nil {
+		return err
+	}
+
+	report.PacedFloor = &Walk{Name: FloorPaced, Instances: targetInstances, Phases: phases}
+
+	return nil
+}
 
 // runScale walks Options.Scale bare instances on each back end, without read lag and
 // with short provisioning so that it runs in minutes, then the floors. Plan and
@@ -61,8 +136,8 @@ func runScale(ctx context.Context, options Options, cliConfigPath string, report
 		return err
 	}
 
-	floorConfigPath := filepath.Join(options.WorkDir, "terraformrc-floor")
-	if err := cliConfig(floorConfigPath, options.FloorDir); err != nil {
+	floorConfigPath, err := floorCLIConfig(options)
+	if err != nil {
 		return err
 	}
 

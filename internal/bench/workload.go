@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -123,30 +124,7 @@ resource "unikorn_file_storage" "shared" {
   attachments      = [unikorn_network.bench.id]
 }
 
-resource "unikorn_compute_instance" "bench" {
-  count      = var.instances
-  name       = format("bench-%%03d", count.index)
-  network_id = unikorn_network.bench.id
-  flavor_id  = %[3]q
-  image_id   = %[4]q
-
-  security_group_ids           = [unikorn_security_group.ssh.id, unikorn_security_group.web.id]
-  ssh_certificate_authority_id = unikorn_ssh_certificate_authority.ops.id
-  public_ip                    = count.index %% 10 == 0
-  user_data                    = <<-CLOUD_CONFIG
-    #cloud-config
-    packages: [nginx, nfs-common]
-    mounts:
-      - ["${unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source}", /srv/shared, nfs, "vers=4"]
-  CLOUD_CONFIG
-
-  tags = {
-    role       = "web"
-    index      = tostring(count.index)
-    generation = var.generation
-  }
-}
-
+%[3]s
 # The instances' public face, made once they exist.
 resource "unikorn_load_balancer" "web" {
   name              = "web"
@@ -162,7 +140,71 @@ resource "unikorn_load_balancer" "web" {
     }
   }
 }
-`, sandbox.RegionID, key, sandbox.FlavorStandardID, sandbox.ImageUbuntuID), nil
+`, sandbox.RegionID, key, realisticInstances(instanceReferences{
+		network:        "unikorn_network.bench.id",
+		securityGroups: "[unikorn_security_group.ssh.id, unikorn_security_group.web.id]",
+		authority:      "unikorn_ssh_certificate_authority.ops.id",
+		mountSource:    "unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source",
+	})), nil
+}
+
+// instanceReferences are the expressions the realistic configuration's instances
+// refer to what they stand on with.
+type instanceReferences struct {
+	network, securityGroups, authority, mountSource string
+}
+
+// realisticInstances is the realistic configuration's instances, standing on what
+// refs name.
+func realisticInstances(refs instanceReferences) string {
+	return fmt.Sprintf(`resource "unikorn_compute_instance" "bench" {
+  count      = var.instances
+  name       = format("bench-%%03d", count.index)
+  network_id = %[1]s
+  flavor_id  = %[2]q
+  image_id   = %[3]q
+
+  security_group_ids           = %[4]s
+  ssh_certificate_authority_id = %[5]s
+  public_ip                    = count.index %% 10 == 0
+  user_data                    = <<-CLOUD_CONFIG
+    #cloud-config
+    packages: [nginx, nfs-common]
+    mounts:
+      - ["${%[6]s}", /srv/shared, nfs, "vers=4"]
+  CLOUD_CONFIG
+
+  tags = {
+    role       = "web"
+    index      = tostring(count.index)
+    generation = var.generation
+  }
+}
+`, refs.network, sandbox.FlavorStandardID, sandbox.ImageUbuntuID, refs.securityGroups, refs.authority, refs.mountSource)
+}
+
+// pacedFloorConfig is the realistic configuration's instances alone, for the paced
+// floor provider (see runPacedFloor), which serves nothing else: what they stand on is
+// written out as the IDs a cloud would have given it.
+func pacedFloorConfig() string {
+	return header + `
+variable "generation" {
+  type    = string
+  default = "1"
+}
+
+` + realisticInstances(instanceReferences{
+		network:        strconv.Quote(sandbox.NetworkDefaultID),
+		securityGroups: fmt.Sprintf("[%q, %q]", floorID("ssh"), floorID("web")),
+		authority:      strconv.Quote(floorID("ops")),
+		mountSource:    `"nfs.example.com:/shared"`,
+	})
+}
+
+// floorID is a made-up ID of the kind a cloud gives, for what the paced floor's
+// instances stand on.
+func floorID(name string) string {
+	return uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://bench.invalid/"+name)).String()
 }
 
 // authorityKey is the public key of the realistic configuration's SSH certificate

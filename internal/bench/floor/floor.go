@@ -5,10 +5,17 @@
 // walks a thousand of its instances beside a thousand of the real provider's, so that
 // what Terraform, the plugin protocol and the framework cost with this schema is told
 // apart from what the provider itself costs.
+//
+// Paced (see Pacing), each create, update and delete also lasts what a phase's bound
+// counts for it, without a request: what Terraform and the framework add to a bound
+// when the provider only waits as long as the cloud makes it.
 package floor
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,13 +39,72 @@ var (
 )
 
 // New returns the constructor of the floor provider, which answers to the real one's
-// name so that the benchmark's configuration serves both unchanged.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &floorProvider{version: version} }
+// name so that the benchmark's configuration serves both unchanged; its changes last
+// as pacing says.
+func New(version string, pacing Pacing) func() provider.Provider {
+	return func() provider.Provider { return &floorProvider{version: version, pacing: pacing} }
+}
+
+// Pacing is how long each change of a floor instance lasts: nothing unpaced.
+type Pacing struct {
+	Create, Update, Delete time.Duration
+}
+
+// The environment variables the benchmark paces the floor provider with, each a Go
+// duration; Terraform starts the provider, so it cannot be told any other way.
+const (
+	CreateTakesVariable = "UNIKORN_FLOOR_CREATE_TAKES"
+	UpdateTakesVariable = "UNIKORN_FLOOR_UPDATE_TAKES"
+	DeleteTakesVariable = "UNIKORN_FLOOR_DELETE_TAKES"
+)
+
+// Environ is pacing as the environment variables that PacingFromEnvironment reads.
+func (p Pacing) Environ() []string {
+	return []string{
+		CreateTakesVariable + "=" + p.Create.String(),
+		UpdateTakesVariable + "=" + p.Update.String(),
+		DeleteTakesVariable + "=" + p.Delete.String(),
+	}
+}
+
+// PacingFromEnvironment reads the pacing that Environ wrote; a variable unset is no
+// pause.
+func PacingFromEnvironment() (Pacing, error) {
+	var pacing Pacing
+
+	for variable, into := range map[string]*time.Duration{
+		CreateTakesVariable: &pacing.Create, UpdateTakesVariable: &pacing.Update, DeleteTakesVariable: &pacing.Delete,
+	} {
+		value, set := os.LookupEnv(variable)
+		if !set {
+			continue
+		}
+
+		duration, err := time.ParseDuration(value)
+		if err != nil || duration < 0 {
+			return Pacing{}, fmt.Errorf("%s must be a duration of at least 0, such as 2.05s; it is %q", variable, value)
+		}
+
+		*into = duration
+	}
+
+	return pacing, nil
+}
+
+// last waits d, or until ctx ends.
+func last(ctx context.Context, d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+	}
 }
 
 type floorProvider struct {
 	version string
+	pacing  Pacing
 }
 
 func (p *floorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -54,7 +120,7 @@ func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *p
 }
 
 func (p *floorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newFloorInstance}
+	return []func() resource.Resource{func() resource.Resource { return newFloorInstance(p.pacing) }}
 }
 
 func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -62,13 +128,15 @@ func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSou
 }
 
 // floorInstance takes its name and schemas from the real instance resource, and
-// nothing else: it has no ModifyPlan, and Read leaves the state as it was.
+// nothing else: it has no ModifyPlan, Read leaves the state as it was, and its changes
+// only last as pacing says.
 type floorInstance struct {
-	real resource.Resource
+	real   resource.Resource
+	pacing Pacing
 }
 
-func newFloorInstance() resource.Resource {
-	return &floorInstance{real: instance.NewResource()}
+func newFloorInstance(pacing Pacing) resource.Resource {
+	return &floorInstance{real: instance.NewResource(), pacing: pacing}
 }
 
 func (r *floorInstance) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -85,6 +153,8 @@ func (r *floorInstance) IdentitySchema(ctx context.Context, req resource.Identit
 
 // Create keeps the plan, with what only the cloud would know made up.
 func (r *floorInstance) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	last(ctx, r.pacing.Create)
+
 	known, err := madeUp(req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to make up the instance", err.Error())
@@ -99,6 +169,8 @@ func (r *floorInstance) Create(ctx context.Context, req resource.CreateRequest, 
 func (r *floorInstance) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
 func (r *floorInstance) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	last(ctx, r.pacing.Update)
+
 	known, err := madeUp(req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to make up the instance", err.Error())
@@ -109,7 +181,9 @@ func (r *floorInstance) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.State.Raw = known
 }
 
-func (r *floorInstance) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *floorInstance) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	last(ctx, r.pacing.Delete)
+}
 
 func (r *floorInstance) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)

@@ -1,7 +1,10 @@
 package floor
 
 import (
+	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/stretchr/testify/assert"
@@ -37,4 +40,43 @@ func TestMadeUpFillsOnlyTheUnknown(t *testing.T) {
 	assert.Equal(t, "web", name)
 	assert.Equal(t, "floor", id)
 	assert.True(t, attributes["tags"].IsNull())
+}
+
+// The bench paces the floor through the environment Terraform starts it with: what
+// Environ writes, PacingFromEnvironment reads back.
+func TestPacingTravelsThroughTheEnvironment(t *testing.T) {
+	pacing := Pacing{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond}
+
+	for _, entry := range pacing.Environ() {
+		name, value, _ := strings.Cut(entry, "=")
+		t.Setenv(name, value)
+	}
+
+	read, err := PacingFromEnvironment()
+	require.NoError(t, err)
+	assert.Equal(t, pacing, read)
+}
+
+// A pace that is no duration stops the floor, naming the variable, rather than
+// measuring a floor that does not wait.
+func TestPacingRefusesWhatIsNoDuration(t *testing.T) {
+	for _, value := range []string{"2", "-1s", "soon"} {
+		t.Setenv(UpdateTakesVariable, value)
+
+		_, err := PacingFromEnvironment()
+		require.Error(t, err, value)
+		assert.Contains(t, err.Error(), UpdateTakesVariable)
+	}
+}
+
+// Unpaced, nothing waits.
+func TestPacingUnsetIsNoPause(t *testing.T) {
+	for _, name := range []string{CreateTakesVariable, UpdateTakesVariable, DeleteTakesVariable} {
+		t.Setenv(name, "")
+		require.NoError(t, os.Unsetenv(name))
+	}
+
+	read, err := PacingFromEnvironment()
+	require.NoError(t, err)
+	assert.Equal(t, Pacing{}, read)
 }
