@@ -256,8 +256,7 @@ func runSeries(ctx context.Context, options Options, config Config, cliConfigPat
 		return nil, err
 	}
 
-	environ := append(cleanEnviron(os.Environ()), sb.environ()...)
-	environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	environ := terraformEnviron(cliConfigPath, sb.environ()...)
 
 	series := &Series{Config: config}
 
@@ -468,6 +467,18 @@ func checkNothingLeft(ctx context.Context, sb *sandboxProcess) error {
 	}
 
 	return nil
+}
+
+// terraformEnviron is the environment Terraform runs in: this process's, cleaned (see
+// cleanEnviron), with the CLI configuration at cliConfigPath (none when empty) and
+// settings.
+func terraformEnviron(cliConfigPath string, settings ...string) []string {
+	environ := append(cleanEnviron(os.Environ()), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	if cliConfigPath != "" {
+		environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath)
+	}
+
+	return append(environ, settings...)
 }
 
 // cleanEnviron drops the settings that would change what is measured: Terraform's

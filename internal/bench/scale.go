@@ -101,8 +101,7 @@ func runPacedFloor(ctx context.Context, options Options, report *Report) error {
 		return err
 	}
 
-	environ := append(cleanEnviron(os.Environ()), "TF_CLI_CONFIG_FILE="+floorConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	environ = append(environ, floorPacing(options).Environ()...)
+	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
 
 	fmt.Fprintf(options.Progress, "==> %d realistic instances alone, %s\n", targetInstances, FloorPaced)
 
@@ -175,8 +174,7 @@ func scaleWalk(ctx context.Context, options Options, backend, cliConfigPath stri
 		return nil, err
 	}
 
-	environ := append(cleanEnviron(os.Environ()), sb.environ()...)
-	environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	environ := terraformEnviron(cliConfigPath, sb.environ()...)
 
 	fmt.Fprintf(options.Progress, "==> %d instances, instance_api %s, provisioning %s\n", options.Scale, backend, options.ScaleProvisionDelay)
 
@@ -202,10 +200,7 @@ func floorWalk(ctx context.Context, options Options, name, config, cliConfigPath
 		return nil, err
 	}
 
-	environ := append(cleanEnviron(os.Environ()), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	if cliConfigPath != "" {
-		environ = append(environ, "TF_CLI_CONFIG_FILE="+cliConfigPath)
-	}
+	environ := terraformEnviron(cliConfigPath)
 
 	fmt.Fprintf(options.Progress, "==> %d resources, %s\n", options.Scale, name)
 
