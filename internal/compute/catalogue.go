@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
@@ -64,15 +65,32 @@ func (c *catalogue) flavor(ctx context.Context, organizationID, regionID, id str
 		func(f *unikorn.Flavor) string { return f.Metadata.ID })
 }
 
+// startImages begins the shared read of the images of a region kept for an
+// organization, which the check of an instance's image reads after its flavor, and
+// returns what waits for it to end (see startReferences).
+func (c *catalogue) startImages(ctx context.Context, organizationID, regionID string) (wait func()) {
+	var read sync.WaitGroup
+
+	read.Go(func() {
+		_, _, _ = cloud.Shared(ctx, c.session, imagesKey(organizationID, regionID), time.Time{}, c.imagesOf(organizationID, regionID))
+	})
+
+	return read.Wait
+}
+
+// imagesOf is the read of the images of a region kept for an organization.
+func (c *catalogue) imagesOf(organizationID, regionID string) func(context.Context) ([]unikorn.Image, error) {
+	return func(ctx context.Context) ([]unikorn.Image, error) {
+		return c.client.ListImages(ctx, organizationID, regionID)
+	}
+}
+
 // image returns the image with the given ID, or nil when none is visible. Images that
 // are not ready are missing from the list compute uses, so a miss asks for the image
 // itself to tell "not ready" from "unknown".
 func (c *catalogue) image(ctx context.Context, organizationID, regionID, id string) (*unikorn.Image, error) {
 	image, err := findFresh(ctx, c.session, imagesKey(organizationID, regionID), id,
-		func(ctx context.Context) ([]unikorn.Image, error) {
-			return c.client.ListImages(ctx, organizationID, regionID)
-		},
-		func(i *unikorn.Image) string { return i.Metadata.ID })
+		c.imagesOf(organizationID, regionID), func(i *unikorn.Image) string { return i.Metadata.ID })
 	if err != nil || image != nil {
 		return image, err
 	}
@@ -89,6 +107,28 @@ func (c *catalogue) image(ctx context.Context, organizationID, regionID, id stri
 // miss in what another caller read is read once more before it is believed.
 func (c *catalogue) securityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
 	return missReread(ctx, id, c.networking.SharedSecurityGroup, c.networking.ReadSecurityGroup)
+}
+
+// startReferences begins the shared reads of the security groups and the SSH
+// certificate authority spec refers to, which need nothing of its network, and returns
+// what waits for them to end: the checks that follow find them under way or done, so
+// that the network and they take one round trip, not one each. The first instance a
+// command checks finds nothing read yet (Terraform starts a provider process for every
+// walk), and its reads went one after another: five round trips before the first
+// update of a realistic tag change, on a cloud far away half a second. What they find
+// is judged by the checks; a read that failed is not kept, and is asked again there.
+func (c *catalogue) startReferences(ctx context.Context, spec Spec) (wait func()) {
+	var reads sync.WaitGroup
+
+	for _, id := range spec.SecurityGroupIDs {
+		reads.Go(func() { _, _ = c.networking.SharedSecurityGroup(ctx, id) })
+	}
+
+	if id := spec.SSHCertificateAuthorityID; id != "" {
+		reads.Go(func() { _, _ = c.networking.SharedSSHCertificateAuthority(ctx, id) })
+	}
+
+	return reads.Wait
 }
 
 // sshCertificateAuthority is securityGroup for an SSH certificate authority.

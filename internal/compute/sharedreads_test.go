@@ -1,6 +1,9 @@
 package compute_test
 
 import (
+	"net/http"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,4 +145,98 @@ func TestARefusedCreateForgetsTheSecurityGroups(t *testing.T) {
 	var problems *compute.ValidationError
 	require.ErrorAs(t, err, &problems)
 	assert.Equal(t, compute.FieldSecurityGroupIDs, problems.Problems[0].Field)
+}
+
+// The checks of an instance ask for its network, security groups and SSH certificate
+// authority together: the first instance a command checks finds none of them read
+// yet, and one after another they were a round trip each before its write.
+func TestChecksReadWhatAnInstanceRefersToTogether(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	// The network, the two groups and the authority: each is held until all four are
+	// asked for, or, asked one after another, until it gives up waiting.
+	together := newGathering(4, readNetwork, readSecurityGroup, readSSHCA)
+
+	require.NoError(t, e.serviceOver(t, together).ValidateUpdate(t.Context(), realisticSpec("web")))
+	assert.False(t, together.waitedInVain(), "a read waited for the others, which were only asked for after it")
+
+	routes := e.Sandbox.Stats().Routes
+	assert.Equal(t, 2, routes[readSecurityGroup], "each group read once")
+	assert.Equal(t, 1, routes[readSSHCA])
+	assert.Equal(t, 1, routes[readNetwork])
+}
+
+// The check of a new instance's image, which follows its flavor's, asks for the
+// region's images as it asks for its flavors.
+func TestChecksReadTheFlavorsAndImagesTogether(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	together := newGathering(2,
+		"GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors",
+		"GET /api/v1/organizations/{organizationID}/regions/{regionID}/images")
+
+	_, err := e.serviceOver(t, together).Validate(t.Context(), realisticSpec("web"))
+	require.NoError(t, err)
+	assert.False(t, together.waitedInVain(), "the flavors were read before the images were asked for")
+}
+
+// gathering is a transport that holds the requests of its routes until want of them
+// have been sent, and lets each go on its own after a while.
+type gathering struct {
+	want   int
+	routes []string
+
+	mu     sync.Mutex
+	sent   int
+	all    chan struct{}
+	inVain bool
+}
+
+func newGathering(want int, routes ...string) *gathering {
+	return &gathering{want: want, routes: routes, all: make(chan struct{})}
+}
+
+func (g *gathering) RoundTrip(request *http.Request) (*http.Response, error) {
+	if g.holds(request) {
+		g.mu.Lock()
+		g.sent++
+		if g.sent == g.want {
+			close(g.all)
+		}
+		g.mu.Unlock()
+
+		select {
+		case <-g.all:
+		case <-time.After(time.Second):
+			g.mu.Lock()
+			g.inVain = true
+			g.mu.Unlock()
+		}
+	}
+
+	return http.DefaultTransport.RoundTrip(request)
+}
+
+// holds reports whether request is of one of the gathering's routes, such as
+// "GET /api/v2/networks/{networkID}".
+func (g *gathering) holds(request *http.Request) bool {
+	for _, route := range g.routes {
+		method, pattern, _ := strings.Cut(route, " ")
+		path := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(pattern, `[^/]+`) // a route holds no other metacharacter
+
+		if request.Method == method && regexp.MustCompile("^"+path+"$").MatchString(request.URL.Path) {
+			return true
+		}
+	}
+
+	return false
+}
+
+func (g *gathering) waitedInVain() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+
+	return g.inVain
 }

@@ -208,6 +208,8 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 	problems := &ValidationError{}
 	validateStatic(spec, problems)
 
+	defer s.catalogue.startReferences(ctx, spec)()
+
 	network, err := s.catalogue.network(ctx, spec.NetworkID, time.Time{})
 	if err != nil {
 		if unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
@@ -237,6 +239,8 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 
 func (s *Service) validatePlacement(ctx context.Context, spec Spec, placement *Placement, problems *ValidationError) error {
 	organizationID, regionID := placement.Network.Metadata.OrganizationID, placement.Network.Status.RegionID
+
+	defer s.catalogue.startImages(ctx, organizationID, regionID)()
 
 	flavor, err := s.catalogue.flavor(ctx, organizationID, regionID, spec.FlavorID)
 	if err != nil {
