@@ -108,7 +108,7 @@ func listenerDataSourceAttributes() map[string]schema.Attribute {
 		"idle_timeout_seconds": integer("idle_timeout_seconds"),
 		"proxy_protocol_v2":    schema.BoolAttribute{Computed: true, MarkdownDescription: describe("proxy_protocol_v2")},
 		"members": schema.SetNestedAttribute{
-			Computed: true, MarkdownDescription: describe("members"),
+			Computed: true, MarkdownDescription: describe("members"), CustomType: newMemberSetType(),
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"address": schema.StringAttribute{Computed: true, MarkdownDescription: describe("member_address")},
 				"port":    integer("member_port"),

@@ -48,7 +48,7 @@ type listenerModel struct {
 	AllowedCIDRs       types.Set    `tfsdk:"allowed_cidrs"`
 	IdleTimeoutSeconds types.Int64  `tfsdk:"idle_timeout_seconds"`
 	ProxyProtocolV2    types.Bool   `tfsdk:"proxy_protocol_v2"`
-	Members            types.Set    `tfsdk:"members"`
+	Members            memberSet    `tfsdk:"members"`
 	HealthCheck        types.Object `tfsdk:"health_check"`
 }
 
@@ -82,7 +82,7 @@ var (
 		"allowed_cidrs":        types.SetType{ElemType: types.StringType},
 		"idle_timeout_seconds": types.Int64Type,
 		"proxy_protocol_v2":    types.BoolType,
-		"members":              types.SetType{ElemType: memberType},
+		"members":              newMemberSetType(),
 		"health_check":         healthCheckType,
 	}}
 )
@@ -153,7 +153,7 @@ func listeners(ctx context.Context, value types.Map, diags *diag.Diagnostics) (o
 
 // members returns the members of a set whose address and port are known: one with an
 // unknown value cannot be judged yet.
-func members(ctx context.Context, value types.Set, diags *diag.Diagnostics) []loadbalancing.Member {
+func members(ctx context.Context, value memberSet, diags *diag.Diagnostics) []loadbalancing.Member {
 	out := []loadbalancing.Member{}
 
 	if value.IsNull() || value.IsUnknown() {
@@ -330,7 +330,7 @@ func listenerValue(ctx context.Context, l loadbalancing.Listener, prior listener
 
 // membersValue is the members as the state holds them: prior's when region holds the
 // same addresses, written perhaps in another form.
-func membersValue(ctx context.Context, members []loadbalancing.Member, prior types.Set, diags *diag.Diagnostics) types.Set {
+func membersValue(ctx context.Context, members []loadbalancing.Member, prior memberSet, diags *diag.Diagnostics) memberSet {
 	canonical := func(ms []loadbalancing.Member) []loadbalancing.Member {
 		out := make([]loadbalancing.Member, 0, len(ms))
 
@@ -374,7 +374,7 @@ func membersValue(ctx context.Context, members []loadbalancing.Member, prior typ
 		values = append(values, value)
 	}
 
-	set, d := types.SetValue(memberType, values)
+	set, d := newMemberSet(values)
 	diags.Append(d...)
 
 	return set

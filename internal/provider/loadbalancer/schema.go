@@ -127,7 +127,7 @@ func listenerResourceAttributes() map[string]schema.Attribute {
 			Default: booldefault.StaticBool(false),
 		},
 		"members": schema.SetNestedAttribute{
-			Optional: true, Computed: true, MarkdownDescription: describe("members"),
+			Optional: true, Computed: true, MarkdownDescription: describe("members"), CustomType: newMemberSetType(),
 			Default: setdefault.StaticValue(types.SetValueMust(memberType, []attr.Value{})),
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"address": schema.StringAttribute{Required: true, MarkdownDescription: describe("member_address")},
