@@ -17,6 +17,7 @@ var (
 	pathPublicIP           = path.Root("public_ip")
 	pathUserDataW          = path.Root("user_data_wo")
 	pathProvisioningStatus = path.Root("provisioning_status")
+	pathSecurityGroupIDs   = path.Root("security_group_ids")
 )
 
 // observed is what the resource and the data source both show of an instance.

@@ -26,15 +26,6 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 
-	var plan, config model
-
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
 	creating := req.State.Raw.IsNull()
 	needsCheck := creating
 
@@ -79,10 +70,24 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			creating = true
 		}
 
-		needsCheck = creating || !plan.SecurityGroupIDs.Equal(state.SecurityGroupIDs)
+		var plannedGroups types.Set
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, pathSecurityGroupIDs, &plannedGroups)...)
+
+		needsCheck = creating || !plannedGroups.Equal(state.SecurityGroupIDs)
 	}
 
-	if !needsCheck || r.compute == nil || !config.allKnown() {
+	if !needsCheck || r.compute == nil || resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Only a check needs the whole plan and configuration: reading them into models is
+	// most of the framework's reflection in a plan that changes tags on every instance.
+	var plan, config model
+
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+
+	if resp.Diagnostics.HasError() || !config.allKnown() {
 		return
 	}
 
