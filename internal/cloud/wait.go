@@ -31,7 +31,13 @@ var ErrNotFound = errors.New("not found")
 // Slow, until the wait's own time runs out; a refusal (401, 403, another 4xx) ends it
 // at once.
 func (s *Session) WaitFor(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	return s.WaitForChange(ctx, what, Change{}, func(ctx context.Context, _ bool) (bool, error) { return check(ctx) })
+	return s.waitFor(ctx, what, check, nil)
+}
+
+// waitFor is WaitFor after a read that already failed without an answer, or none:
+// the wait ends with that failure if it reads nothing better before its time runs out.
+func (s *Session) waitFor(ctx context.Context, what string, check func(context.Context) (bool, error), ridden error) error {
+	return s.waitForChange(ctx, what, Change{}, func(ctx context.Context, _ bool) (bool, error) { return check(ctx) }, ridden)
 }
 
 // WaitForNow is WaitFor with its first check at once rather than a whole interval in,
@@ -50,7 +56,7 @@ func (s *Session) WaitForNow(ctx context.Context, what string, check func(contex
 		return nil
 	}
 
-	return s.WaitFor(ctx, what, check)
+	return s.waitFor(ctx, what, check, ridden)
 }
 
 // sortFailure sorts the error a wait's check returned: ridden, a read that failed
@@ -87,6 +93,13 @@ func sortFailure(ctx context.Context, what string, err, lastFailure error) (ridd
 // narrow), so that the waits of a wave, begun a few milliseconds apart, read at the
 // same moments and share reads.
 func (s *Session) WaitForChange(ctx context.Context, what string, c Change, check func(ctx context.Context, expectDone bool) (bool, error)) error {
+	return s.waitForChange(ctx, what, c, check, nil)
+}
+
+// waitForChange is WaitForChange whose last failure so far is lastFailure.
+func (s *Session) waitForChange(
+	ctx context.Context, what string, c Change, check func(ctx context.Context, expectDone bool) (bool, error), lastFailure error,
+) error {
 	start := time.Now()
 	interval := s.poll.Min
 	patientUntil := start.Add(s.poll.Patience)
@@ -103,11 +116,8 @@ func (s *Session) WaitForChange(ctx context.Context, what string, c Change, chec
 		probes[i] = gridProbe{s.onGrid(start.Add(offset.at), s.pacer.narrow), offset.expectDone}
 	}
 
-	var (
-		lastFailure error
-		// notDone is when the last read that saw the change not done began.
-		notDone time.Duration
-	)
+	// notDone is when the last read that saw the change not done began.
+	var notDone time.Duration
 
 	for {
 		now := time.Now()

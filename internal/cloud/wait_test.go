@@ -75,3 +75,28 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestAWaitForNowThatRunsOutSaysWhatItsFirstReadMet: a wait whose time runs out before
+// its next read ends with the failure its first read met, as it would had a later read
+// met it, so that the user learns why it never saw the change.
+func TestAWaitForNowThatRunsOutSaysWhatItsFirstReadMet(t *testing.T) {
+	t.Parallel()
+
+	lost := &unikorn.APIError{StatusCode: http.StatusBadGateway, Method: http.MethodPut, Path: "/things/x"}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	t.Cleanup(cancel)
+
+	checks := 0
+	err := steadySession(time.Second, 0).WaitForNow(ctx, "a thing", func(context.Context) (bool, error) {
+		checks++
+
+		return false, ReadFailed(lost)
+	})
+
+	var waitErr *WaitError
+	require.ErrorAs(t, err, &waitErr)
+	assert.Equal(t, 1, checks, "the time ran out before the wait's first tick")
+	assert.Equal(t, lost, waitErr.LastFailure)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "the last read failed: ")
+}
