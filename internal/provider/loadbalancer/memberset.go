@@ -3,6 +3,7 @@ package loadbalancer
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,7 +16,7 @@ import (
 // member with each prior one, unless the set's own type answers for the whole set
 // first. A pool of a few hundred instances made that tens of thousands of comparisons
 // on every refresh of the load balancer, which waits for all of its members' reads; a
-// memberSet answers for itself, so an unchanged pool costs one comparison.
+// memberSet answers for itself, so an unchanged pool costs one pass over its members.
 type memberSetType struct {
 	basetypes.SetType
 }
@@ -81,8 +82,28 @@ func (v memberSet) Type(context.Context) attr.Type {
 
 func (v memberSet) Equal(o attr.Value) bool {
 	other, ok := o.(memberSet)
+	if !ok {
+		return false
+	}
 
-	return ok && v.SetValue.Equal(other.SetValue)
+	// The framework's set equality looks every element up in a fresh copy of the other
+	// set's elements. A read keeps the prior members, in their order, where region holds
+	// the same, so the members are first compared in order.
+	return sameInOrder(v.SetValue, other.SetValue) || v.SetValue.Equal(other.SetValue)
+}
+
+// sameInOrder reports whether a and b are known sets of the same elements in the same
+// order; false says nothing of whether they are equal as sets.
+func sameInOrder(a, b basetypes.SetValue) bool {
+	ctx := context.Background()
+
+	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() || !a.ElementType(ctx).Equal(b.ElementType(ctx)) {
+		return false
+	}
+
+	mine, theirs := a.Elements(), b.Elements()
+
+	return slices.EqualFunc(mine, theirs, func(x, y attr.Value) bool { return x.Equal(y) })
 }
 
 // SetSemanticEquals keeps the prior members when they are these members; when they

@@ -2,6 +2,7 @@ package loadbalancer
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -15,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func memberSetOf(t *testing.T, addresses ...string) memberSet {
+func memberSetOf(t testing.TB, addresses ...string) memberSet {
 	t.Helper()
 
 	elements := make([]attr.Value, 0, len(addresses))
@@ -41,11 +42,12 @@ func TestAnUnchangedPoolAnswersForItselfAsAWhole(t *testing.T) {
 		prior basetypes.SetValuable
 		equal bool
 	}{
-		"the same members in another order": {prior: memberSetOf(t, "10.0.0.3", "10.0.0.1", "10.0.0.2"), equal: true},
-		"one member fewer":                  {prior: memberSetOf(t, "10.0.0.1", "10.0.0.2")},
-		"another member":                    {prior: memberSetOf(t, "10.0.0.1", "10.0.0.2", "10.0.0.4")},
-		"no members known yet":              {prior: memberSet{types.SetUnknown(memberType)}},
-		"a plain set of the same members":   {prior: pool.SetValue},
+		"the same members in the same order": {prior: memberSetOf(t, "10.0.0.1", "10.0.0.2", "10.0.0.3"), equal: true},
+		"the same members in another order":  {prior: memberSetOf(t, "10.0.0.3", "10.0.0.1", "10.0.0.2"), equal: true},
+		"one member fewer":                   {prior: memberSetOf(t, "10.0.0.1", "10.0.0.2")},
+		"another member":                     {prior: memberSetOf(t, "10.0.0.1", "10.0.0.2", "10.0.0.4")},
+		"another member in the same place":   {prior: memberSetOf(t, "10.0.0.1", "10.0.0.4", "10.0.0.3")},
+		"a plain set of the same members":    {prior: pool.SetValue},
 	} {
 		t.Run(name, func(t *testing.T) {
 			equal, diags := pool.SetSemanticEquals(ctx, tc.prior)
@@ -53,6 +55,24 @@ func TestAnUnchangedPoolAnswersForItselfAsAWhole(t *testing.T) {
 			assert.Equal(t, tc.equal, equal)
 		})
 	}
+}
+
+// TestAnUnchangedPoolIsComparedInOnePass: the framework's own set equality copies the
+// other set's elements for every element, a thousand copies for a pool of a thousand;
+// a pool a read kept from state is compared in one pass.
+func TestAnUnchangedPoolIsComparedInOnePass(t *testing.T) {
+	addresses := make([]string, 1000)
+	for i := range addresses {
+		addresses[i] = fmt.Sprintf("10.0.%d.%d", i/250, i%250+1)
+	}
+
+	pool, kept := memberSetOf(t, addresses...), memberSetOf(t, addresses...)
+	equal := false
+
+	allocations := testing.AllocsPerRun(5, func() { equal, _ = pool.SetSemanticEquals(context.Background(), kept) })
+
+	assert.True(t, equal)
+	assert.LessOrEqual(t, allocations, 10.0, "allocations of one comparison of a pool of 1,000")
 }
 
 // TestMembersComeBackFromTerraformAsAMemberSet: state read from Terraform holds values
