@@ -83,7 +83,7 @@ func TestAWaitForNowThatRunsOutSaysWhatItsFirstReadMet(t *testing.T) {
 	t.Parallel()
 
 	lost := &unikorn.APIError{StatusCode: http.StatusBadGateway, Method: http.MethodPut, Path: "/things/x"}
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 	t.Cleanup(cancel)
 
 	checks := 0
