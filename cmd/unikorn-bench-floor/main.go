@@ -1,7 +1,7 @@
 // Command unikorn-bench-floor is the benchmark's floor provider (see
 // internal/bench/floor): `make bench` builds it beside the real provider and has
 // Terraform start it in its place, to walk the same configuration with nothing
-// behind the instance's schema. It runs as the real provider runs: logs off unless
+// behind the provider's resource schemas. It runs as the real provider runs: logs off unless
 // asked for, the same memory limit.
 package main
 

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
@@ -374,15 +375,36 @@ func pacedFloor(r *Report, above time.Duration) *Walk {
 	return walk
 }
 
-// The paced floor waits what the bounds of compute count for one wave of each change.
+// The paced floor waits what the bounds of the realistic configuration on compute
+// count: its instances' waves, its stages, and the storage's mount.
 func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	t.Parallel()
 
-	pacing := floorPacing(report(0, nil, 0, nil, Phase{}).Options)
+	r := report(0, nil, 0, nil, Phase{})
+	pacing := floorPacing(r.Options)
+	instance := pacing[typeInstance]
 
-	assert.Equal(t, 2050*time.Millisecond, pacing.Create, "the provisioning, the create and the read")
-	assert.Equal(t, 2050*time.Millisecond, pacing.Update, "the provisioning, the update and the read")
-	assert.Equal(t, 550*time.Millisecond, pacing.Delete, "the deprovisioning, the delete and the read")
+	assert.Equal(t, 2050*time.Millisecond, instance.Create, "the provisioning, the create and the read")
+	assert.Equal(t, 2050*time.Millisecond, instance.Update, "the provisioning, the update and the read")
+	assert.Equal(t, 550*time.Millisecond, instance.Delete, "the deprovisioning, the delete and the read")
+
+	waves := r.waves(100)
+	inWaves := func(each time.Duration) time.Duration { return time.Duration(waves) * each }
+	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, 100)
+	stages := func(change func(floor.Pace) time.Duration) time.Duration {
+		// The network; then the groups, the authority and the storage side by side;
+		// then, after the instances, the load balancer.
+		beside := max(change(pacing[typeGroup]), change(pacing[typeAuthority]), change(pacing[typeFileStorage]))
+
+		return change(pacing[typeNetwork]) + beside + change(pacing[typeLoadBalancer])
+	}
+
+	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseApply, 100),
+		inWaves(instance.Create)+stages(func(p floor.Pace) time.Duration { return p.Create }))
+	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseTags, 100), refresh+inWaves(instance.Update))
+	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseDestroy, 100),
+		refresh+inWaves(instance.Delete)+stages(func(p floor.Pace) time.Duration { return p.Delete }))
+	assert.Equal(t, 3075*time.Millisecond, pacing[typeFileStorage].Create, "until the mount is reported")
 }
 
 // What the paced floor takes above its bound, Terraform's and the framework's own
@@ -405,7 +427,7 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 	v := r.withinPacedFloor().judge(BackendRegion)
 	assert.True(t, v.met, v.measured)
 	assert.Contains(t, r.Markdown(), "| tag change | 22.75 s | 20.75 s | 2.00 s | 0.00 s + 0.00 s |")
-	assert.Contains(t, r.Markdown(), "each create lasting 2.05s, each update 2.05s and each delete 550ms")
+	assert.Contains(t, r.Markdown(), "each instance's create lasting 2.05s, each update 2.05s and each delete 550ms")
 
 	r.PacedFloor = pacedFloor(r, 1500*time.Millisecond)
 	v = r.withinPacedFloor().judge(BackendRegion)
@@ -482,14 +504,23 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 		assert.Contains(t, config, want)
 	}
 
-	// The paced floor walks the same instances, standing on IDs written out.
-	floor := pacedFloorConfig()
-	for _, both := range []string{"public_ip                    = count.index % 10 == 0", "generation = var.generation", "packages: [nginx, nfs-common]"} {
-		assert.Contains(t, floor, both)
+	// The paced floor walks the same configuration, but for the storage class, written
+	// out, and the mount, named after the storage, which its instances still wait for.
+	floorConfig, err := pacedFloorConfig()
+	require.NoError(t, err)
+
+	var kept []string
+	for _, line := range strings.Split(config, "\n") {
+		if !strings.Contains(line, "unikorn_file_storage_classes") && !strings.Contains(line, ".mount_source") &&
+			!strings.HasPrefix(line, "  region_id = ") && !strings.HasPrefix(line, "  protocol  = ") {
+			assert.Contains(t, floorConfig, line)
+			kept = append(kept, line)
+		}
 	}
 
-	assert.Contains(t, floor, `security_group_ids           = ["`)
-	assert.NotContains(t, floor, "unikorn_network.bench", "the paced floor serves the instances alone")
+	assert.Greater(t, len(kept), 90, "nearly every line of the configuration")
+	assert.NotContains(t, floorConfig, "data \"", "the floor serves no data source")
+	assert.Contains(t, floorConfig, "${unikorn_file_storage.shared.id}")
 
 	names := func(phases []benchPhase) []string {
 		var names []string

@@ -99,16 +99,31 @@ func (r *Report) waves(n int) int {
 // storage, side by side; and, once the instances exist, the load balancer over them.
 const realisticStages = 3
 
-// realisticCreation is how long the realistic configuration's stages besides its
-// instances take to create at least: each a provisioning and three round trips (a
-// look for one of the name, the create, the read that sees it ready), but the
-// storage's stage lasts until the storage reports its mount on the network, which
-// the instances' user data needs, later than it is provisioned.
-func (r *Report) realisticCreation() time.Duration {
+// realisticStage is how long each of the realistic configuration's stages besides its
+// instances takes at least: to create, a provisioning and three round trips (a look
+// for one of the name, the create, the read that sees it ready); to delete, a
+// deprovisioning and two (the delete, the read that sees it gone).
+func (r *Report) realisticStage() (create, remove time.Duration) {
 	o := r.Options
-	each := o.ProvisionDelay + 3*o.Latency
 
-	return realisticStages*each + max(0, sandbox.MountDelay(o.ProvisionDelay)-o.ProvisionDelay)
+	return o.ProvisionDelay + 3*o.Latency, o.DeprovisionDelay + 2*o.Latency
+}
+
+// mountLater is how much longer than its provisioning the realistic configuration's
+// storage stage lasts: until the storage reports its mount on the network, which the
+// instances' user data needs.
+func (r *Report) mountLater() time.Duration {
+	o := r.Options
+
+	return max(0, sandbox.MountDelay(o.ProvisionDelay)-o.ProvisionDelay)
+}
+
+// realisticCreation is how long the realistic configuration's stages besides its
+// instances take to create at least.
+func (r *Report) realisticCreation() time.Duration {
+	create, _ := r.realisticStage()
+
+	return realisticStages*create + r.mountLater()
 }
 
 // Bound is the least time phase can take for n instances of config: every round of
@@ -139,7 +154,8 @@ func (r *Report) Bound(config Config, phase string, n int) time.Duration {
 	case PhaseDestroy:
 		bound := r.Bound(config, PhaseRefresh, n) + waves(o.DeprovisionDelay+roundTrips(minimalRoundTrips(config.Backend)))
 		if realistic {
-			bound += realisticStages * (o.DeprovisionDelay + roundTrips(2))
+			_, remove := r.realisticStage()
+			bound += realisticStages * remove
 		}
 
 		return bound
@@ -1022,13 +1038,16 @@ func (r *Report) writePacedFloor(b *strings.Builder) {
 	}
 
 	pacing := floorPacing(r.Options)
+	instance, stage, storage := pacing[typeInstance], pacing[typeNetwork], pacing[typeFileStorage]
 	fmt.Fprintf(b, "\n### The %s\n\n", FloorPaced)
-	fmt.Fprintf(b, "The realistic configuration's %d instances alone, every phase run as the realistic configuration's, "+
-		"on the %s: the floor provider (internal/bench/floor), which sends no request, with each create lasting %s, "+
-		"each update %s and each delete %s, what the bounds of `compute` count for each. What it takes above its bound "+
-		"is Terraform's, the plugin protocol's and the framework's own time with the instance's schema and this "+
-		"configuration; the realistic wall times are held to their bounds with it added.\n\n",
-		walk.Instances, FloorPaced, pacing.Create, pacing.Update, pacing.Delete)
+	fmt.Fprintf(b, "The realistic configuration of %d instances, every phase run as the provider's, on the %s: "+
+		"the floor provider (internal/bench/floor), which serves every resource type with its real schema and sends no request, "+
+		"with each instance's create lasting %s, each update %s and each delete %s, "+
+		"and each of the network, the groups, the authority and the load balancer created in %s and deleted in %s "+
+		"(the storage created in %s, until its mount is reported): what the bounds of `compute` count for each. "+
+		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
+		"schemas and this configuration; the realistic wall times are held to their bounds with it added.\n\n",
+		walk.Instances, FloorPaced, instance.Create, instance.Update, instance.Delete, stage.Create, stage.Delete, storage.Create)
 	b.WriteString("| phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---|---:|---:|---:|---:|\n")
 
 	for _, phase := range walk.Phases {

@@ -61,31 +61,59 @@ func (o *Options) runsPacedFloor() bool {
 }
 
 // pacedFloorBasis is the configuration whose bounds pace the paced floor and judge
-// it: instances alone (the bare configuration's bounds), on compute, whose changes need
-// the fewest round trips.
-var pacedFloorBasis = Config{Workload: WorkloadBare, Backend: BackendCompute}
+// it: the realistic configuration on compute, whose instances' changes need the
+// fewest round trips.
+var pacedFloorBasis = Config{Workload: WorkloadRealistic, Backend: BackendCompute}
 
-// floorPacing is how long the paced floor's changes last: each what the bound of its
-// phase counts for one wave of parallel changes, so that the floor waits exactly as
-// long as the bounds say the cloud makes a provider wait.
+// The resource types of the realistic configuration, as the floor provider's pacing
+// names them.
+const (
+	typeInstance     = "unikorn_compute_instance"
+	typeNetwork      = "unikorn_network"
+	typeGroup        = "unikorn_security_group"
+	typeAuthority    = "unikorn_ssh_certificate_authority"
+	typeFileStorage  = "unikorn_file_storage"
+	typeLoadBalancer = "unikorn_load_balancer"
+)
+
+// floorPacing is how long the paced floor's changes last: each what the bound of
+// pacedFloorBasis counts for it (see Bound), so that the floor waits exactly as long
+// as the bounds say the cloud makes a provider wait. The instances' waves take their
+// part of the bound each; the other things make its stages, the storage's lasting
+// until its mount is reported; the authority, which the bound does not count, is made
+// beside the network and lasts as long.
 func floorPacing(options Options) floor.Pacing {
 	r := &Report{Options: options}
 	wave := options.Parallelism
 	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, wave)
+	instances := Config{Workload: WorkloadBare, Backend: pacedFloorBasis.Backend}
+	var stage floor.Pace
+	stage.Create, stage.Delete = r.realisticStage()
+	storage := stage
+	storage.Create += r.mountLater()
 
 	return floor.Pacing{
-		Create: r.Bound(pacedFloorBasis, PhaseApply, wave),
-		Update: r.Bound(pacedFloorBasis, PhaseTags, wave) - refresh,
-		Delete: r.Bound(pacedFloorBasis, PhaseDestroy, wave) - refresh,
+		typeInstance: {
+			Create: r.Bound(instances, PhaseApply, wave),
+			Update: r.Bound(instances, PhaseTags, wave) - refresh,
+			Delete: r.Bound(instances, PhaseDestroy, wave) - refresh,
+		},
+		typeNetwork:      stage,
+		typeGroup:        stage,
+		typeAuthority:    stage,
+		typeFileStorage:  storage,
+		typeLoadBalancer: stage,
 	}
 }
 
-// runPacedFloor takes the realistic configuration's targetInstances instances, alone,
-// through every phase on the floor provider paced by floorPacing: a provider that
-// sends no request and waits exactly what the bounds count. What it takes above its
-// bound is Terraform's, the plugin protocol's and the framework's with the instance's
-// schema, which no provider can take away; the realistic wall-time targets are
-// judged with it added to their bounds.
+// runPacedFloor takes the realistic configuration of targetInstances instances through
+// every phase on the floor provider paced by floorPacing: a provider that serves every
+// resource type with its real schema, sends no request and waits exactly what the
+// bounds count. What it takes above its bound is Terraform's, the plugin protocol's
+// and the framework's with these schemas and this configuration (its graph, its
+// state, a load balancer whose members name every instance), which no provider can
+// take away; the realistic wall-time targets are judged with it added to their
+// bounds.
 func runPacedFloor(ctx context.Context, options Options, report *Report) error {
 	floorConfigPath, err := floorCLIConfig(options)
 	if err != nil {
@@ -97,13 +125,18 @@ func runPacedFloor(ctx context.Context, options Options, report *Report) error {
 		return err
 	}
 
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(pacedFloorConfig()), 0o600); err != nil {
+	config, err := pacedFloorConfig()
+	if err != nil {
+		return err
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		return err
 	}
 
 	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
 
-	fmt.Fprintf(options.Progress, "==> %d realistic instances alone, %s\n", targetInstances, FloorPaced)
+	fmt.Fprintf(options.Progress, "==> the realistic configuration of %d instances, %s\n", targetInstances, FloorPaced)
 
 	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
 		phases(WorkloadRealistic, targetInstances, options.Parallelism), targetInstances, options.Repeats, options.Progress)

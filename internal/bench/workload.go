@@ -72,6 +72,40 @@ resource "unikorn_compute_instance" "bench" {
 // stand on made beside them. var.generation is a tag every instance carries, which the
 // tag change moves on.
 func realisticConfig() (string, error) {
+	return realisticConfigFrom(storageSources{
+		classes: fmt.Sprintf(`data "unikorn_file_storage_classes" "nfs" {
+  region_id = %q
+  protocol  = "nfsv4"
+}
+
+`, sandbox.RegionID),
+		classID:     "data.unikorn_file_storage_classes.nfs.classes[0].id",
+		mountSource: "unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source",
+	})
+}
+
+// pacedFloorConfig is the realistic configuration for the paced floor provider (see
+// runPacedFloor), which reads no data source and makes up what the cloud reports
+// without knowing what it means: the storage class is written out as an ID a cloud
+// would have given, and the instances mount a source named after the storage's ID,
+// so that they still wait for the storage as they do for its mount.
+func pacedFloorConfig() (string, error) {
+	return realisticConfigFrom(storageSources{
+		classID:     strconv.Quote(floorID("nfs")),
+		mountSource: `"${unikorn_file_storage.shared.id}.nfs.example.com:/shared"`,
+	})
+}
+
+// storageSources are where the realistic configuration's file storage takes its class
+// from (a data source's block, if any, and the expression of the class's ID), and the
+// expression its instances take their mount's source from.
+type storageSources struct {
+	classes, classID, mountSource string
+}
+
+// realisticConfigFrom is the realistic configuration, its storage's class and mount
+// taken from sources.
+func realisticConfigFrom(sources storageSources) (string, error) {
 	key, err := authorityKey()
 	if err != nil {
 		return "", err
@@ -110,16 +144,11 @@ resource "unikorn_ssh_certificate_authority" "ops" {
   public_key = %[2]q
 }
 
-data "unikorn_file_storage_classes" "nfs" {
-  region_id = %[1]q
-  protocol  = "nfsv4"
-}
-
-# What every instance mounts, attached to the network beside the groups.
+%[4]s# What every instance mounts, attached to the network beside the groups.
 resource "unikorn_file_storage" "shared" {
   name             = "shared"
   region_id        = %[1]q
-  storage_class_id = data.unikorn_file_storage_classes.nfs.classes[0].id
+  storage_class_id = %[5]s
   size_gib         = 100
   attachments      = [unikorn_network.bench.id]
 }
@@ -144,8 +173,8 @@ resource "unikorn_load_balancer" "web" {
 		network:        "unikorn_network.bench.id",
 		securityGroups: "[unikorn_security_group.ssh.id, unikorn_security_group.web.id]",
 		authority:      "unikorn_ssh_certificate_authority.ops.id",
-		mountSource:    "unikorn_file_storage.shared.mounts[unikorn_network.bench.id].mount_source",
-	})), nil
+		mountSource:    sources.mountSource,
+	}), sources.classes, sources.classID), nil
 }
 
 // instanceReferences are the expressions the realistic configuration's instances
@@ -181,24 +210,6 @@ func realisticInstances(refs instanceReferences) string {
   }
 }
 `, refs.network, sandbox.FlavorStandardID, sandbox.ImageUbuntuID, refs.securityGroups, refs.authority, refs.mountSource)
-}
-
-// pacedFloorConfig is the realistic configuration's instances alone, for the paced
-// floor provider (see runPacedFloor), which serves nothing else: what they stand on is
-// written out as the IDs a cloud would have given it.
-func pacedFloorConfig() string {
-	return header + `
-variable "generation" {
-  type    = string
-  default = "1"
-}
-
-` + realisticInstances(instanceReferences{
-		network:        strconv.Quote(sandbox.NetworkDefaultID),
-		securityGroups: fmt.Sprintf("[%q, %q]", floorID("ssh"), floorID("web")),
-		authority:      strconv.Quote(floorID("ops")),
-		mountSource:    `"nfs.example.com:/shared"`,
-	})
 }
 
 // floorID is a made-up ID of the kind a cloud gives, for what the paced floor's

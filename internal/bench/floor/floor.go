@@ -1,10 +1,10 @@
-// Package floor is the least a provider with the instance's schema can cost: a
-// provider built from the same framework, serving unikorn_compute_instance with the
-// very schema (validators, plan modifiers and identity included) whose plan and read
-// do nothing and whose create makes up what the cloud would report. `make bench`
-// walks a thousand of its instances beside a thousand of the real provider's, so that
-// what Terraform, the plugin protocol and the framework cost with this schema is told
-// apart from what the provider itself costs.
+// Package floor is the least a provider with this provider's schemas can cost: a
+// provider built from the same framework, serving every resource type of the real
+// provider with the very schema (validators, plan modifiers and identity included),
+// whose plan and read do nothing and whose create makes up what the cloud would
+// report. `make bench` walks a thousand of its instances beside a thousand of the real
+// provider's, so that what Terraform, the plugin protocol and the framework cost with
+// the instance's schema is told apart from what the provider itself costs.
 //
 // Paced (see Pacing), each create, update and delete also lasts what a phase's bound
 // counts for it, without a request: what Terraform and the framework add to a bound
@@ -13,10 +13,15 @@ package floor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
+	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -24,71 +29,125 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	unikorn "github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 )
 
 var (
 	_ provider.Provider                = (*floorProvider)(nil)
-	_ resource.Resource                = (*floorInstance)(nil)
-	_ resource.ResourceWithIdentity    = (*floorInstance)(nil)
-	_ resource.ResourceWithImportState = (*floorInstance)(nil)
+	_ resource.Resource                = (*floorResource)(nil)
+	_ resource.ResourceWithIdentity    = (*floorResource)(nil)
+	_ resource.ResourceWithImportState = (*floorResource)(nil)
 )
 
 // New returns the constructor of the floor provider, which answers to the real one's
-// name so that the benchmark's configuration serves both unchanged; its changes last
+// name so that the benchmark's configurations serve both unchanged; its changes last
 // as pacing says.
 func New(version string, pacing Pacing) func() provider.Provider {
 	return func() provider.Provider { return &floorProvider{version: version, pacing: pacing} }
 }
 
-// Pacing is how long each change of a floor instance lasts: nothing unpaced.
-type Pacing struct {
+// Pacing is how long the changes of each resource type last, by its type name; a type
+// or change it does not name does not wait.
+type Pacing map[string]Pace
+
+// Pace is how long each change of one resource type lasts.
+type Pace struct {
 	Create, Update, Delete time.Duration
 }
 
-// The environment variables the benchmark paces the floor provider with, each a Go
-// duration; Terraform starts the provider, so it cannot be told any other way.
-const (
-	CreateTakesVariable = "UNIKORN_FLOOR_CREATE_TAKES"
-	UpdateTakesVariable = "UNIKORN_FLOOR_UPDATE_TAKES"
-	DeleteTakesVariable = "UNIKORN_FLOOR_DELETE_TAKES"
-)
+// PacingVariable is the environment variable the benchmark paces the floor provider
+// with; Terraform starts the provider, so it cannot be told any other way.
+const PacingVariable = "UNIKORN_FLOOR_PACING"
 
-// Environ is pacing as the environment variables that PacingFromEnvironment reads.
-func (p Pacing) Environ() []string {
-	return []string{
-		CreateTakesVariable + "=" + p.Create.String(),
-		UpdateTakesVariable + "=" + p.Update.String(),
-		DeleteTakesVariable + "=" + p.Delete.String(),
-	}
+// writtenPace is a Pace as the environment carries it: Go durations, such as 2.05s.
+type writtenPace struct {
+	Create string `json:"create"`
+	Update string `json:"update"`
+	Delete string `json:"delete"`
 }
 
-// PacingFromEnvironment reads the pacing that Environ wrote; a variable unset is no
-// pause.
+// Environ is pacing as the environment variable that PacingFromEnvironment reads.
+func (p Pacing) Environ() []string {
+	written := make(map[string]writtenPace, len(p))
+	for typeName, pace := range p {
+		written[typeName] = writtenPace{pace.Create.String(), pace.Update.String(), pace.Delete.String()}
+	}
+
+	encoded, err := json.Marshal(written)
+	if err != nil {
+		panic(err) // a map of strings always encodes
+	}
+
+	return []string{PacingVariable + "=" + string(encoded)}
+}
+
+// PacingFromEnvironment reads the pacing that Environ wrote; unset, nothing waits.
 func PacingFromEnvironment() (Pacing, error) {
-	var pacing Pacing
+	value := os.Getenv(PacingVariable)
+	if value == "" {
+		return Pacing{}, nil
+	}
 
-	for variable, into := range map[string]*time.Duration{
-		CreateTakesVariable: &pacing.Create, UpdateTakesVariable: &pacing.Update, DeleteTakesVariable: &pacing.Delete,
-	} {
-		value, set := os.LookupEnv(variable)
-		if !set {
-			continue
+	var written map[string]writtenPace
+	if err := json.Unmarshal([]byte(value), &written); err != nil {
+		return nil, fmt.Errorf("%s must be a JSON object of resource types' paces, such as "+
+			`{"unikorn_network":{"create":"2.075s","update":"0s","delete":"550ms"}}: %w`, PacingVariable, err)
+	}
+
+	pacing := make(Pacing, len(written))
+
+	for typeName, w := range written {
+		var pace Pace
+
+		for _, change := range []struct {
+			name, value string
+			into        *time.Duration
+		}{{"create", w.Create, &pace.Create}, {"update", w.Update, &pace.Update}, {"delete", w.Delete, &pace.Delete}} {
+			if change.value == "" {
+				continue
+			}
+
+			duration, err := time.ParseDuration(change.value)
+			if err != nil || duration < 0 {
+				return nil, fmt.Errorf("%s: the %s of %s must be a duration of at least 0, such as 2.05s; it is %q",
+					PacingVariable, change.name, typeName, change.value)
+			}
+
+			*change.into = duration
 		}
 
-		duration, err := time.ParseDuration(value)
-		if err != nil || duration < 0 {
-			return Pacing{}, fmt.Errorf("%s must be a duration of at least 0, such as 2.05s; it is %q", variable, value)
-		}
-
-		*into = duration
+		pacing[typeName] = pace
 	}
 
 	return pacing, nil
+}
+
+// madeUpAddresses counts the addresses made up, so that each is new.
+var madeUpAddresses atomic.Uint32
+
+// madeUpString is a made-up value of the string attribute at at.
+func madeUpString(at *tftypes.AttributePath) string {
+	steps := at.Steps()
+	name := ""
+
+	if len(steps) > 0 {
+		if attribute, ok := steps[len(steps)-1].(tftypes.AttributeName); ok {
+			name = string(attribute)
+		}
+	}
+
+	switch {
+	case name == "id" || strings.HasSuffix(name, "_id"):
+		return uuid.NewString()
+	case strings.HasSuffix(name, "_ip") || strings.HasSuffix(name, "address"):
+		n := madeUpAddresses.Add(1)
+
+		return netip.AddrFrom4([4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)}).String()
+	default:
+		return "floor"
+	}
 }
 
 // last waits d, or until ctx ends.
@@ -113,67 +172,86 @@ func (p *floorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 }
 
 func (p *floorProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = schema.Schema{MarkdownDescription: "The benchmark's floor: the instance's schema, and nothing behind it."}
+	resp.Schema = schema.Schema{MarkdownDescription: "The benchmark's floor: the provider's resource schemas, and nothing behind them."}
 }
 
 func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
 }
 
-func (p *floorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return newFloorInstance(p.pacing) }}
+// Resources are the real provider's, each behind a floorResource.
+func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resource {
+	served := unikorn.New(p.version)().Resources(ctx)
+	resources := make([]func() resource.Resource, 0, len(served))
+
+	for _, newReal := range served {
+		resources = append(resources, func() resource.Resource { return newFloorResource(ctx, newReal(), p.pacing) })
+	}
+
+	return resources
+}
+
+// newFloorResource is wrapped behind the floor, paced as its type is in pacing. The
+// framework makes a resource anew for every call and asks only the first for its
+// metadata, so each learns its type here.
+func newFloorResource(ctx context.Context, wrapped resource.Resource, pacing Pacing) *floorResource {
+	var metadata resource.MetadataResponse
+	wrapped.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: unikorn.TypeName}, &metadata)
+
+	return &floorResource{real: wrapped, pace: pacing[metadata.TypeName]}
 }
 
 func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return nil
 }
 
-// floorInstance takes its name and schemas from the real instance resource, and
-// nothing else: it has no ModifyPlan, Read leaves the state as it was, and its changes
-// only last as pacing says.
-type floorInstance struct {
-	real   resource.Resource
-	pacing Pacing
+// floorResource takes its name and schemas from a real resource, and nothing else:
+// it has no ModifyPlan, Read leaves the state as it was, and its changes only last as
+// its type's pace says.
+type floorResource struct {
+	real resource.Resource
+	pace Pace
 }
 
-func newFloorInstance(pacing Pacing) resource.Resource {
-	return &floorInstance{real: instance.NewResource(), pacing: pacing}
-}
-
-func (r *floorInstance) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *floorResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	r.real.Metadata(ctx, req, resp)
 }
 
-func (r *floorInstance) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *floorResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
 	r.real.Schema(ctx, req, resp)
 }
 
-func (r *floorInstance) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	r.real.(resource.ResourceWithIdentity).IdentitySchema(ctx, req, resp) //nolint:forcetypeassert // the instance has an identity
+func (r *floorResource) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	if withIdentity, ok := r.real.(resource.ResourceWithIdentity); ok {
+		withIdentity.IdentitySchema(ctx, req, resp)
+	}
 }
 
 // Create keeps the plan, with what only the cloud would know made up.
-func (r *floorInstance) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	last(ctx, r.pacing.Create)
+func (r *floorResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	last(ctx, r.pace.Create)
 
-	known, err := madeUp(req.Plan.Raw)
+	known, err := madeUp(req.Plan.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil))
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to make up the instance", err.Error())
+		resp.Diagnostics.AddError("Unable to make up the resource", err.Error())
 
 		return
 	}
 
 	resp.State.Raw = known
-	r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+
+	if resp.Identity != nil {
+		identify(ctx, known, resp.Identity, &resp.Diagnostics)
+	}
 }
 
-func (r *floorInstance) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func (r *floorResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
-func (r *floorInstance) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	last(ctx, r.pacing.Update)
+func (r *floorResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	last(ctx, r.pace.Update)
 
-	known, err := madeUp(req.Plan.Raw)
+	known, err := madeUp(req.Plan.Raw, req.State.Raw)
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to make up the instance", err.Error())
+		resp.Diagnostics.AddError("Unable to make up the resource", err.Error())
 
 		return
 	}
@@ -181,45 +259,64 @@ func (r *floorInstance) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.State.Raw = known
 }
 
-func (r *floorInstance) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	last(ctx, r.pacing.Delete)
+func (r *floorResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	last(ctx, r.pace.Delete)
 }
 
-func (r *floorInstance) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *floorResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
-// identity is what the instance's identity schema declares.
-type identity struct {
-	ID             types.String `tfsdk:"id"`
-	OrganizationID types.String `tfsdk:"organization_id"`
-	ProjectID      types.String `tfsdk:"project_id"`
-}
+// identify sets the identity of a created resource from its state: every attribute of
+// the identity schema is the state's attribute of the same name, as the real
+// resources' identities are.
+func identify(ctx context.Context, state tftypes.Value, into *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	identityType := into.Schema.Type().TerraformType(ctx)
 
-// identify sets the identity of a created instance from its state.
-func (r *floorInstance) identify(ctx context.Context, state *tfsdk.State, into *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	var id identity
+	objectType, ok := identityType.(tftypes.Object)
+	if !ok {
+		diags.AddError("Unable to make up the identity", fmt.Sprintf("the identity schema is a %s, not an object", identityType))
 
-	diags.Append(state.GetAttribute(ctx, path.Root("id"), &id.ID)...)
-	diags.Append(state.GetAttribute(ctx, path.Root("organization_id"), &id.OrganizationID)...)
-	diags.Append(state.GetAttribute(ctx, path.Root("project_id"), &id.ProjectID)...)
-
-	if !diags.HasError() {
-		diags.Append(into.Set(ctx, id)...)
+		return
 	}
+
+	attributes := make(map[string]tftypes.Value, len(objectType.AttributeTypes))
+
+	for name, attributeType := range objectType.AttributeTypes {
+		value, _, err := tftypes.WalkAttributePath(state, tftypes.NewAttributePath().WithAttributeName(name))
+
+		stateValue, isValue := value.(tftypes.Value)
+		if err != nil || !isValue {
+			stateValue = tftypes.NewValue(attributeType, nil)
+		}
+
+		attributes[name] = stateValue
+	}
+
+	into.Raw = tftypes.NewValue(identityType, attributes)
 }
 
 // madeUp is value with every unknown part replaced by a known one of its type: what a
-// cloud would have reported once the instance existed.
-func madeUp(value tftypes.Value) (tftypes.Value, error) {
-	return tftypes.Transform(value, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+// cloud would have reported once the resource existed. What prior, the state before
+// an update, holds at the same place is kept, as a cloud reports an updated instance
+// at the address it had; the rest is made up. A string is made up as what other
+// resources take it for, by its name: an ID a UUID, an address an IPv4 address of its
+// own (a load balancer's members are its instances' addresses), anything else a word.
+func madeUp(value, prior tftypes.Value) (tftypes.Value, error) {
+	return tftypes.Transform(value, func(at *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() {
 			return v, nil
 		}
 
+		if before, _, err := tftypes.WalkAttributePath(prior, at); err == nil {
+			if before, ok := before.(tftypes.Value); ok && before.IsFullyKnown() && !before.IsNull() {
+				return before, nil
+			}
+		}
+
 		switch {
 		case v.Type().Is(tftypes.String):
-			return tftypes.NewValue(tftypes.String, "floor"), nil
+			return tftypes.NewValue(tftypes.String, madeUpString(at)), nil
 		case v.Type().Is(tftypes.Bool):
 			return tftypes.NewValue(tftypes.Bool, false), nil
 		case v.Type().Is(tftypes.Number):
