@@ -429,12 +429,30 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 	assert.Contains(t, r.Markdown(), "| tag change | 22.75 s | 20.75 s | 2.00 s | 0.00 s + 0.00 s |")
 	assert.Contains(t, r.Markdown(), "each instance's create lasting 2.05s, each update 2.05s and each delete 550ms")
 
+	// Under read lag too, the paced floor's share is added to the floor the lag imposes.
+	lagged := config
+	lagged.ReadLag = 2 * time.Second
+
+	for _, phase := range []string{PhaseApply, PhaseTags, PhaseDestroy} {
+		measured := r.phaseAt(lagged, 100, phase)
+		measured.Wall = time.Duration(lagFloorFactor*float64(r.LagFloor(lagged, phase, 100))) + 2*time.Second
+	}
+
+	lagTargets := r.realisticTargets()[len(r.realisticTargets())-2:]
+	assert.False(t, lagTargets[0].judge(BackendRegion).met, "held to the lag's floor alone")
+
+	v = lagTargets[1].judge(BackendRegion)
+	assert.True(t, v.met, v.measured)
+	assert.Contains(t, lagTargets[1].name, "plus what the paced floor provider takes above its bound")
+
 	r.PacedFloor = pacedFloor(r, 1500*time.Millisecond)
 	v = r.withinPacedFloor().judge(BackendRegion)
 	assert.False(t, v.met, v.measured)
+	assert.False(t, lagTargets[1].judge(BackendRegion).met)
 
 	r.PacedFloor = nil
 	assert.Equal(t, notMeasured, r.withinPacedFloor().judge(BackendRegion))
+	assert.Equal(t, notMeasured, lagTargets[1].judge(BackendRegion))
 }
 
 // The targets for a realistic configuration, a thousand instances and the
