@@ -144,16 +144,39 @@ resource "unikorn_ssh_certificate_authority" "ops" {
   public_key = %[2]q
 }
 
-%[4]s# What every instance mounts, attached to the network beside the groups.
+%[5]s# What every instance mounts, attached to the network beside the groups.
 resource "unikorn_file_storage" "shared" {
   name             = "shared"
   region_id        = %[1]q
-  storage_class_id = %[5]s
+  storage_class_id = %[6]s
   size_gib         = 100
   attachments      = [unikorn_network.bench.id]
 }
 
-%[3]s
+resource "unikorn_compute_instance" "bench" {
+  count      = var.instances
+  name       = format("bench-%%03d", count.index)
+  network_id = unikorn_network.bench.id
+  flavor_id  = %[3]q
+  image_id   = %[4]q
+
+  security_group_ids           = [unikorn_security_group.ssh.id, unikorn_security_group.web.id]
+  ssh_certificate_authority_id = unikorn_ssh_certificate_authority.ops.id
+  public_ip                    = count.index %% 10 == 0
+  user_data                    = <<-CLOUD_CONFIG
+    #cloud-config
+    packages: [nginx, nfs-common]
+    mounts:
+      - ["${%[7]s}", /srv/shared, nfs, "vers=4"]
+  CLOUD_CONFIG
+
+  tags = {
+    role       = "web"
+    index      = tostring(count.index)
+    generation = var.generation
+  }
+}
+
 # The instances' public face, made once they exist.
 resource "unikorn_load_balancer" "web" {
   name              = "web"
@@ -169,51 +192,11 @@ resource "unikorn_load_balancer" "web" {
     }
   }
 }
-`, sandbox.RegionID, key, realisticInstances(instanceReferences{
-		network:        "unikorn_network.bench.id",
-		securityGroups: "[unikorn_security_group.ssh.id, unikorn_security_group.web.id]",
-		authority:      "unikorn_ssh_certificate_authority.ops.id",
-		mountSource:    sources.mountSource,
-	}), sources.classes, sources.classID), nil
-}
-
-// instanceReferences are the expressions the realistic configuration's instances
-// refer to what they stand on with.
-type instanceReferences struct {
-	network, securityGroups, authority, mountSource string
-}
-
-// realisticInstances is the realistic configuration's instances, standing on what
-// refs name.
-func realisticInstances(refs instanceReferences) string {
-	return fmt.Sprintf(`resource "unikorn_compute_instance" "bench" {
-  count      = var.instances
-  name       = format("bench-%%03d", count.index)
-  network_id = %[1]s
-  flavor_id  = %[2]q
-  image_id   = %[3]q
-
-  security_group_ids           = %[4]s
-  ssh_certificate_authority_id = %[5]s
-  public_ip                    = count.index %% 10 == 0
-  user_data                    = <<-CLOUD_CONFIG
-    #cloud-config
-    packages: [nginx, nfs-common]
-    mounts:
-      - ["${%[6]s}", /srv/shared, nfs, "vers=4"]
-  CLOUD_CONFIG
-
-  tags = {
-    role       = "web"
-    index      = tostring(count.index)
-    generation = var.generation
-  }
-}
-`, refs.network, sandbox.FlavorStandardID, sandbox.ImageUbuntuID, refs.securityGroups, refs.authority, refs.mountSource)
+`, sandbox.RegionID, key, sandbox.FlavorStandardID, sandbox.ImageUbuntuID, sources.classes, sources.classID, sources.mountSource), nil
 }
 
 // floorID is a made-up ID of the kind a cloud gives, for what the paced floor's
-// instances stand on.
+// configuration cannot read.
 func floorID(name string) string {
 	return uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://bench.invalid/"+name)).String()
 }
