@@ -124,7 +124,9 @@ func PacingFromEnvironment() (Pacing, error) {
 	return pacing, nil
 }
 
-// madeUpAddresses counts the addresses made up, so that each is new.
+// madeUpAddresses counts the addresses made up, so that each is new within one
+// Terraform command (every command starts the provider anew): the benchmark's phases
+// create all their instances in one.
 var madeUpAddresses atomic.Uint32
 
 // madeUpString is a made-up value of the string attribute at at.
@@ -141,7 +143,7 @@ func madeUpString(at *tftypes.AttributePath) string {
 	switch {
 	case name == "id" || strings.HasSuffix(name, "_id"):
 		return uuid.NewString()
-	case strings.HasSuffix(name, "_ip") || strings.HasSuffix(name, "address"):
+	case strings.HasSuffix(name, "_ip") || strings.HasSuffix(name, "_ip_address"):
 		n := madeUpAddresses.Add(1)
 
 		return netip.AddrFrom4([4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)}).String()
@@ -178,26 +180,25 @@ func (p *floorProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
 }
 
-// Resources are the real provider's, each behind a floorResource.
+// Resources are the real provider's, each behind a floorResource paced as its type.
 func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resource {
 	served := unikorn.New(p.version)().Resources(ctx)
 	resources := make([]func() resource.Resource, 0, len(served))
 
 	for _, newReal := range served {
-		resources = append(resources, func() resource.Resource { return newFloorResource(ctx, newReal(), p.pacing) })
+		pace := p.pacing[typeName(ctx, newReal())]
+		resources = append(resources, func() resource.Resource { return &floorResource{real: newReal(), pace: pace} })
 	}
 
 	return resources
 }
 
-// newFloorResource is wrapped behind the floor, paced as its type is in pacing. The
-// framework makes a resource anew for every call and asks only the first for its
-// metadata, so each learns its type here.
-func newFloorResource(ctx context.Context, wrapped resource.Resource, pacing Pacing) *floorResource {
+// typeName is the name r answers to in this provider.
+func typeName(ctx context.Context, r resource.Resource) string {
 	var metadata resource.MetadataResponse
-	wrapped.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: unikorn.TypeName}, &metadata)
+	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: unikorn.TypeName}, &metadata)
 
-	return &floorResource{real: wrapped, pace: pacing[metadata.TypeName]}
+	return metadata.TypeName
 }
 
 func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -282,12 +283,16 @@ func identify(ctx context.Context, state tftypes.Value, into *tfsdk.ResourceIden
 
 	attributes := make(map[string]tftypes.Value, len(objectType.AttributeTypes))
 
-	for name, attributeType := range objectType.AttributeTypes {
+	for name := range objectType.AttributeTypes {
 		value, _, err := tftypes.WalkAttributePath(state, tftypes.NewAttributePath().WithAttributeName(name))
 
 		stateValue, isValue := value.(tftypes.Value)
 		if err != nil || !isValue {
-			stateValue = tftypes.NewValue(attributeType, nil)
+			// A null part would pass unnoticed (the framework refuses only a wholly null
+			// identity), and the floor would then serve an identity the real one does not.
+			diags.AddError("Unable to make up the identity", fmt.Sprintf("the state has no attribute %q of the identity", name))
+
+			return
 		}
 
 		attributes[name] = stateValue
@@ -300,8 +305,9 @@ func identify(ctx context.Context, state tftypes.Value, into *tfsdk.ResourceIden
 // cloud would have reported once the resource existed. What prior, the state before
 // an update, holds at the same place is kept, as a cloud reports an updated instance
 // at the address it had; the rest is made up. A string is made up as what other
-// resources take it for, by its name: an ID a UUID, an address an IPv4 address of its
-// own (a load balancer's members are its instances' addresses), anything else a word.
+// resources take it for, by its name: an ID a UUID, an IP address an IPv4 address of
+// its own (a load balancer's members are its instances' addresses), anything else a
+// word.
 func madeUp(value, prior tftypes.Value) (tftypes.Value, error) {
 	return tftypes.Transform(value, func(at *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() {

@@ -31,6 +31,10 @@ func TestMadeUpFillsOnlyTheUnknown(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, known.IsFullyKnown())
 
+	var all map[string]tftypes.Value
+	require.NoError(t, known.As(&all))
+	assert.True(t, all["tags"].IsNull(), "a collection only the cloud fills is none")
+
 	attributes := stringsOf(t, known)
 	assert.Equal(t, "web", attributes["name"])
 	assert.NoError(t, uuid.Validate(attributes["id"]), "an ID is made up as one")
@@ -90,8 +94,6 @@ func stringsOf(t *testing.T, value tftypes.Value) map[string]string {
 		}
 	}
 
-	assert.True(t, attributes["tags"].IsNull(), "a collection only the cloud fills is none")
-
 	return values
 }
 
@@ -142,7 +144,7 @@ func TestPacingUnsetIsNoPause(t *testing.T) {
 }
 
 // The floor serves every resource type of the provider, each paced as its type is, with
-// the real one's schema; its identity is made from its state.
+// the real one's schema.
 func TestTheFloorServesEveryResourceTypePacedByItsType(t *testing.T) {
 	t.Parallel()
 
@@ -154,21 +156,67 @@ func TestTheFloorServesEveryResourceTypePacedByItsType(t *testing.T) {
 	require.Len(t, served, len(provided))
 
 	for i, newResource := range served {
-		floorResource, ok := newResource().(*floorResource)
+		floor, ok := newResource().(*floorResource)
 		require.True(t, ok)
 
-		var metadata resource.MetadataResponse
-		floorResource.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: unikorn.TypeName}, &metadata)
-
-		var realMetadata resource.MetadataResponse
-		provided[i]().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: unikorn.TypeName}, &realMetadata)
-		assert.Equal(t, realMetadata.TypeName, metadata.TypeName)
-		assert.Equal(t, pacing[metadata.TypeName], floorResource.pace, metadata.TypeName)
+		name := typeName(ctx, floor)
+		assert.Equal(t, typeName(ctx, provided[i]()), name)
+		assert.Equal(t, pacing[name], floor.pace, name)
 	}
 }
 
-// A created resource's identity is what its state holds under the identity's names.
-func TestTheIdentityIsMadeFromTheState(t *testing.T) {
+// Every resource's identity is made from what its create leaves in its state, under
+// the identity's names, as the real resources' identities are.
+func TestEveryIdentityIsMadeFromTheState(t *testing.T) {
+	t.Parallel()
+
+	ctx := context.Background()
+
+	for _, newResource := range New("test", nil)().Resources(ctx) {
+		floor, ok := newResource().(*floorResource)
+		require.True(t, ok)
+
+		name := typeName(ctx, floor)
+
+		var identitySchema resource.IdentitySchemaResponse
+		floor.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &identitySchema)
+
+		if identitySchema.IdentitySchema.Attributes == nil {
+			continue
+		}
+
+		var schema resource.SchemaResponse
+		floor.Schema(ctx, resource.SchemaRequest{}, &schema)
+
+		stateType := schema.Schema.Type().TerraformType(ctx)
+
+		state, err := madeUp(unknownObject(t, stateType), tftypes.NewValue(stateType, nil))
+		require.NoError(t, err, name)
+
+		into := &tfsdk.ResourceIdentity{Schema: identitySchema.IdentitySchema}
+
+		var diags diag.Diagnostics
+		identify(ctx, state, into, &diags)
+		require.False(t, diags.HasError(), "%s: %v", name, diags)
+
+		for attribute := range identitySchema.IdentitySchema.Attributes {
+			var (
+				identified types.String
+				held       string
+			)
+			require.False(t, into.GetAttribute(ctx, path.Root(attribute), &identified).HasError(), name)
+
+			stateValue, _, err := tftypes.WalkAttributePath(state, tftypes.NewAttributePath().WithAttributeName(attribute))
+			require.NoError(t, err, "%s: %s", name, attribute)
+			require.NoError(t, stateValue.(tftypes.Value).As(&held), name) //nolint:forcetypeassert // an attribute is a value
+			assert.NotEmpty(t, identified.ValueString(), "%s: %s", name, attribute)
+			assert.Equal(t, held, identified.ValueString(), "%s: %s", name, attribute)
+		}
+	}
+}
+
+// An identity that names what the state lacks is refused, not made up as null.
+func TestAnIdentityTheStateCannotFillIsRefused(t *testing.T) {
 	t.Parallel()
 
 	ctx := context.Background()
@@ -176,24 +224,27 @@ func TestTheIdentityIsMadeFromTheState(t *testing.T) {
 	var identitySchema resource.IdentitySchemaResponse
 	instance.NewResource().(resource.ResourceWithIdentity).IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &identitySchema) //nolint:forcetypeassert // it has one
 
-	state := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"id": tftypes.String, "organization_id": tftypes.String, "project_id": tftypes.String, "name": tftypes.String,
-	}}, map[string]tftypes.Value{
-		"id":              tftypes.NewValue(tftypes.String, "i-1"),
-		"organization_id": tftypes.NewValue(tftypes.String, "o-1"),
-		"project_id":      tftypes.NewValue(tftypes.String, "p-1"),
-		"name":            tftypes.NewValue(tftypes.String, "web"),
-	})
-
-	into := &tfsdk.ResourceIdentity{Schema: identitySchema.IdentitySchema}
+	state := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "organization_id": tftypes.String}},
+		map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, "i-1"), "organization_id": tftypes.NewValue(tftypes.String, "o-1")})
 
 	var diags diag.Diagnostics
-	identify(ctx, state, into, &diags)
-	require.False(t, diags.HasError(), diags)
+	identify(ctx, state, &tfsdk.ResourceIdentity{Schema: identitySchema.IdentitySchema}, &diags)
+	require.True(t, diags.HasError())
+	assert.Contains(t, diags.Errors()[0].Detail(), `"project_id"`)
+}
 
-	var id, organization types.String
-	require.False(t, into.GetAttribute(ctx, path.Root("id"), &id).HasError())
-	require.False(t, into.GetAttribute(ctx, path.Root("organization_id"), &organization).HasError())
-	assert.Equal(t, "i-1", id.ValueString())
-	assert.Equal(t, "o-1", organization.ValueString())
+// unknownObject is a value of objectType whose every attribute is unknown: a plan
+// before the cloud has said anything.
+func unknownObject(t *testing.T, objectType tftypes.Type) tftypes.Value {
+	t.Helper()
+
+	object, ok := objectType.(tftypes.Object)
+	require.True(t, ok)
+
+	attributes := make(map[string]tftypes.Value, len(object.AttributeTypes))
+	for name, attributeType := range object.AttributeTypes {
+		attributes[name] = tftypes.NewValue(attributeType, tftypes.UnknownValue)
+	}
+
+	return tftypes.NewValue(objectType, attributes)
 }
