@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +16,10 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -382,29 +387,58 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 
 	r := report(0, nil, 0, nil, Phase{})
 	pacing := floorPacing(r.Options)
-	instance := pacing[typeInstance]
+	instances := pacing[instance.TypeName]
+	stage := floor.Pace{Create: 2075 * time.Millisecond, Delete: 550 * time.Millisecond}
 
-	assert.Equal(t, 2050*time.Millisecond, instance.Create, "the provisioning, the create and the read")
-	assert.Equal(t, 2050*time.Millisecond, instance.Update, "the provisioning, the update and the read")
-	assert.Equal(t, 550*time.Millisecond, instance.Delete, "the deprovisioning, the delete and the read")
+	assert.Equal(t, floor.Pace{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond}, instances,
+		"the provisioning or deprovisioning, the write and the read")
 
-	waves := r.waves(100)
-	inWaves := func(each time.Duration) time.Duration { return time.Duration(waves) * each }
-	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, 100)
-	stages := func(change func(floor.Pace) time.Duration) time.Duration {
-		// The network; then the groups, the authority and the storage side by side;
-		// then, after the instances, the load balancer.
-		beside := max(change(pacing[typeGroup]), change(pacing[typeAuthority]), change(pacing[typeFileStorage]))
-
-		return change(pacing[typeNetwork]) + beside + change(pacing[typeLoadBalancer])
+	for _, typeName := range []string{network.NetworkTypeName, network.SecurityGroupTypeName, network.SSHCertificateAuthorityTypeName, loadbalancer.TypeName} {
+		assert.Equal(t, stage, pacing[typeName], "%s: the provisioning or deprovisioning, the look-up, the write and the read", typeName)
 	}
 
+	assert.Equal(t, floor.Pace{Create: 3075 * time.Millisecond, Delete: 550 * time.Millisecond}, pacing[filestorage.TypeName],
+		"the storage until its mount is reported")
+
+	// The configuration makes the network and the authority side by side; then the
+	// groups and the storage; then, after the instances, the load balancer. Its
+	// destroy goes the other way.
+	inWaves := func(each time.Duration) time.Duration { return time.Duration(r.waves(100)) * each }
+	stages := func(change func(floor.Pace) time.Duration) time.Duration {
+		first := max(change(pacing[network.NetworkTypeName]), change(pacing[network.SSHCertificateAuthorityTypeName]))
+		second := max(change(pacing[network.SecurityGroupTypeName]), change(pacing[filestorage.TypeName]))
+
+		return first + second + change(pacing[loadbalancer.TypeName])
+	}
+	// The floor's reads are not paced; the bounds count the refresh's round trips.
+	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, 100)
+
 	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseApply, 100),
-		inWaves(instance.Create)+stages(func(p floor.Pace) time.Duration { return p.Create }))
-	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseTags, 100), refresh+inWaves(instance.Update))
+		inWaves(instances.Create)+stages(func(p floor.Pace) time.Duration { return p.Create }))
+	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseTags, 100), refresh+inWaves(instances.Update))
 	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseDestroy, 100),
-		refresh+inWaves(instance.Delete)+stages(func(p floor.Pace) time.Duration { return p.Delete }))
-	assert.Equal(t, 3075*time.Millisecond, pacing[typeFileStorage].Create, "until the mount is reported")
+		refresh+inWaves(instances.Delete)+stages(func(p floor.Pace) time.Duration { return p.Delete }))
+}
+
+// Every resource type the paced floor's configuration makes is paced, by the name the
+// provider serves it under, and nothing else is.
+func TestThePacedFloorPacesEveryTypeItsConfigurationMakes(t *testing.T) {
+	t.Parallel()
+
+	config, err := pacedFloorConfig()
+	require.NoError(t, err)
+
+	made := map[string]bool{}
+	for _, match := range regexp.MustCompile(`(?m)^resource "([a-z_]+)"`).FindAllStringSubmatch(config, -1) {
+		made[match[1]] = true
+	}
+
+	paced := map[string]bool{}
+	for typeName := range floorPacing(report(0, nil, 0, nil, Phase{}).Options) {
+		paced[typeName] = true
+	}
+
+	assert.Equal(t, made, paced)
 }
 
 // What the paced floor takes above its bound, Terraform's and the framework's own
@@ -538,7 +572,7 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 
 	assert.Greater(t, len(kept), 90, "nearly every line of the configuration")
 	assert.NotContains(t, floorConfig, "data \"", "the floor serves no data source")
-	assert.Contains(t, floorConfig, "${unikorn_file_storage.shared.id}")
+	assert.Contains(t, floorConfig, `${format("%s.nfs.example.com:/shared", unikorn_file_storage.shared.id)}`)
 
 	names := func(phases []benchPhase) []string {
 		var names []string

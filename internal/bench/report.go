@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -1059,16 +1061,18 @@ func (r *Report) writePacedFloor(b *strings.Builder) {
 	}
 
 	pacing := floorPacing(r.Options)
-	instance, stage, storage := pacing[typeInstance], pacing[typeNetwork], pacing[typeFileStorage]
+	instancePace, storage := pacing[instance.TypeName], pacing[filestorage.TypeName]
+	stageCreate, stageDelete := r.realisticStage()
 	fmt.Fprintf(b, "\n### The %s\n\n", FloorPaced)
 	fmt.Fprintf(b, "The realistic configuration of %d instances, every phase run as the provider's, on the %s: "+
 		"the floor provider (internal/bench/floor), which serves every resource type with its real schema and sends no request, "+
 		"with each instance's create lasting %s, each update %s and each delete %s, "+
 		"and each of the network, the groups, the authority and the load balancer created in %s and deleted in %s "+
-		"(the storage created in %s, until its mount is reported): what the bounds of `compute` count for each. "+
+		"(the storage created in %s, until its mount is reported): what the bounds of `compute` count for each "+
+		"(the authority, which they do not count, made beside the network and as long); its reads are not paced. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
 		"schemas and this configuration; the realistic wall times are held to their bounds with it added.\n\n",
-		walk.Instances, FloorPaced, instance.Create, instance.Update, instance.Delete, stage.Create, stage.Delete, storage.Create)
+		walk.Instances, FloorPaced, instancePace.Create, instancePace.Update, instancePace.Delete, stageCreate, stageDelete, storage.Create)
 	b.WriteString("| phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---|---:|---:|---:|---:|\n")
 
 	for _, phase := range walk.Phases {

@@ -92,7 +92,7 @@ func realisticConfig() (string, error) {
 func pacedFloorConfig() (string, error) {
 	return realisticConfigFrom(storageSources{
 		classID:     strconv.Quote(floorID("nfs")),
-		mountSource: `"${unikorn_file_storage.shared.id}.nfs.example.com:/shared"`,
+		mountSource: `format("%s.nfs.example.com:/shared", unikorn_file_storage.shared.id)`,
 	})
 }
 
