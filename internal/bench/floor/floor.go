@@ -231,17 +231,8 @@ func (r *floorResource) IdentitySchema(ctx context.Context, req resource.Identit
 func (r *floorResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	last(ctx, r.pace.Create)
 
-	known, err := madeUp(req.Plan.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil))
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to make up the resource", err.Error())
-
-		return
-	}
-
-	resp.State.Raw = known
-
-	if resp.Identity != nil {
-		identify(ctx, known, resp.Identity, &resp.Diagnostics)
+	if settle(req.Plan.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State, &resp.Diagnostics) && resp.Identity != nil {
+		identify(ctx, resp.State.Raw, resp.Identity, &resp.Diagnostics)
 	}
 }
 
@@ -250,14 +241,22 @@ func (r *floorResource) Read(context.Context, resource.ReadRequest, *resource.Re
 func (r *floorResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	last(ctx, r.pace.Update)
 
-	known, err := madeUp(req.Plan.Raw, req.State.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to make up the resource", err.Error())
+	settle(req.Plan.Raw, req.State.Raw, &resp.State, &resp.Diagnostics)
+}
 
-		return
+// settle sets state to plan with what only the cloud would know made up (see madeUp),
+// and reports whether it could.
+func settle(plan, prior tftypes.Value, state *tfsdk.State, diags *diag.Diagnostics) bool {
+	known, err := madeUp(plan, prior)
+	if err != nil {
+		diags.AddError("Unable to make up the resource", err.Error())
+
+		return false
 	}
 
-	resp.State.Raw = known
+	state.Raw = known
+
+	return true
 }
 
 func (r *floorResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
