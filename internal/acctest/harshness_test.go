@@ -2,16 +2,12 @@ package acctest_test
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -23,16 +19,10 @@ import (
 func createSSHCA(t *testing.T, env *acctest.Environment) (string, error) {
 	t.Helper()
 
-	public, _, err := ed25519.GenerateKey(rand.Reader)
-	require.NoError(t, err)
-
-	key, err := ssh.NewPublicKey(public)
-	require.NoError(t, err)
-
 	ca, err := env.Client.CreateSSHCertificateAuthority(context.Background(), unikorn.SSHCertificateAuthorityCreate{
 		Metadata: unikorn.WriteMetadata{Name: "harsh"},
 		Spec: unikorn.SSHCertificateAuthorityCreateSpec{
-			SSHCertificateAuthoritySpec: unikorn.SSHCertificateAuthoritySpec{PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key)))},
+			SSHCertificateAuthoritySpec: unikorn.SSHCertificateAuthoritySpec{PublicKey: acctest.NewAuthorityKey(t)},
 			OrganizationID:              env.Settings.OrganizationID,
 			ProjectID:                   env.Settings.ProjectID,
 		},

@@ -43,7 +43,7 @@ resource "unikorn_ssh_certificate_authority" "found" {
   project_id  = %[1]s
   public_key  = %[3]s
 }
-`, project, acctest.Quote(env.RegionID), acctest.Quote(newAuthorityKey(t)+" ops@example.com")))
+`, project, acctest.Quote(env.RegionID), acctest.Quote(acctest.NewAuthorityKey(t)+" ops@example.com")))
 	creator.Run("apply", "-auto-approve", "-input=false")
 	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
 

@@ -19,7 +19,7 @@ func TestAccLostCreateAnswersAreAdopted(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 
 	before := recordsOf(t, env)
-	key := newAuthorityKey(t)
+	key := acctest.NewAuthorityKey(t)
 
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { env.PreCheck(t) },

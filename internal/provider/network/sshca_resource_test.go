@@ -1,10 +1,7 @@
 package network_test
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -12,27 +9,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/stretchr/testify/require"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
 
 const authorityAddress = "unikorn_ssh_certificate_authority.ops"
-
-// newAuthorityKey returns a fresh ed25519 public key as one authorized-key line
-// without a comment.
-func newAuthorityKey(t *testing.T) string {
-	t.Helper()
-
-	public, _, err := ed25519.GenerateKey(rand.Reader)
-	require.NoError(t, err)
-
-	key, err := ssh.NewPublicKey(public)
-	require.NoError(t, err)
-
-	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key)))
-}
 
 func authorityConfig(env *acctest.Environment, publicKey string) string {
 	return env.ProviderConfig() + `
@@ -50,7 +31,7 @@ func TestAccSSHCertificateAuthorityResource_lifecycle(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	first, second := newAuthorityKey(t), newAuthorityKey(t)
+	first, second := acctest.NewAuthorityKey(t), acctest.NewAuthorityKey(t)
 
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { env.PreCheck(t) },
@@ -90,7 +71,7 @@ func TestAccSSHCertificateAuthorityResource_lifecycle(t *testing.T) {
 // would refuse.
 func TestAccSSHCertificateAuthorityResource_invalidKey(t *testing.T) {
 	env := acctest.New(t)
-	key := newAuthorityKey(t)
+	key := acctest.NewAuthorityKey(t)
 
 	step := func(publicKey, message string) resource.TestStep {
 		return resource.TestStep{

@@ -136,7 +136,7 @@ func TestAccStack_fromEmptyProject(t *testing.T) {
 		env.SkipUnlessSandbox(t)
 
 		before := recordsOf(t, env)
-		key := newAuthorityKey(t)
+		key := acctest.NewAuthorityKey(t)
 
 		inPlace := []plancheck.PlanCheck{
 			plancheck.ExpectResourceAction("unikorn_network.stack", plancheck.ResourceActionUpdate),
