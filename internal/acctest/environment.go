@@ -262,6 +262,8 @@ func (e *Environment) ProviderConfig() string {
 // ProviderSettings are the attributes of a provider block. A test copies and changes
 // them to provoke an error: a bad token, an unreachable endpoint.
 type ProviderSettings struct {
+	// Alias names a second block of the provider; empty is the default block.
+	Alias            string
 	RegionEndpoint   string
 	IdentityEndpoint string
 	Token            string
@@ -284,6 +286,7 @@ func (s ProviderSettings) Config() string {
 	b.WriteString("provider \"unikorn\" {\n")
 
 	for _, attribute := range []struct{ name, value string }{
+		{"alias", s.Alias},
 		{"region_endpoint", s.RegionEndpoint},
 		{"identity_endpoint", s.IdentityEndpoint},
 		{"token", s.Token},

@@ -19,10 +19,10 @@ func (s *Session) UnseenSettled() time.Time {
 	return time.Now().Add(s.readLag)
 }
 
-// creationMargin covers what lies between an object's creationTime and the moment the
+// CreationMargin covers what lies between an object's creationTime and the moment the
 // caches began to trail its creation: the time is kept to the whole second, and the
 // cloud's clock may differ from ours by a little.
-const creationMargin = 2 * time.Second
+const CreationMargin = 2 * time.Second
 
 // SeenSettled is when a 404 for an object this process has read (and then deleted),
 // created at created, becomes definite. Caches hide only what was created within the
@@ -39,7 +39,7 @@ func (s *Session) SeenSettled(created time.Time) time.Time {
 		return settled
 	}
 
-	if byCreation := created.Add(s.readLag + creationMargin); byCreation.Before(settled) {
+	if byCreation := created.Add(s.readLag + CreationMargin); byCreation.Before(settled) {
 		return byCreation
 	}
 
