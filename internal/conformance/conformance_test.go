@@ -10,7 +10,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -145,40 +145,15 @@ type run struct {
 func newRun(t *testing.T, c *contract) *run {
 	t.Helper()
 
-	opts := sandbox.DefaultOptions()
-	opts.ProvisionDelay = provisionDelay
-	opts.DeprovisionDelay = deprovisionDelay
-
-	sb, err := sandbox.New(opts)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	rec := newRecorder(server.Client().Transport, c)
-
-	newClient := func(token string) *unikorn.Client {
-		client, err := unikorn.NewClient(unikorn.Config{
-			RegionEndpoint:   server.URL,
-			IdentityEndpoint: server.URL,
-			ComputeEndpoint:  server.URL + computePrefix,
-			Token:            token,
-			HTTPClient:       &http.Client{Transport: rec},
-		})
-		require.NoError(t, err)
-
-		return client
-	}
+	world := cloudtest.Start(t, cloudtest.Config{ProvisionDelay: provisionDelay, DeprovisionDelay: deprovisionDelay})
+	rec := newRecorder(http.DefaultTransport, c)
+	newClient := func(token string) *unikorn.Client { return world.NewClient(t, token, rec) }
 
 	return &run{
 		client:          newClient(sandbox.ServiceToken),
 		user:            newClient(sandbox.DefaultToken),
 		admin:           newClient(sandbox.AdminToken),
-		computeServed:   servesCompute(t, server.Client(), server.URL),
+		computeServed:   servesCompute(t, http.DefaultClient, world.URL),
 		unauthenticated: newClient("not-a-sandbox-token"),
 		recorder:        rec,
 		coverage:        &coverage{},

@@ -78,12 +78,15 @@ func Start(t *testing.T, config Config) *World {
 	return world
 }
 
-// NewClient returns another client of the sandbox, of token (sandbox.DefaultToken
-// when empty), whose requests go through transport when it is not nil.
+// NewClient returns another client of the sandbox, reaching region, identity and
+// compute, of token (sandbox.DefaultToken when empty), whose requests go through
+// transport when it is not nil.
 func (w *World) NewClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
 	t.Helper()
 
-	return w.newClient(t, unikorn.Config{RegionEndpoint: w.URL, IdentityEndpoint: w.URL}, token, transport)
+	return w.newClient(t, unikorn.Config{
+		RegionEndpoint: w.URL, IdentityEndpoint: w.URL, ComputeEndpoint: w.URL + sandbox.ComputePrefix,
+	}, token, transport)
 }
 
 // NewComputeClient is NewClient as an ordinary project user has it for compute's

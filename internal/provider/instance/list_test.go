@@ -3,7 +3,6 @@ package instance_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -252,20 +251,10 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	t.Parallel()
 
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-
-	api := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		api.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: api.URL, IdentityEndpoint: api.URL, Token: sandbox.ServiceToken})
-	require.NoError(t, err)
+	world := cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})
 
 	for _, name := range []string{"a", "b", "c"} {
-		_, err := compute.NewService(cloud.NewSession(client)).Create(t.Context(), compute.Spec{
+		_, err := compute.NewService(world.Session).Create(t.Context(), compute.Spec{
 			Name: name, NetworkID: sandbox.NetworkDefaultID, FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID,
 		})
 		require.NoError(t, err)
@@ -285,8 +274,8 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 
 	configured, err := server.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
 		Config: dynamicValue(t, schemas.Provider.Block, map[string]tftypes.Value{
-			"region_endpoint":   tftypes.NewValue(tftypes.String, api.URL),
-			"identity_endpoint": tftypes.NewValue(tftypes.String, api.URL),
+			"region_endpoint":   tftypes.NewValue(tftypes.String, world.URL),
+			"identity_endpoint": tftypes.NewValue(tftypes.String, world.URL),
 			"token":             tftypes.NewValue(tftypes.String, sandbox.ServiceToken),
 			"organization_id":   tftypes.NewValue(tftypes.String, sandbox.OrganizationID),
 		}),
