@@ -264,12 +264,8 @@ func (c *ComputeInstances) Lookup(ctx context.Context, ref Ref, name string) (*I
 func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
 	ctx = unikorn.Concerning(ctx, ref.ID)
 
-	current, err := c.Get(ctx, ref)
+	current, err := readAndCheck(ctx, ref, spec, c.Get, c.ValidateUpdate)
 	if err != nil {
-		return nil, err
-	}
-
-	if err := c.ValidateUpdate(ctx, spec); err != nil {
 		return nil, err
 	}
 

@@ -364,12 +364,8 @@ func serverQuery(ref Ref) unikorn.ServerQuery {
 func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
 	ctx = unikorn.Concerning(ctx, ref.ID)
 
-	current, err := s.Get(ctx, ref)
+	current, err := readAndCheck(ctx, ref, spec, s.Get, s.ValidateUpdate)
 	if err != nil {
-		return nil, err
-	}
-
-	if err := s.ValidateUpdate(ctx, spec); err != nil {
 		return nil, err
 	}
 
@@ -457,6 +453,28 @@ func (s *Service) settles(ctx context.Context, check func(context.Context) bool)
 			return false
 		}
 	}
+}
+
+// readAndCheck reads the instance an update starts from while it checks what spec
+// refers to. Neither needs the other, and Terraform starts a provider process for
+// every walk, so the first update of an apply finds neither read: one after the other
+// they were two round trips before its write, not one. The read's error comes first.
+func readAndCheck(ctx context.Context, ref Ref, spec Spec,
+	get func(context.Context, Ref) (*Instance, error), check func(context.Context, Spec) error,
+) (*Instance, error) {
+	checked := make(chan error, 1)
+	go func() { checked <- check(ctx, spec) }()
+
+	current, err := get(ctx, ref)
+	if checkErr := <-checked; err == nil {
+		err = checkErr
+	}
+
+	if err != nil {
+		return nil, err
+	}
+
+	return current, nil
 }
 
 // needsUpdate reports whether spec changes anything an update can change.

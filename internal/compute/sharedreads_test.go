@@ -240,3 +240,96 @@ func (g *gathering) waitedInVain() bool {
 
 	return g.inVain
 }
+
+// instanceBackend is one back end of the instances, and the route by which an
+// update's first read finds the instance on it.
+type instanceBackend struct {
+	name      string
+	instances func(e *env, t *testing.T, transport http.RoundTripper) compute.Instances
+	read      string
+}
+
+var instanceBackends = []instanceBackend{
+	{
+		name: "region",
+		instances: func(e *env, t *testing.T, transport http.RoundTripper) compute.Instances {
+			t.Helper()
+
+			return compute.NewRegionInstances(e.serviceOver(t, transport))
+		},
+		read: "GET /api/v2/servers",
+	},
+	{
+		name: "compute",
+		instances: func(e *env, t *testing.T, transport http.RoundTripper) compute.Instances {
+			t.Helper()
+
+			return e.computeOver(t, transport)
+		},
+		read: "GET " + sandbox.ComputePrefix + "/api/v2/instances",
+	},
+}
+
+// An update reads its instance while it checks what the instance refers to: the
+// first update of an apply, in a provider process that has read nothing, found
+// neither read, and one after the other they were two round trips before its write.
+func TestAnUpdateReadsItsInstanceWhileItChecksItsReferences(t *testing.T) {
+	t.Parallel()
+
+	for _, backend := range instanceBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			t.Parallel()
+
+			e := newEnv(t)
+			instance := readyOn(t, backend.instances(e, t, nil), "web")
+
+			// The instance, the network, the two groups and the authority: each is held
+			// until all five are asked for.
+			together := newGathering(5, backend.read, readNetwork, readSecurityGroup, readSSHCA)
+
+			spec := realisticSpec("web")
+			spec.Tags = map[string]string{"role": "api"}
+
+			updated, err := backend.instances(e, t, together).Update(t.Context(), instance.Ref(), spec)
+			require.NoError(t, err)
+			assert.Equal(t, "api", updated.Spec.Tags["role"])
+			assert.False(t, together.waitedInVain(), "a read waited for the others, which were only asked for after it")
+		})
+	}
+}
+
+// An update whose checks fail writes nothing; one of an instance that is gone says
+// that first, whatever its checks find.
+func TestAnUpdateRefusedByItsChecksWritesNothing(t *testing.T) {
+	t.Parallel()
+
+	for _, backend := range instanceBackends {
+		t.Run(backend.name, func(t *testing.T) {
+			t.Parallel()
+
+			e := newEnv(t)
+			instances := backend.instances(e, t, nil)
+			instance := readyOn(t, instances, "web")
+
+			spec := standardSpec("web")
+			spec.SecurityGroupIDs = []string{"f0000000-0000-4000-8000-00000000dead"}
+
+			e.Sandbox.ResetStats()
+
+			_, err := instances.Update(t.Context(), instance.Ref(), spec)
+
+			var problems *compute.ValidationError
+			require.ErrorAs(t, err, &problems)
+			assert.Equal(t, compute.FieldSecurityGroupIDs, problems.Problems[0].Field)
+
+			for route := range e.Sandbox.Stats().Routes {
+				assert.True(t, strings.HasPrefix(route, http.MethodGet+" "), "%s was sent", route)
+			}
+
+			require.NoError(t, instances.Delete(t.Context(), instance, ""))
+
+			_, err = instances.Update(t.Context(), instance.Ref(), spec)
+			require.ErrorIs(t, err, compute.ErrNotFound)
+		})
+	}
+}
