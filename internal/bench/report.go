@@ -1008,7 +1008,7 @@ func (r *Report) writeScale(b *strings.Builder) {
 	fmt.Fprintf(b, "\n### %s instances\n\n", thousands(o.Scale))
 	fmt.Fprintf(b, "The bare configuration, without read lag, against a sandbox of its own that provisions in %s and deprovisions in %s "+
 		"(latency %s); each phase runs once. Beside it the floors: %s resources of `terraform_data`, which Terraform serves itself, "+
-		"and of the %s (internal/bench/floor), which serves `unikorn_compute_instance` with the provider's own schema from the same "+
+		"and of the %s (internal/bench/floor), which serves every resource type of the provider with its own schema from the same "+
 		"framework and plans and reads nothing. Wall time, then CPU time of the provider processes and of Terraform besides them, "+
 		"then the providers' peak memory.\n\n",
 		o.ScaleProvisionDelay, o.ScaleDeprovisionDelay, o.Latency, thousands(o.Scale), FloorProvider)
