@@ -149,9 +149,9 @@ type Report struct {
 	// same walk of the floors beside it.
 	Scale  []Walk
 	Floors []Walk
-	// PacedFloor is the realistic configuration's instances walked on the paced floor
-	// provider (see runPacedFloor), or nil.
-	PacedFloor *Walk
+	// PacedFloors are the configurations of targetInstances instances walked on the
+	// paced floor provider (see runPacedFloor), by workload.
+	PacedFloors map[string]*Walk
 	// SandboxReads are the sandbox's Go benchmark figures, by name.
 	SandboxReads []SandboxRead
 }
@@ -209,9 +209,11 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 		}
 	}
 
-	if options.runsPacedFloor() {
-		if err := runPacedFloor(ctx, options, report); err != nil {
-			return nil, err
+	for _, workload := range options.Workloads {
+		if options.runsPacedFloor(workload) {
+			if err := runPacedFloor(ctx, options, report, workload); err != nil {
+				return nil, err
+			}
 		}
 	}
 

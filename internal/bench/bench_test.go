@@ -175,7 +175,7 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 	lagged.Name = PhaseRefresh
 	withLag[0].Phases[2] = lagged
 
-	return &Report{
+	r := &Report{
 		Options: Options{
 			Parallelism: 10, Repeats: 3, Latency: 25 * time.Millisecond,
 			ProvisionDelay: 2 * time.Second, DeprovisionDelay: 500 * time.Millisecond,
@@ -187,6 +187,9 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 			{Config: Config{Workload: WorkloadBare, Backend: BackendRegion, ReadLag: 2 * time.Second}, Results: withLag},
 		},
 	}
+	r.PacedFloors = map[string]*Walk{WorkloadBare: pacedFloor(r, WorkloadBare, 500*time.Millisecond)}
+
+	return r
 }
 
 func TestBoundsFollowTheWavesOfParallelWork(t *testing.T) {
@@ -260,6 +263,10 @@ func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 	assert.Contains(t, markdown, "| bare: apply of 100 instances within 1.05× its bound, and polling at most 2s ÷ 250ms + 2 = 10 requests per instance "+
 		"| 1.01× (21.00 s against 20.75 s); 6.00 polls | met |")
 	assert.Contains(t, markdown, "| bare: destroy of 100 instances within 1.25× its bound (its refresh included) | 1.17× (7.00 s against 6.00 s) | met |")
+	assert.Contains(t, markdown, "| bare: apply and destroy of 100 instances within 1.05×, 1.25× of their bound plus what the paced floor provider "+
+		"takes above its own | apply 0.99×, destroy 1.08× | met |", "the bound of region with what the floor took above compute's")
+	assert.Contains(t, markdown, "### The paced floor provider, bare\n\nThe bare configuration of 100 instances")
+	assert.Contains(t, markdown, "| apply | 21.00 s | 20.50 s | 0.50 s |")
 	assert.Contains(t, markdown, "| bare: from 100 to 300 instances, plan and refresh time grow at most linearly (3×) | plan 2.00×, refresh 2.00× | met |")
 	assert.Contains(t, markdown, `### bare, instance_api = "region", read lag 2s`)
 	assert.Contains(t, markdown, "| `GET /api/v2/servers` | 6.00 | 2.00 |")
@@ -360,7 +367,7 @@ func realisticRun(wall time.Duration, perInstance, lagFactor float64, scalePlan 
 	r.Floors = []Walk{{Name: FloorProvider, Instances: 1000, Phases: []Phase{
 		{Name: PhasePlan, Wall: 10 * time.Second}, {Name: PhaseRefresh, Wall: 10 * time.Second},
 	}}}
-	r.PacedFloor = pacedFloor(r, time.Second)
+	r.PacedFloors = map[string]*Walk{WorkloadRealistic: pacedFloor(r, WorkloadRealistic, time.Second)}
 	r.SandboxReads = []SandboxRead{
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=0s", PerOp: 40 * time.Microsecond},
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=2s", PerOp: scalePlan / 10000},
@@ -369,12 +376,13 @@ func realisticRun(wall time.Duration, perInstance, lagFactor float64, scalePlan 
 	return r
 }
 
-// pacedFloor is a walk of the paced floor that took above every bound of r by above.
-func pacedFloor(r *Report, above time.Duration) *Walk {
+// pacedFloor is a walk of the paced floor of workload that took above every bound of
+// r by above.
+func pacedFloor(r *Report, workload string, above time.Duration) *Walk {
 	walk := &Walk{Name: FloorPaced, Instances: 100}
 
-	for _, name := range []string{PhasePlan, PhaseApply, PhaseTags, PhaseRefresh, PhaseDestroy} {
-		walk.Phases = append(walk.Phases, Phase{Name: name, Wall: r.Bound(pacedFloorBasis, name, 100) + above})
+	for _, phase := range phases(workload, 100, r.Options.Parallelism) {
+		walk.Phases = append(walk.Phases, Phase{Name: phase.name, Wall: r.Bound(pacedFloorBasis(workload), phase.name, 100) + above})
 	}
 
 	return walk
@@ -411,13 +419,19 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 		return first + second + change(pacing[loadbalancer.TypeName])
 	}
 	// The floor's reads are not paced; the bounds count the refresh's round trips.
-	refresh := r.Bound(pacedFloorBasis, PhaseRefresh, 100)
+	basis := pacedFloorBasis(WorkloadRealistic)
+	refresh := r.Bound(basis, PhaseRefresh, 100)
 
-	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseApply, 100),
+	assert.Equal(t, r.Bound(basis, PhaseApply, 100),
 		inWaves(instances.Create)+stages(func(p floor.Pace) time.Duration { return p.Create }))
-	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseTags, 100), refresh+inWaves(instances.Update))
-	assert.Equal(t, r.Bound(pacedFloorBasis, PhaseDestroy, 100),
+	assert.Equal(t, r.Bound(basis, PhaseTags, 100), refresh+inWaves(instances.Update))
+	assert.Equal(t, r.Bound(basis, PhaseDestroy, 100),
 		refresh+inWaves(instances.Delete)+stages(func(p floor.Pace) time.Duration { return p.Delete }))
+
+	// The bare configuration is its instances alone.
+	bare := pacedFloorBasis(WorkloadBare)
+	assert.Equal(t, r.Bound(bare, PhaseApply, 100), inWaves(instances.Create))
+	assert.Equal(t, r.Bound(bare, PhaseDestroy, 100), refresh+inWaves(instances.Delete))
 }
 
 // Every resource type the paced floor's configuration makes is paced, by the name the
@@ -454,11 +468,12 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 		phase.Wall = time.Duration(held.factor*float64(r.Bound(config, held.phase, 100))) + 2*time.Second
 	}
 
-	r.PacedFloor = pacedFloor(r, 2*time.Second)
-	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(PhaseTags))
+	r.PacedFloors[WorkloadRealistic] = pacedFloor(r, WorkloadRealistic, 2*time.Second)
+	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(WorkloadRealistic, PhaseTags))
+	assert.Zero(t, r.AbovePacedFloor(WorkloadBare, PhaseApply), "the bare configuration's floor was not walked")
 	assert.False(t, r.withinBound(WorkloadRealistic, PhaseTags, realisticTagsFactor, "").judge(BackendRegion).met)
 
-	v := r.withinPacedFloor().judge(BackendRegion)
+	v := r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion)
 	assert.True(t, v.met, v.measured)
 	assert.Contains(t, r.Markdown(), "| tag change | 22.75 s | 20.75 s | 2.00 s | 0.00 s + 0.00 s |")
 	assert.Contains(t, r.Markdown(), "each instance's create lasting 2.05s, each update 2.05s and each delete 550ms")
@@ -479,13 +494,13 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 	assert.True(t, v.met, v.measured)
 	assert.Contains(t, lagTargets[1].name, "plus what the paced floor provider takes above its bound")
 
-	r.PacedFloor = pacedFloor(r, 1500*time.Millisecond)
-	v = r.withinPacedFloor().judge(BackendRegion)
+	r.PacedFloors[WorkloadRealistic] = pacedFloor(r, WorkloadRealistic, 1500*time.Millisecond)
+	v = r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion)
 	assert.False(t, v.met, v.measured)
 	assert.False(t, lagTargets[1].judge(BackendRegion).met)
 
-	r.PacedFloor = nil
-	assert.Equal(t, notMeasured, r.withinPacedFloor().judge(BackendRegion))
+	delete(r.PacedFloors, WorkloadRealistic)
+	assert.Equal(t, notMeasured, r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion))
 	assert.Equal(t, notMeasured, lagTargets[1].judge(BackendRegion))
 }
 

@@ -346,6 +346,7 @@ func (r *Report) bareTargets() []target {
 			},
 		},
 		r.withinBound(WorkloadBare, PhaseDestroy, destroyBoundFactor, "(its refresh included)"),
+		r.withinPacedFloor(WorkloadBare, bareWallFactors),
 		{
 			name: fmt.Sprintf("bare: refresh of %d instances on one network: at most %.1f requests per instance", targetInstances, maxRefreshPerInstance),
 			judge: func(backend string) verdict {
@@ -496,59 +497,70 @@ func (r *Report) withinBound(workload, phase string, limit float64, note string)
 	}
 }
 
-// realisticWallFactors are the factors of their bounds the realistic configuration's
-// phases that wait for the cloud are held to.
-var realisticWallFactors = []struct {
+// wallFactor is the factor of its bound a phase that waits for the cloud is held to.
+type wallFactor struct {
 	phase  string
 	factor float64
 	note   string
-}{
+}
+
+// bareWallFactors are the bare configuration's.
+var bareWallFactors = []wallFactor{
+	{PhaseApply, applyBoundFactor, ""},
+	{PhaseDestroy, destroyBoundFactor, "(its refresh included)"},
+}
+
+// realisticWallFactors are the realistic configuration's.
+var realisticWallFactors = []wallFactor{
 	{PhaseApply, realisticApplyFactor, "(its network, groups and storage first, its load balancer last)"},
 	{PhaseTags, realisticTagsFactor, "(its refresh included)"},
 	{PhaseDestroy, realisticDestroyFactor, "(its refresh and load balancer first, its groups, storage and network last)"},
 }
 
-// AbovePacedFloor is how much longer than its bound the paced floor took for phase
-// (see runPacedFloor): Terraform's, the plugin protocol's and the framework's own
-// time with the instance's schema, which no provider can take away; 0 without it.
-func (r *Report) AbovePacedFloor(phase string) time.Duration {
-	if r.PacedFloor == nil || r.PacedFloor.Phase(phase) == nil {
+// AbovePacedFloor is how much longer than its bound the paced floor took for phase of
+// workload (see runPacedFloor): Terraform's, the plugin protocol's and the framework's
+// own time with these schemas and this configuration, which no provider can take
+// away; 0 without it.
+func (r *Report) AbovePacedFloor(workload, phase string) time.Duration {
+	walk := r.PacedFloors[workload]
+	if walk == nil || walk.Phase(phase) == nil {
 		return 0
 	}
 
-	return max(0, r.PacedFloor.Phase(phase).Wall-r.Bound(pacedFloorBasis, phase, r.PacedFloor.Instances))
+	return max(0, walk.Phase(phase).Wall-r.Bound(pacedFloorBasis(workload), phase, walk.Instances))
 }
 
-// withinPacedFloor is the target the realistic configuration's wall times are held
-// to beside their bounds: each phase within its factor of its bound with what the
-// paced floor took above its own added, so that what Terraform and the framework
-// take, which a bound does not count and no provider can take away, is not held
-// against the provider, and all the rest is.
-func (r *Report) withinPacedFloor() target {
-	var factors []string
-	for _, held := range realisticWallFactors {
-		factors = append(factors, factor(held.factor)+"×")
+// withinPacedFloor is the target workload's wall times are held to beside their
+// bounds: each phase within its factor of its bound with what the paced floor took
+// above its own added, so that what Terraform and the framework take, which a bound
+// does not count and no provider can take away, is not held against the provider,
+// and all the rest is.
+func (r *Report) withinPacedFloor(workload string, held []wallFactor) target {
+	var phases, factors []string
+	for _, each := range held {
+		phases, factors = append(phases, each.phase), append(factors, factor(each.factor)+"×")
 	}
 
 	return target{
-		name: fmt.Sprintf("realistic: apply, tag change and destroy of %d instances within %s of their bound "+
-			"plus what the %s takes above its own", targetInstances, strings.Join(factors, ", "), FloorPaced),
+		name: fmt.Sprintf("%s: %s of %d instances within %s of their bound plus what the %s takes above its own",
+			workload, listed(phases), targetInstances, strings.Join(factors, ", "), FloorPaced),
 		judge: func(backend string) verdict {
-			if r.PacedFloor == nil {
+			walk := r.PacedFloors[workload]
+			if walk == nil {
 				return notMeasured
 			}
 
-			config := baseline(WorkloadRealistic, backend)
-			parts := make([]string, 0, len(realisticWallFactors))
+			config := baseline(workload, backend)
+			parts := make([]string, 0, len(held))
 			met := true
 
-			for _, held := range realisticWallFactors {
+			for _, held := range held {
 				measured := r.phaseAt(config, targetInstances, held.phase)
-				if measured == nil || r.PacedFloor.Phase(held.phase) == nil {
+				if measured == nil || walk.Phase(held.phase) == nil {
 					return notMeasured
 				}
 
-				ratio := float64(measured.Wall) / float64(r.Bound(config, held.phase, targetInstances)+r.AbovePacedFloor(held.phase))
+				ratio := float64(measured.Wall) / float64(r.Bound(config, held.phase, targetInstances)+r.AbovePacedFloor(workload, held.phase))
 				met = met && ratio <= held.factor
 				parts = append(parts, fmt.Sprintf("%s %.2f×", held.phase, ratio))
 			}
@@ -565,7 +577,7 @@ func (r *Report) realisticTargets() []target {
 		targets = append(targets, r.withinBound(WorkloadRealistic, held.phase, held.factor, held.note))
 	}
 
-	targets = append(targets, r.withinPacedFloor())
+	targets = append(targets, r.withinPacedFloor(WorkloadRealistic, realisticWallFactors))
 
 	for _, phase := range []string{PhaseApply, PhaseTags, PhaseRefresh, PhaseDestroy} {
 		targets = append(targets, target{
@@ -602,13 +614,13 @@ func (r *Report) withinLagFloor(name string, withPacedFloor bool) target {
 	return target{
 		name: name,
 		judge: func(backend string) verdict {
-			if withPacedFloor && r.PacedFloor == nil {
+			if withPacedFloor && r.PacedFloors[WorkloadRealistic] == nil {
 				return notMeasured
 			}
 
 			above := func(string) time.Duration { return 0 }
 			if withPacedFloor {
-				above = r.AbovePacedFloor
+				above = func(phase string) time.Duration { return r.AbovePacedFloor(WorkloadRealistic, phase) }
 			}
 
 			var (
@@ -796,7 +808,10 @@ func (r *Report) Markdown() string {
 		r.writeSeries(&b, &r.Series[i])
 	}
 
-	r.writePacedFloor(&b)
+	for _, workload := range []string{WorkloadBare, WorkloadRealistic} {
+		r.writePacedFloor(&b, workload)
+	}
+
 	r.writeScale(&b)
 	r.writeSandbox(&b)
 
@@ -1053,32 +1068,44 @@ func (r *Report) writeScale(b *strings.Builder) {
 	}
 }
 
-// writePacedFloor writes the paced floor's walk beside its bounds.
-func (r *Report) writePacedFloor(b *strings.Builder) {
-	walk := r.PacedFloor
+// writePacedFloor writes the paced floor's walk of workload beside its bounds.
+func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
+	walk := r.PacedFloors[workload]
 	if walk == nil {
 		return
 	}
 
 	pacing := floorPacing(r.Options)
 	instancePace, storage := pacing[instance.TypeName], pacing[filestorage.TypeName]
-	stageCreate, stageDelete := r.realisticStage()
-	fmt.Fprintf(b, "\n### The %s\n\n", FloorPaced)
-	fmt.Fprintf(b, "The realistic configuration of %d instances, every phase run as the provider's, on the %s: "+
+	fmt.Fprintf(b, "\n### The %s, %s\n\n", FloorPaced, workload)
+	update := ""
+	if workload == WorkloadRealistic {
+		update = fmt.Sprintf(", each update %s", instancePace.Update)
+	}
+
+	fmt.Fprintf(b, "The %s configuration of %d instances, every phase run as the provider's, on the %s: "+
 		"the floor provider (internal/bench/floor), which serves every resource type with its real schema and sends no request, "+
-		"with each instance's create lasting %s, each update %s and each delete %s, "+
-		"and each of the network, the groups, the authority and the load balancer created in %s and deleted in %s "+
-		"(the storage created in %s, until its mount is reported): what the bounds of `compute` count for each "+
-		"(the authority, which they do not count, made beside the network and as long); its reads are not paced. "+
+		"with each instance's create lasting %s%s and each delete %s",
+		workload, walk.Instances, FloorPaced, instancePace.Create, update, instancePace.Delete)
+
+	authority := ""
+	if workload == WorkloadRealistic {
+		stageCreate, stageDelete := r.realisticStage()
+		fmt.Fprintf(b, ", and each of the network, the groups, the authority and the load balancer created in %s and deleted in %s "+
+			"(the storage created in %s, until its mount is reported)", stageCreate, stageDelete, storage.Create)
+
+		authority = " (the authority, which they do not count, made beside the network and as long)"
+	}
+
+	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; its reads are not paced. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
-		"schemas and this configuration; the realistic wall times are held to their bounds with it added.\n\n",
-		walk.Instances, FloorPaced, instancePace.Create, instancePace.Update, instancePace.Delete, stageCreate, stageDelete, storage.Create)
+		"schemas and this configuration; the %s wall times are held to their bounds with it added.\n\n", authority, workload)
 	b.WriteString("| phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---|---:|---:|---:|---:|\n")
 
 	for _, phase := range walk.Phases {
 		bound, above := "", ""
-		if held := r.Bound(pacedFloorBasis, phase.Name, walk.Instances); held > 0 {
-			bound, above = seconds(held), seconds(r.AbovePacedFloor(phase.Name))
+		if held := r.Bound(pacedFloorBasis(workload), phase.Name, walk.Instances); held > 0 {
+			bound, above = seconds(held), seconds(r.AbovePacedFloor(workload, phase.Name))
 		}
 
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f s + %.2f s |\n",
@@ -1123,6 +1150,15 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 
 func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+// listed writes items as a sentence lists them: "a", "a and b", "a, b and c".
+func listed(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // factor writes a target's factor as short as it goes: 1.05, 1.25, 3.

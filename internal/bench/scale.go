@@ -58,16 +58,17 @@ func floorCLIConfig(options Options) (string, error) {
 	return path, cliConfig(path, options.FloorDir)
 }
 
-// runsPacedFloor is true when the run judges the realistic configuration's wall
-// times, which are held to the paced floor beside their bounds.
-func (o *Options) runsPacedFloor() bool {
-	return o.FloorDir != "" && slices.Contains(o.Workloads, WorkloadRealistic) && slices.Contains(o.RealisticCounts, targetInstances)
+// runsPacedFloor is true when the run judges workload's wall times at
+// targetInstances, which are held to the paced floor beside their bounds.
+func (o *Options) runsPacedFloor(workload string) bool {
+	return o.FloorDir != "" && slices.Contains(o.Workloads, workload) && slices.Contains(o.counts(workload), targetInstances)
 }
 
 // pacedFloorBasis is the configuration whose bounds pace the paced floor and judge
-// it: the realistic configuration on compute, whose instances' changes need the
-// fewest round trips.
-var pacedFloorBasis = Config{Workload: WorkloadRealistic, Backend: BackendCompute}
+// it: workload on compute, whose instances' changes need the fewest round trips.
+func pacedFloorBasis(workload string) Config {
+	return Config{Workload: workload, Backend: BackendCompute}
+}
 
 // floorPacing is how long the paced floor's changes last: each what the bound of
 // pacedFloorBasis counts for it (see Bound), so that the floor waits as long as the
@@ -80,7 +81,7 @@ var pacedFloorBasis = Config{Workload: WorkloadRealistic, Backend: BackendComput
 func floorPacing(options Options) floor.Pacing {
 	r := &Report{Options: options}
 	wave := options.Parallelism
-	instances := Config{Workload: WorkloadBare, Backend: pacedFloorBasis.Backend}
+	instances := pacedFloorBasis(WorkloadBare)
 	refresh := r.Bound(instances, PhaseRefresh, wave)
 
 	var stage floor.Pace
@@ -102,28 +103,30 @@ func floorPacing(options Options) floor.Pacing {
 	}
 }
 
-// runPacedFloor takes the realistic configuration of targetInstances instances through
+// runPacedFloor takes workload's configuration of targetInstances instances through
 // every phase on the floor provider paced by floorPacing: a provider that serves every
 // resource type with its real schema, sends no request and waits exactly what the
 // bounds count. What it takes above its bound is Terraform's, the plugin protocol's
 // and the framework's with these schemas and this configuration (its graph, its
-// state, a load balancer whose members name every instance), which no provider can
-// take away; the realistic wall-time targets are judged with it added to their
-// bounds.
-func runPacedFloor(ctx context.Context, options Options, report *Report) error {
+// state, in the realistic one a load balancer whose members name every instance),
+// which no provider can take away; workload's wall-time targets are judged with it
+// added to their bounds.
+func runPacedFloor(ctx context.Context, options Options, report *Report, workload string) error {
 	floorConfigPath, err := floorCLIConfig(options)
 	if err != nil {
 		return err
 	}
 
-	dir := filepath.Join(options.WorkDir, "floor-paced")
+	dir := filepath.Join(options.WorkDir, "floor-paced-"+workload)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 
-	config, err := pacedFloorConfig()
-	if err != nil {
-		return err
+	config := bareConfig()
+	if workload == WorkloadRealistic {
+		if config, err = pacedFloorConfig(); err != nil {
+			return err
+		}
 	}
 
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
@@ -132,15 +135,19 @@ func runPacedFloor(ctx context.Context, options Options, report *Report) error {
 
 	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
 
-	fmt.Fprintf(options.Progress, "==> the realistic configuration of %d instances, %s\n", targetInstances, FloorPaced)
+	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instances, %s\n", workload, targetInstances, FloorPaced)
 
 	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
-		phases(WorkloadRealistic, targetInstances, options.Parallelism), targetInstances, options.Repeats, options.Progress)
+		phases(workload, targetInstances, options.Parallelism), targetInstances, options.Repeats, options.Progress)
 	if err != nil {
 		return err
 	}
 
-	report.PacedFloor = &Walk{Name: FloorPaced, Instances: targetInstances, Phases: phases}
+	if report.PacedFloors == nil {
+		report.PacedFloors = map[string]*Walk{}
+	}
+
+	report.PacedFloors[workload] = &Walk{Name: FloorPaced, Instances: targetInstances, Phases: phases}
 
 	return nil
 }
