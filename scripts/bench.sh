@@ -4,9 +4,9 @@
 # lets the driver run the real Terraform CLI against the sandbox (as a separate
 # process, 25 ms per request, 2 s provisioning) for a bare configuration of 1, 10,
 # 100 and 300 instances and a realistic one of 10, 100 and 300, through both instance
-# APIs, without read lag and with 2 s of it; walks the realistic configuration's 100
-# instances alone on the paced floor provider; then walks 1,000 bare instances beside
-# the floors, and writes the figures into BENCHMARKS.md.
+# APIs, without read lag and with 2 s of it; walks each configuration of 100
+# instances on the paced floor provider; then walks 1,000 bare instances beside the
+# floors, and writes the figures into BENCHMARKS.md.
 #
 # BENCH_SIZES (e.g. 1,10) narrows the counts of both configurations (or
 # BENCH_REALISTIC_SIZES those of the realistic one alone), BENCH_WORKLOADS (bare or
