@@ -113,7 +113,6 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	// Two blocks of the provider: each must be a process of its own, as for users.
 	cli := acctest.NewProcessCLI(t, t.TempDir())
 	cli.WriteConfig(everyKeptAge(env, acctest.NewAuthorityKey(t)))
-	cli.Run("init", "-input=false")
 	cli.Run("apply", "-auto-approve", "-input=false")
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
