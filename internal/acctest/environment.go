@@ -260,7 +260,8 @@ func (e *Environment) ProviderConfig() string {
 }
 
 // ProviderSettings are the attributes of a provider block. A test copies and changes
-// them to provoke an error: a bad token, an unreachable endpoint.
+// them to provoke an error (a bad token, an unreachable endpoint) or to write a second,
+// aliased block of another principal.
 type ProviderSettings struct {
 	// Alias names a second block of the provider; empty is the default block.
 	Alias            string

@@ -458,14 +458,22 @@ func (s *Service) settles(ctx context.Context, check func(context.Context) bool)
 // readAndCheck reads the instance an update starts from while it checks what spec
 // refers to. Neither needs the other, and Terraform starts a provider process for
 // every walk, so the first update of an apply finds neither read: one after the other
-// they were two round trips before its write, not one. The read's error comes first.
+// they were two round trips before its write, not one. The read's error comes first,
+// and stops the checks, whose answer no longer matters.
 func readAndCheck(ctx context.Context, ref Ref, spec Spec,
 	get func(context.Context, Ref) (*Instance, error), check func(context.Context, Spec) error,
 ) (*Instance, error) {
+	checking, stop := context.WithCancel(ctx)
+	defer stop()
+
 	checked := make(chan error, 1)
-	go func() { checked <- check(ctx, spec) }()
+	go func() { checked <- check(checking, spec) }()
 
 	current, err := get(ctx, ref)
+	if err != nil {
+		stop()
+	}
+
 	if checkErr := <-checked; err == nil {
 		err = checkErr
 	}

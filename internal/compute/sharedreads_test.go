@@ -281,13 +281,18 @@ func TestAnUpdateReadsItsInstanceWhileItChecksItsReferences(t *testing.T) {
 			t.Parallel()
 
 			e := newEnv(t)
-			instance := readyOn(t, backend.instances(e, t, nil), "web")
+			spec := realisticSpec("web")
+
+			created, err := backend.instances(e, t, nil).Create(t.Context(), spec)
+			require.NoError(t, err)
+
+			instance, err := backend.instances(e, t, nil).WaitReady(t.Context(), created)
+			require.NoError(t, err)
 
 			// The instance, the network, the two groups and the authority: each is held
 			// until all five are asked for.
 			together := newGathering(5, backend.read, readNetwork, readSecurityGroup, readSSHCA)
 
-			spec := realisticSpec("web")
 			spec.Tags = map[string]string{"role": "api"}
 
 			updated, err := backend.instances(e, t, together).Update(t.Context(), instance.Ref(), spec)

@@ -15,6 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
 // openAPIDirEnv names the folder that holds the upstream OpenAPI documents.
@@ -37,7 +39,7 @@ var documents = []struct {
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
-const computePrefix = "/compute"
+const computePrefix = sandbox.ComputePrefix
 
 // uuidPattern is what `format: uuid` means here: the canonical 8-4-4-4-12 hex layout.
 // kin-openapi leaves the format unchecked unless told, and its RFC 4122 pattern would

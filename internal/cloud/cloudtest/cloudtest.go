@@ -1,6 +1,7 @@
-// Package cloudtest starts what a test of one of the façade's families runs against:
-// a fresh sandbox on a local listener, an API client of a chosen principal, and a
-// session whose waits poll fast, so that every family's tests start the same way.
+// Package cloudtest starts what a test below the Terraform types runs against (the
+// façade's families, the wire contract, a provider driven through its RPCs): a fresh
+// sandbox on a local listener, an API client of a chosen principal, and a session
+// whose waits poll fast, so that every such test starts the same way.
 package cloudtest
 
 import (
@@ -90,7 +91,7 @@ func (w *World) NewClient(t *testing.T, token string, transport http.RoundTrippe
 }
 
 // NewComputeClient is NewClient as an ordinary project user has it for compute's
-// instances: compute's endpoint and no identity endpoint.
+// instances: no identity endpoint.
 func (w *World) NewComputeClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
 	t.Helper()
 

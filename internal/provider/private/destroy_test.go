@@ -13,10 +13,10 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// everyKeptAge is one of each resource that keeps its creation time in private state:
+// everyResourceKeepingItsCreationTime is one of each resource that keeps its creation time in private state:
 // region's objects under the environment's provider, identity's under the empty
 // organization's administrator.
-func everyKeptAge(env *acctest.Environment, authorityKey string) string {
+func everyResourceKeepingItsCreationTime(env *acctest.Environment, authorityKey string) string {
 	admin := env.Settings
 	admin.Alias = "admin"
 	admin.Token = sandbox.AdminToken
@@ -112,7 +112,7 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 
 	// Two blocks of the provider: each must be a process of its own, as for users.
 	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.WriteConfig(everyKeptAge(env, acctest.NewAuthorityKey(t)))
+	cli.WriteConfig(everyResourceKeepingItsCreationTime(env, acctest.NewAuthorityKey(t)))
 	cli.Run("apply", "-auto-approve", "-input=false")
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
