@@ -284,6 +284,9 @@ func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 		assert.False(t, v.met, "%s: %s", target.name, v.measured)
 	}
 
+	delete(good.PacedFloors, WorkloadBare)
+	assert.Equal(t, notMeasured, good.withinPacedFloor(WorkloadBare, bareWallFactors).judge(BackendRegion), "without the bare floor's walk")
+
 	markdown = bad.Markdown()
 	assert.Contains(t, markdown, "| bare: readiness noticed within 500ms (every instance created) | 650 ms at most | **not met** |")
 	assert.Contains(t, markdown, "| with read lag, no instance lost or replaced (every configuration and count) | 1 lost, 2 replaced | **not met** |")
@@ -432,6 +435,28 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	bare := pacedFloorBasis(WorkloadBare)
 	assert.Equal(t, r.Bound(bare, PhaseApply, 100), inWaves(instances.Create))
 	assert.Equal(t, r.Bound(bare, PhaseDestroy, 100), refresh+inWaves(instances.Delete))
+}
+
+// The paced floor walks each configuration whose instances at the targets' count the
+// run measures, and only with the floor provider at hand.
+func TestThePacedFloorWalksEveryConfigurationJudgedAtTheTargetsCount(t *testing.T) {
+	t.Parallel()
+
+	options := Options{
+		FloorDir: "floor", Workloads: []string{WorkloadBare, WorkloadRealistic},
+		Counts: []int{1, targetInstances}, RealisticCounts: []int{10},
+	}
+	assert.True(t, options.runsPacedFloor(WorkloadBare))
+	assert.False(t, options.runsPacedFloor(WorkloadRealistic), "the realistic configuration is not measured at the targets' count")
+
+	options.RealisticCounts = []int{targetInstances}
+	assert.True(t, options.runsPacedFloor(WorkloadRealistic))
+
+	options.Workloads = []string{WorkloadRealistic}
+	assert.False(t, options.runsPacedFloor(WorkloadBare), "the bare configuration is not measured")
+
+	options.FloorDir = ""
+	assert.False(t, options.runsPacedFloor(WorkloadRealistic), "no floor provider")
 }
 
 // Every resource type the paced floor's configuration makes is paced, by the name the

@@ -497,7 +497,8 @@ func (r *Report) withinBound(workload, phase string, limit float64, note string)
 	}
 }
 
-// wallFactor is the factor of its bound a phase that waits for the cloud is held to.
+// wallFactor is the factor of its bound a phase that waits for the cloud is held to,
+// and what the target holding it to its bound alone says of the bound.
 type wallFactor struct {
 	phase  string
 	factor float64
@@ -507,7 +508,7 @@ type wallFactor struct {
 // bareWallFactors are the bare configuration's.
 var bareWallFactors = []wallFactor{
 	{PhaseApply, applyBoundFactor, ""},
-	{PhaseDestroy, destroyBoundFactor, "(its refresh included)"},
+	{PhaseDestroy, destroyBoundFactor, ""},
 }
 
 // realisticWallFactors are the realistic configuration's.
@@ -536,14 +537,14 @@ func (r *Report) AbovePacedFloor(workload, phase string) time.Duration {
 // does not count and no provider can take away, is not held against the provider,
 // and all the rest is.
 func (r *Report) withinPacedFloor(workload string, held []wallFactor) target {
-	var phases, factors []string
+	var names, factors []string
 	for _, each := range held {
-		phases, factors = append(phases, each.phase), append(factors, factor(each.factor)+"×")
+		names, factors = append(names, each.phase), append(factors, factor(each.factor)+"×")
 	}
 
 	return target{
 		name: fmt.Sprintf("%s: %s of %d instances within %s of their bound plus what the %s takes above its own",
-			workload, listed(phases), targetInstances, strings.Join(factors, ", "), FloorPaced),
+			workload, listed(names), targetInstances, strings.Join(factors, ", "), FloorPaced),
 		judge: func(backend string) verdict {
 			walk := r.PacedFloors[workload]
 			if walk == nil {
@@ -554,15 +555,15 @@ func (r *Report) withinPacedFloor(workload string, held []wallFactor) target {
 			parts := make([]string, 0, len(held))
 			met := true
 
-			for _, held := range held {
-				measured := r.phaseAt(config, targetInstances, held.phase)
-				if measured == nil || walk.Phase(held.phase) == nil {
+			for _, each := range held {
+				measured := r.phaseAt(config, targetInstances, each.phase)
+				if measured == nil || walk.Phase(each.phase) == nil {
 					return notMeasured
 				}
 
-				ratio := float64(measured.Wall) / float64(r.Bound(config, held.phase, targetInstances)+r.AbovePacedFloor(workload, held.phase))
-				met = met && ratio <= held.factor
-				parts = append(parts, fmt.Sprintf("%s %.2f×", held.phase, ratio))
+				ratio := float64(measured.Wall) / float64(r.Bound(config, each.phase, targetInstances)+r.AbovePacedFloor(workload, each.phase))
+				met = met && ratio <= each.factor
+				parts = append(parts, fmt.Sprintf("%s %.2f×", each.phase, ratio))
 			}
 
 			return verdict{measured: strings.Join(parts, ", "), met: met}

@@ -42,7 +42,7 @@ const (
 	// Terraform serves itself.
 	FloorTerraform = "terraform_data"
 	// FloorProvider is Terraform, the plugin protocol and the framework with the
-	// instance's schema: the floor provider (internal/bench/floor), whose plan and
+	// provider's schemas: the floor provider (internal/bench/floor), whose plan and
 	// read do nothing.
 	FloorProvider = "floor provider"
 	// FloorPaced is the floor provider with each change lasting what a bound counts
@@ -71,7 +71,8 @@ func pacedFloorBasis(workload string) Config {
 }
 
 // floorPacing is how long the paced floor's changes last: each what the bound of
-// pacedFloorBasis counts for it (see Bound), so that the floor waits as long as the
+// pacedFloorBasis(WorkloadRealistic) counts for it (see Bound; the bare bounds count
+// the same for an instance), so that the floor waits as long as the
 // bounds say the cloud makes a provider wait for a change. The instances' waves take
 // their part of the bound each; the other things make its stages, the storage's
 // lasting until its mount is reported; the authority, which the bound does not count,

@@ -4,7 +4,7 @@
 // whose plan and read do nothing and whose create makes up what the cloud would
 // report. `make bench` walks a thousand of its instances beside a thousand of the real
 // provider's, so that what Terraform, the plugin protocol and the framework cost with
-// the instance's schema is told apart from what the provider itself costs.
+// these schemas is told apart from what the provider itself costs.
 //
 // Paced (see Pacing), each create, update and delete also lasts what a phase's bound
 // counts for it, without a request: what Terraform and the framework add to a bound
