@@ -37,6 +37,7 @@ func (s *Sandbox) mountCompute() error {
 		State:        s.world.Compute,
 		Cache:        computeCache{s},
 		Changes:      s.changes,
+		NextChange:   s.nextChange,
 		Persist:      s.saveCompute,
 		Authenticate: s.validToken,
 	}
@@ -129,6 +130,28 @@ func (s *Sandbox) changes() uint64 {
 	}
 
 	return s.generation + s.lag.caughtUp
+}
+
+// nextChange is compute.Config.NextChange: the next transition due in the world, or
+// the next object of it whose lag runs out, whichever comes first.
+func (s *Sandbox) nextChange() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	next := s.dueAt
+	if next.IsZero() {
+		next = nextDue(s.world)
+	}
+
+	if caughtUp := s.lag.nextCatchUp(objectKinds(s.world)); !caughtUp.IsZero() && caughtUp.Before(next) {
+		next = caughtUp
+	}
+
+	if next.Equal(never) {
+		return time.Time{}
+	}
+
+	return next
 }
 
 // saveCompute keeps the compute service's records with the world. Compute calls it

@@ -289,6 +289,20 @@ func (l *readLag) lagsAny(kinds map[string]reflect.Value) bool {
 	return false
 }
 
+// nextCatchUp is when the first lag on an object of one of kinds runs out, or the
+// zero time when none lags.
+func (l *readLag) nextCatchUp(kinds map[string]reflect.Value) time.Time {
+	var next time.Time
+
+	for key, entry := range l.entries {
+		if _, ok := kinds[key.kind]; ok && (next.IsZero() || entry.until.Before(next)) {
+			next = entry.until
+		}
+	}
+
+	return next
+}
+
 // sweep forgets the lags that have run out.
 func (l *readLag) sweep(now time.Time) {
 	for key, entry := range l.entries {

@@ -60,6 +60,13 @@ type Config struct {
 	// it moves, as a watch wakes the real controller only on a change; without it,
 	// every request makes a pass.
 	Changes func() uint64
+	// NextChange, when set, is when region's and identity's answers to compute next
+	// change with no call made (a transition falling due, what region's cache shows
+	// catching up), or the zero time for never. The controller is woken then, as the
+	// real one's watch on region's servers wakes it, rather than at the next request:
+	// under read lag, what compute shows of a change trails from the moment region
+	// showed it, not from whenever someone next called.
+	NextChange func() time.Time
 }
 
 // Cache is the informer cache the real service's handlers read its instances through:
@@ -81,9 +88,10 @@ const instancesKind = "compute.instances"
 
 // Service is the compute API. It keeps its instances in memory. Its controller
 // reconciles every instance against region at the start of each request, as compute's
-// reverse watch would have by then, and once more right after each write, as the
-// watch on instances wakes compute's controller without waiting for another request.
-// Reads see the instances through the Cache.
+// reverse watch would have by then; once more right after each write, as the watch on
+// instances wakes compute's controller without waiting for another request; and when
+// region's answers next change on their own (Config.NextChange), as the reverse watch
+// wakes it. Reads see the instances through the Cache.
 type Service struct {
 	mux       *http.ServeMux
 	transport http.RoundTripper
@@ -93,6 +101,7 @@ type Service struct {
 	persist   func(state []byte)
 	cache     Cache
 	changes   func() uint64
+	next      func() time.Time
 	patterns  []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
@@ -114,6 +123,10 @@ type Service struct {
 	woken  atomic.Bool
 	closed bool
 	passes sync.WaitGroup
+
+	// watch wakes the controller at watchAt, the next change of what it reads.
+	watch   *time.Timer
+	watchAt time.Time
 }
 
 // instance is compute's record: what the user asked for, and where its quota is held.
@@ -142,6 +155,7 @@ func New(cfg Config) (*Service, error) {
 		persist:   cfg.Persist,
 		cache:     cfg.Cache,
 		changes:   cfg.Changes,
+		next:      cfg.NextChange,
 		instances: map[string]*instance{},
 		saved:     cfg.State,
 	}
@@ -271,6 +285,33 @@ func (s *Service) pass(ctx context.Context) {
 	s.unsaved = true
 
 	s.idle, s.idleAt = !acted && s.changes != nil, changes
+
+	s.watchNextChange()
+}
+
+// watchNextChange wakes the controller when what it reads next changes; a pass that
+// ran learnt everything before. Callers hold mu.
+func (s *Service) watchNextChange() {
+	if s.next == nil || s.closed {
+		return
+	}
+
+	next := s.next()
+	if next.IsZero() || next.Equal(s.watchAt) {
+		return
+	}
+
+	if s.watch != nil {
+		s.watch.Stop()
+	}
+
+	s.watchAt = next
+	s.watch = time.AfterFunc(max(next.Sub(s.now()), 0), func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+
+		s.wake()
+	})
 }
 
 // cached runs change, which may change the instances, and tells the cache what it
@@ -386,6 +427,10 @@ func (s *Service) Instances() []unikorn.Instance {
 func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
+
+	if s.watch != nil {
+		s.watch.Stop()
+	}
 	s.mu.Unlock()
 
 	s.passes.Wait()

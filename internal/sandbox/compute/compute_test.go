@@ -201,6 +201,30 @@ func TestControllerActsOnAWriteWithoutWaitingForAnotherRequest(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond, "compute's controller creates the hidden server once the create has answered")
 }
 
+// Compute's controller watches region's servers, as the real one's reverse watch does:
+// a server finishing its provisioning wakes it with no request to compute. Under read
+// lag, what compute shows of a change then trails from when region showed it, not from
+// whenever someone next called.
+func TestControllerActsOnRegionsChangesWithoutARequest(t *testing.T) {
+	h := newHarness(t)
+	require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ProvisionDelay: "200ms"}))
+
+	_, err := h.user.CreateInstance(t.Context(), newCreate("web"))
+	require.NoError(t, err)
+
+	// Every pass lists region's servers; the create's own pass makes the server.
+	passes := func() int { return h.sb.Stats().Internal["GET /api/v2/servers"] }
+
+	require.Eventually(t, func() bool { return h.sb.Stats().Internal["POST /api/v2/servers"] == 1 },
+		5*time.Second, 5*time.Millisecond, "the create's pass makes the hidden server")
+
+	made := passes()
+
+	// Only the sandbox's own counters are read from here on: no request reaches compute.
+	require.Eventually(t, func() bool { return passes() > made },
+		5*time.Second, 10*time.Millisecond, "the server's provisioning, not a request, wakes the controller")
+}
+
 func TestCreateRefusals(t *testing.T) {
 	h := newHarness(t)
 	ctx := t.Context()
