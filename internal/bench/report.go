@@ -183,42 +183,64 @@ const lagTrials = 4000
 
 // LagFloor is the expected least time phase can take for n instances of config under
 // its read lag: Bound, with each creation, update or deletion seen only once a read
-// shows it, a uniform draw of up to the lag for every cache it passes (caches), and
-// the slowest of the parallel slots deciding. It is estimated over lagTrials seeded
-// runs; the realistic configuration's stages besides its instances wait out one
-// cache each too. Zero for a phase that waits for no change.
+// shows it (shownLate), the slowest of the parallel slots deciding. It is estimated
+// over lagTrials seeded runs; the realistic configuration's stages besides its
+// instances are seen through region's cache too. Zero for a phase that waits for no
+// change.
 func (r *Report) LagFloor(config Config, phase string, n int) time.Duration {
 	bound := r.Bound(config, phase, n)
 	if config.ReadLag <= 0 || (phase != PhaseApply && phase != PhaseTags && phase != PhaseDestroy) {
 		return 0
 	}
 
+	took := r.Options.ProvisionDelay
+	if phase == PhaseDestroy {
+		took = r.Options.DeprovisionDelay
+	}
+
+	stages := 0
+	if config.Workload == WorkloadRealistic && phase != PhaseTags {
+		stages = realisticStages
+	}
+
 	parallelism := r.Options.Parallelism
 	random := rand.New(rand.NewPCG(uint64(n), uint64(config.ReadLag))) //nolint:gosec // an estimate, not a secret
-	lag := float64(config.ReadLag)
 
-	var total float64
+	var total time.Duration
 
 	for range lagTrials {
-		slots := make([]float64, parallelism)
+		slots := make([]time.Duration, parallelism)
 
 		for i := range n {
-			for range caches(config.Backend) {
-				slots[i%parallelism] += random.Float64() * lag
-			}
+			slots[i%parallelism] += shownLate(random, caches(config.Backend), took, config.ReadLag)
 		}
 
 		total += slices.Max(slots)
+
+		for range stages {
+			total += shownLate(random, 1, took, config.ReadLag)
+		}
 	}
 
-	floor := bound + time.Duration(total/lagTrials)
+	return bound + total/lagTrials
+}
 
-	if config.Workload == WorkloadRealistic && phase != PhaseTags {
-		// Each of the stages besides the instances seen half a lag late on average.
-		floor += realisticStages * config.ReadLag / 2
+// shownLate draws how long after a change ends (its provisioning, or its
+// deprovisioning, took after it began) a read first shows it through count caches, as
+// the sandbox's read lag has it: each cache began to trail the object when the change
+// began and shows its end as sandbox.LaterShown says (a deletion of half a second, shown
+// within a lag of its start, is seen a mean of 1.09 s late through a cache of 2 s, not
+// 1 s); on compute, compute's own cache then trails what region's showed, from the moment
+// it showed it.
+func shownLate(random *rand.Rand, count int, took, lag time.Duration) time.Duration {
+	draw := func() time.Duration { return time.Duration(random.Int64N(int64(lag) + 1)) }
+
+	shown := took
+	for range count {
+		shown = sandbox.LaterShown(draw(), shown, shown+draw(), lag)
 	}
 
-	return floor
+	return shown - took
 }
 
 // PollingAllowance is the most polling requests per instance the target allows:
@@ -794,9 +816,10 @@ func (r *Report) Markdown() string {
 		"and after the instances its load balancer, each ≥ %s + 3 × %s (the storage until the sandbox reports its "+
 		"mount on the network, %s after its create), "+
 		"and its destroy deletes them in the reverse order, each ≥ %s + 2 × %s. With read lag, the floor adds to the bound, for every "+
-		"change, a draw of up to the lag for each cache a read of it passes (one on `region`, two on `compute`: "+
-		"region's, which compute's controller reads, and compute's own), the slowest of the %d parallel slots deciding "+
-		"(the mean of %d seeded runs).\n",
+		"change, how late each cache a read of it passes shows it (one on `region`, two on `compute`: "+
+		"region's, which compute's controller reads, and compute's own): a draw of up to the lag, but a cache still "+
+		"trailing the change's start (a deletion's) shows its end no sooner than that, nor later than a lag after "+
+		"the start; the slowest of the %d parallel slots deciding (the mean of %d seeded runs).\n",
 		o.Parallelism, o.ProvisionDelay, o.Latency,
 		o.Parallelism, o.Latency,
 		o.Parallelism, o.DeprovisionDelay, o.Latency,

@@ -112,8 +112,7 @@ func snapshotObjects(w *world) objectSnapshot {
 
 // record starts a lag for every object that changed since before, each for its own
 // random time in [0, max]. An object already lagging keeps the version the cache
-// shows, until the later of the two ends, but no longer than max from when it began
-// to lag: an object that keeps changing is still seen within the read lag.
+// shows for as long as LaterShown says.
 func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
 	if before == nil {
 		return
@@ -147,14 +146,9 @@ func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 			key := lagKey{kind: kind, id: id}
 
 			if entry, ok := l.entries[key]; ok && entry.until.After(now) {
-				if limit := entry.since.Add(l.max); until.After(limit) {
-					until = limit
-				}
-
-				if until.After(entry.until) {
-					entry.until = until
-					l.entries[key] = entry
-				}
+				since := entry.since
+				entry.until = since.Add(LaterShown(entry.until.Sub(since), now.Sub(since), until.Sub(since), l.max))
+				l.entries[key] = entry
 
 				continue
 			}
@@ -164,6 +158,20 @@ func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 			}
 		}
 	}
+}
+
+// LaterShown is when a cache that trails writes by up to lag shows the second of two
+// changes to one object, counted from the first: it would show the first at first,
+// and the second, made at change, at second. A cache still trailing the first when
+// the second comes shows neither until the later of the two, but no later than a lag
+// after the first: an object that keeps changing is still seen within the read lag.
+// The floor the read lag imposes on a benchmark follows this rule too.
+func LaterShown(first, change, second, lag time.Duration) time.Duration {
+	if first <= change {
+		return second
+	}
+
+	return max(first, min(second, lag))
 }
 
 // overlay shows the world as a read sees it now: it puts the version the cache has of
