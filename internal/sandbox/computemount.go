@@ -133,7 +133,8 @@ func (s *Sandbox) changes() uint64 {
 }
 
 // nextChange is compute.Config.NextChange: the next transition due in the world, or
-// the next object of it whose lag runs out, whichever comes first.
+// the next object of it whose lag runs out, whichever comes first. Compute calls it
+// holding its own lock, never from inside a region or identity request.
 func (s *Sandbox) nextChange() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()

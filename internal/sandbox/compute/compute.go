@@ -93,16 +93,16 @@ const instancesKind = "compute.instances"
 // region's answers next change on their own (Config.NextChange), as the reverse watch
 // wakes it. Reads see the instances through the Cache.
 type Service struct {
-	mux       *http.ServeMux
-	transport http.RoundTripper
-	service   *unikorn.Client
-	now       func() time.Time
-	auth      func(token string) bool
-	persist   func(state []byte)
-	cache     Cache
-	changes   func() uint64
-	next      func() time.Time
-	patterns  []string
+	mux        *http.ServeMux
+	transport  http.RoundTripper
+	service    *unikorn.Client
+	now        func() time.Time
+	auth       func(token string) bool
+	persist    func(state []byte)
+	cache      Cache
+	changes    func() uint64
+	nextChange func() time.Time
+	patterns   []string
 
 	// mu serialises requests, as one controller would act on one object at a time.
 	mu        sync.Mutex
@@ -124,9 +124,9 @@ type Service struct {
 	closed bool
 	passes sync.WaitGroup
 
-	// watch wakes the controller at watchAt, the next change of what it reads.
-	watch   *time.Timer
-	watchAt time.Time
+	// watchTimer wakes the controller at watchAt, the next change of what it reads.
+	watchTimer *time.Timer
+	watchAt    time.Time
 }
 
 // instance is compute's record: what the user asked for, and where its quota is held.
@@ -147,17 +147,17 @@ func New(cfg Config) (*Service, error) {
 	}
 
 	s := &Service{
-		mux:       http.NewServeMux(),
-		transport: cfg.Transport,
-		service:   service,
-		now:       cfg.Now,
-		auth:      cfg.Authenticate,
-		persist:   cfg.Persist,
-		cache:     cfg.Cache,
-		changes:   cfg.Changes,
-		next:      cfg.NextChange,
-		instances: map[string]*instance{},
-		saved:     cfg.State,
+		mux:        http.NewServeMux(),
+		transport:  cfg.Transport,
+		service:    service,
+		now:        cfg.Now,
+		auth:       cfg.Authenticate,
+		persist:    cfg.Persist,
+		cache:      cfg.Cache,
+		changes:    cfg.Changes,
+		nextChange: cfg.NextChange,
+		instances:  map[string]*instance{},
+		saved:      cfg.State,
 	}
 
 	if len(cfg.State) > 0 {
@@ -289,24 +289,27 @@ func (s *Service) pass(ctx context.Context) {
 	s.watchNextChange()
 }
 
-// watchNextChange wakes the controller when what it reads next changes; a pass that
-// ran learnt everything before. Callers hold mu.
+// watchNextChange wakes the controller when what it reads next changes: whatever
+// changed before, the pass that just ran has seen. Callers hold mu.
 func (s *Service) watchNextChange() {
-	if s.next == nil || s.closed {
+	if s.nextChange == nil || s.closed {
 		return
 	}
 
-	next := s.next()
+	// A change already watched for is not watched for again: with fault rules
+	// installed every pass runs, and one that found the change not yet made (a clock
+	// stepped back) would arm a timer that fires at once, for ever.
+	next := s.nextChange()
 	if next.IsZero() || next.Equal(s.watchAt) {
 		return
 	}
 
-	if s.watch != nil {
-		s.watch.Stop()
+	if s.watchTimer != nil {
+		s.watchTimer.Stop()
 	}
 
 	s.watchAt = next
-	s.watch = time.AfterFunc(max(next.Sub(s.now()), 0), func() {
+	s.watchTimer = time.AfterFunc(max(next.Sub(s.now()), 0), func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 
@@ -382,9 +385,9 @@ func (s *Service) cachedView() map[string]*instance {
 	return view
 }
 
-// wake runs a pass of the controller as soon as the request that wrote has answered:
-// the hidden server of a new instance is created then, not at the next request.
-// Callers hold mu.
+// wake runs a pass of the controller as soon as its caller lets go of mu: after a
+// write has answered, so that the hidden server of a new instance is created then and
+// not at the next request, or when what the controller reads changes. Callers hold mu.
 func (s *Service) wake() {
 	if s.closed || !s.woken.CompareAndSwap(false, true) {
 		return
@@ -428,8 +431,8 @@ func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
 
-	if s.watch != nil {
-		s.watch.Stop()
+	if s.watchTimer != nil {
+		s.watchTimer.Stop()
 	}
 	s.mu.Unlock()
 
