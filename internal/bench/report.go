@@ -193,10 +193,11 @@ func (r *Report) LagFloor(config Config, phase string, n int) time.Duration {
 		return 0
 	}
 
-	took := r.Options.ProvisionDelay
-	if phase == PhaseDestroy {
-		took = r.Options.DeprovisionDelay
-	}
+	changes := map[string][]time.Duration{
+		PhaseApply:   sandbox.ChangesAfter(sandbox.WriteCreate, r.Options.ProvisionDelay),
+		PhaseTags:    sandbox.ChangesAfter(sandbox.WriteUpdate, r.Options.ProvisionDelay),
+		PhaseDestroy: sandbox.ChangesAfter(sandbox.WriteDelete, r.Options.DeprovisionDelay),
+	}[phase]
 
 	stages := 0
 	if config.Workload == WorkloadRealistic && phase != PhaseTags {
@@ -212,35 +213,54 @@ func (r *Report) LagFloor(config Config, phase string, n int) time.Duration {
 		slots := make([]time.Duration, parallelism)
 
 		for i := range n {
-			slots[i%parallelism] += shownLate(random, caches(config.Backend), took, config.ReadLag)
+			slots[i%parallelism] += shownLate(random, caches(config.Backend), changes, config.ReadLag)
 		}
 
 		total += slices.Max(slots)
 
 		for range stages {
-			total += shownLate(random, 1, took, config.ReadLag)
+			total += shownLate(random, 1, changes, config.ReadLag)
 		}
 	}
 
 	return bound + total/lagTrials
 }
 
-// shownLate draws how long after a change ends (its provisioning, or its
-// deprovisioning, took after it began) a read first shows it through count caches, as
-// the sandbox's read lag has it: each cache began to trail the object when the change
-// began and shows its end as sandbox.LaterShown says (a deletion of half a second, shown
-// within a lag of its start, is seen a mean of 1.09 s late through a cache of 2 s, not
-// 1 s); on compute, compute's own cache then trails what region's showed, from the moment
-// it showed it.
-func shownLate(random *rand.Rand, count int, took, lag time.Duration) time.Duration {
-	draw := func() time.Duration { return time.Duration(random.Int64N(int64(lag) + 1)) }
-
-	shown := took
-	for range count {
-		shown = sandbox.LaterShown(draw(), shown, shown+draw(), lag)
+// shownLate draws how long after the last of an object's changes (made at changes,
+// counted from the write) a read first shows it through count caches: region's, and
+// on compute then compute's own, which trails the instance from the user's write and
+// sees it change again when compute's controller sees region's cache show the end
+// (what it projects on the way is left out).
+func shownLate(random *rand.Rand, count int, changes []time.Duration, lag time.Duration) time.Duration {
+	shown := trail(random, changes, lag)
+	for range count - 1 {
+		shown = trail(random, []time.Duration{0, shown}, lag)
 	}
 
-	return shown - took
+	return shown - changes[len(changes)-1]
+}
+
+// trail draws when one cache first shows the last of an object's changes, each drawn
+// up to lag late, under the sandbox's rule (sandbox.LaterShown): a change that comes
+// while the cache still trails an earlier one is shown no sooner than that one, and
+// within a lag of when the cache began to trail. A deletion of half a second is so
+// shown a mean of 1.09 s late through a cache of 2 s, not 1 s.
+func trail(random *rand.Rand, changes []time.Duration, lag time.Duration) time.Duration {
+	var since, until time.Duration
+
+	for i, at := range changes {
+		drawn := at + time.Duration(random.Int64N(int64(lag)+1))
+
+		if i > 0 && until > at {
+			until = since + sandbox.LaterShown(until-since, at-since, drawn-since, lag)
+
+			continue
+		}
+
+		since, until = at, drawn
+	}
+
+	return until
 }
 
 // PollingAllowance is the most polling requests per instance the target allows:
@@ -817,9 +837,10 @@ func (r *Report) Markdown() string {
 		"mount on the network, %s after its create), "+
 		"and its destroy deletes them in the reverse order, each ≥ %s + 2 × %s. With read lag, the floor adds to the bound, for every "+
 		"change, how late each cache a read of it passes shows it (one on `region`, two on `compute`: "+
-		"region's, which compute's controller reads, and compute's own): a draw of up to the lag, but a cache still "+
-		"trailing the change's start (a deletion's) shows its end no sooner than that, nor later than a lag after "+
-		"the start; the slowest of the %d parallel slots deciding (the mean of %d seeded runs).\n",
+		"region's, which compute's controller reads, and compute's own): a draw of up to the lag for each of the "+
+		"object's changes, a cache still trailing an earlier change showing the later no sooner than the earlier, "+
+		"and within a lag of when it began to trail; the slowest of the %d parallel slots deciding (the mean of "+
+		"%d seeded runs).\n",
 		o.Parallelism, o.ProvisionDelay, o.Latency,
 		o.Parallelism, o.Latency,
 		o.Parallelism, o.DeprovisionDelay, o.Latency,

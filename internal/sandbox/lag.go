@@ -161,17 +161,19 @@ func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 }
 
 // LaterShown is when a cache that trails writes by up to lag shows the second of two
-// changes to one object, counted from the first: it would show the first at first,
-// and the second, made at change, at second. A cache still trailing the first when
-// the second comes shows neither until the later of the two, but no later than a lag
-// after the first: an object that keeps changing is still seen within the read lag.
-// The floor the read lag imposes on a benchmark follows this rule too.
-func LaterShown(first, change, second, lag time.Duration) time.Duration {
-	if first <= change {
-		return second
+// changes to one object, counted from the first: it would show the first at
+// firstShown, and the second, made at secondMade, at secondShown. A cache still
+// trailing the first when the second comes shows neither until the later of the two,
+// but no later than a lag after the first: an object that keeps changing is still
+// seen within the read lag. A cache that has caught up with the first shows the
+// second when it would; the sandbox's own cache starts a new trail then, and the
+// bench's floor of the read lag asks about both.
+func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Duration {
+	if firstShown <= secondMade {
+		return secondShown
 	}
 
-	return max(first, min(second, lag))
+	return max(firstShown, min(secondShown, lag))
 }
 
 // overlay shows the world as a read sees it now: it puts the version the cache has of

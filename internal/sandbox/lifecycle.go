@@ -68,6 +68,41 @@ func deprovisionSchedule(now time.Time, delay time.Duration) schedule {
 	return schedule{{To: toGone, Due: now.Add(delay)}}
 }
 
+// Writes whose lifecycles ChangesAfter tells.
+const (
+	WriteCreate = "create"
+	WriteUpdate = "update"
+	WriteDelete = "delete"
+)
+
+// ChangesAfter is when an object changes after a write of the given kind that takes
+// delay to provision or deprovision, counted from the write (the first, at zero): what
+// a cache that trails the object sees change, for the floor the read lag imposes on a
+// benchmark.
+func ChangesAfter(write string, delay time.Duration) []time.Duration {
+	var lifecycle schedule
+
+	switch write {
+	case WriteCreate:
+		lifecycle = provisionSchedule(time.Time{}, delay)
+	case WriteUpdate:
+		lifecycle = reprovisionSchedule(time.Time{}, delay)
+	case WriteDelete:
+		lifecycle = deprovisionSchedule(time.Time{}, delay)
+	}
+
+	changes := []time.Duration{0}
+
+	for _, step := range lifecycle {
+		// An update shows provisioning at once: one change with the write.
+		if at := step.Due.Sub(time.Time{}); at > changes[len(changes)-1] {
+			changes = append(changes, at)
+		}
+	}
+
+	return changes
+}
+
 // applyProvisioning moves read metadata to a provisioning target. It reports whether
 // the object is gone.
 func applyProvisioning(metadata *unikorn.ReadMetadata, to string) bool {
