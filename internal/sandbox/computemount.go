@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -132,19 +133,24 @@ func (s *Sandbox) changes() uint64 {
 	return s.generation + s.lag.caughtUp
 }
 
-// nextChange is compute.Config.NextChange: the next transition due in the world, or
-// the next object of it whose lag runs out, whichever comes first. Compute calls it
-// holding its own lock, never from inside a region or identity request.
+// serversKind names region's servers among the world's kinds of object (objectKinds).
+const serversKind = "Servers"
+
+// nextChange is compute.Config.NextChange: when a server's next transition falls
+// due, or the lag on one runs out, whichever comes first. Region's servers are what
+// compute's controller reads and its watch follows; a change of anything else would
+// wake it for a pass that finds nothing new. Compute calls it holding its own lock,
+// never from inside a region or identity request.
 func (s *Sandbox) nextChange() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	next := s.dueAt
-	if next.IsZero() {
-		next = nextDue(s.world)
+	next := never
+	for _, record := range s.world.Servers {
+		earliestDue(reflect.ValueOf(record), &next)
 	}
 
-	if caughtUp := s.lag.nextCatchUp(objectKinds(s.world)); !caughtUp.IsZero() && caughtUp.Before(next) {
+	if caughtUp := s.lag.nextCatchUp(serversKind); !caughtUp.IsZero() && caughtUp.Before(next) {
 		next = caughtUp
 	}
 

@@ -299,13 +299,13 @@ func (l *readLag) lagsAny(kinds map[string]reflect.Value) bool {
 	return false
 }
 
-// nextCatchUp is when the first lag on an object of one of kinds runs out, or the
-// zero time when none lags.
-func (l *readLag) nextCatchUp(kinds map[string]reflect.Value) time.Time {
+// nextCatchUp is when the first lag on an object of kind runs out, or the zero time
+// when none lags.
+func (l *readLag) nextCatchUp(kind string) time.Time {
 	var next time.Time
 
 	for key, entry := range l.entries {
-		if _, ok := kinds[key.kind]; ok && (next.IsZero() || entry.until.Before(next)) {
+		if key.kind == kind && (next.IsZero() || entry.until.Before(next)) {
 			next = entry.until
 		}
 	}
