@@ -42,17 +42,35 @@ type span struct {
 // hold both, to be narrowed again. The reads on the poll grid are shared between
 // waits, and see failures early; but before the span begins they can only see the
 // change not done, so a wait makes none there (see WaitForChange).
+//
+// All of that holds for a change that takes about as long each time. One that is
+// seen done after times scattered over more than a poll interval (a cloud whose
+// caches show each write after a random lag of up to seconds) has no span to learn:
+// narrowing moves the span's start up to the slow ones, no wait reads before it any
+// more, and every change done earlier is seen only there. In a destroy of 100 with a
+// 2 s read lag, region's deletions were seen 1.84 s after their request on average,
+// where its cache had shown them by 1.59 s. For such a change a wait reads on the
+// shared ticks from a tick before the earliest it has been seen done, and nowhere
+// else: each tick's list serves every wait of the wave.
 type pacer struct {
 	// narrow is the grid the probes fall on; a span narrower than four of it is read
 	// at its end only.
 	narrow time.Duration
+	// scattered is how far apart two waits must see a change's end for it to have
+	// no span: one is seen done earlier than the other is seen not done, by that
+	// much or more.
+	scattered time.Duration
 
 	mu    sync.Mutex
 	spans map[Change]span
+	// agreed is, per change, what every wait's reads agree on: the latest a read saw
+	// it not done (above) and the earliest one saw it done (within). Inverted, it is
+	// how far apart the ends of the changes lie at least.
+	agreed map[Change]span
 }
 
-func newPacer(narrow time.Duration) *pacer {
-	return &pacer{narrow: narrow, spans: map[Change]span{}}
+func newPacer(narrow, scattered time.Duration) *pacer {
+	return &pacer{narrow: narrow, scattered: scattered, spans: map[Change]span{}, agreed: map[Change]span{}}
 }
 
 // probe is a read a wait makes besides its poll ticks: at, counted from the start of
@@ -82,6 +100,10 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 
 	if !ok {
 		return nil, 0
+	}
+
+	if agreed := p.agreed[c]; agreed.above-agreed.within >= p.scattered {
+		return nil, max(agreed.within-p.scattered, 0)
 	}
 
 	// The end is read half a step of the probes' grid after it (and the grid rounds
@@ -115,6 +137,12 @@ func (p *pacer) learn(c Change, above, within time.Duration) {
 	defer p.mu.Unlock()
 
 	s, ok := p.spans[c]
+
+	if !ok {
+		p.agreed[c] = span{above: above, within: within}
+	} else {
+		p.agreed[c] = span{above: max(p.agreed[c].above, above), within: min(p.agreed[c].within, within)}
+	}
 
 	switch {
 	case !ok:

@@ -47,7 +47,7 @@ func TestALongWaitSlowsDown(t *testing.T) {
 func steadySession(interval, narrow time.Duration) *Session {
 	session := &Session{poll: PollPolicy{Min: interval, Max: interval, Factor: 1}, pollEpoch: time.Now()}
 	if narrow > 0 {
-		session.pacer = newPacer(narrow)
+		session.pacer = newPacer(narrow, interval)
 	}
 
 	return session
@@ -194,7 +194,7 @@ func TestAProbeOnATickTakesItsPlace(t *testing.T) {
 func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	t.Parallel()
 
-	p := newPacer(10 * time.Millisecond)
+	p := newPacer(10*time.Millisecond, time.Second)
 	c := Change{Kind: "gone", Variant: "standard"}
 
 	probes, _ := p.probes(c)
@@ -231,6 +231,55 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	assert.Equal(t, []probe{{140 * time.Millisecond, true}, {160 * time.Millisecond, true}, {180 * time.Millisecond, true}}, probes,
 		"35 ms wide, its quarters would read every 10 ms")
 	assert.Equal(t, 140*time.Millisecond, notBefore)
+}
+
+// A change whose end is scattered over more than a poll interval (a cloud's caches
+// that show each write after a random lag) has no span: narrowing would move its
+// start up to the slowest, and the waits would see every quicker change only there.
+// Once one wait has seen it done earlier than another saw it not done, by an interval
+// or more, a wait reads on the ticks alone, from a tick before the earliest end seen.
+func TestAChangeWhoseEndIsScatteredIsReadOnTheTicks(t *testing.T) {
+	t.Parallel()
+
+	p := newPacer(10*time.Millisecond, 100*time.Millisecond)
+	c := Change{Kind: "gone", Variant: "standard"}
+
+	p.learn(c, 0, 400*time.Millisecond)
+	p.learn(c, 420*time.Millisecond, 480*time.Millisecond)
+
+	probes, _ := p.probes(c)
+	assert.NotEmpty(t, probes, "20 ms apart: still a span, read at its quarters")
+
+	p.learn(c, 900*time.Millisecond, 950*time.Millisecond)
+	p.learn(c, 800*time.Millisecond, 1000*time.Millisecond)
+	require.Equal(t, span{above: 800 * time.Millisecond, within: 950 * time.Millisecond}, p.spans[c],
+		"narrowed to the slow ones, whose span alone would be read from 800 ms")
+
+	probes, notBefore := p.probes(c)
+	assert.Empty(t, probes, "nothing but the ticks")
+	assert.Equal(t, 300*time.Millisecond, notBefore, "a tick before the earliest end seen, 400 ms")
+
+	// A wait that begins there sees a change done early on the next tick, not at the
+	// span's end.
+	const interval = 50 * time.Millisecond
+
+	session := steadySession(interval, 5*time.Millisecond)
+	session.pacer.learn(c, 0, 200*time.Millisecond)
+	session.pacer.learn(c, 600*time.Millisecond, 650*time.Millisecond)
+	session.pacer.learn(c, 550*time.Millisecond, 700*time.Millisecond)
+
+	var expected []bool
+
+	start := time.Now()
+	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", c, func(_ context.Context, expectDone bool) (bool, error) {
+		expected = append(expected, expectDone)
+
+		return time.Since(start) >= 250*time.Millisecond, nil
+	}))
+
+	assert.Less(t, time.Since(start), 450*time.Millisecond, "seen a tick after it was done, at 250 ms")
+	assert.NotContains(t, expected, true, "every read on a tick, shared with the other waits")
+	assert.LessOrEqual(t, len(expected), 4, "no tick before 150 ms")
 }
 
 // Waits tick on one grid, so that waits at different stages of their backoff still

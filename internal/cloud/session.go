@@ -95,8 +95,9 @@ func NewSession(client *unikorn.Client, options ...Option) *Session {
 	session.poll.Max = max(session.poll.Max, session.poll.Min)
 	session.poll.Factor = max(session.poll.Factor, 1)
 	// Probes fall on a grid a tenth of the shortest interval fine, and a span a few
-	// of those wide is as good as known.
-	session.pacer = newPacer(session.poll.Min / 10)
+	// of those wide is as good as known; changes whose ends lie an interval apart are
+	// read on the ticks.
+	session.pacer = newPacer(session.poll.Min/10, session.poll.Min)
 
 	// A random phase keeps provider processes, each polling on its own grid, out of
 	// step with each other; within one process the waits are in step on purpose.
