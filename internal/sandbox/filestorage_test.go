@@ -390,7 +390,7 @@ func TestFileStorageUsageAndState(t *testing.T) {
 }
 
 func TestFileStorageReadsLag(t *testing.T) {
-	h := newHarness(t, withReadLag(7))
+	h := newHarness(t, withReadLag(1))
 
 	created := h.createFileStorage(fileStorageCreate("lagging", 1))
 	id := created.Metadata.ID

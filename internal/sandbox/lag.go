@@ -377,21 +377,41 @@ func (s *Sandbox) changed() {
 // advanceLagged applies the transitions due by now, the cache trailing them as it
 // trails any write. They are recorded before the request they came due in is served:
 // a read must not see what the next read hides again.
+//
+// The cache trails each transition from when it fell due, not from the request that
+// applies it: the cloud's controllers act on time whether anyone asks or not. A
+// transition the sandbox applied only when the next request came would show up later
+// the fewer requests were made, and a client that polls less would be seen as
+// slower to notice.
 func (s *Sandbox) advanceLagged(now time.Time) bool {
 	// Nothing falls due before dueAt, unless a write since scheduled something.
 	if !s.dueAt.IsZero() && now.Before(s.dueAt) {
 		return false
 	}
 
-	before := s.lag.snapshot(s.world)
-	advanced := s.world.advance(now)
+	advanced := false
 
-	// A transition may free what waits on a condition rather than a time (a project
-	// deleted once nothing holds it): after one, the next request looks again.
+	if before := s.lag.snapshot(s.world); before != nil {
+		for due := nextDue(s.world); !due.After(now) && s.world.advance(due); due = nextDue(s.world) {
+			s.lag.record(before, s.world, due)
+			before, advanced = s.lag.snapshot(s.world), true
+		}
+	}
+
+	// What is left falls due on a condition rather than a time (a project deleted
+	// once nothing holds it), or nothing lags.
+	before := s.lag.snapshot(s.world)
+	if s.world.advance(now) {
+		s.lag.record(before, s.world, now)
+
+		advanced = true
+	}
+
+	// After a transition, the next request looks again: one may have freed what
+	// waits on a condition.
 	s.dueAt = time.Time{}
 
 	if advanced {
-		s.lag.record(before, s.world, now)
 		s.generation++
 	} else {
 		s.dueAt = nextDue(s.world)

@@ -226,9 +226,9 @@ func TestReadLagCoversChangesTheCloudMakes(t *testing.T) {
 }
 
 // A transition falls due between requests and the first request that comes applies
-// it. The cache trails it as it trails a write, so that request sees no more than the
-// next one: a cache never shows a version and then an older one.
-func TestReadLagTrailsATransitionFromTheRequestThatAppliesIt(t *testing.T) {
+// it. The cache trails it as it trails a write, from when it fell due, so that request
+// sees no more than the next one: a cache never shows a version and then an older one.
+func TestReadLagTrailsATransitionFromWhenItFellDue(t *testing.T) {
 	h := newHarness(t)
 
 	server := h.createServer(serverCreate("app"))
@@ -240,5 +240,14 @@ func TestReadLagTrailsATransitionFromTheRequestThatAppliesIt(t *testing.T) {
 
 	assert.Equal(t, first.Metadata.ProvisioningStatus, second.Metadata.ProvisioningStatus, "two reads at one instant agree")
 	assert.NotEqual(t, unikorn.ProvisioningProvisioned, first.Metadata.ProvisioningStatus,
-		"the provisioning that fell due is hidden for the lag from the read that applied it")
+		"the provisioning that fell due is hidden while the lag since then lasts")
+
+	// The cloud acts when a transition falls due, asked or not: a read that comes
+	// once the lag has passed since then sees it at once, not a lag after the read.
+	require.NoError(t, h.sb.UpdateSettings(Settings{ReadLag: testReadLag.String()}))
+	quiet := h.createServer(serverCreate("quiet"))
+	h.clock.Advance(time.Hour)
+
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(quiet.Metadata.ID).Metadata.ProvisioningStatus,
+		"provisioned an hour ago, shown by the first read since")
 }
