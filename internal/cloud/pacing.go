@@ -43,34 +43,63 @@ type span struct {
 // waits, and see failures early; but before the span begins they can only see the
 // change not done, so a wait makes none there (see WaitForChange).
 //
-// All of that holds for a change that takes about as long each time. One that is
-// seen done after times scattered over more than a poll interval (a cloud whose
-// caches show each write after a random lag of up to seconds) has no span to learn:
+// All of that holds for a change that takes about as long each time. One whose end
+// recent waits have seen scattered over a poll interval or more (a cloud whose caches
+// show each write after a random lag of up to seconds) has no span to learn:
 // narrowing moves the span's start up to the slow ones, no wait reads before it any
-// more, and every change done earlier is seen only there. In a destroy of 100 with a
-// 2 s read lag, region's deletions were seen 1.84 s after their request on average,
-// where its cache had shown them by 1.59 s. For such a change a wait reads on the
-// shared ticks from a tick before the earliest it has been seen done, and nowhere
-// else: each tick's list serves every wait of the wave.
+// more, and every change done earlier is seen only there. For such a change a wait
+// reads on the shared ticks from a tick before the earliest a recent wait saw it
+// done, and nowhere else: each tick's list serves every wait of the wave.
 type pacer struct {
 	// narrow is the grid the probes fall on; a span narrower than four of it is read
 	// at its end only.
 	narrow time.Duration
-	// scattered is how far apart two waits must see a change's end for it to have
-	// no span: one is seen done earlier than the other is seen not done, by that
+	// scattered is how far apart recent waits must see a change's end for it to
+	// have no span: one saw it done earlier than another saw it not done, by that
 	// much or more.
 	scattered time.Duration
 
-	mu    sync.Mutex
-	spans map[Change]span
-	// agreed is, per change, what every wait's reads agree on: the latest a read saw
-	// it not done (above) and the earliest one saw it done (within). Inverted, it is
-	// how far apart the ends of the changes lie at least.
-	agreed map[Change]span
+	mu     sync.Mutex
+	spans  map[Change]span
+	recent map[Change]*recentWaits
 }
 
 func newPacer(narrow, scattered time.Duration) *pacer {
-	return &pacer{narrow: narrow, scattered: scattered, spans: map[Change]span{}, agreed: map[Change]span{}}
+	return &pacer{narrow: narrow, scattered: scattered, spans: map[Change]span{}, recent: map[Change]*recentWaits{}}
+}
+
+// recentWaits keeps what the last waits for a change saw, each wait's own span. Ten
+// are a wave of Terraform's default parallelism: the ends of a wave scattered by a
+// random lag keep their change without a span, while a cloud that slowed down
+// between waves, or one wait that began with its change half done (a delete sent
+// again to a server already going), is forgotten within a wave, the span having
+// widened to hold it meanwhile.
+type recentWaits struct {
+	seen  [10]span
+	count int
+	next  int
+}
+
+func (r *recentWaits) add(s span) {
+	r.seen[r.next] = s
+	r.next = (r.next + 1) % len(r.seen)
+	r.count = min(r.count+1, len(r.seen))
+}
+
+// scatter returns the earliest a recent wait saw the change done, and how much later
+// than that another saw it not done (zero or less when they agree).
+func (r *recentWaits) scatter() (earliestDone, spread time.Duration) {
+	var latestNotDone time.Duration
+
+	for i, s := range r.seen[:r.count] {
+		if i == 0 || s.within < earliestDone {
+			earliestDone = s.within
+		}
+
+		latestNotDone = max(latestNotDone, s.above)
+	}
+
+	return earliestDone, latestNotDone - earliestDone
 }
 
 // probe is a read a wait makes besides its poll ticks: at, counted from the start of
@@ -87,7 +116,8 @@ type probe struct {
 // begins, before which a read would see c not done, or for a span read at its end
 // only, that end: a tick a few tens of milliseconds before it can tell nothing that
 // the end does not tell a moment later, and costs a read of its own (one wait in ten
-// of a destroy had one). Nothing while nothing is known of c.
+// of a destroy had one). Nothing while nothing is known of c; for a change whose end
+// is scattered, nothing but the ticks, from a tick before the earliest end seen.
 func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 	if p == nil || c == (Change{}) {
 		return nil, 0
@@ -102,8 +132,8 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 		return nil, 0
 	}
 
-	if agreed := p.agreed[c]; agreed.above-agreed.within >= p.scattered {
-		return nil, max(agreed.within-p.scattered, 0)
+	if earliestDone, spread := p.recent[c].scatter(); spread >= p.scattered {
+		return nil, max(earliestDone-p.scattered, 0)
 	}
 
 	// The end is read half a step of the probes' grid after it (and the grid rounds
@@ -136,13 +166,13 @@ func (p *pacer) learn(c Change, above, within time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 
-	s, ok := p.spans[c]
-
-	if !ok {
-		p.agreed[c] = span{above: above, within: within}
-	} else {
-		p.agreed[c] = span{above: max(p.agreed[c].above, above), within: min(p.agreed[c].within, within)}
+	if p.recent[c] == nil {
+		p.recent[c] = &recentWaits{}
 	}
+
+	p.recent[c].add(span{above: above, within: within})
+
+	s, ok := p.spans[c]
 
 	switch {
 	case !ok:

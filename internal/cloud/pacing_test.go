@@ -233,11 +233,12 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	assert.Equal(t, 140*time.Millisecond, notBefore)
 }
 
-// A change whose end is scattered over more than a poll interval (a cloud's caches
-// that show each write after a random lag) has no span: narrowing would move its
-// start up to the slowest, and the waits would see every quicker change only there.
-// Once one wait has seen it done earlier than another saw it not done, by an interval
-// or more, a wait reads on the ticks alone, from a tick before the earliest end seen.
+// A change whose end is scattered over a poll interval or more (a cloud's caches that
+// show each write after a random lag) has no span: narrowing would move its start up
+// to the slowest, and the waits would see every quicker change only there. Once one
+// of the last ten waits has seen it done earlier than another saw it not done, by an
+// interval or more, a wait reads on the ticks alone, from a tick before the earliest
+// end seen.
 func TestAChangeWhoseEndIsScatteredIsReadOnTheTicks(t *testing.T) {
 	t.Parallel()
 
@@ -258,6 +259,22 @@ func TestAChangeWhoseEndIsScatteredIsReadOnTheTicks(t *testing.T) {
 	probes, notBefore := p.probes(c)
 	assert.Empty(t, probes, "nothing but the ticks")
 	assert.Equal(t, 300*time.Millisecond, notBefore, "a tick before the earliest end seen, 400 ms")
+
+	// Waits that agree forget, once ten have followed, an end that lay apart: one that
+	// began with its change half done, or a cloud that has since slowed down.
+	for range 6 {
+		p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
+	}
+
+	probes, _ = p.probes(c)
+	assert.Empty(t, probes, "the end seen at 400 ms is among the last ten")
+
+	p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
+	p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
+	probes, notBefore = p.probes(c)
+	assert.Equal(t, []probe{{955 * time.Millisecond, true}, {975 * time.Millisecond, true}, {995 * time.Millisecond, true}}, probes,
+		"a span again, read at its end")
+	assert.Equal(t, 955*time.Millisecond, notBefore)
 
 	// A wait that begins there sees a change done early on the next tick, not at the
 	// span's end.
