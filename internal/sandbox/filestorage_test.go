@@ -409,7 +409,9 @@ func TestFileStorageReadsLag(t *testing.T) {
 		expectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
 
 	// Past the lag the storage is seen, and its status changes as the back end reports:
-	// while the cache trails that, an update's patch conflicts, and nothing changes.
+	// while the cache trails that, an update's patch conflicts, and nothing changes. (On
+	// this seed the cache still trails the provisioning, which fell due a second
+	// before, when the storage is read.)
 	h.clock.Advance(settle)
 
 	fs := h.getFileStorage(id)

@@ -378,11 +378,12 @@ func (s *Sandbox) changed() {
 // trails any write. They are recorded before the request they came due in is served:
 // a read must not see what the next read hides again.
 //
-// The cache trails each transition from when it fell due, not from the request that
-// applies it: the cloud's controllers act on time whether anyone asks or not. A
-// transition the sandbox applied only when the next request came would show up later
-// the fewer requests were made, and a client that polls less would be seen as
-// slower to notice.
+// Each transition is applied at the time it fell due, and the cache trails it from
+// then, not from the request that applies it: the cloud's controllers act on time
+// whether anyone asks or not. A transition the sandbox applied only when the next
+// request came would show up later the fewer requests were made, so a client that
+// polls less would be seen as slower to notice, and what a transition stamps (a
+// share's usage report) would say when it was asked about.
 func (s *Sandbox) advanceLagged(now time.Time) bool {
 	// Nothing falls due before dueAt, unless a write since scheduled something.
 	if !s.dueAt.IsZero() && now.Before(s.dueAt) {
@@ -391,15 +392,21 @@ func (s *Sandbox) advanceLagged(now time.Time) bool {
 
 	advanced := false
 
-	if before := s.lag.snapshot(s.world); before != nil {
-		for due := nextDue(s.world); !due.After(now) && s.world.advance(due); due = nextDue(s.world) {
-			s.lag.record(before, s.world, due)
-			before, advanced = s.lag.snapshot(s.world), true
+	// Every step takes a schedule's first transition, so the due times move on. One
+	// that applied nothing ends the steps, and the final advance applies the rest at
+	// the request's time.
+	for due := nextDue(s.world); !due.After(now); due = nextDue(s.world) {
+		before := s.lag.snapshot(s.world)
+		if !s.world.advance(due) {
+			break
 		}
+
+		s.lag.record(before, s.world, due)
+		advanced = true
 	}
 
-	// What is left falls due on a condition rather than a time (a project deleted
-	// once nothing holds it), or nothing lags.
+	// What falls due on a condition rather than a time (a project deleted once
+	// nothing holds it) is applied now.
 	before := s.lag.snapshot(s.world)
 	if s.world.advance(now) {
 		s.lag.record(before, s.world, now)
