@@ -134,6 +134,22 @@ func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 	assert.LessOrEqual(t, checks, int(takes/interval)+1)
 }
 
+// readsOfAWait waits on session for a change c that is done takes after the wait
+// begins, and returns whether each of its reads expected the change done, and how
+// long the wait took.
+func readsOfAWait(t *testing.T, session *Session, c Change, takes time.Duration) (expected []bool, took time.Duration) {
+	t.Helper()
+
+	start := time.Now()
+	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", c, func(_ context.Context, expectDone bool) (bool, error) {
+		expected = append(expected, expectDone)
+
+		return time.Since(start) >= takes, nil
+	}))
+
+	return expected, time.Since(start)
+}
+
 // A wait tells its check which reads fall where the change has been seen done before:
 // the quarters of a wide span, which mostly see it not done, are not, so that a
 // deletion reads there what the waits of its wave share rather than each its own.
@@ -144,15 +160,7 @@ func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	deletion := Change{Kind: "gone", Variant: "standard"}
 	session.pacer.learn(deletion, 100*time.Millisecond, 200*time.Millisecond)
 
-	var expected []bool
-
-	start := time.Now()
-	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", deletion, func(_ context.Context, expectDone bool) (bool, error) {
-		expected = append(expected, expectDone)
-
-		return time.Since(start) >= 190*time.Millisecond, nil
-	}))
-
+	expected, _ := readsOfAWait(t, session, deletion, 190*time.Millisecond)
 	assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
 }
 
@@ -285,16 +293,8 @@ func TestAChangeWhoseEndIsScatteredIsReadOnTheTicks(t *testing.T) {
 	session.pacer.learn(c, 600*time.Millisecond, 650*time.Millisecond)
 	session.pacer.learn(c, 550*time.Millisecond, 700*time.Millisecond)
 
-	var expected []bool
-
-	start := time.Now()
-	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", c, func(_ context.Context, expectDone bool) (bool, error) {
-		expected = append(expected, expectDone)
-
-		return time.Since(start) >= 250*time.Millisecond, nil
-	}))
-
-	assert.Less(t, time.Since(start), 450*time.Millisecond, "seen a tick after it was done, at 250 ms")
+	expected, took := readsOfAWait(t, session, c, 250*time.Millisecond)
+	assert.Less(t, took, 450*time.Millisecond, "seen a tick after it was done, at 250 ms")
 	assert.NotContains(t, expected, true, "every read on a tick, shared with the other waits")
 	assert.LessOrEqual(t, len(expected), 4, "no tick before 150 ms")
 }
