@@ -284,8 +284,12 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 				PreConfig: func() {
 					env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "500ms"})
 
-					// Watch the records while Terraform destroys: a server must never be
-					// without its allocation.
+					// Watch the sandbox's records while Terraform destroys: a server must
+					// never be without its allocation. They are read as they are, not
+					// through the read lag, whose lists may show a server for a while
+					// after it is gone; and the allocation first, so that a release made
+					// between the two reads, after the server went, is not taken for one
+					// made before.
 					watch.Go(func() {
 						for {
 							select {
@@ -294,8 +298,8 @@ func TestAccInstanceDeleteReleasesQuotaAfterTheServerIsGone(t *testing.T) {
 							case <-time.After(5 * time.Millisecond):
 							}
 
-							servers := env.Servers(t, unikorn.ServerQuery{})
-							if len(servers) > 0 && len(instanceAllocations(t, env)) == 0 {
+							released := len(instanceAllocations(t, env)) == 0
+							if servers := env.InstanceServers(t, instanceID(t, "web")); released && len(servers) > 0 {
 								orphans = append(orphans, servers[0].Metadata.ProvisioningStatus)
 							}
 						}
