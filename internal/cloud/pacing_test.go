@@ -156,11 +156,14 @@ func readsOfAWait(t *testing.T, session *Session, c Change, takes time.Duration)
 func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	t.Parallel()
 
-	session := steadySession(time.Second, 5*time.Millisecond)
+	// Reads at 500, 600 and 700 ms, then just after 800 ms; no tick before 2 s. The
+	// change is done at the span's end, a tenth of a second after the last quarter, so
+	// that a busy machine's late timer does not read it there.
+	session := steadySession(2*time.Second, 5*time.Millisecond)
 	deletion := Change{Kind: "gone", Variant: "standard"}
-	session.pacer.learn(deletion, 100*time.Millisecond, 200*time.Millisecond)
+	session.pacer.learn(deletion, 400*time.Millisecond, 800*time.Millisecond)
 
-	expected, _ := readsOfAWait(t, session, deletion, 190*time.Millisecond)
+	expected, _ := readsOfAWait(t, session, deletion, 800*time.Millisecond)
 	assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
 }
 
@@ -180,8 +183,9 @@ func TestAProbeOnATickTakesItsPlace(t *testing.T) {
 	session.pacer.learn(deletion, 380*time.Millisecond, 390*time.Millisecond)
 
 	// Begun half a grid step before a tick, the probe (rounded up to the grid) falls on
-	// the tick two intervals later.
-	time.Sleep(session.untilTick(time.Now(), interval) - narrow/2)
+	// the tick two intervals later. The grid is moved to the wait rather than the wait
+	// slept to the grid, which a busy machine may oversleep.
+	session.pollEpoch = time.Now().Add(narrow/2 - interval)
 
 	start := time.Now()
 	require.Less(t, session.untilTick(start, interval), narrow, "the wait must begin just before a tick")
