@@ -122,8 +122,9 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
 			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
 		}}}
-		// The first read of the wait still shows it; every later one answers 404.
-		cloud.goneAt = time.Now().Add(7 * time.Millisecond)
+		// The read before the delete still shows it, with time to spare on a busy
+		// machine; every read of the wait answers 404.
+		cloud.goneAt = time.Now().Add(50 * time.Millisecond)
 
 		start := time.Now()
 		require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x", time.Time{}))
