@@ -123,7 +123,7 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
 		}}}
 		// The read before the delete still shows it, with time to spare on a busy
-		// machine; every read of the wait answers 404.
+		// machine; reads answer 404 from 50 ms on (the wait's first few still show it).
 		cloud.goneAt = time.Now().Add(50 * time.Millisecond)
 
 		start := time.Now()

@@ -156,9 +156,10 @@ func readsOfAWait(t *testing.T, session *Session, c Change, takes time.Duration)
 func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	t.Parallel()
 
-	// Reads at 500, 600 and 700 ms, then just after 800 ms; no tick before 2 s. The
-	// change is done at the span's end, a tenth of a second after the last quarter, so
-	// that a busy machine's late timer does not read it there.
+	// Reads at about 505, 605 and 705 ms (on the 5 ms grid), then just after 800 ms;
+	// no tick before 2 s. The change is done at the span's end, nearly a tenth of a
+	// second after the last quarter, so that a busy machine's late timer does not read
+	// it there.
 	session := steadySession(2*time.Second, 5*time.Millisecond)
 	deletion := Change{Kind: "gone", Variant: "standard"}
 	session.pacer.learn(deletion, 400*time.Millisecond, 800*time.Millisecond)

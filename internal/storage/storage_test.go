@@ -339,8 +339,8 @@ func TestAnUpdateRidesOutACacheThatTrails(t *testing.T) {
 	require.NoError(t, e.sandbox.SetFileStorageUsage(fs.Metadata.ID, sandbox.FileStorageUsage{UsedBytes: 1}))
 
 	// The cache may have caught up already (its lag is random, and a busy machine
-	// may take longer than it drew to send the patch): the next patch meets the
-	// conflict region answers whatever the lag drew, so that the test always sees one.
+	// may take longer than it drew to send the patch): the next patch gets the 500
+	// that region answers a conflicting patch with, so that the test always sees one.
 	_, err = e.sandbox.AddFault(sandbox.FaultRule{
 		Method: http.MethodPut, Route: "/api/v2/filestorage/{filestorageID}", Status: http.StatusInternalServerError, Count: 1,
 	})
