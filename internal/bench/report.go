@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -218,15 +217,16 @@ func (r *Report) lagFloor(config Config, phase string, n int, polled bool) time.
 		stages = realisticStages
 	}
 
-	seen := func(*rand.Rand, bool) time.Duration { return 0 }
-	if polled {
-		seen = func(random *rand.Rand, instance bool) time.Duration {
-			return r.seenByPoll(random, config.Backend, phase, instance)
-		}
-	}
-
 	parallelism := r.Options.Parallelism
 	random := rand.New(rand.NewPCG(uint64(n), uint64(config.ReadLag))) //nolint:gosec // an estimate, not a secret
+
+	// The poll's draws come from a stream of their own, so that both floors draw the
+	// same lags and differ by what polling adds alone.
+	seen := func(bool) time.Duration { return 0 }
+	if polled {
+		ticks := rand.New(rand.NewPCG(uint64(n), ^uint64(config.ReadLag))) //nolint:gosec // an estimate, not a secret
+		seen = func(instance bool) time.Duration { return r.seenByPoll(ticks, phase, instance) }
+	}
 
 	var total time.Duration
 
@@ -234,13 +234,13 @@ func (r *Report) lagFloor(config Config, phase string, n int, polled bool) time.
 		slots := make([]time.Duration, parallelism)
 
 		for i := range n {
-			slots[i%parallelism] += shownLate(random, caches(config.Backend), changes, config.ReadLag) + seen(random, true)
+			slots[i%parallelism] += shownLate(random, caches(config.Backend), changes, config.ReadLag) + seen(true)
 		}
 
 		total += slices.Max(slots)
 
 		for range stages {
-			total += shownLate(random, 1, changes, config.ReadLag) + seen(random, false)
+			total += shownLate(random, 1, changes, config.ReadLag) + seen(false)
 		}
 	}
 
@@ -248,19 +248,15 @@ func (r *Report) lagFloor(config Config, phase string, n int, polled bool) time.
 }
 
 // seenByPoll draws how long after a read could first show a change a reader on the
-// poll grid sees it: the wait for the grid's next tick (a draw up to the policy's
-// interval); for an instance, the moment its tick's list gathers the other waits'
-// reads (compute.DefaultReadGathering); and for an instance deleted on region, the
-// read of its server by ID that confirms the list's miss (a list leaves out what the
-// token may not see, so only a direct read says gone).
-func (r *Report) seenByPoll(random *rand.Rand, backend, phase string, instance bool) time.Duration {
+// poll grid sees it: the wait for the grid's next tick, a draw up to the policy's
+// interval (when a change shows under read lag falls anywhere between two ticks; the
+// list a tick sends is answered within the round trip the bound counts); and, for an
+// instance's deletion, the read of it by ID that confirms the tick's list's miss on
+// either back end (a list leaves out what the token may not see, so only a direct
+// read says gone).
+func (r *Report) seenByPoll(random *rand.Rand, phase string, instance bool) time.Duration {
 	seen := time.Duration(random.Int64N(int64(r.PollPolicy.Max)))
-	if !instance {
-		return seen
-	}
-
-	seen += compute.DefaultReadGathering
-	if backend == BackendRegion && phase == PhaseDestroy {
+	if instance && phase == PhaseDestroy {
 		seen += r.Options.Latency
 	}
 
@@ -885,15 +881,15 @@ func (r *Report) Markdown() string {
 		"object's changes, a cache still trailing an earlier change showing the later no sooner than the earlier, "+
 		"and within a lag of when it began to trail; the slowest of the %d parallel slots deciding (the mean of "+
 		"%d seeded runs). For a reader polling every %s, each change is seen on the first tick after a read "+
-		"could show it (a draw of up to the interval), an instance's once its tick's list has gathered (%s), "+
-		"and an instance's deletion on `region` once a read of its server by ID confirms the list's miss (a round trip).\n",
+		"could show it (a draw of up to the interval), and an instance's deletion once a read of it by ID "+
+		"confirms the tick's list's miss (a round trip).\n",
 		o.Parallelism, o.ProvisionDelay, o.Latency,
 		o.Parallelism, o.Latency,
 		o.Parallelism, o.DeprovisionDelay, o.Latency,
 		minimalRoundTrips(BackendRegion), minimalRoundTrips(BackendCompute),
 		o.Parallelism, o.ProvisionDelay, o.Latency,
 		o.ProvisionDelay, o.Latency, sandbox.MountDelay(o.ProvisionDelay), o.DeprovisionDelay, o.Latency,
-		o.Parallelism, lagTrials, r.PollPolicy.Max, compute.DefaultReadGathering)
+		o.Parallelism, lagTrials, r.PollPolicy.Max)
 
 	for i := range r.Series {
 		r.writeSeries(&b, &r.Series[i])
