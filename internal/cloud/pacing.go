@@ -157,7 +157,8 @@ func (p *pacer) probes(c Change) (probes []probe, notBefore time.Duration) {
 }
 
 // learn records that a change of kind c was not done at a read started above after
-// its wait began, and done at one started within after.
+// its wait began (zero: no read saw it not done), and done at one started within
+// after.
 func (p *pacer) learn(c Change, above, within time.Duration) {
 	if p == nil || c == (Change{}) {
 		return
@@ -177,6 +178,15 @@ func (p *pacer) learn(c Change, above, within time.Duration) {
 	switch {
 	case !ok:
 		p.spans[c] = span{above: above, within: within}
+	case above == 0 && within <= s.above:
+		// Its first read saw it done, below the span: a wait plans its reads on the
+		// span as it begins, and the others of its wave may narrow it before it reads
+		// (in a tag change under load, to a fraction of a millisecond above where it
+		// read). It knows only that the change took no longer; widened down to
+		// nothing, the span would send the next waits to read at the quarters of the
+		// whole duration, three reads each when their updates begin apart, as they do
+		// once slots free up one by one. It widens by its own width below that read.
+		p.spans[c] = span{above: max(within-(s.within-s.above), 0), within: s.within}
 	case above >= s.within || within <= s.above:
 		p.spans[c] = span{above: min(s.above, above), within: max(s.within, within)}
 	default:

@@ -246,6 +246,33 @@ func TestAPacerWidensItsSpanForAChangeOutsideIt(t *testing.T) {
 	assert.Equal(t, 140*time.Millisecond, notBefore)
 }
 
+// A wait plans its reads on the span as it begins; the other waits of its wave may
+// narrow it before the wait reads, and its first read then sees the change done a
+// little below the span. It widens the span by its width below that read, not down to
+// nothing: the next waits read at the span's end, not at the quarters of the whole
+// duration, each its own reads when the waits begin apart.
+func TestAWaitDoneAtItsFirstReadBelowTheSpanWidensItByItsWidth(t *testing.T) {
+	t.Parallel()
+
+	p := newPacer(25*time.Millisecond, 250*time.Millisecond)
+	c := Change{Kind: "updated", Variant: "standard"}
+	ms := time.Millisecond
+
+	p.learn(c, 1880*ms, 2040*ms)
+	p.learn(c, 1940*ms, 1980*ms)
+	p.learn(c, 0, 1939*ms)
+	assert.Equal(t, span{above: 1899 * ms, within: 1980 * ms}, p.spans[c], "40 ms wide, down to 40 ms below that read")
+
+	end := 1980*ms + 25*ms/2
+	probes, notBefore := p.probes(c)
+	assert.Equal(t, []probe{{end, true}, {end + 50*ms, true}, {end + 100*ms, true}}, probes, "read at its end only")
+	assert.Equal(t, end, notBefore)
+
+	p.learn(c, 1000*ms, 1500*ms)
+	assert.Equal(t, span{above: 1000 * ms, within: 1980 * ms}, p.spans[c],
+		"a read that saw it not done is what it says: the span widens to hold it")
+}
+
 // A change whose end is scattered over a poll interval or more (a cloud's caches that
 // show each write after a random lag) has no span: narrowing would move its start up
 // to the slowest, and the waits would see every quicker change only there. Once one
