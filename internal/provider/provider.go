@@ -1,4 +1,4 @@
-// Package provider is the Terraform provider for Unikorn Cloud compute: its
+// Package provider is the Terraform provider for Unikorn Cloud: its
 // configuration and the registry of every Terraform type it serves. The types
 // themselves live in sub-packages, one per family.
 package provider
