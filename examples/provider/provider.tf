@@ -2,8 +2,8 @@
 # keeps the token out of the configuration.
 #
 # An ordinary project user reaches instances through compute's public API: with a
-# compute endpoint set, instance_api defaults to "compute" and no identity endpoint
-# is needed.
+# compute endpoint set, instance_api defaults to "compute" and instances need no
+# identity endpoint (identity's projects, groups and service accounts do).
 provider "unikorn" {
   region_endpoint  = "https://region.example.com"
   compute_endpoint = "https://compute.example.com"

@@ -46,7 +46,7 @@ type PollPolicy struct {
 // DefaultPollPolicy notices a change within a quarter of a second (plus a round trip)
 // of it happening, with no more than four reads a second for all the waits on one
 // network. Measured with Terraform creating 100 instances ten at a time (see
-// BENCHMARKS.md), a cap of 400 ms left a run 17% above its lower bound, 250 ms about
+// BENCHMARKS-HISTORY.md), a cap of 400 ms left a run 17% above its lower bound, 250 ms about
 // 12%. A constant interval reads at most once more than the change lasts in
 // intervals; a shorter first one would add a read. After half a minute the change is
 // a slow one, and reads slow down to one every two seconds.

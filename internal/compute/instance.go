@@ -1,6 +1,9 @@
-// Package compute is the client-side compute façade: it shows an Instance and realizes
-// it as a region Server linked only by a reserved tag, charging the organization's
-// quota in identity on the way. It knows the Unikorn API and nothing about Terraform.
+// Package compute is the façade of compute instances: one Instances interface with two
+// back ends, ComputeInstances over compute's public instance API, and RegionInstances,
+// which realizes an Instance as a region Server linked only by a reserved tag, charging
+// the organization's quota in identity on the way; besides, the catalogue and the
+// snapshot images made from instances. It knows the Unikorn API and nothing about
+// Terraform.
 package compute
 
 import (

@@ -14,7 +14,8 @@ import (
 )
 
 // subject is what a life creates, updates and deletes: an instance on one back end,
-// a load balancer, or an identity stack. Each fails the requests its own clean lives make.
+// a load balancer, file storage, or an identity stack. Each fails the requests its own
+// clean lives make.
 type subject struct {
 	// name keys the subtests and the report's sections.
 	name string

@@ -1,4 +1,4 @@
-// Package provider is the Terraform provider for Unikorn Cloud compute: its
+// Package provider is the Terraform provider for Unikorn Cloud: its
 // configuration and the registry of every Terraform type it serves. The types
 // themselves live in sub-packages, one per family.
 package provider
@@ -66,9 +66,11 @@ func (p *unikornProvider) Metadata(_ context.Context, _ provider.MetadataRequest
 
 func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manages compute instances on [Unikorn Cloud](https://github.com/unikorn-cloud) " +
-			"and looks up its catalogue. Every setting can also come from the environment, so a " +
-			"provider block may be empty.",
+		MarkdownDescription: "Manages [Unikorn Cloud](https://github.com/unikorn-cloud): compute instances, " +
+			"through compute's public API or, for tokens with service rights, region's; the networks, security " +
+			"groups and SSH certificate authorities they stand on; snapshots, load balancers and file storage; " +
+			"and identity's projects, groups and service accounts. It also looks up the catalogue. Every setting " +
+			"can also come from the environment, so a provider block may be empty.",
 		Attributes: map[string]schema.Attribute{
 			attrRegionEndpoint: schema.StringAttribute{
 				Optional: true,
@@ -78,7 +80,8 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			attrIdentityEndpoint: schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Base URL of the Unikorn identity API, e.g. `https://identity.example.com`. " +
-					"Defaults to the `" + envIdentityEndpoint + "` environment variable.",
+					"Defaults to the `" + envIdentityEndpoint + "` environment variable. Required with `instance_api = " +
+					"\"region\"`; identity's projects, groups, service accounts, roles and quotas need it with either.",
 			},
 			attrToken: schema.StringAttribute{
 				Optional:  true,
@@ -112,8 +115,8 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			attrRequestTimeout: schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Longest time one API request may take, as a duration such as " +
-					"`\"30s\"` or `\"2m\"`. Defaults to `\"60s\"`. Waiting for an instance is bounded by " +
-					"its own `timeouts`, not by this.",
+					"`\"30s\"` or `\"2m\"`. Defaults to `\"60s\"`. Waiting for an object to be ready or gone is " +
+					"bounded by its resource's `timeouts`, not by this.",
 				Validators: []validator.String{validators.PositiveDuration()},
 			},
 			attrComputeEndpoint: schema.StringAttribute{
@@ -127,8 +130,8 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				MarkdownDescription: "Which API realizes instances: `\"compute\"`, compute's public instance API, which " +
 					"every project member may call; or `\"region\"`, region's server and identity's allocation APIs, " +
 					"which only tokens with service rights may call. Defaults to the `" + envInstanceAPI + "` environment " +
-					"variable, else `compute` when a compute endpoint is set and `region` otherwise. `identity_endpoint` " +
-					"is needed only by `region`.",
+					"variable, else `compute` when a compute endpoint is set and `region` otherwise. Only `region` " +
+					"requires `identity_endpoint`.",
 				Validators: []validator.String{stringvalidator.OneOf(instanceAPIs...)},
 			},
 			attrTokenSealKey: schema.StringAttribute{

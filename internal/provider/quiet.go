@@ -13,7 +13,7 @@ var LogSettings = []string{
 // QuietUnlessAsked turns the provider's and the plugin SDK's logs off when none of
 // LogSettings is set. Terraform then drops every line the provider writes, but the
 // SDK's loggers default to trace and would still format each RPC's lines as JSON: a
-// quarter of the provider's CPU time in a plan of 100 instances (see BENCHMARKS.md).
+// quarter of the provider's CPU time in a plan of 100 instances (see BENCHMARKS-HISTORY.md).
 // The benchmark's floor provider calls it too, so that what it costs compares.
 func QuietUnlessAsked() {
 	for _, name := range LogSettings {

@@ -1,7 +1,9 @@
-// Package sandbox is an in-memory simulation of the Unikorn region and identity APIs:
-// the same paths, bodies, status codes, list semantics and asynchronous lifecycles as
-// the real services, with fixed fixtures, fault injection and a control API for tests
-// and benchmarks. See docs/sandbox.md for the behaviour it promises.
+// Package sandbox is an in-memory simulation of the Unikorn region and identity APIs,
+// and of compute's under its compute prefix (internal/sandbox/compute): the same
+// paths, bodies, status codes, list semantics and asynchronous lifecycles as the real
+// services, with fixed fixtures, fault injection and a control API for tests and
+// benchmarks. README.md's "Trying configurations against the sandbox" says what it
+// promises users.
 //
 // It can be as harsh as production: Options.ReadLag serves reads from a cache that
 // trails writes (seeded by Options.Seed), fault rules of phase "after" lose the answer

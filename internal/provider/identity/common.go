@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -238,6 +239,7 @@ func failed(operation, noun string, err error) diag.Diagnostic {
 		creation *identity.ProjectCreationError
 		held     *identity.ProjectHeldError
 		lookup   *identity.LookupError
+		wait     *cloud.WaitError
 	)
 
 	summary := fmt.Sprintf("Unable to %s the %s", operation, noun)
@@ -252,6 +254,14 @@ func failed(operation, noun string, err error) diag.Diagnostic {
 			"Delete what still references the project, then run the destroy again.")
 	case errors.As(err, &lookup):
 		return diagnostic.Error(summary, err.Error(), "Check the ID or name, and the organization.")
+	case errors.As(err, &wait) && wait.Interrupted():
+		return diagnostic.Error(summary, err.Error(),
+			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where "+
+				"identity got to.")
+	case errors.As(err, &wait):
+		// The resource's timeouts bound a wait, not request_timeout, which bounds one request.
+		return diagnostic.Error(summary, err.Error(),
+			"Identity was asked and may still finish; nothing is undone. Raise the resource's timeouts if identity is slow.")
 	}
 
 	return diagnostic.APIError(summary, err)

@@ -1,5 +1,6 @@
-// Package instance is the unikorn_compute_instance resource: it maps the Terraform
-// schema to and from the compute façade, which does all the work.
+// Package instance is unikorn_compute_instance as a resource, a data source and a list
+// resource: it maps the Terraform schema to and from the compute façade, which does
+// all the work.
 package instance
 
 import (

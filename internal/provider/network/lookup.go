@@ -1,6 +1,6 @@
-// Package network serves the look-ups of what a compute instance is placed on and
-// protected by: networks, security groups and SSH certificate authorities, each by ID
-// or by name within a project.
+// Package network serves what a compute instance is placed on and protected by:
+// networks, security groups and SSH certificate authorities, each as a resource, a
+// data source that looks it up by ID or by name within a project, and a list resource.
 package network
 
 import (
