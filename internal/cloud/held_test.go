@@ -132,3 +132,35 @@ func TestDeleteHeldByALeavingHolderUntilTheTimeout(t *testing.T) {
 	var inUseErr *InUseError
 	require.ErrorAs(t, h.object().Delete(ctx, testSession(0), "x", time.Time{}), &inUseErr)
 }
+
+// A create whose wait ends before any read showed the object (interrupted at once)
+// returns what the create answered, so that the caller saves it rather than losing
+// track of it.
+func TestCreateInterruptedBeforeAnyReadKeepsTheAnswer(t *testing.T) {
+	t.Parallel()
+
+	c := &things{}
+	ctx, cancel := context.WithCancel(t.Context())
+
+	post := func(context.Context) (*thing, error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+
+		c.created = &thing{Metadata: unikorn.ReadMetadata{
+			StaticMetadata:     unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: "web"}, ID: "x", CreationTime: time.Now()},
+			ProvisioningStatus: unikorn.ProvisioningProvisioning,
+		}}
+		// The caches show it only in an hour; Terraform is interrupted meanwhile.
+		c.visibleAt = time.Now().Add(time.Hour)
+		cancel()
+
+		copied := *c.created
+
+		return &copied, nil
+	}
+
+	made, err := c.object().Create(ctx, testSession(time.Hour), "web", c.list, post)
+	require.Error(t, err)
+	require.NotNil(t, made, "what the create made is returned with the error")
+	assert.Equal(t, "x", made.Metadata.ID)
+}

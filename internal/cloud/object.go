@@ -322,7 +322,20 @@ func (o Object[T]) Create(ctx context.Context, s *Session, name string,
 		return nil, err
 	}
 
-	return o.WaitProvisioned(ctx, s, o.Metadata(object).ID)
+	return o.WaitProvisionedAfter(ctx, s, object)
+}
+
+// WaitProvisionedAfter is WaitProvisioned after a create that answered with object:
+// when the wait ends before any read shows it (interrupted, or the caches did not show
+// it in time), it returns that answer, so that the caller keeps track of what it made
+// (Terraform saves it, tainted) instead of losing it.
+func (o Object[T]) WaitProvisionedAfter(ctx context.Context, s *Session, object *T) (*T, error) {
+	read, err := o.WaitProvisioned(ctx, s, o.Metadata(object).ID)
+	if read == nil {
+		read = object
+	}
+
+	return read, err
 }
 
 // Post is Create without the wait: it returns the object as the answer (or the
