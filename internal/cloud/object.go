@@ -200,9 +200,9 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 		return err
 	}
 
-	// refused judges a refusal as in use: another try while a holder is going away or
-	// the caches may not show the holder's release yet, a *HeldError otherwise.
-	refused := func(ctx context.Context, err error) (bool, error) {
+	// refused judges a refusal as in use: nil (another try) while a holder is going
+	// away or the caches may not show the holder's release yet, a *HeldError otherwise.
+	refused := func(ctx context.Context, err error) error {
 		inUse = err
 		now := time.Now()
 		settle := func() { held = now.Add(max(s.readLag, s.poll.Max, HeldGrace)) }
@@ -222,12 +222,12 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			if holder.Leaving {
 				settle()
 
-				return false, nil
+				return nil
 			}
 		}
 
 		if now.Before(held) {
-			return false, nil
+			return nil
 		}
 
 		name := ""
@@ -235,7 +235,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			name = o.Metadata(object).Name
 		}
 
-		return false, &HeldError{Kind: o.Kind, ID: id, Name: name, Holders: holders, Users: o.Users, Err: err}
+		return &HeldError{Kind: o.Kind, ID: id, Name: name, Holders: holders, Users: o.Users, Err: err}
 	}
 
 	check := func(ctx context.Context) (bool, error) {
@@ -249,7 +249,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 				_ = read(ctx)
 			}
 
-			return refused(ctx, err)
+			return false, refused(ctx, err)
 		case unikorn.IsForbidden(err) && o.Users != "" && !o.ConflictInUse:
 			// A 403 for an object we can still read is "in use"; for one we cannot
 			// read it is lost access, which no wait cures.
@@ -257,7 +257,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 				return false, err
 			}
 
-			return refused(ctx, err)
+			return false, refused(ctx, err)
 		}
 
 		// A failure that is no answer is asked again; a refusal ends the wait.
