@@ -37,9 +37,12 @@ type Object[T any] struct {
 	// ConflictInUse means the cloud answers a delete of the object in use with 409 (as
 	// for images) rather than 403.
 	ConflictInUse bool
-	Get           func(context.Context, string) (*T, error)
-	Del           func(context.Context, string) error
-	Metadata      func(*T) *unikorn.ReadMetadata
+	// Holders names what holds the object (read just before) while the cloud refuses
+	// its delete as in use; nil when the family cannot tell. See Delete.
+	Holders  func(context.Context, *T) ([]Holder, error)
+	Get      func(context.Context, string) (*T, error)
+	Del      func(context.Context, string) error
+	Metadata func(*T) *unikorn.ReadMetadata
 }
 
 // Read returns the object, or nil when the cloud definitely has none: a 404 is
@@ -151,31 +154,88 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 	return object, err
 }
 
+// HeldGrace is the least a delete refused as in use is asked again before the refusal
+// is judged, however short the read lag: what releases the object (a holder's delete
+// sent by another process) may be on its way.
+const HeldGrace = 2 * time.Second
+
 // Delete deletes the object and waits until the cloud answers a definite 404 for it:
 // at once for an object created longer ago than the read lag. Its creation time is
 // created when the caller knows it (a resource keeps it with its state), or else
 // what a read shows (this process's shared reads, or one read before the delete).
-// The cloud refuses with 403 (or 409) while the object is in use; its users are often
-// being deleted in the same run, so the delete is asked again until ctx ends, and
-// only then reported as in use.
+//
+// The cloud refuses with 403 (or 409) while the object is in use. Its delete is asked
+// again only while that can end by itself: while what holds it is being deleted (an
+// instance destroyed in the same run frees its security group), and, since the
+// refusal and the lists that name the holders come from caches, until the read lag
+// (and at least HeldGrace) has passed since the refusal began or a holder was last
+// seen leaving. A refusal that outlasts that, with nothing that holds
+// the object going away, ends the delete with a *HeldError that names the holders:
+// typically a configuration removed the object and the reference to it at once, and
+// Terraform deletes the object before it updates what refers to it, so no wait could
+// end. A refusal still standing when ctx ends is an *InUseError.
 func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created time.Time) error {
-	var inUse error
+	var (
+		inUse  error
+		object *T
+		// held is when a refusal with no holder leaving is judged to stand.
+		held time.Time
+	)
 
 	if kept, ok := s.shared.kept(o.sharedKey(id)); ok && created.IsZero() {
 		// This process's shared reads may have shown it (a refresh reads what it then
 		// deletes).
-		if object, ok := kept.(*T); ok {
-			created = o.Metadata(object).CreationTime
+		if kept, ok := kept.(*T); ok {
+			created = o.Metadata(kept).CreationTime
 		}
 	}
 
 	read := func(ctx context.Context) error {
-		object, err := o.Get(ctx, id)
+		read, err := o.Get(ctx, id)
 		if err == nil {
-			created = o.Metadata(object).CreationTime
+			object = read
+			created = o.Metadata(read).CreationTime
 		}
 
 		return err
+	}
+
+	// refused judges a refusal as in use: nil (another try) while a holder is going
+	// away or the caches may not show the holder's release yet, a *HeldError otherwise.
+	refused := func(ctx context.Context, err error) error {
+		inUse = err
+		now := time.Now()
+		settle := func() { held = now.Add(max(s.readLag, s.poll.Max, HeldGrace)) }
+
+		if held.IsZero() {
+			settle()
+		}
+
+		var holders []Holder
+
+		if o.Holders != nil && object != nil {
+			// A list that fails names nobody; the refusal is judged without it.
+			holders, _ = o.Holders(ctx, object)
+		}
+
+		for _, holder := range holders {
+			if holder.Leaving {
+				settle()
+
+				return nil
+			}
+		}
+
+		if now.Before(held) {
+			return nil
+		}
+
+		name := ""
+		if object != nil {
+			name = o.Metadata(object).Name
+		}
+
+		return &HeldError{Kind: o.Kind, ID: id, Name: name, Holders: holders, Users: o.Users, Err: err}
 	}
 
 	check := func(ctx context.Context) (bool, error) {
@@ -185,9 +245,11 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 		case err == nil, unikorn.IsNotFound(err):
 			return true, nil
 		case unikorn.IsConflict(err) && o.ConflictInUse:
-			inUse = err
+			if object == nil {
+				_ = read(ctx)
+			}
 
-			return false, nil
+			return false, refused(ctx, err)
 		case unikorn.IsForbidden(err) && o.Users != "" && !o.ConflictInUse:
 			// A 403 for an object we can still read is "in use"; for one we cannot
 			// read it is lost access, which no wait cures.
@@ -195,9 +257,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 				return false, err
 			}
 
-			inUse = err
-
-			return false, nil
+			return false, refused(ctx, err)
 		}
 
 		// A failure that is no answer is asked again; a refusal ends the wait.
@@ -262,7 +322,20 @@ func (o Object[T]) Create(ctx context.Context, s *Session, name string,
 		return nil, err
 	}
 
-	return o.WaitProvisioned(ctx, s, o.Metadata(object).ID)
+	return o.WaitProvisionedAfter(ctx, s, object)
+}
+
+// WaitProvisionedAfter is WaitProvisioned after a create that answered with object:
+// when the wait ends before any read shows it (interrupted, or the caches did not show
+// it in time), it returns that answer, so that the caller keeps track of what it made
+// (Terraform saves it, tainted) instead of losing it.
+func (o Object[T]) WaitProvisionedAfter(ctx context.Context, s *Session, object *T) (*T, error) {
+	read, err := o.WaitProvisioned(ctx, s, o.Metadata(object).ID)
+	if read == nil {
+		read = object
+	}
+
+	return read, err
 }
 
 // Post is Create without the wait: it returns the object as the answer (or the

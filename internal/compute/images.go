@@ -255,8 +255,8 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 }
 
 // DeleteImage implements Images. Region refuses with 409 while an instance still
-// boots from the image; those are often being deleted in the same run, so the delete
-// is asked again until ctx ends.
+// boots from the image; while those are being deleted the delete is asked again, and
+// a refusal that stands with none of them going is a *cloud.HeldError.
 func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Time) error {
 	images := cloud.Object[unikorn.Image]{
 		Kind: "image", Users: "the instances booted from it", ConflictInUse: true,
@@ -265,6 +265,9 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 		},
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteImage(ctx, ref.OrganizationID, ref.RegionID, id)
+		},
+		Holders: func(ctx context.Context, image *unikorn.Image) ([]cloud.Holder, error) {
+			return s.bootedFrom(ctx, ref, image.Metadata.ID)
 		},
 		// An image has no provisioning status, only its creation, which is all a
 		// delete needs.
@@ -277,6 +280,34 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 	s.catalogue.forgetImages(ref.OrganizationID, ref.RegionID)
 
 	return err
+}
+
+// bootedFrom names the servers of the image's organization and region that boot from
+// it, which hold its deletion.
+func (s *Service) bootedFrom(ctx context.Context, ref ImageRef, imageID string) ([]cloud.Holder, error) {
+	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
+		OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	var holders []cloud.Holder
+
+	for i := range servers {
+		if servers[i].Spec.ImageID != imageID {
+			continue
+		}
+
+		holder := cloud.HolderOf("server", &servers[i].Metadata.ReadMetadata)
+		if instanceID, ok := servers[i].Metadata.Tags.Get(InstanceIDTag); ok {
+			holder.Kind, holder.ID = "instance", instanceID
+		}
+
+		holders = append(holders, holder)
+	}
+
+	return holders, nil
 }
 
 // imageFrom is the façade's image of region's, found in ref's organization and region.

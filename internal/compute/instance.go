@@ -13,13 +13,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 const (
 	// InstanceIDTag links a server to the instance it realizes. It is the only link:
 	// compute stores no foreign key, so every operation finds the server by this tag.
-	InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
+	InstanceIDTag = networking.InstanceIDTag
 
 	// AllocationIDTag records the identity allocation charged for the instance on the
 	// server itself: identity has no list endpoint, so this is how delete and import

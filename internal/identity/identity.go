@@ -181,7 +181,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 		return nil, err
 	}
 
-	return projects.WaitProvisioned(ctx, s.session, project.Metadata.ID)
+	return projects.WaitProvisionedAfter(ctx, s.session, project)
 }
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an

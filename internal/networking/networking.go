@@ -65,6 +65,18 @@ var _ Objects = (*Service)(nil)
 type Service struct {
 	session *cloud.Session
 	client  *unikorn.Client
+	// compute says that instances are compute's, whose servers region may not show
+	// the token: what holds an object is also looked for among compute's instances.
+	compute bool
+}
+
+// HeldByComputeInstances makes the look for what holds a network, a security group
+// or an SSH certificate authority ask compute's instances too, for a provider whose
+// instances are compute's (see cloud.HeldError).
+func (s *Service) HeldByComputeInstances() *Service {
+	s.compute = true
+
+	return s
 }
 
 // NewService returns the networking façade over session.
@@ -96,7 +108,7 @@ func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 func (s *Service) networks() cloud.Object[unikorn.Network] {
 	return cloud.Object[unikorn.Network]{
 		Kind: "network", Users: "the servers on it and the file storage attached to it",
-		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork,
+		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork, Holders: s.networkHolders,
 		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
 	}.Remembering(s.session)
 }
@@ -144,7 +156,7 @@ func (s *Service) DeleteNetwork(ctx context.Context, id string, created time.Tim
 func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
 	return cloud.Object[unikorn.SecurityGroup]{
 		Kind: "security group", Users: "the servers in it",
-		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup,
+		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup, Holders: s.securityGroupHolders,
 		Metadata: func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
 	}.Remembering(s.session)
 }
@@ -199,6 +211,7 @@ func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificat
 	return cloud.Object[unikorn.SSHCertificateAuthority]{
 		Kind: "SSH certificate authority", Users: "the servers that trust it",
 		Get: s.client.GetSSHCertificateAuthority, Del: s.client.DeleteSSHCertificateAuthority,
+		Holders: s.sshCertificateAuthorityHolders,
 		Metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
 			return &authority.Metadata.ReadMetadata
 		},

@@ -308,7 +308,12 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	data.Instances = instances
 	data.Catalogue = service
 	data.Images = service
-	data.Networking = networking.NewService(session)
+	networks := networking.NewService(session)
+	if instanceAPI == instanceAPICompute {
+		networks = networks.HeldByComputeInstances()
+	}
+
+	data.Networking = networks
 	data.LoadBalancers = loadbalancing.NewService(session)
 	data.Storage = storage.NewService(session)
 	data.Identity = identity.NewService(session)

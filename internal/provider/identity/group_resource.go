@@ -2,9 +2,13 @@ package identity
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -22,6 +26,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*groupResource)(nil)
 	_ resource.ResourceWithImportState = (*groupResource)(nil)
 	_ resource.ResourceWithIdentity    = (*groupResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*groupResource)(nil)
 )
 
 // NewGroupResource returns the unikorn_group resource.
@@ -67,9 +72,11 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	}
 	attributes["service_account_ids"] = schema.SetAttribute{
 		Optional: true, Computed: true, ElementType: types.StringType,
-		MarkdownDescription: "Service accounts in the group. Identity keeps this one membership on the group and " +
-			"also changes it when a service account's `group_ids` change, so manage it from one side: leave this " +
-			"unset when the service accounts name their groups, and it shows what they chose.",
+		MarkdownDescription: "Service accounts in the group. Set, it is the group's whole membership: an update " +
+			"takes out every account it does not list, including one whose `unikorn_service_account` names this " +
+			"group in `group_ids` (the plan warns when it would). Unset, the accounts join the group from their " +
+			"side (`group_ids`), and this shows who is in it. A membership is managed from one side: list the " +
+			"accounts here, or name the group in their `group_ids`, not both.",
 		Validators: []validator.Set{uuids()},
 	}
 	attributes["timeouts"] = timeoutsAttribute(ctx)
@@ -79,6 +86,44 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"attribute but `organization_id` changes in place.",
 		Attributes: attributes,
 	}
+}
+
+// ModifyPlan warns when a set service_account_ids would take out accounts that are
+// in the group: they joined from their side or outside Terraform, and if a
+// unikorn_service_account names the group, the two resources undo each other.
+func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+
+	var plan, state groupModel
+
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+
+	if resp.Diagnostics.HasError() || plan.ServiceAccountIDs.IsUnknown() || plan.ServiceAccountIDs.IsNull() {
+		return
+	}
+
+	var leaving []string
+
+	wanted := stringsOf(ctx, plan.ServiceAccountIDs, &resp.Diagnostics)
+	for _, id := range stringsOf(ctx, state.ServiceAccountIDs, &resp.Diagnostics) {
+		if !slices.Contains(wanted, id) {
+			leaving = append(leaving, id)
+		}
+	}
+
+	if len(leaving) == 0 {
+		return
+	}
+
+	resp.Diagnostics.AddAttributeWarning(path.Root("service_account_ids"), "Service accounts will leave the group",
+		fmt.Sprintf("Group %q has service accounts that its service_account_ids does not list: %s. Set, "+
+			"service_account_ids is the group's whole membership, so this apply takes them out. If a "+
+			"unikorn_service_account names this group in its group_ids, the two resources undo each other on every "+
+			"apply. A membership is managed from one side: list the accounts here, or leave service_account_ids "+
+			"unset and let the accounts name the group.", state.Name.ValueString(), strings.Join(leaving, ", ")))
 }
 
 func (r *groupResource) write(ctx context.Context, plan *groupModel, current *identity.Group, diags *diag.Diagnostics) identity.GroupWrite {

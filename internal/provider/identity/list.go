@@ -87,6 +87,8 @@ func NewServiceAccountListResource() list.ListResource {
 		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) *timedModel {
 			m := &serviceAccountModel{
 				commonModel: unsetCommon(), SealedToken: types.StringNull(), RotationTrigger: types.MapNull(types.StringType),
+				// As imported, an account names every group it is in.
+				GroupIDs: setOf(ctx, account.Spec.GroupIDs, diags),
 			}
 			(&serviceAccountResource{}).set(ctx, m, account, diags)
 

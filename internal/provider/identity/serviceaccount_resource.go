@@ -71,10 +71,14 @@ func (r *serviceAccountResource) Configure(_ context.Context, req resource.Confi
 func (r *serviceAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := commonAttributes("service account")
 	attributes["group_ids"] = schema.SetAttribute{
-		Required: true, ElementType: types.StringType,
-		MarkdownDescription: "Groups the service account belongs to; its token has the rights their roles give. " +
-			"Identity keeps the membership on the groups (`service_account_ids`) and ignores IDs that name no " +
-			"group, which the provider reports as an error.",
+		Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "Groups the service account joins; its token has the rights of every group it is in. " +
+			"These are the groups this resource manages, and all it shows: an update takes the account out of a " +
+			"group only when the group leaves this list, and leaves alone the groups that list the account in their " +
+			"own `service_account_ids` (identity keeps the membership on the group). So a membership is managed " +
+			"from one side: here, or in the group's `service_account_ids`, which, when set, is that group's whole " +
+			"membership (see `unikorn_group`). Identity ignores IDs that name no group, which the provider reports " +
+			"as an error. Unset, the account joins no group itself. An imported account names every group it is in.",
 		Validators: []validator.Set{uuids()},
 	}
 	attributes["token_expiry"] = schema.StringAttribute{
@@ -115,19 +119,34 @@ func (r *serviceAccountResource) Schema(ctx context.Context, _ resource.SchemaRe
 	}
 }
 
-func (r *serviceAccountResource) write(ctx context.Context, plan *serviceAccountModel, diags *diag.Diagnostics) identity.ServiceAccountWrite {
+// write is what to send for plan. current, the account as identity has it now, is
+// nil for a create; for an update, the groups it is in that the state does not name
+// (joined from the groups' side) are kept.
+func (r *serviceAccountResource) write(ctx context.Context, plan, state *serviceAccountModel, current *identity.ServiceAccount,
+	diags *diag.Diagnostics,
+) identity.ServiceAccountWrite {
+	groups := stringsOf(ctx, plan.GroupIDs, diags)
+	if current != nil {
+		groups = identity.Joined(current.Spec.GroupIDs, stringsOf(ctx, state.GroupIDs, diags), groups)
+	}
+
 	return identity.ServiceAccountWrite{
 		Metadata: plan.writeMetadata(ctx, diags),
-		Spec:     identity.ServiceAccountSpec{GroupIDs: stringsOf(ctx, plan.GroupIDs, diags)},
+		Spec:     identity.ServiceAccountSpec{GroupIDs: groups},
 	}
 }
 
 // set fills the model from identity's record; the sealed token is the resource's own
-// and stays as it is.
+// and stays as it is. Of the account's groups, the model shows those it names (the
+// groups it joined itself), never those that list the account from their side.
 func (r *serviceAccountResource) set(ctx context.Context, m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
 	md := account.Metadata
 	m.setCommon(ctx, md.ID, md.OrganizationID, md.Name, md.Description, md.Tags, diags)
-	m.GroupIDs = setOf(ctx, account.Spec.GroupIDs, diags)
+
+	if named := identity.Named(account.Spec.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
+		m.GroupIDs = setOf(ctx, named, diags)
+	}
+
 	m.TokenExpiry = types.StringValue(account.Status.Expiry.UTC().Format(time.RFC3339))
 }
 
@@ -217,7 +236,7 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 	defer cancel()
 
 	organizationID := r.organization(plan.OrganizationID, &resp.Diagnostics)
-	write := r.write(ctx, &plan, &resp.Diagnostics)
+	write := r.write(ctx, &plan, nil, nil, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
@@ -268,6 +287,12 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 		return
 	}
 
+	// An import's first read (nothing but the ID known) names every group the
+	// account is in: the configuration it is imported into says which to keep.
+	if state.Name.IsNull() {
+		state.GroupIDs = setOf(ctx, account.Spec.GroupIDs, &resp.Diagnostics)
+	}
+
 	r.set(ctx, &state, account, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
@@ -299,7 +324,22 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 	updated.RotationTrigger, updated.SealedToken, updated.TokenExpiry = state.RotationTrigger, state.SealedToken, state.TokenExpiry
 
 	if r.accountChanged(&plan, &state) {
-		write := r.write(ctx, &plan, &resp.Diagnostics)
+		// The groups that list the account from their side are kept: read them now.
+		current, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, id)
+		if err != nil {
+			resp.Diagnostics.Append(failed("read", "service account", err))
+
+			return
+		}
+
+		if current == nil {
+			resp.Diagnostics.Append(diagnostic.Error("Unable to update the service account",
+				fmt.Sprintf("Service account %s no longer exists.", id), "Run `terraform apply` again to create it anew."))
+
+			return
+		}
+
+		write := r.write(ctx, &plan, &state, current, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}

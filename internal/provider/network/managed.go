@@ -92,7 +92,7 @@ func (r *managed[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, 
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.remove(r.provider.Networking, ctx, state.common().ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the "+r.noun, err)...)
+		resp.Diagnostics.Append(diagnostic.Held("Could not delete the "+r.noun, err, diagnostic.Compute)...)
 	}
 }
 

@@ -208,7 +208,8 @@ func TestAccNetworkResource_quota(t *testing.T) {
 
 // TestAccNetworkResource_inUse asks again while region refuses to delete a network a
 // server stands on: when the server goes in time the delete succeeds, and when it
-// stays the delete ends at its timeout with an error saying what uses the network.
+// stays, and is not being deleted, the delete ends in seconds with an error that
+// names it.
 func TestAccNetworkResource_inUse(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -249,7 +250,7 @@ resource "unikorn_network" "this" {
 			{Config: config, Check: occupy},
 			{
 				Config: config, Destroy: true,
-				ExpectError: regexp.MustCompile(`(?s)is still in use by the servers\s+on it.*Nothing was deleted`),
+				ExpectError: regexp.MustCompile(`(?s)while\s+server\s+"squatter".*none\s+of\s+them\s+is\s+being\s+deleted.*Nothing\s+was\s+deleted`),
 			},
 			{
 				// The server goes while the delete is being asked again.

@@ -56,7 +56,8 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SSH certificate authority: instances given it (`ssh_certificate_authority_id`) " +
-			"accept SSH certificates it signed. Region cannot change one, so every change replaces it.",
+			"accept SSH certificates it signed. Region cannot change one, so every change replaces it. Region " +
+			"refuses to delete one while an instance trusts it; see [Removing an object together with the references to it](../guides/removing-an-object-with-its-references.md).",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeoutsAttribute(ctx, false),
 			"id": schema.StringAttribute{

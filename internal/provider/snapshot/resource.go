@@ -275,7 +275,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not delete the snapshot image", err)...)
+		resp.Diagnostics.Append(diagnostic.Held("Could not delete the snapshot image", err, diagnostic.Compute)...)
 	}
 }
 
