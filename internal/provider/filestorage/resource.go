@@ -65,7 +65,7 @@ func NewResource() resource.Resource {
 
 // fileStorageResource manages file storage. Region fixes its organization, project,
 // region and class at create, so changing them replaces it; everything else changes
-// in place, except that a shrink is refused at plan (see checkSize).
+// in place, except that a shrink is refused (see checkSize).
 type fileStorageResource struct {
 	provider *providerdata.Data
 }
@@ -284,6 +284,11 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+
+	// What the plan could only warn of is refused here, before anything is sent.
+	if resp.Diagnostics.Append(checkSize(ctx, &plan, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
 
 	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()
