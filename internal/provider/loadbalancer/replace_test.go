@@ -1,6 +1,7 @@
 package loadbalancer_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -113,4 +114,77 @@ func TestAccLoadBalancer_listenerChangeReplaceFlag(t *testing.T) {
 	cli.WriteConfig(env.ProviderConfig() + render(t, moved))
 	cli.Run("destroy", "-auto-approve", "-input=false")
 	assert.Empty(t, env.LoadBalancers(t), "destroyed")
+}
+
+// TestAccLoadBalancer_unknownAtPlan gives a listener a CIDR and a member next to
+// known ones, and a network, that are not known at plan (made in the same apply): the
+// create and an update that adds more such plan and apply, and region holds them.
+func TestAccLoadBalancer_unknownAtPlan(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	later := func(name, value string) string {
+		return fmt.Sprintf("\nresource \"terraform_data\" %q {\n  input = %q\n}\n", name, value)
+	}
+	network := fmt.Sprintf(`
+resource "unikorn_network" "lb" {
+  name      = "lb"
+  region_id = %s
+  prefix    = "10.60.0.0/24"
+}
+`, acctest.Quote(env.RegionID))
+
+	listenerWith := func(members string) lb {
+		l := web()
+		l.Members = nil
+		l.MembersExpr = members
+		l.AllowedCIDRs = nil
+
+		return lb{Name: "unknowns", NetworkID: "unikorn_network.lb.id", Listeners: []listener{l}}
+	}
+
+	created := listenerWith(`[{ address = "10.60.0.21", port = 8080 }, { address = terraform_data.a.output, port = 8080 }]`)
+	updated := listenerWith(`[{ address = "10.60.0.21", port = 8080 }, { address = terraform_data.a.output, port = 8080 }, `+
+		`{ address = terraform_data.b.output, port = 8080 }]`)
+
+	cidrs := func(config, exprs string) string {
+		return strings.Replace(config, "      members", "      allowed_cidrs = "+exprs+"\n      members", 1)
+	}
+
+	createdConfig := env.ProviderConfig() + network + later("a", "10.60.0.22") + later("c", "192.0.2.0/24") +
+		cidrs(render(t, created), `["198.51.100.0/24", terraform_data.c.output]`)
+	updatedConfig := env.ProviderConfig() + network + later("a", "10.60.0.22") + later("b", "10.60.0.23") +
+		later("c", "192.0.2.0/24") + later("d", "203.0.113.0/24") +
+		cidrs(render(t, updated), `["198.51.100.0/24", terraform_data.c.output, terraform_data.d.output]`)
+
+	holds := func(members, cidrs int) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			id := s.RootModule().Resources[address].Primary.ID
+
+			for _, record := range env.LoadBalancers(t) {
+				if record.Metadata.ID == id {
+					require.Len(t, record.Spec.Listeners, 1)
+					assert.Len(t, record.Spec.Listeners[0].Pool.Members, members)
+					assert.Len(t, record.Spec.Listeners[0].AllowedCIDRs, cidrs)
+
+					return nil
+				}
+			}
+
+			return fmt.Errorf("no record of load balancer %s", id)
+		}
+	}
+
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			Config:           createdConfig,
+			ConfigPlanChecks: expect(plancheck.ResourceActionCreate),
+			Check:            holds(2, 2),
+		},
+		resource.TestStep{
+			Config:           updatedConfig,
+			ConfigPlanChecks: expect(plancheck.ResourceActionUpdate),
+			Check:            holds(3, 3),
+		},
+	))
 }
