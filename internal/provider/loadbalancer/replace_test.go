@@ -144,7 +144,7 @@ resource "unikorn_network" "lb" {
 	}
 
 	created := listenerWith(`[{ address = "10.60.0.21", port = 8080 }, { address = terraform_data.a.output, port = 8080 }]`)
-	updated := listenerWith(`[{ address = "10.60.0.21", port = 8080 }, { address = terraform_data.a.output, port = 8080 }, `+
+	updated := listenerWith(`[{ address = "10.60.0.21", port = 8080 }, { address = terraform_data.a.output, port = 8080 }, ` +
 		`{ address = terraform_data.b.output, port = 8080 }]`)
 
 	cidrs := func(config, exprs string) string {
