@@ -261,6 +261,15 @@ func TestAccFileStorage_shrinkReplaceFlag(t *testing.T) {
 	output := cli.Run("plan", "-input=false")
 	assert.Regexp(t, `Warning: File storage cannot shrink.*from 10 to 5 GiB.*Applying this plan stops at this resource`, flat(output))
 
+	// With a change that replaces the storage in the same plan, nothing is said of it.
+	reclassed := shrunk
+	reclassed.ClassID = sandbox.StorageClassLegacyID
+	cli.WriteConfig(env.ProviderConfig() + reclassed.String())
+	output = cli.Run("plan", "-input=false")
+	assert.Contains(t, flat(output), "must be replaced")
+	assert.NotContains(t, flat(output), "cannot shrink")
+	cli.WriteConfig(env.ProviderConfig() + shrunk.String())
+
 	env.ResetStats(t)
 
 	output, err := cli.Try("apply", "-auto-approve", "-input=false")

@@ -102,6 +102,15 @@ func TestAccLoadBalancer_listenerChangeReplaceFlag(t *testing.T) {
 	output := cli.Run("plan", "-input=false")
 	assert.Regexp(t, `Warning: Listener cannot change in place in listener "web".*Applying this plan stops`, flat(output))
 
+	// With a VIP that replaces the load balancer in the same plan, nothing is said of it.
+	pinned := moved
+	pinned.VIP = "10.0.0.201"
+	cli.WriteConfig(env.ProviderConfig() + render(t, pinned))
+	output = cli.Run("plan", "-input=false")
+	assert.Contains(t, flat(output), "must be replaced")
+	assert.NotContains(t, flat(output), "cannot change in place")
+	cli.WriteConfig(env.ProviderConfig() + render(t, moved))
+
 	output = cli.Run("apply", "-auto-approve", "-input=false", "-replace="+address)
 	assert.Contains(t, flat(output), "1 added, 0 changed, 1 destroyed")
 
