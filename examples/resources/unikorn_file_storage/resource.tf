@@ -24,7 +24,7 @@ resource "unikorn_file_storage" "shared" {
   region_id        = var.region_id
   storage_class_id = data.unikorn_file_storage_classes.nfs.classes[0].id
 
-  # Grown in place; a smaller size is refused at plan.
+  # Grown in place; a smaller size is refused unless the storage is replaced.
   size_gib    = 100
   attachments = [unikorn_network.web.id]
 

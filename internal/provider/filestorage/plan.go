@@ -12,15 +12,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // ModifyPlan checks at plan what region would refuse at apply, on the attribute at
-// fault: a smaller size, a class not of the region, an attached network that is of
-// another project or has no storage range. It fills in the provider's organization
-// and project for new storage, so that those checks know them, and keeps the mount
-// sources of networks that stay attached known through an update, so that what is
-// built on them (an instance's user data) does not change. It never writes.
+// fault: a class not of the region, an attached network that is of another project
+// or has no storage range; a smaller size is refused by the rule for in-place changes
+// (planning.RefusedInPlace). It fills in the provider's organization and project for
+// new storage that leaves them out, so that those checks know them, and keeps the
+// mount sources of networks that stay attached known through an update, so that what
+// is built on them (an instance's user data) does not change. It never writes.
 func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -40,14 +42,19 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 		}
 	}
 
-	checkSize(ctx, &plan, state, &resp.Diagnostics)
+	resp.Diagnostics.Append(planning.RefusedInPlace(ctx, req, checkSize(ctx, &plan, state))...)
 
 	if r.provider == nil {
 		return
 	}
 
 	if state == nil {
-		r.fillScope(&plan)
+		var config resourceModel
+		if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+			return
+		}
+
+		r.fillScope(&plan, &config)
 	}
 
 	// While the provider's configuration is not known, the cloud is not asked: the
@@ -71,17 +78,20 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// checkSize refuses a smaller size. Region has no guard against it, and an NFS share
-// shrunk below what it holds loses data, or fails on the storage back end halfway:
-// either is worse than being told now.
-func checkSize(ctx context.Context, plan, state *resourceModel, diags *diag.Diagnostics) {
+// checkSize refuses a smaller size in place. Region has no guard against it, and an
+// NFS share shrunk below what it holds loses data, or fails on the storage back end
+// halfway: either is worse than being told now. New storage of the smaller size (a
+// replacement) loses the data knowingly, and is not refused.
+func checkSize(ctx context.Context, plan, state *resourceModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+
 	if state == nil || plan.SizeGiB.IsUnknown() || plan.SizeGiB.IsNull() || state.SizeGiB.IsNull() {
-		return
+		return nil
 	}
 
 	before, after := state.SizeGiB.ValueInt64(), plan.SizeGiB.ValueInt64()
 	if after >= before {
-		return
+		return nil
 	}
 
 	used := ""
@@ -95,6 +105,8 @@ func checkSize(ctx context.Context, plan, state *resourceModel, diags *diag.Diag
 		fmt.Sprintf("Keep size_gib at %d or more. To make the storage smaller, create new file storage of the smaller "+
 			"size, copy the data across, and delete this one; or, if its data may be lost, replace it with "+
 			"`terraform apply -replace=<address>` at the new size.", before)))
+
+	return diags
 }
 
 func usageOf(ctx context.Context, m *resourceModel) *usageModel {
@@ -110,16 +122,11 @@ func usageOf(ctx context.Context, m *resourceModel) *usageModel {
 	return &usage
 }
 
-// fillScope gives new storage the provider's organization and project when the
-// configuration names none.
-func (r *fileStorageResource) fillScope(plan *resourceModel) {
-	if plan.OrganizationID.IsUnknown() && r.provider.OrganizationID != "" {
-		plan.OrganizationID = types.StringValue(r.provider.OrganizationID)
-	}
-
-	if plan.ProjectID.IsUnknown() && r.provider.ProjectID != "" {
-		plan.ProjectID = types.StringValue(r.provider.ProjectID)
-	}
+// fillScope gives new storage the provider's organization and project where the
+// configuration leaves them out; one configured but not yet known stays so.
+func (r *fileStorageResource) fillScope(plan, config *resourceModel) {
+	plan.OrganizationID = planning.Default(config.OrganizationID, plan.OrganizationID, r.provider.OrganizationID)
+	plan.ProjectID = planning.Default(config.ProjectID, plan.ProjectID, r.provider.ProjectID)
 }
 
 // checkClass checks the class of new storage (or of its replacement) against the region.
@@ -154,20 +161,20 @@ func (r *fileStorageResource) checkAttachments(ctx context.Context, plan, state 
 	attached := map[string]bool{}
 
 	if state != nil && plan.ProjectID.Equal(state.ProjectID) {
-		var before []string
-		diags.Append(state.Attachments.ElementsAs(ctx, &before, false)...)
-
+		before, _ := planning.KnownStrings(state.Attachments)
 		for _, id := range before {
 			attached[id] = true
 		}
 	}
 
+	// A network not yet known (made in the same apply) is checked by the plan made
+	// again at apply.
 	var added []string
 
-	for _, element := range plan.Attachments.Elements() {
-		id, ok := element.(types.String)
-		if ok && !id.IsUnknown() && !id.IsNull() && !attached[id.ValueString()] {
-			added = append(added, id.ValueString())
+	planned, _ := planning.KnownStrings(plan.Attachments)
+	for _, id := range planned {
+		if !attached[id] {
+			added = append(added, id)
 		}
 	}
 
@@ -190,9 +197,11 @@ func (r *fileStorageResource) checkAttachments(ctx context.Context, plan, state 
 // keptMounts is the plan of mounts for an update: a network that stays attached keeps
 // its mount source (its storage address and the share's path do not change), while
 // its options and status are known after apply; a network being attached is known
-// after apply as a whole, and one being detached goes.
+// after apply as a whole, and one being detached goes. While a network's ID is not
+// yet known, neither are the map's keys: the mounts are known after apply.
 func keptMounts(ctx context.Context, plan, state *resourceModel, diags *diag.Diagnostics) types.Map {
-	if plan.Attachments.IsUnknown() {
+	networkIDs, unknown := planning.KnownStrings(plan.Attachments)
+	if unknown {
 		return types.MapUnknown(mountType)
 	}
 
@@ -200,9 +209,6 @@ func keptMounts(ctx context.Context, plan, state *resourceModel, diags *diag.Dia
 	if !state.Mounts.IsNull() && !state.Mounts.IsUnknown() {
 		diags.Append(state.Mounts.ElementsAs(ctx, &before, false)...)
 	}
-
-	var networkIDs []string
-	diags.Append(plan.Attachments.ElementsAs(ctx, &networkIDs, false)...)
 
 	mounts := map[string]attr.Value{}
 

@@ -65,7 +65,7 @@ func NewResource() resource.Resource {
 
 // fileStorageResource manages file storage. Region fixes its organization, project,
 // region and class at create, so changing them replaces it; everything else changes
-// in place, except that a shrink is refused at plan (see checkSize).
+// in place, except that a shrink is refused (see checkSize).
 type fileStorageResource struct {
 	provider *providerdata.Data
 }
@@ -102,7 +102,8 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"are kept as they are, whoever set them. A create, and every update that attaches a network, waits until " +
 			"the storage is provisioned and every attached network has a mount source; one that detaches a network " +
 			"waits until it is gone. The size can only grow: region would shrink a share below the data it holds, " +
-			"so a smaller `size_gib` is refused at plan.",
+			"so a smaller `size_gib` is refused in place: the plan warns and the apply stops before anything is sent. " +
+			"Storage being replaced (a new class, `terraform apply -replace`) is new storage of any size.",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 			"id": schema.StringAttribute{
@@ -145,8 +146,9 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"size_gib": schema.Int64Attribute{
 				Required: true,
 				MarkdownDescription: descriptionSizeGiB + " Grown in place, charging the difference to the `filestorage` " +
-					"quota; a smaller size is refused at plan. To shrink, make new storage of the smaller size, move the " +
-					"data, and delete this one.",
+					"quota; a smaller size is refused in place (the plan warns, the apply stops before anything is sent). " +
+					"To shrink, make new storage of the smaller size, move the data, and delete this one; or, if the " +
+					"data may be lost, replace it (`terraform apply -replace=<address>`) at the smaller size.",
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"root_squash": schema.BoolAttribute{
@@ -284,6 +286,11 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+
+	// What the plan could only warn of is refused here, before anything is sent.
+	if resp.Diagnostics.Append(checkSize(ctx, &plan, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
 
 	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultWriteTimeout, &resp.Diagnostics)
 	defer cancel()

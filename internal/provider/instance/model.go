@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 )
 
 var (
@@ -62,19 +63,25 @@ type identityModel struct {
 	ProjectID      types.String `tfsdk:"project_id"`
 }
 
-// allKnown reports whether every input the façade validates is known, i.e. whether
-// a plan can be checked against the cloud.
+// allKnown reports whether every input the façade validates is known, each element
+// of its collections included (a security group made in the same apply), i.e. whether
+// a plan can be checked against the cloud. One that is not is checked by the plan made
+// again at apply.
 func (m *model) allKnown() bool {
 	for _, value := range []interface{ IsUnknown() bool }{
 		m.Name, m.NetworkID, m.FlavorID, m.ImageID, m.UserData, m.UserDataWO,
-		m.SSHCertificateAuthorityID, m.SecurityGroupIDs, m.PublicIP, m.AllowedSourceAddresses, m.Tags,
+		m.SSHCertificateAuthorityID, m.PublicIP,
 	} {
 		if value.IsUnknown() {
 			return false
 		}
 	}
 
-	return true
+	_, groups := planning.KnownStrings(m.SecurityGroupIDs)
+	_, sources := planning.KnownStrings(m.AllowedSourceAddresses)
+	_, tags := planning.KnownStringMap(m.Tags)
+
+	return !groups && !sources && !tags
 }
 
 // spec is what the configuration asks of the façade. userData is the effective user

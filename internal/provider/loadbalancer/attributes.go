@@ -62,9 +62,10 @@ var attributes = map[string]attribute{
 	"health_status":       {about: "Region's health status: `unknown`, `healthy`, `degraded` or `error`."},
 	"listeners": {
 		about: "What the load balancer listens on, by listener name, and where it forwards to. Region knows a listener " +
-			"by its name: its protocol, port and PROXY protocol are fixed while the name is kept, and the plan stops " +
-			"with an error that names the listener when one of them changes; rename the listener to replace it in " +
-			"the same in-place update.",
+			"by its name: its protocol, port and PROXY protocol are fixed while the name is kept. When one of them " +
+			"changes, the plan warns and the apply stops before anything is sent, naming the listener; rename the " +
+			"listener to replace it in the same in-place update. A load balancer being replaced (a new network or " +
+			"VIP, `terraform apply -replace`) takes any listeners.",
 		rules: fmt.Sprintf("At least one. Names are DNS labels of at most %d characters starting with a lower-case "+
 			"letter; no two listeners may share a protocol and port.", loadbalancing.MaxListenerNameLength),
 		change: "Listeners are added, removed and changed in place.",

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 )
 
 // model is what the resource, the data source and the list resource's results share.
@@ -137,10 +138,8 @@ func listeners(ctx context.Context, value types.Map, diags *diag.Diagnostics) (o
 			missing[loadbalancing.FieldIdleTimeoutSeconds], missing[loadbalancing.FieldProxyProtocolV2] = true, true
 		}
 
-		if !m.AllowedCIDRs.IsUnknown() {
-			diags.Append(m.AllowedCIDRs.ElementsAs(ctx, &l.AllowedCIDRs, true)...)
-			l.AllowedCIDRs = slices.DeleteFunc(l.AllowedCIDRs, func(s string) bool { return s == "" })
-		}
+		// A CIDR not yet known is judged at apply; the known ones now.
+		l.AllowedCIDRs, _ = planning.KnownStrings(m.AllowedCIDRs)
 
 		l.Members = members(ctx, m.Members, diags)
 		l.HealthCheck = healthCheck(ctx, m.HealthCheck, missing, diags)

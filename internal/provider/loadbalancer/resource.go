@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
@@ -99,9 +100,10 @@ func (r *loadBalancerResource) ValidateConfig(ctx context.Context, req resource.
 	}
 }
 
-// ModifyPlan stops, before anything is sent, a plan that region would refuse: a
-// listener keeping its name while changing what region fixes for a name, and a VIP
-// outside the network's prefix.
+// ModifyPlan stops, before anything is sent, a plan that region would refuse: a VIP
+// outside the network's prefix; and a listener keeping its name while changing what
+// region fixes for a name, by the rule for in-place changes (planning.RefusedInPlace:
+// not when the load balancer is replaced, a warning at plan, refused by Update).
 func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.provider == nil {
 		return
@@ -118,7 +120,8 @@ func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 
-		r.checkImmutable(ctx, &state, &plan, &resp.Diagnostics)
+		refusals := immutableChanges(ctx, &state, &plan, &resp.Diagnostics)
+		resp.Diagnostics.Append(planning.RefusedInPlace(ctx, req, refusals)...)
 
 		if state.NetworkID.Equal(plan.NetworkID) && state.VIPAddress.Equal(plan.VIPAddress) {
 			return
@@ -136,19 +139,22 @@ func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 }
 
-func (r *loadBalancerResource) checkImmutable(ctx context.Context, state, plan *resourceModel, diags *diag.Diagnostics) {
-	if !state.NetworkID.Equal(plan.NetworkID) {
-		return // The load balancer is replaced, listeners and all.
-	}
+// immutableChanges are the refusals of region's for a listener that keeps its name
+// while it changes its protocol, port or PROXY protocol in place. diags takes what
+// reading the listeners finds.
+func immutableChanges(ctx context.Context, state, plan *resourceModel, diags *diag.Diagnostics) diag.Diagnostics {
+	var refusals diag.Diagnostics
 
 	current, _ := listeners(ctx, state.Listeners, diags)
 	desired, unknown := listeners(ctx, plan.Listeners, diags)
 
 	for _, problem := range loadbalancing.ImmutableChanges(current, desired) {
 		if !unknown[problem.Listener][problem.Field] {
-			diags.Append(diagnostic.ListenerProblem(problem))
+			refusals.Append(diagnostic.ListenerProblem(problem))
 		}
 	}
+
+	return refusals
 }
 
 // checkVIP requires a VIP the configuration sets to lie in the network's prefix, read
@@ -220,6 +226,16 @@ func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRe
 	var plan resourceModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
 		!r.provider.Reachable("update the load balancer", providerdata.RemedyApply, &resp.Diagnostics) {
+		return
+	}
+
+	// What the plan could only warn of is refused here, before anything is sent.
+	var state resourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	if resp.Diagnostics.Append(immutableChanges(ctx, &state, &plan, &resp.Diagnostics)...); resp.Diagnostics.HasError() {
 		return
 	}
 

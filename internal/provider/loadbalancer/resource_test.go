@@ -307,9 +307,10 @@ func TestAccLoadBalancer_planDiagnostics(t *testing.T) {
 	resource.ParallelTest(t, testCase(t, env, steps...))
 }
 
-// TestAccLoadBalancer_listenerChanges shows what a change of listener plans: one of
-// its protocol, port or PROXY protocol stops the plan at that listener, and a rename
-// is an in-place update that keeps the load balancer and its VIP.
+// TestAccLoadBalancer_listenerChanges shows what a change of listener does: one of
+// its protocol, port or PROXY protocol is refused at that listener (its plan warns,
+// its apply stops before anything is sent), and a rename is an in-place update that
+// keeps the load balancer and its VIP.
 func TestAccLoadBalancer_listenerChanges(t *testing.T) {
 	env := acctest.New(t)
 
@@ -335,12 +336,13 @@ func TestAccLoadBalancer_listenerChanges(t *testing.T) {
 			Check:  resource.ComposeTestCheckFunc(vip.take("vip_address"), id.take("id")),
 		},
 		resource.TestStep{
-			Config: env.ProviderConfig() + render(t, moved), PlanOnly: true,
+			Config:      env.ProviderConfig() + render(t, moved),
 			ExpectError: regexp.MustCompile(`(?s)Listener cannot change in place in listener "web".*port from 80 to 8080`),
 		},
 		resource.TestStep{
-			Config: env.ProviderConfig() + render(t, proxied), PlanOnly: true,
+			Config:      env.ProviderConfig() + render(t, proxied),
 			ExpectError: regexp.MustCompile(`(?s)Listener cannot change in place in listener "web".*PROXY protocol from false`),
+			Check:       resource.ComposeTestCheckFunc(vip.same("vip_address"), id.same("id")),
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, renamed),
@@ -424,4 +426,17 @@ func TestAccLoadBalancer_quota(t *testing.T) {
 	))
 
 	assert.Empty(t, env.LoadBalancers(t))
+}
+
+func (c *captured) changed(attribute string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		now := s.RootModule().Resources[address].Primary.Attributes[attribute]
+		if now == c.value {
+			return fmt.Errorf("%s stayed %s", attribute, now)
+		}
+
+		c.value = now
+
+		return nil
+	}
 }
