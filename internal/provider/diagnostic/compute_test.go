@@ -53,7 +53,7 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			wantNot: []string{"could not be reached"},
 		},
 		"a connection failure points at the endpoint": {
-			err:  fmt.Errorf("listing servers: %w", errors.New("dial tcp 127.0.0.1:1: connect: connection refused")),
+			err:  fmt.Errorf("listing servers: %w", refused(t)),
 			want: []string{"connection refused", "could not be reached"},
 		},
 		"an interrupted wait does not advise a longer timeout": {

@@ -5,7 +5,6 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -231,30 +230,9 @@ func saveIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *comm
 	}
 }
 
-// failed reports a failed operation on an object, with the façade's own words for
-// what it knows better than a status code does.
-func failed(operation, noun string, err error) diag.Diagnostic {
-	var (
-		creation *identity.ProjectCreationError
-		held     *identity.ProjectHeldError
-		lookup   *identity.LookupError
-	)
-
-	summary := fmt.Sprintf("Unable to %s the %s", operation, noun)
-
-	switch {
-	case errors.As(err, &creation):
-		return diagnostic.Error(summary, err.Error(),
-			"Use a token of a member of a group that holds the organization administrator role (`administrator`) "+
-				"in this organization, or ask an administrator to create the project.")
-	case errors.As(err, &held):
-		return diagnostic.Error(summary, err.Error(),
-			"Delete what still references the project, then run the destroy again.")
-	case errors.As(err, &lookup):
-		return diagnostic.Error(summary, err.Error(), "Check the ID or name, and the organization.")
-	}
-
-	return diagnostic.APIError(summary, err)
+// failed reports a failed operation on an object.
+func failed(operation, noun string, err error) diag.Diagnostics {
+	return diagnostic.Identity(fmt.Sprintf("Unable to %s the %s", operation, noun), err)
 }
 
 func timeoutsAttribute(ctx context.Context) schema.Attribute {

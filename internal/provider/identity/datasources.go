@@ -94,7 +94,7 @@ func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 
 	roles, err := d.provider.Identity.Roles(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "roles", err))
+		resp.Diagnostics.Append(failed("read", "roles", err)...)
 
 		return
 	}
@@ -170,7 +170,7 @@ func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	quotas, err := d.provider.Identity.Quotas(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "quotas", err))
+		resp.Diagnostics.Append(failed("read", "quotas", err)...)
 
 		return
 	}
@@ -327,7 +327,7 @@ func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRe
 		ID: common.ID.ValueString(), Name: common.Name.ValueString(), OrganizationID: organizationID,
 	})
 	if err != nil {
-		resp.Diagnostics.Append(failed("find", d.noun, err))
+		resp.Diagnostics.Append(failed("find", d.noun, err)...)
 
 		return
 	}

@@ -128,7 +128,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 	group, err := r.provider.Identity.CreateGroup(ctx, organizationID, write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("create", "group", err))
+		resp.Diagnostics.Append(failed("create", "group", err)...)
 
 		return
 	}
@@ -152,7 +152,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 
 	group, err := r.provider.Identity.ReadGroup(ctx, organizationID, state.ID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err))
+		resp.Diagnostics.Append(failed("read", "group", err)...)
 
 		return
 	}
@@ -182,7 +182,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 	current, err := r.provider.Identity.ReadGroup(ctx, organizationID, id)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err))
+		resp.Diagnostics.Append(failed("read", "group", err)...)
 
 		return
 	}
@@ -194,7 +194,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 	group, err := r.provider.Identity.UpdateGroup(ctx, organizationID, id, write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("update", "group", err))
+		resp.Diagnostics.Append(failed("update", "group", err)...)
 
 		return
 	}
@@ -215,6 +215,6 @@ func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "group", err))
+		resp.Diagnostics.Append(failed("delete", "group", err)...)
 	}
 }

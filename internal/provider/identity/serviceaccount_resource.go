@@ -240,7 +240,7 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.AddWarning("Service account created without its token", err.Error()+"\n\n"+
 			"Change `rotation_trigger` on this resource to issue a new token.")
 	case err != nil:
-		resp.Diagnostics.Append(failed("create", "service account", err))
+		resp.Diagnostics.Append(failed("create", "service account", err)...)
 	}
 }
 
@@ -257,7 +257,7 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 
 	account, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, state.ID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "service account", err))
+		resp.Diagnostics.Append(failed("read", "service account", err)...)
 
 		return
 	}
@@ -312,7 +312,7 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 		}
 
 		if err != nil {
-			resp.Diagnostics.Append(failed("update", "service account", err))
+			resp.Diagnostics.Append(failed("update", "service account", err)...)
 
 			return
 		}
@@ -357,7 +357,7 @@ func (r *serviceAccountResource) Delete(ctx context.Context, req resource.Delete
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Identity.DeleteServiceAccount(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "service account", err))
+		resp.Diagnostics.Append(failed("delete", "service account", err)...)
 
 		return
 	}
