@@ -30,7 +30,7 @@ func Identity(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, sentence(err.Error()),
 			"Delete what still references the project, then run the destroy again.")}
 	case errors.As(err, &lookup):
-		return diag.Diagnostics{Error(summary, sentence(err.Error()), "Check the ID or name, and the organization.")}
+		return diag.Diagnostics{Lookup(lookup.Kind, nil, err)}
 	case errors.As(err, &notJoined):
 		return diag.Diagnostics{AttributeError(path.Root("group_ids"), summary,
 			"Identity did not put service account "+notJoined.ServiceAccountID+" in the groups "+

@@ -119,3 +119,56 @@ import {
 	cli.Run("apply", "-input=false", "-auto-approve")
 	cli.Run("destroy", "-input=false", "-auto-approve")
 }
+
+// TestAccRolesAreFoundByNameAndCheckedAtPlan looks a role up by a name that no role
+// has, which fails listing the roles there are (an index into unikorn_roles' map could
+// only say "Invalid index"), and gives a group a role ID that names no role, which the
+// plan refuses at role_ids, listing the roles, before anything is applied.
+func TestAccRolesAreFoundByNameAndCheckedAtPlan(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	cli := acctest.NewCLI(t, t.TempDir())
+	cli.WriteConfig(adminConfig(env) + `
+data "unikorn_role" "user" {
+  name = "usr"
+}
+`)
+	cli.Run("init", "-input=false")
+
+	output, err := cli.Try("plan", "-input=false")
+	require.Error(t, err, output)
+	assert.Regexp(t, says("Error: Role not found", `No role of organization `+sandbox.EmptyOrganizationID+` is named "usr".`,
+		`There are: "administrator", "auditor", "reader", "user".`), output)
+
+	missing := "f0000000-0000-4000-8000-00000000beef"
+	cli.WriteConfig(adminConfig(env) + `
+data "unikorn_role" "user" {
+  name = "user"
+}
+
+resource "unikorn_group" "team" {
+  name     = "team"
+  role_ids = [data.unikorn_role.user.id, ` + acctest.Quote(missing) + `]
+}
+`)
+
+	output, err = cli.Try("plan", "-input=false")
+	require.Error(t, err, output)
+	assert.Regexp(t, says("Error: Role not found", "with unikorn_group.team", "role_ids",
+		"Role ID "+missing+" names no role of organization "+sandbox.EmptyOrganizationID, "The roles there are:",
+		"user ("+sandbox.UserRoleID+")", "`unikorn_role` data source"), output)
+
+	cli.WriteConfig(adminConfig(env) + `
+data "unikorn_role" "user" {
+  name = "user"
+}
+
+resource "unikorn_group" "team" {
+  name     = "team"
+  role_ids = [data.unikorn_role.user.id]
+}
+`)
+	cli.Run("apply", "-input=false", "-auto-approve")
+	cli.Run("destroy", "-input=false", "-auto-approve")
+}

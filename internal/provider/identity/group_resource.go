@@ -53,10 +53,11 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	attributes := commonAttributes("group")
 	attributes["role_ids"] = schema.SetAttribute{
 		Required: true, ElementType: types.StringType,
-		MarkdownDescription: "Roles the group's members hold (see the `unikorn_roles` data source): their " +
-			"organization scope everywhere in the organization, their project scope in the projects that name " +
-			"the group. Identity refuses a role that does not exist (400), and one that grants more than the " +
-			"token itself holds (403).",
+		MarkdownDescription: "Roles the group's members hold (find one by name with the `unikorn_role` data " +
+			"source): their organization scope everywhere in the organization, their project scope in the projects " +
+			"that name the group. An ID that names no role of the organization is refused at plan, listing the " +
+			"roles there are (when the token may read them); identity refuses one that grants more than the token " +
+			"itself holds (403).",
 		Validators: []validator.Set{uuids()},
 	}
 	attributes["user_ids"] = schema.SetAttribute{
