@@ -154,8 +154,12 @@ func TestClassifyConnections(t *testing.T) {
 
 	t.Run("dropped", func(t *testing.T) {
 		client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err == nil {
+			hijacker, ok := w.(http.Hijacker)
+			if !ok {
+				return
+			}
+
+			if conn, _, err := hijacker.Hijack(); err == nil {
 				_ = conn.Close()
 			}
 		}))

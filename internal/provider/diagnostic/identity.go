@@ -23,11 +23,11 @@ func Identity(summary string, err error) diag.Diagnostics {
 
 	switch {
 	case errors.As(err, &creation):
-		return diag.Diagnostics{Error(summary, sentence(err.Error()),
+		return diag.Diagnostics{Error(summary, err.Error(),
 			"Use a token of a member of a group that holds the organization administrator role (`administrator`) "+
 				"in this organization, or ask an administrator to create the project.")}
 	case errors.As(err, &held):
-		return diag.Diagnostics{Error(summary, sentence(err.Error()),
+		return diag.Diagnostics{Error(summary, err.Error(),
 			"Delete what still references the project, then run the destroy again.")}
 	case errors.As(err, &lookup):
 		return diag.Diagnostics{Lookup(lookup.Kind, nil, err)}

@@ -78,10 +78,10 @@ data "unikorn_file_storage_classes" "c" {
 		"network": {
 			body: `
 data "unikorn_network" "n" {
-  name = "defualt"
+  name = "defaut"
 }
 `,
-			phrases: []string{"Error: Network not found", `No network is named "defualt"`, `There are: "default", "secondary".`},
+			phrases: []string{"Error: Network not found", `No network is named "defaut"`, `There are: "default", "secondary".`},
 		},
 	}
 
