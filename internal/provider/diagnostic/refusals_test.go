@@ -199,3 +199,50 @@ resource "unikorn_compute_instance" "i" {
 		assert.NotContains(t, unwrapped(output), "more quota")
 	})
 }
+
+// TestAccRBACRefusalOfASnapshotIsNotQuota refuses a snapshot of an instance on each
+// instance path with a 403 that says nothing of quota: the diagnostic says so too.
+func TestAccRBACRefusalOfASnapshotIsNotQuota(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		instance := `
+resource "unikorn_compute_instance" "i" {
+  name       = "i"
+  network_id = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
+  flavor_id  = ` + acctest.Quote(sandbox.FlavorStandardID) + `
+  image_id   = ` + acctest.Quote(sandbox.ImageUbuntuID) + `
+}
+`
+		cli := env.CLI(t, instance)
+		cli.Run("apply", "-input=false", "-auto-approve")
+
+		t.Cleanup(func() { cli.Run("destroy", "-input=false", "-auto-approve") })
+
+		route := "/api/v2/servers/{serverID}/snapshot"
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			route = sandbox.ComputePrefix + "/api/v2/instances/{instanceID}/snapshot"
+		}
+
+		env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 403, Count: 1})
+
+		cli.WriteConfig(env.ProviderConfig() + instance + `
+resource "unikorn_snapshot" "s" {
+  instance_id = unikorn_compute_instance.i.id
+  name        = "s"
+}
+`)
+
+		output, err := cli.Try("apply", "-input=false", "-auto-approve")
+		require.Error(t, err, output)
+		// Region's server API refuses with 403 only a token without service rights.
+		right := "lacks the right to do this"
+		if env.Settings.InstanceAPI == acctest.RegionBackend.InstanceAPI {
+			right = "only service accounts may call it"
+		}
+
+		assert.Regexp(t, says("403 forbidden: user credentials do not have the required privileges", right), output)
+		assert.NotContains(t, unwrapped(output), "quota")
+		assert.NotContains(t, unwrapped(output), "could not be reached")
+	})
+}
