@@ -70,6 +70,11 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want:    []string{"The instance is unchanged"},
 			wantNot: []string{"Nothing was created"},
 		},
+		"an over-quota create names the quota the body names": {
+			err: &compute.QuotaError{Err: &unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden",
+				Description: "total servers allocation of 11 would exceed quota limit of 10", Method: http.MethodPost, Path: "/api/v2/instances"}},
+			want: []string{"Nothing was created", "raise the `servers` quota"},
+		},
 		"a failed undo of a taken name does not claim the quota was left alone": {
 			err: &compute.CompensationError{
 				Err:  &compute.NameTakenError{Name: "web", NetworkID: "n", InstanceID: "x", Err: apiErr},
