@@ -29,6 +29,9 @@ type LookupError struct {
 	Kind     string
 	Selector Selector
 	Matches  []string
+	// Names are the names of the objects a look-up by name listed, to say which
+	// there are when none has the name.
+	Names []string
 }
 
 func (e *LookupError) Error() string {
@@ -75,9 +78,14 @@ func Lookup[T any](
 		return nil, err
 	}
 
-	var matches []*T
+	var (
+		matches []*T
+		names   []string
+	)
 
 	for i := range objects {
+		names = append(names, metadata(&objects[i]).Name)
+
 		if metadata(&objects[i]).Name == selector.Name {
 			matches = append(matches, &objects[i])
 		}
@@ -92,5 +100,5 @@ func Lookup[T any](
 		ids[i] = metadata(match).ID
 	}
 
-	return nil, &LookupError{Kind: kind, Selector: selector, Matches: ids}
+	return nil, &LookupError{Kind: kind, Selector: selector, Matches: ids, Names: names}
 }

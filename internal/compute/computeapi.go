@@ -122,8 +122,9 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 			Name: spec.Name, NetworkID: ref.NetworkID, InstanceID: id,
 			OrganizationID: ref.OrganizationID, ProjectID: ref.ProjectID, Err: err,
 		}
-	case unikorn.IsForbidden(err):
-		// Compute charges the quota first and refuses with 403 when it is spent.
+	case cloud.IsQuotaRefusal(err):
+		// Compute charges the quota first and refuses with 403 when it is spent; its
+		// other 403s are RBAC's, which the body tells apart.
 		return nil, &QuotaError{Err: err}
 	case cloud.IsClientError(err):
 		// The catalogue cache may have let through what has changed since (see
@@ -292,7 +293,7 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 
 	switch {
 	case err == nil:
-	case unikorn.IsForbidden(err):
+	case cloud.IsQuotaRefusal(err):
 		return nil, &QuotaError{Err: err, Charged: true}
 	case !cloud.IsClientError(err) && c.service.settles(writes, func(ctx context.Context) bool {
 		candidate, err := c.readDirect(ctx, current.Ref())

@@ -53,7 +53,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		allocationFor(id, placement.Flavor, spec.PublicIP))
 	if err != nil {
 		switch {
-		case unikorn.IsForbidden(err):
+		case cloud.IsQuotaRefusal(err):
 			return nil, &QuotaError{Err: err}
 		case cloud.IsClientError(err):
 			return nil, fmt.Errorf("charging the instance to the quota: %w", err)
@@ -530,7 +530,7 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 
 	if _, err := s.client.UpdateAllocation(ctx, current.OrganizationID, current.ProjectID, current.AllocationID, next); err != nil {
 		switch {
-		case unikorn.IsForbidden(err):
+		case cloud.IsQuotaRefusal(err):
 			return nil, &QuotaError{Err: err, Charged: true}
 		case cloud.IsClientError(err):
 			return nil, fmt.Errorf("updating the quota allocation: %w", err)

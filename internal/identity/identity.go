@@ -171,7 +171,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 
 	project, err := projects.Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Project, error) {
 		project, err := s.client.CreateProject(ctx, organizationID, write)
-		if unikorn.IsForbidden(err) {
+		if cloud.Classify(err).Class == cloud.ClassRBAC {
 			return nil, &ProjectCreationError{OrganizationID: organizationID, Err: err}
 		}
 

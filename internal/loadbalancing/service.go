@@ -337,7 +337,7 @@ func validate(spec Spec, vip string) error {
 // error: region passes on identity's 403, which names the quota it would exceed.
 func quotaError(err error, publicIP, updating bool) error {
 	var apiErr *unikorn.APIError
-	if !unikorn.IsForbidden(err) || !errors.As(err, &apiErr) || !strings.Contains(apiErr.Description, "quota") {
+	if !cloud.IsQuotaRefusal(err) || !errors.As(err, &apiErr) {
 		return nil
 	}
 

@@ -126,7 +126,8 @@ func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreat
 
 	return s.networks().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
 		network, err := s.client.CreateNetwork(ctx, create)
-		if unikorn.IsForbidden(err) {
+		// Region answers 403 for RBAC's refusals too: only the body says quota.
+		if cloud.IsQuotaRefusal(err) {
 			return nil, &NetworkQuotaError{Err: err}
 		}
 

@@ -209,6 +209,7 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		network.NewSecurityGroupDataSource,
 		network.NewSSHCertificateAuthorityDataSource,
 		identity.NewRolesDataSource,
+		identity.NewRoleDataSource,
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,

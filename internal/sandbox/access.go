@@ -35,7 +35,7 @@ const (
 func requireOrganization(caller *principal, organizationID, endpoint, operation string) error {
 	if caller.legacy {
 		if !caller.isMember(organizationID) {
-			return errRBAC(endpoint, operation)
+			return errRBAC(endpoint, operation, "organization")
 		}
 
 		return nil
@@ -51,7 +51,7 @@ func requireOrganization(caller *principal, organizationID, endpoint, operation 
 func requireProject(w *world, caller *principal, organizationID, projectID, endpoint, operation string) error {
 	if !caller.isMember(organizationID) {
 		if caller.legacy {
-			return errRBAC(endpoint, operation)
+			return errRBAC(endpoint, operation, "project")
 		}
 
 		return forbidden(caller.acl.AllowProject(organizationID, projectID, endpoint, operation))
@@ -76,7 +76,7 @@ func requireProject(w *world, caller *principal, organizationID, projectID, endp
 func allowInProject(caller *principal, organizationID, projectID, endpoint, operation string) error {
 	if caller.legacy {
 		if !caller.canUse(organizationID, projectID) {
-			return errRBAC(endpoint, operation)
+			return errRBAC(endpoint, operation, "project")
 		}
 
 		return nil

@@ -55,9 +55,17 @@ func errServer() *apiError {
 	return &apiError{http.StatusInternalServerError, unikorn.ErrorServerError, "an internal error has occurred, please contact support"}
 }
 
-// errRBAC is the 403 a caller gets for an organization or project it is not a member of.
-func errRBAC(endpoint, operation string) *apiError {
-	return errForbidden("operation is not allowed by rbac: no permission for %s %s", endpoint, operation)
+// errRBAC is the 403 a caller gets for an organization or project it is not a member
+// of (scope "organization" or "project"), in identity's words (uni-identity pkg/rbac).
+func errRBAC(endpoint, operation, scope string) *apiError {
+	return errForbidden("operation is not allowed by rbac: operation '%s' on endpoint '%s' — %s is not in this principal's accessible set",
+		operation, endpoint, scope)
+}
+
+// errNotPermitted is identity's 403 for a principal in scope whose roles do not grant
+// the operation.
+func errNotPermitted(endpoint, operation string) *apiError {
+	return errForbidden("operation is not allowed by rbac: operation '%s' on endpoint '%s' is not permitted", operation, endpoint)
 }
 
 // errorForStatus is the standard error a fault rule answers with: the code the core

@@ -98,7 +98,7 @@ func (s *Sandbox) registerRoutes() {
 func (s *Sandbox) handleService(endpoint, pattern string, handler apiHandler) {
 	s.handle(pattern, func(req *request) (*reply, error) {
 		if !req.caller.service {
-			return nil, errRBAC(endpoint, operationOf(req.Method))
+			return nil, errNotPermitted(endpoint, operationOf(req.Method))
 		}
 
 		return handler(req)

@@ -47,7 +47,7 @@ func findStorageClass(caller *principal, id string) (*storageClass, error) {
 	for i := range storageClasses {
 		if class := &storageClasses[i]; class.class.Metadata.ID == id {
 			if !class.visibleTo(caller) {
-				return nil, errRBAC(rbacStorageClasses, opRead)
+				return nil, errRBAC(rbacStorageClasses, opRead, "organization")
 			}
 
 			return class, nil

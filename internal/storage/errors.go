@@ -2,9 +2,8 @@ package storage
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
 // QuotaError means identity refused to charge the storage's size to the
@@ -32,7 +31,7 @@ func (e *QuotaError) Unwrap() error { return e.Err }
 // quotaRefused tells identity's refusal of a quota charge, which region passes on as
 // it is, from region's own 403s (a class or a network of another organization).
 func quotaRefused(err error) bool {
-	return unikorn.IsForbidden(err) && strings.Contains(err.Error(), "quota")
+	return cloud.IsQuotaRefusal(err)
 }
 
 // AttachmentFailedError means the storage back end reported the export of the storage

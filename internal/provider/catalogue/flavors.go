@@ -2,6 +2,7 @@ package catalogue
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -160,10 +161,18 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.OrganizationID = types.StringValue(organizationID)
 	model.Flavors = []flavorModel{}
 
-	for _, flavor := range flavors {
+	names := make([]string, len(flavors))
+
+	for i, flavor := range flavors {
+		names[i] = flavor.Metadata.Name
+
 		if model.matches(&flavor) {
 			model.Flavors = append(model.Flavors, newFlavorModel(&flavor))
 		}
+	}
+
+	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
+		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "flavor", name, names))
 	}
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)

@@ -2,6 +2,7 @@ package catalogue
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -217,10 +218,18 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	model.OrganizationID = types.StringValue(organizationID)
 	model.Images = []imageModel{}
 
-	for _, image := range images {
+	names := make([]string, len(images))
+
+	for i, image := range images {
+		names[i] = image.Metadata.Name
+
 		if model.matches(&image) {
 			model.Images = append(model.Images, newImageModel(&image))
 		}
+	}
+
+	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
+		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "image", name, names))
 	}
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)

@@ -73,10 +73,11 @@ func Compute(summary string, err error) diag.Diagnostics {
 				InstanceTypeName, taken.OrganizationID, taken.ProjectID, taken.InstanceID))}
 	case errors.As(err, &quota) && quota.Charged:
 		return diag.Diagnostics{Error(summary, quota.Error()+". The instance is unchanged.",
-			"Release quota elsewhere, or ask the platform operator for more quota.")}
+			"Release quota elsewhere, or ask the platform operator to raise "+quotaNamed(err)+".")}
 	case errors.As(err, &quota):
 		return diag.Diagnostics{Error(summary, quota.Error()+". Nothing was created.",
-			"Delete instances you no longer need, choose a smaller flavor, or ask the platform operator for more quota.")}
+			"Delete instances you no longer need, choose a smaller flavor, or ask the platform operator to raise "+
+				quotaNamed(err)+".")}
 	case errors.As(err, &networkQuota):
 		return diag.Diagnostics{Error(summary, networkQuota.Error()+". Nothing was created.",
 			"Delete networks you no longer need, or ask the platform operator to raise the `networks` quota.")}
@@ -103,7 +104,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where the cloud got to.")}
 	case errors.As(err, &wait):
 		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
-			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow.")}
+			"The cloud was asked and may still finish; nothing is undone. Raise the resource's timeouts, which bound "+
+				"its waits, if the cloud is slow.")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
@@ -122,6 +124,16 @@ func InstanceAPIMismatch(name, id, made, configured string) diag.Diagnostic {
 			"would put back a server deleted behind its back). Nothing was changed.", name, id, made, configured),
 		fmt.Sprintf("Keep instance_api = %q for this configuration (with a token that may use it). To move the "+
 			"instance to the other API, destroy it with the old setting and create it again with the new one.", made))
+}
+
+// quotaNamed names the quota a refusal's body names ("the `servers` quota"), or
+// "the quota" when it names none.
+func quotaNamed(err error) string {
+	if kind := cloud.Classify(err).Quota; kind != "" {
+		return "the `" + kind + "` quota"
+	}
+
+	return "the quota"
 }
 
 // sentence shows an error, which Go words as a clause, as a sentence.

@@ -53,13 +53,13 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			wantNot: []string{"could not be reached"},
 		},
 		"a connection failure points at the endpoint": {
-			err:  fmt.Errorf("listing servers: %w", errors.New("dial tcp 127.0.0.1:1: connect: connection refused")),
+			err:  fmt.Errorf("listing servers: %w", refused(t)),
 			want: []string{"connection refused", "could not be reached"},
 		},
 		"an interrupted wait does not advise a longer timeout": {
 			err:     &cloud.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
 			want:    []string{"interrupted", "Run Terraform again"},
-			wantNot: []string{"Raise the timeout"},
+			wantNot: []string{"Raise the resource's timeouts"},
 		},
 		"a wait that ran out among failed reads names the last failure": {
 			err:  &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
@@ -69,6 +69,11 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			err:     &compute.QuotaError{Err: apiErr, Charged: true},
 			want:    []string{"The instance is unchanged"},
 			wantNot: []string{"Nothing was created"},
+		},
+		"an over-quota create names the quota the body names": {
+			err: &compute.QuotaError{Err: &unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden",
+				Description: "total servers allocation of 11 would exceed quota limit of 10", Method: http.MethodPost, Path: "/api/v2/instances"}},
+			want: []string{"Nothing was created", "raise the `servers` quota"},
 		},
 		"a failed undo of a taken name does not claim the quota was left alone": {
 			err: &compute.CompensationError{

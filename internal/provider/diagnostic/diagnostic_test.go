@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestAPIErrorKeepsTheAnswerAndAdvisesByStatus(t *testing.T) {
 
 	tests := map[int]string{
 		http.StatusUnauthorized:        "token was not accepted",
-		http.StatusForbidden:           "not allowed",
+		http.StatusForbidden:           "lacks the right",
 		http.StatusNotFound:            "does not exist or is not visible",
 		http.StatusConflict:            "already exists",
 		http.StatusBadRequest:          "rejected the values",
@@ -51,15 +52,99 @@ func TestAPIErrorKeepsTheAnswerAndAdvisesByStatus(t *testing.T) {
 	}
 }
 
+// refused is the client's error for a request to a port nothing listens on.
+func refused(t *testing.T) error {
+	t.Helper()
+
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+
+	endpoint := "http://" + listener.Addr().String()
+	require.NoError(t, listener.Close())
+
+	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: endpoint, IdentityEndpoint: endpoint, Token: "t",
+		Retry: unikorn.RetryPolicy{MaxAttempts: 1}})
+	require.NoError(t, err)
+
+	_, err = client.GetNetwork(t.Context(), "n")
+	require.Error(t, err)
+
+	return err
+}
+
 func TestAPIErrorAdvisesOnTransportFailures(t *testing.T) {
 	t.Parallel()
 
-	d := diagnostic.APIError("Unable to list things", errors.New("dial tcp 127.0.0.1:1: connection refused"))
+	d := diagnostic.APIError("Unable to list things", fmt.Errorf("listing: %w", refused(t)))
 	assert.Contains(t, d.Detail(), "connection refused")
 	assert.Contains(t, d.Detail(), "could not be reached")
 
 	d = diagnostic.APIError("Unable to list things", fmt.Errorf("get: %w", context.DeadlineExceeded))
 	assert.Contains(t, d.Detail(), "request_timeout")
+}
+
+// Only a request that got no answer is advised about endpoints and TLS, only a 403
+// whose body says quota about quota, and an RBAC refusal names the right.
+func TestAPIErrorBlamesTheRealCause(t *testing.T) {
+	t.Parallel()
+
+	forbidden := func(description string) error {
+		return fmt.Errorf("creating: %w", &unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden",
+			Description: description, Method: http.MethodPost, Path: "/api/v2/networks"})
+	}
+
+	tests := map[string]struct {
+		err     error
+		want    []string
+		wantNot []string
+	}{
+		"a condition the façade found is no network failure": {
+			err:     errors.New("service account s was not put in the groups [g]: identity ignores group IDs that name no group"),
+			want:    []string{"ignores group IDs"},
+			wantNot: []string{"could not be reached", "region_endpoint", "TLS"},
+		},
+		"RBAC names the right and says nothing of quota": {
+			err: forbidden("operation is not allowed by rbac: operation 'create' on endpoint 'region:networks:v2' — " +
+				"project is not in this principal's accessible set"),
+			want:    []string{"lacks the right to create `region:networks:v2`", "group that the project names"},
+			wantNot: []string{"quota", "could not be reached"},
+		},
+		"a 403 naming no operation is still no quota": {
+			err:     forbidden("requested role cannot be granted"),
+			want:    []string{"lacks the right to do this"},
+			wantNot: []string{"quota"},
+		},
+		"quota names the quota": {
+			err:     forbidden("total networks allocation of 2 would exceed quota limit of 1"),
+			want:    []string{"`networks` quota would be exceeded", "raise the `networks` quota"},
+			wantNot: []string{"lacks the right"},
+		},
+		"in use says what to do": {
+			err:     forbidden("network is in use and cannot be deleted"),
+			want:    []string{"Something still uses the object"},
+			wantNot: []string{"quota", "lacks the right"},
+		},
+		"an unconfigured endpoint names the setting": {
+			err:     fmt.Errorf("GET /api/v2/instances: %w", unikorn.ErrNoComputeEndpoint),
+			want:    []string{"compute_endpoint"},
+			wantNot: []string{"could not be reached"},
+		},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			detail := diagnostic.APIError("Unable to do it", test.err).Detail()
+			for _, want := range test.want {
+				assert.Contains(t, detail, want)
+			}
+
+			for _, wantNot := range test.wantNot {
+				assert.NotContains(t, detail, wantNot)
+			}
+		})
+	}
 }
 
 func TestAttributeErrorPointsAtTheAttribute(t *testing.T) {

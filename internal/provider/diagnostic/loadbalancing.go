@@ -2,12 +2,11 @@ package diagnostic
 
 import (
 	"errors"
-	"net/http" //nolint:depguard // status names only: no request is made here
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 )
 
@@ -93,7 +92,7 @@ func LoadBalancing(summary string, err error) diag.Diagnostics {
 // a load balancer on it: one that does not exist is an error at the attribute that
 // names it; one that cannot be read now leaves region to check the VIP at apply.
 func LoadBalancingNetwork(p path.Path, networkID string, err error) diag.Diagnostic {
-	if compute.StatusCode(err) == http.StatusNotFound {
+	if cloud.Classify(err).Class == cloud.ClassNotFound {
 		return AttributeError(p, "Network not found", "Network "+networkID+" does not exist or is not visible to this token.",
 			"Check the ID, and that the network belongs to the organization and project the provider's token may use.")
 	}

@@ -2,6 +2,9 @@ package diagnostic
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -29,7 +32,7 @@ func Lookup(noun string, narrowing []string, err error) diag.Diagnostic {
 		return AttributeError(path.Root("id"), title+" not found", problem,
 			"Check the ID, and that the provider's token is a member of the "+noun+"'s project.")
 	case len(lookupErr.Matches) == 0:
-		return AttributeError(path.Root("name"), title+" not found", problem,
+		return AttributeError(path.Root("name"), title+" not found", problem+" "+Names(lookupErr.Selector.Name, lookupErr.Names),
 			"Check the name and the scope searched ("+strings.Join(append([]string{"organization_id", "project_id"}, narrowing...), ", ")+
 				"); where organization_id and project_id are not set, the provider's are used.")
 	default:
@@ -42,4 +45,81 @@ func Lookup(noun string, narrowing []string, err error) diag.Diagnostic {
 			"Look the "+noun+" up by `id` (one of those above) instead"+narrow+
 				", or rename the others so that the name is unique.")
 	}
+}
+
+// namesListed caps the names a diagnostic lists: all of them up to this many, else
+// the nearest to the name asked for.
+const namesListed = 8
+
+// Names says which names there are, for a look-up by a name that none has: every one
+// when there are few, otherwise the nearest to wanted (fewest edits, case ignored),
+// so that a typo is answered with its fix. Each is quoted, as the configuration
+// writes it.
+func Names(wanted string, names []string) string {
+	names = slices.Compact(slices.Sorted(slices.Values(names)))
+
+	if len(names) == 0 {
+		return "There are none."
+	}
+
+	quote := func(names []string) string {
+		quoted := make([]string, len(names))
+		for i, name := range names {
+			quoted[i] = strconv.Quote(name)
+		}
+
+		return strings.Join(quoted, ", ")
+	}
+
+	if len(names) <= namesListed {
+		return "There are: " + quote(names) + "."
+	}
+
+	nearest := slices.Clone(names)
+	distance := make(map[string]int, len(names))
+
+	for _, name := range names {
+		distance[name] = edits(strings.ToLower(wanted), strings.ToLower(name))
+	}
+
+	slices.SortStableFunc(nearest, func(a, b string) int { return distance[a] - distance[b] })
+
+	return fmt.Sprintf("The nearest of the %d there are: %s.", len(names), quote(nearest[:namesListed]))
+}
+
+// edits is the Levenshtein distance between a and b, in runes.
+func edits(a, b string) int {
+	ar, br := []rune(a), []rune(b)
+	previous := make([]int, len(br)+1)
+	current := make([]int, len(br)+1)
+
+	for j := range previous {
+		previous[j] = j
+	}
+
+	for i := 1; i <= len(ar); i++ {
+		current[0] = i
+
+		for j := 1; j <= len(br); j++ {
+			cost := 1
+			if ar[i-1] == br[j-1] {
+				cost = 0
+			}
+
+			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
+		}
+
+		previous, current = current, previous
+	}
+
+	return previous[len(br)]
+}
+
+// NoneNamed is the warning of a data source whose name filter matches nothing the
+// cloud has: its result is empty, as a filter's may be, and the warning lists the
+// names there are, for the error an index into that empty result then gives.
+func NoneNamed(p path.Path, noun, wanted string, names []string) diag.Diagnostic {
+	return diag.NewAttributeWarningDiagnostic(p, "No "+noun+" is named "+strconv.Quote(wanted),
+		detail("No "+noun+" visible to this token is named "+strconv.Quote(wanted)+", so the result is empty. "+Names(wanted, names),
+			"Correct the name if it is mistyped."))
 }

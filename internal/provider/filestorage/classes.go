@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -111,8 +112,10 @@ func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 
 	model.Classes = []classModel{}
+	names := make([]string, len(classes))
 
-	for _, class := range classes {
+	for i, class := range classes {
+		names[i] = class.Metadata.Name
 		protocols := append([]string{}, class.Spec.Protocols...)
 
 		if filter.String(model.Name, class.Metadata.Name) && filter.String(model.RegionID, class.Spec.RegionID) &&
@@ -122,6 +125,10 @@ func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest
 				Protocols: protocols, Parallelism: int64(class.Spec.Parallelism),
 			})
 		}
+	}
+
+	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
+		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "file storage class", name, names))
 	}
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)

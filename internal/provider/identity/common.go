@@ -5,7 +5,6 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -232,39 +230,9 @@ func saveIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *comm
 	}
 }
 
-// failed reports a failed operation on an object, with the façade's own words for
-// what it knows better than a status code does.
-func failed(operation, noun string, err error) diag.Diagnostic {
-	var (
-		creation *identity.ProjectCreationError
-		held     *identity.ProjectHeldError
-		lookup   *identity.LookupError
-		wait     *cloud.WaitError
-	)
-
-	summary := fmt.Sprintf("Unable to %s the %s", operation, noun)
-
-	switch {
-	case errors.As(err, &creation):
-		return diagnostic.Error(summary, err.Error(),
-			"Use a token of a member of a group that holds the organization administrator role (`administrator`) "+
-				"in this organization, or ask an administrator to create the project.")
-	case errors.As(err, &held):
-		return diagnostic.Error(summary, err.Error(),
-			"Delete what still references the project, then run the destroy again.")
-	case errors.As(err, &lookup):
-		return diagnostic.Error(summary, err.Error(), "Check the ID or name, and the organization.")
-	case errors.As(err, &wait) && wait.Interrupted():
-		return diagnostic.Error(summary, err.Error(),
-			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where "+
-				"identity got to.")
-	case errors.As(err, &wait):
-		// The resource's timeouts bound a wait, not request_timeout, which bounds one request.
-		return diagnostic.Error(summary, err.Error(),
-			"Identity was asked and may still finish; nothing is undone. Raise the resource's timeouts if identity is slow.")
-	}
-
-	return diagnostic.APIError(summary, err)
+// failed reports a failed operation on an object.
+func failed(operation, noun string, err error) diag.Diagnostics {
+	return diagnostic.Identity(fmt.Sprintf("Unable to %s the %s", operation, noun), err)
 }
 
 func timeoutsAttribute(ctx context.Context) schema.Attribute {

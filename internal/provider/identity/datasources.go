@@ -64,7 +64,8 @@ func (d *rolesDataSource) Configure(_ context.Context, req datasource.ConfigureR
 func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The roles a group may hold in the organization, so that a group names them by name: " +
-			"`data.unikorn_roles.all.ids[\"user\"]`. Identity's chart installs `administrator` (organization " +
+			"`data.unikorn_roles.all.ids[\"user\"]` (an index that names no role is Terraform's \"Invalid index\"; the " +
+			"`unikorn_role` data source finds one by name and lists the roles there are when none has it). Identity's chart installs `administrator` (organization " +
 			"administrator: may create projects), `auditor`, `user` (project user) and `reader` (project reader). " +
 			"Reading them needs `identity:roles` `read`, which an administrator holds and a project user does not.",
 		Attributes: map[string]schema.Attribute{
@@ -94,7 +95,7 @@ func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 
 	roles, err := d.provider.Identity.Roles(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "roles", err))
+		resp.Diagnostics.Append(failed("read", "roles", err)...)
 
 		return
 	}
@@ -170,7 +171,7 @@ func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	quotas, err := d.provider.Identity.Quotas(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "quotas", err))
+		resp.Diagnostics.Append(failed("read", "quotas", err)...)
 
 		return
 	}
@@ -327,7 +328,7 @@ func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRe
 		ID: common.ID.ValueString(), Name: common.Name.ValueString(), OrganizationID: organizationID,
 	})
 	if err != nil {
-		resp.Diagnostics.Append(failed("find", d.noun, err))
+		resp.Diagnostics.Append(failed("find", d.noun, err)...)
 
 		return
 	}

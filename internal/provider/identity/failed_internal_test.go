@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
@@ -15,10 +16,12 @@ import (
 func TestFailedWaitAdvisesTheResourcesTimeouts(t *testing.T) {
 	err := fmt.Errorf("group: %w", &cloud.WaitError{What: "group g to show the update", Err: context.DeadlineExceeded})
 
-	d := failed("update", "group", err)
+	diags := failed("update", "group", err)
+	require.Len(t, diags, 1)
+	d := diags[0]
 
 	assert.Equal(t, "Unable to update the group", d.Summary())
-	assert.Contains(t, d.Detail(), "gave up waiting for group g to show the update")
+	assert.Contains(t, d.Detail(), "Gave up waiting for group g to show the update")
 	assert.Contains(t, d.Detail(), "Raise the resource's timeouts")
 	assert.NotContains(t, d.Detail(), "request_timeout")
 }
@@ -26,7 +29,9 @@ func TestFailedWaitAdvisesTheResourcesTimeouts(t *testing.T) {
 func TestFailedInterruptedWaitSaysSo(t *testing.T) {
 	err := &cloud.WaitError{What: "project p to be provisioned", Err: context.Canceled}
 
-	d := failed("create", "project", err)
+	diags := failed("create", "project", err)
+	require.Len(t, diags, 1)
+	d := diags[0]
 
 	assert.Contains(t, d.Detail(), "Terraform was interrupted")
 	assert.NotContains(t, d.Detail(), "request_timeout")

@@ -58,10 +58,11 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	attributes := commonAttributes("group")
 	attributes["role_ids"] = schema.SetAttribute{
 		Required: true, ElementType: types.StringType,
-		MarkdownDescription: "Roles the group's members hold (see the `unikorn_roles` data source): their " +
-			"organization scope everywhere in the organization, their project scope in the projects that name " +
-			"the group. Identity refuses a role that does not exist (400), and one that grants more than the " +
-			"token itself holds (403).",
+		MarkdownDescription: "Roles the group's members hold (find one by name with the `unikorn_role` data " +
+			"source): their organization scope everywhere in the organization, their project scope in the projects " +
+			"that name the group. An ID that names no role of the organization is refused at plan, listing the " +
+			"roles there are (when the token may read them); identity refuses one that grants more than the token " +
+			"itself holds (403).",
 		Validators: []validator.Set{uuids()},
 	}
 	attributes["user_ids"] = schema.SetAttribute{
@@ -88,10 +89,16 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	}
 }
 
-// ModifyPlan warns when a set service_account_ids would take out accounts that are
+// ModifyPlan checks the roles a group binds and warns of memberships it would undo.
+func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.checkRoles(ctx, req, resp)
+	r.warnLeaving(ctx, req, resp)
+}
+
+// warnLeaving warns when a set service_account_ids would take out accounts that are
 // in the group: they joined from their side or outside Terraform, and if a
 // unikorn_service_account names the group, the two resources undo each other.
-func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
 	}
@@ -173,7 +180,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 	group, err := r.provider.Identity.CreateGroup(ctx, organizationID, write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("create", "group", err))
+		resp.Diagnostics.Append(failed("create", "group", err)...)
 
 		return
 	}
@@ -197,7 +204,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 
 	group, err := r.provider.Identity.ReadGroup(ctx, organizationID, state.ID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err))
+		resp.Diagnostics.Append(failed("read", "group", err)...)
 
 		return
 	}
@@ -227,7 +234,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 	current, err := r.provider.Identity.ReadGroup(ctx, organizationID, id)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err))
+		resp.Diagnostics.Append(failed("read", "group", err)...)
 
 		return
 	}
@@ -239,7 +246,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 	group, err := r.provider.Identity.UpdateGroup(ctx, organizationID, id, write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("update", "group", err))
+		resp.Diagnostics.Append(failed("update", "group", err)...)
 
 		return
 	}
@@ -260,6 +267,6 @@ func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "group", err))
+		resp.Diagnostics.Append(failed("delete", "group", err)...)
 	}
 }

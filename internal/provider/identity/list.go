@@ -151,7 +151,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 
 	objects, err := l.list(l.provider.Identity, ctx, organizationID)
 	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(diag.Diagnostics{failed("list", l.noun, err)})
+		stream.Results = list.ListResultsStreamDiagnostics(failed("list", l.noun, err))
 
 		return
 	}

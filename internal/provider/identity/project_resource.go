@@ -141,7 +141,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 
 	if err != nil {
-		resp.Diagnostics.Append(failed("create", "project", err))
+		resp.Diagnostics.Append(failed("create", "project", err)...)
 	}
 }
 
@@ -158,7 +158,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	project, err := r.provider.Identity.ReadProject(ctx, organizationID, state.ID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "project", err))
+		resp.Diagnostics.Append(failed("read", "project", err)...)
 
 		return
 	}
@@ -191,7 +191,7 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 
 	project, err := r.provider.Identity.UpdateProject(ctx, plan.OrganizationID.ValueString(), plan.ID.ValueString(), write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("update", "project", err))
+		resp.Diagnostics.Append(failed("update", "project", err)...)
 
 		return
 	}
@@ -212,6 +212,6 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Identity.DeleteProject(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "project", err))
+		resp.Diagnostics.Append(failed("delete", "project", err)...)
 	}
 }

@@ -259,7 +259,7 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.AddWarning("Service account created without its token", err.Error()+"\n\n"+
 			"Change `rotation_trigger` on this resource to issue a new token.")
 	case err != nil:
-		resp.Diagnostics.Append(failed("create", "service account", err))
+		resp.Diagnostics.Append(failed("create", "service account", err)...)
 	}
 }
 
@@ -276,7 +276,7 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 
 	account, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, state.ID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "service account", err))
+		resp.Diagnostics.Append(failed("read", "service account", err)...)
 
 		return
 	}
@@ -327,7 +327,7 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 		// The groups that list the account from their side are kept: read them now.
 		current, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, id)
 		if err != nil {
-			resp.Diagnostics.Append(failed("read", "service account", err))
+			resp.Diagnostics.Append(failed("read", "service account", err)...)
 
 			return
 		}
@@ -352,7 +352,7 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 		}
 
 		if err != nil {
-			resp.Diagnostics.Append(failed("update", "service account", err))
+			resp.Diagnostics.Append(failed("update", "service account", err)...)
 
 			return
 		}
@@ -397,7 +397,7 @@ func (r *serviceAccountResource) Delete(ctx context.Context, req resource.Delete
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.provider.Identity.DeleteServiceAccount(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "service account", err))
+		resp.Diagnostics.Append(failed("delete", "service account", err)...)
 
 		return
 	}

@@ -166,6 +166,19 @@ func (e *tokenEphemeral) held(id string, resp *ephemeral.OpenResponse) (seal.Tok
 	}
 
 	token, ok := e.provider.Tokens.Held(id)
+	if !ok && e.provider.SealKey != nil {
+		// The key is there; what is missing is a token sealed with it.
+		resp.Diagnostics.Append(diagnostic.AttributeError(pathSealedToken, "No sealed token of the service account",
+			fmt.Sprintf("No sealed token was given for service account %s, and this provider block did not create or "+
+				"rotate it in this run. The account's `sealed_token` is null when it was imported, created before the "+
+				"provider had a `token_seal_key`, or its create's answer was lost: identity shows a token only to the "+
+				"create or rotation that issued it, so there was none to seal.", id),
+			"Change `rotation_trigger` on the account to issue a new token (the old one is revoked), which is sealed "+
+				"with this provider's `token_seal_key`, and set `sealed_token = unikorn_service_account.<name>.sealed_token` here."))
+
+		return seal.Token{}, false
+	}
+
 	if !ok {
 		resp.Diagnostics.Append(diagnostic.AttributeError(pathServiceAccountID, "No token of the service account to hand on",
 			fmt.Sprintf("No sealed token was given for service account %s, and this provider block did not create or "+
