@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -218,9 +219,7 @@ func (r *fileStorageResource) IdentitySchema(_ context.Context, _ resource.Ident
 // ImportState takes the ID alone: region's IDs are unique across organizations and
 // projects.
 func (r *fileStorageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the file storage", providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: TypeName, Noun: "file storage"}.Import(ctx, r.provider, req, resp)
 }
 
 func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

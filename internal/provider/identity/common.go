@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -167,6 +167,8 @@ type managed struct {
 	identified
 
 	noun string
+	// typeName is the resource's Terraform type.
+	typeName string
 }
 
 // reachable says whether a create, an update or a delete, which run when Terraform
@@ -181,15 +183,14 @@ func (m *managed) refreshable(id types.String, diags *diag.Diagnostics) bool {
 }
 
 // ImportState takes `ORGANIZATION_ID/ID`, the ID alone (in the provider's
-// organization), or the identity.
+// organization, which the read fills in), or the identity.
 func (m *managed) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if m.provider.Reachable("import the "+m.noun, providerdata.RemedyImport, &resp.Diagnostics) {
-		m.identified.ImportState(ctx, req, resp)
-	}
+	importing.Type{
+		Name: m.typeName, Noun: m.noun, Forms: []importing.Form{importing.ID, {"organization_id", "id"}},
+	}.Import(ctx, m.provider, req, resp)
 }
 
-// identified gives the resources their identity, organization and ID, and import by
-// either `ORGANIZATION_ID/ID` or, in the provider's organization, the ID alone.
+// identified gives the resources their identity, organization and ID.
 type identified struct{}
 
 type identityModel struct {
@@ -202,27 +203,6 @@ func (identified) IdentitySchema(_ context.Context, _ resource.IdentitySchemaReq
 		"organization_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Organization the object belongs to."},
 		"id":              identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the object in identity."},
 	}}
-}
-
-func (identified) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID == "" {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathOrganizationID, pathOrganizationID, req, resp)
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-
-		return
-	}
-
-	organizationID, id, found := strings.Cut(req.ID, "/")
-	if !found {
-		// The organization comes from the provider when the object is read.
-		id, organizationID = organizationID, ""
-	}
-
-	if organizationID != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathOrganizationID, organizationID)...)
-	}
-
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathID, id)...)
 }
 
 func saveIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *commonModel, diags *diag.Diagnostics) {

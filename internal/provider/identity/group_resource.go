@@ -26,7 +26,7 @@ var (
 
 // NewGroupResource returns the unikorn_group resource.
 func NewGroupResource() resource.Resource {
-	return &groupResource{managed{noun: "group"}}
+	return &groupResource{managed{noun: "group", typeName: GroupTypeName}}
 }
 
 type groupResource struct {

@@ -31,7 +31,7 @@ var (
 
 // NewProjectResource returns the unikorn_project resource.
 func NewProjectResource() resource.Resource {
-	return &projectResource{managed{noun: "project"}}
+	return &projectResource{managed{noun: "project", typeName: ProjectTypeName}}
 }
 
 type projectResource struct {

@@ -40,7 +40,7 @@ var (
 
 // NewServiceAccountResource returns the unikorn_service_account resource.
 func NewServiceAccountResource() resource.Resource {
-	return &serviceAccountResource{managed{noun: "service account"}}
+	return &serviceAccountResource{managed{noun: "service account", typeName: ServiceAccountTypeName}}
 }
 
 // serviceAccountResource manages a service account. Identity answers its token only

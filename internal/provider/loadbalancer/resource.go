@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -73,9 +74,7 @@ func (r *loadBalancerResource) IdentitySchema(_ context.Context, _ resource.Iden
 }
 
 func (r *loadBalancerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the load balancer", providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: TypeName, Noun: "load balancer"}.Import(ctx, r.provider, req, resp)
 }
 
 // ValidateConfig checks every listener against region's rules, each problem at the

@@ -11,6 +11,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
@@ -51,9 +52,7 @@ func (r *managed[T, M]) Configure(_ context.Context, req resource.ConfigureReque
 
 // ImportState takes the object's ID, or its identity.
 func (r *managed[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the "+r.noun, providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: r.typeName, Noun: r.noun}.Import(ctx, r.provider, req, resp)
 }
 
 // Read refreshes the state; only region's definite 404 removes the object from it.
