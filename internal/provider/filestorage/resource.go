@@ -24,9 +24,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -333,6 +334,7 @@ func (r *fileStorageResource) save(ctx context.Context, m *resourceModel, fs *st
 	}
 
 	private.KeepCreationTime(ctx, privateState, fs.Metadata.CreationTime, diags)
+	private.KeepDeleting(ctx, privateState, cloud.Deleting(&fs.Metadata.ReadMetadata), diags)
 }
 
 // finish ends a create or an update: whatever the wait says, storage that exists is

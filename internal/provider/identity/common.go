@@ -24,6 +24,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -180,6 +181,25 @@ func (m *managed) reachable(operation string, diags *diag.Diagnostics) bool {
 // refreshable says whether Read can read the object, or leaves it as the state has it.
 func (m *managed) refreshable(id types.String, diags *diag.Diagnostics) bool {
 	return m.provider.Refreshable(m.noun, id.ValueString(), diags)
+}
+
+// ModifyPlan replaces an object identity is deleting.
+func (m *managed) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	m.planDeleting(ctx, req, resp)
+}
+
+// planDeleting replaces an object identity is deleting; a project's deletion is held
+// while other services' objects reference it.
+func (m *managed) planDeleting(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	deletion := private.Deletion{Noun: m.noun}
+	if m.typeName == ProjectTypeName {
+		deletion.Holds = "Identity holds a project's deletion until no object of another service references it " +
+			"(region's networks, security groups, SSH certificate authorities, load balancers and file storage, " +
+			"compute's instances in it); those this configuration manages in the project are replaced with it, and " +
+			"deleted before it, and any other must be deleted before the apply's delete times out."
+	}
+
+	return deletion.PlanDeleting(ctx, req, resp)
 }
 
 // ImportState takes `ORGANIZATION_ID/ID`, the ID alone (in the provider's

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
@@ -137,6 +138,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -167,6 +169,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -269,6 +269,8 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 		diags.Append(identity.Set(ctx, m.identity())...)
 	}
 
+	private.KeepDeleting(ctx, privateState, instance.Deleting(), diags)
+
 	if instance.Handle != "" {
 		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals
 		diags.Append(privateState.SetKey(ctx, privateHandleKey, value)...)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
@@ -102,7 +102,7 @@ func (r *loadBalancerResource) ValidateConfig(ctx context.Context, req resource.
 // listener keeping its name while changing what region fixes for a name, and a VIP
 // outside the network's prefix.
 func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.provider == nil {
+	if req.Plan.Raw.IsNull() || r.provider == nil || (private.Deletion{Noun: "load balancer"}).PlanDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -262,6 +262,7 @@ func save(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer,
 	}
 
 	private.KeepCreationTime(ctx, privateState, lb.CreationTime, diags)
+	private.KeepDeleting(ctx, privateState, lb.Deleting, diags)
 }
 
 // finish ends a create or an update: whatever the wait says, a load balancer that
