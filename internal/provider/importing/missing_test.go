@@ -119,7 +119,6 @@ func TestAccImportOfAMissingIDSaysItDoesNotExist(t *testing.T) {
 	cli := acctest.NewProcessCLI(t, t.TempDir())
 	config := resources(env, acctest.NewAuthorityKey(t))
 	cli.WriteConfig(config)
-	cli.Run("init", "-input=false")
 
 	expectMissing := func(t *testing.T, output string, err error, count int) {
 		t.Helper()
