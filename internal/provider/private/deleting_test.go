@@ -142,3 +142,53 @@ func TestAccObjectsBeingDeletedArePlannedForReplacement(t *testing.T) {
 		assert.NotContains(t, plan, "unikorn_network.base must be replaced", "only what is being deleted is replaced")
 	})
 }
+
+// TestAccApplyReplacesAnObjectBeingDeleted applies the plan of objects deleted
+// outside Terraform whose deletion the cloud finishes a few seconds later: the apply
+// deletes each again (region and identity accept a repeated delete), waits until it
+// is gone and creates it anew, and the next plan has nothing to do.
+func TestAccApplyReplacesAnObjectBeingDeleted(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		cli := acctest.NewProcessCLI(t, t.TempDir())
+		cli.WriteConfig(beingDeleted(env))
+		cli.Run("apply", "-auto-approve", "-input=false")
+
+		var ids map[string]string
+
+		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
+
+		env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "12s"})
+
+		ctx := context.Background()
+		user := env.ClientAs(t, env.Settings.Token)
+
+		require.NoError(t, user.DeleteNetwork(ctx, ids["network"]))
+		require.NoError(t, user.DeleteLoadBalancer(ctx, ids["load_balancer"]))
+		require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, ids["project"]))
+
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			require.NoError(t, user.DeleteInstance(ctx, ids["instance"]))
+		} else {
+			servers := env.InstanceServers(t, ids["instance"])
+			require.Len(t, servers, 1)
+			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
+		}
+
+		apply := cli.Run("apply", "-auto-approve", "-input=false")
+		assert.Contains(t, apply, "unikorn_network.alone must be replaced", "planned before the deletion ended")
+
+		assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+
+		var replaced map[string]string
+
+		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &replaced))
+
+		for _, kind := range []string{"network", "load_balancer", "project", "instance"} {
+			if kind != "instance" { // an instance's ID derives from its network and name
+				assert.NotEqual(t, ids[kind], replaced[kind], kind)
+			}
+		}
+	})
+}
