@@ -42,7 +42,6 @@ var (
 )
 
 var (
-	pathID             = path.Root("id")
 	pathOrganizationID = path.Root("organization_id")
 	pathProjectID      = path.Root("project_id")
 	pathSizeGiB        = path.Root("size_gib")

@@ -44,7 +44,6 @@ const (
 )
 
 var (
-	pathID               = path.Root("id")
 	pathOrganizationID   = path.Root("organization_id")
 	pathServiceAccountID = path.Root("service_account_id")
 )
