@@ -52,10 +52,20 @@ func (e *LookupError) Error() string {
 		e.Selector.Name, e.Kind, len(e.Matches), where, strings.Join(e.Matches, ", "))
 }
 
+// Lookup finds one object of the kind, as Lookup does, by a read of its ID that takes
+// it for absent only on a definite 404 (see Read): a data source may name an object
+// made moments ago, by this run or the last, that a cache does not show yet.
+func (o Object[T]) Lookup(ctx context.Context, s *Session, selector Selector, list func(context.Context) ([]T, error)) (*T, error) {
+	return Lookup(ctx, o.Kind, selector, func(ctx context.Context, id string) (*T, error) {
+		return o.Read(ctx, s, id)
+	}, list, o.Metadata)
+}
+
 // Lookup is the one way every kind is found. By ID it asks for the object, turning
 // "absent" and "hidden" (region answers 403 for objects of projects the caller is
-// not in) into a LookupError; by name it lists the project's objects and requires
-// exactly one with the name, because region has no name filter and no uniqueness.
+// not in), and a get that returns nothing, into a LookupError; by name it lists the
+// project's objects and requires exactly one with the name, because region has no
+// name filter and no uniqueness.
 func Lookup[T any](
 	ctx context.Context,
 	kind string,
@@ -66,7 +76,7 @@ func Lookup[T any](
 ) (*T, error) {
 	if selector.ID != "" {
 		object, err := get(ctx, selector.ID)
-		if unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
+		if (object == nil && err == nil) || unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
 			return nil, &LookupError{Kind: kind, Selector: Selector{ID: selector.ID}}
 		}
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -102,6 +103,13 @@ type Instance struct {
 // Ready reports whether the instance is usable: provisioned and running.
 func (i *Instance) Ready() bool {
 	return i.ProvisioningStatus == unikorn.ProvisioningProvisioned && i.PowerState == PowerRunning
+}
+
+// Deleting reports whether the cloud has accepted a delete of the instance and not
+// finished it (see cloud.Deleting): its server, or compute's instance, reports
+// deprovisioning from the moment its deletionTime is set until it is gone.
+func (i *Instance) Deleting() bool {
+	return cloud.Deleting(&unikorn.ReadMetadata{ProvisioningStatus: i.ProvisioningStatus})
 }
 
 // realized reports whether the cloud has carried out the instance's spec: it is

@@ -299,12 +299,8 @@ func (s *Service) holders(ctx context.Context, organizationID, projectID string)
 
 // Project finds one project by ID or by name in the selector's organization.
 func (s *Service) Project(ctx context.Context, selector Selector) (*Project, error) {
-	return cloud.Lookup(ctx, "project", selector,
-		func(ctx context.Context, id string) (*Project, error) {
-			return s.client.GetProject(ctx, selector.OrganizationID, id)
-		},
-		func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, selector.OrganizationID) },
-		func(project *Project) *unikorn.ReadMetadata { return &project.Metadata.ReadMetadata })
+	return s.projects(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, selector.OrganizationID) })
 }
 
 // Roles lists the roles the organization's groups may hold.

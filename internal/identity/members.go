@@ -110,12 +110,8 @@ func (s *Service) DeleteGroup(ctx context.Context, organizationID, id string, cr
 
 // Group finds one group by ID or by name in the selector's organization.
 func (s *Service) Group(ctx context.Context, selector Selector) (*Group, error) {
-	return cloud.Lookup(ctx, "group", selector,
-		func(ctx context.Context, id string) (*Group, error) {
-			return s.client.GetGroup(ctx, selector.OrganizationID, id)
-		},
-		func(ctx context.Context) ([]Group, error) { return s.ListGroups(ctx, selector.OrganizationID) },
-		func(group *Group) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata })
+	return s.groups(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]Group, error) { return s.ListGroups(ctx, selector.OrganizationID) })
 }
 
 // serviceAccounts reads a service account by listing, since identity has no read of

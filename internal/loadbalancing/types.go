@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -119,7 +120,7 @@ func fromWire(in *unikorn.LoadBalancer) *LoadBalancer {
 		ProvisioningStatus: metadata.ProvisioningStatus,
 		HealthStatus:       metadata.HealthStatus,
 		CreationTime:       metadata.CreationTime,
-		Deleting:           metadata.DeletionTime != nil,
+		Deleting:           cloud.Deleting(&metadata.ReadMetadata),
 	}
 
 	return out

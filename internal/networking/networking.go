@@ -262,40 +262,35 @@ func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizatio
 
 // Network finds one network.
 func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
-	return cloud.Lookup(ctx, "network", selector, s.networks().Get,
+	return s.networks().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.Network, error) {
 			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 			})
-		},
-		func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata })
+		})
 }
 
 // SecurityGroup finds one security group.
 func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
-	return cloud.Lookup(ctx, "security group", selector, s.securityGroups().Get,
+	return s.securityGroups().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
 			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 				NetworkIDs:      cloud.Only(selector.NetworkID),
 			})
-		},
-		func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata })
+		})
 }
 
 // SSHCertificateAuthority finds one SSH certificate authority.
 func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
-	return cloud.Lookup(ctx, "SSH certificate authority", selector, s.sshCertificateAuthorities().Get,
+	return s.sshCertificateAuthorities().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
 			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 			})
-		},
-		func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
-			return &authority.Metadata.ReadMetadata
 		})
 }
 

@@ -342,8 +342,7 @@ func (s *Service) Find(ctx context.Context, selector Selector) (*FileStorage, er
 		return s.List(ctx, selector.OrganizationID, selector.ProjectID, "")
 	}
 
-	return cloud.Lookup(ctx, "file storage", selector, s.client.GetFileStorage, list,
-		func(fs *FileStorage) *unikorn.ReadMetadata { return &fs.Metadata.ReadMetadata })
+	return s.object().Lookup(ctx, s.session, selector, list)
 }
 
 // Classes returns the storage classes the token may use, of one region or, when

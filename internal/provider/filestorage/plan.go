@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
@@ -26,6 +27,10 @@ import (
 func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
+	}
+
+	if (private.Deletion{Noun: "file storage"}).PlanDeleting(ctx, req, resp) {
+		return
 	}
 
 	var plan resourceModel

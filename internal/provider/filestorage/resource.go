@@ -24,8 +24,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -40,7 +42,6 @@ var (
 )
 
 var (
-	pathID             = path.Root("id")
 	pathOrganizationID = path.Root("organization_id")
 	pathProjectID      = path.Root("project_id")
 	pathSizeGiB        = path.Root("size_gib")
@@ -220,9 +221,7 @@ func (r *fileStorageResource) IdentitySchema(_ context.Context, _ resource.Ident
 // ImportState takes the ID alone: region's IDs are unique across organizations and
 // projects.
 func (r *fileStorageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the file storage", providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: TypeName, Noun: "file storage"}.Import(ctx, r.provider, req, resp)
 }
 
 func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -341,6 +340,7 @@ func (r *fileStorageResource) save(ctx context.Context, m *resourceModel, fs *st
 	}
 
 	private.KeepCreationTime(ctx, privateState, fs.Metadata.CreationTime, diags)
+	private.KeepDeleting(ctx, privateState, cloud.Deleting(&fs.Metadata.ReadMetadata), diags)
 }
 
 // finish ends a create or an update: whatever the wait says, storage that exists is

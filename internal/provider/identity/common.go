@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -23,6 +22,8 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -42,7 +43,6 @@ const (
 )
 
 var (
-	pathID               = path.Root("id")
 	pathOrganizationID   = path.Root("organization_id")
 	pathServiceAccountID = path.Root("service_account_id")
 )
@@ -166,6 +166,8 @@ type managed struct {
 	identified
 
 	noun string
+	// typeName is the resource's Terraform type.
+	typeName string
 }
 
 // reachable says whether a create, an update or a delete, which run when Terraform
@@ -179,16 +181,34 @@ func (m *managed) refreshable(id types.String, diags *diag.Diagnostics) bool {
 	return m.provider.Refreshable(m.noun, id.ValueString(), diags)
 }
 
-// ImportState takes `ORGANIZATION_ID/ID`, the ID alone (in the provider's
-// organization), or the identity.
-func (m *managed) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if m.provider.Reachable("import the "+m.noun, providerdata.RemedyImport, &resp.Diagnostics) {
-		m.identified.ImportState(ctx, req, resp)
-	}
+// ModifyPlan replaces an object identity is deleting.
+func (m *managed) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	m.planDeleting(ctx, req, resp)
 }
 
-// identified gives the resources their identity, organization and ID, and import by
-// either `ORGANIZATION_ID/ID` or, in the provider's organization, the ID alone.
+// planDeleting replaces an object identity is deleting; a project's deletion is held
+// while other services' objects reference it.
+func (m *managed) planDeleting(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	deletion := private.Deletion{Noun: m.noun}
+	if m.typeName == ProjectTypeName {
+		deletion.Holds = "Identity holds a project's deletion until no object of another service references it " +
+			"(region's networks, security groups, SSH certificate authorities, load balancers and file storage, " +
+			"compute's instances in it); those this configuration manages in the project are replaced with it, and " +
+			"deleted before it, and any other must be deleted before the apply's delete times out."
+	}
+
+	return deletion.PlanDeleting(ctx, req, resp)
+}
+
+// ImportState takes `ORGANIZATION_ID/ID`, the ID alone (in the provider's
+// organization, which the read fills in), or the identity.
+func (m *managed) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importing.Type{
+		Name: m.typeName, Noun: m.noun, Forms: []importing.Form{importing.ID, {"organization_id", "id"}},
+	}.Import(ctx, m.provider, req, resp)
+}
+
+// identified gives the resources their identity, organization and ID.
 type identified struct{}
 
 type identityModel struct {
@@ -201,27 +221,6 @@ func (identified) IdentitySchema(_ context.Context, _ resource.IdentitySchemaReq
 		"organization_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Organization the object belongs to."},
 		"id":              identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the object in identity."},
 	}}
-}
-
-func (identified) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID == "" {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathOrganizationID, pathOrganizationID, req, resp)
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-
-		return
-	}
-
-	organizationID, id, found := strings.Cut(req.ID, "/")
-	if !found {
-		// The organization comes from the provider when the object is read.
-		id, organizationID = organizationID, ""
-	}
-
-	if organizationID != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathOrganizationID, organizationID)...)
-	}
-
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathID, id)...)
 }
 
 func saveIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, m *commonModel, diags *diag.Diagnostics) {

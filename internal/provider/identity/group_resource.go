@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
@@ -31,7 +32,7 @@ var (
 
 // NewGroupResource returns the unikorn_group resource.
 func NewGroupResource() resource.Resource {
-	return &groupResource{managed{noun: "group"}}
+	return &groupResource{managed{noun: "group", typeName: GroupTypeName}}
 }
 
 type groupResource struct {
@@ -189,6 +190,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -219,6 +221,7 @@ func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

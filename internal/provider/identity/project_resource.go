@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
@@ -31,7 +32,7 @@ var (
 
 // NewProjectResource returns the unikorn_project resource.
 func NewProjectResource() resource.Resource {
-	return &projectResource{managed{noun: "project"}}
+	return &projectResource{managed{noun: "project", typeName: ProjectTypeName}}
 }
 
 type projectResource struct {
@@ -138,6 +139,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
 		private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
+		private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&project.Metadata.ReadMetadata), &resp.Diagnostics)
 	}
 
 	if err != nil {
@@ -173,6 +175,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&project.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -40,7 +41,7 @@ var (
 
 // NewServiceAccountResource returns the unikorn_service_account resource.
 func NewServiceAccountResource() resource.Resource {
-	return &serviceAccountResource{managed{noun: "service account"}}
+	return &serviceAccountResource{managed{noun: "service account", typeName: ServiceAccountTypeName}}
 }
 
 // serviceAccountResource manages a service account. Identity answers its token only
@@ -182,7 +183,7 @@ func (r *serviceAccountResource) keepToken(m *serviceAccountModel, account *iden
 // calling Unikorn, when the token in state cannot be handed on with this
 // configuration.
 func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() || r.planDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -249,6 +250,7 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
 		private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
+		private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&account.Metadata.ReadMetadata), &resp.Diagnostics)
 	}
 
 	var adopted *identity.AdoptedError
@@ -297,6 +299,7 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
 	private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
+	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&account.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 // Update changes the account's metadata and groups, then, when rotation_trigger

@@ -14,7 +14,6 @@ import (
 )
 
 var (
-	pathID                 = path.Root("id")
 	pathPublicIP           = path.Root("public_ip")
 	pathUserDataW          = path.Root("user_data_wo")
 	pathProvisioningStatus = path.Root("provisioning_status")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 )
 
 // ModifyPlan checks a plan against the cloud while the values are known, so that a
@@ -22,11 +23,17 @@ import (
 // network). The ID, though derivable, stays unknown until the instance exists: what
 // reads an instance by its ID (an ephemeral SSH key, say) must wait for it.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(ctx, req) {
+	if req.Plan.Raw.IsNull() {
 		return
 	}
 
-	creating := req.State.Raw.IsNull()
+	// An instance being deleted is replaced, and its replacement checked as a new one.
+	deleting := (private.Deletion{Noun: "instance"}).PlanDeleting(ctx, req, resp)
+	if !deleting && unchanged(ctx, req) {
+		return
+	}
+
+	creating := req.State.Raw.IsNull() || deleting
 	needsCheck := creating
 
 	if !creating {

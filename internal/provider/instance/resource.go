@@ -7,12 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -21,9 +18,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // TypeName is the resource's Terraform type.
@@ -247,59 +244,9 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 
 // ImportState accepts `<id>`, `<organization_id>/<project_id>/<id>`, or an identity.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var identity identityModel
-
-	if !r.provider.Reachable("import the instance", providerdata.RemedyImport, &resp.Diagnostics) {
-		return
-	}
-
-	if req.ID == "" {
-		resp.Diagnostics.Append(resp.Identity.Get(ctx, &identity)...)
-	} else {
-		organizationID, projectID, id, ok := parseImportID(req.ID)
-		if !ok {
-			resp.Diagnostics.Append(diagnostic.Error("Invalid import ID",
-				fmt.Sprintf("%q is neither an instance ID nor organization_id/project_id/id.", req.ID),
-				"Import with the instance ID, e.g. `terraform import "+TypeName+".web a1b2c3d4-…`, or with "+
-					"`<organization_id>/<project_id>/<id>`."))
-
-			return
-		}
-
-		identity.ID = types.StringValue(id)
-		if organizationID != "" {
-			identity.OrganizationID, identity.ProjectID = types.StringValue(organizationID), types.StringValue(projectID)
-		}
-	}
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, pathID, identity.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("organization_id"), identity.OrganizationID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("project_id"), identity.ProjectID)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, identity)...)
-}
-
-// parseImportID reads `<id>` or `<organization_id>/<project_id>/<id>`, each a
-// Unikorn ID; the scope is empty in the first form.
-func parseImportID(importID string) (organizationID, projectID, id string, ok bool) {
-	parts := strings.Split(importID, "/")
-	for _, part := range parts {
-		if !validators.IsUUID(part) {
-			return "", "", "", false
-		}
-	}
-
-	switch len(parts) {
-	case 1:
-		return "", "", parts[0], true
-	case 3:
-		return parts[0], parts[1], parts[2], true
-	default:
-		return "", "", "", false
-	}
+	importing.Type{
+		Name: TypeName, Noun: "instance", Forms: []importing.Form{importing.ID, {"organization_id", "project_id", "id"}},
+	}.Import(ctx, r.provider, req, resp)
 }
 
 // save writes instance into m, and m into state, identity and private state.
@@ -322,6 +269,8 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	if identity != nil {
 		diags.Append(identity.Set(ctx, m.identity())...)
 	}
+
+	private.KeepDeleting(ctx, privateState, instance.Deleting(), diags)
 
 	if instance.Handle != "" {
 		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals

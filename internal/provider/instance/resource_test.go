@@ -100,7 +100,7 @@ func TestAccInstanceImportRejectsMalformedIDs(t *testing.T) {
 				ResourceName:  address,
 				ImportState:   true,
 				ImportStateId: "web",
-				ExpectError:   regexp.MustCompile(`neither an instance ID nor organization_id/project_id/id`),
+				ExpectError:   regexp.MustCompile(`fits none of the forms the instance takes`),
 			},
 		))
 	}, acctest.Production(t))

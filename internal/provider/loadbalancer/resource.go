@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -74,9 +75,7 @@ func (r *loadBalancerResource) IdentitySchema(_ context.Context, _ resource.Iden
 }
 
 func (r *loadBalancerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the load balancer", providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: TypeName, Noun: "load balancer"}.Import(ctx, r.provider, req, resp)
 }
 
 // ValidateConfig checks every listener against region's rules, each problem at the
@@ -105,7 +104,7 @@ func (r *loadBalancerResource) ValidateConfig(ctx context.Context, req resource.
 // region fixes for a name, by the rule for in-place changes (planning.RefusedInPlace:
 // not when the load balancer is replaced, a warning at plan, refused by Update).
 func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.provider == nil {
+	if req.Plan.Raw.IsNull() || r.provider == nil || (private.Deletion{Noun: "load balancer"}).PlanDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -279,6 +278,7 @@ func save(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer,
 	}
 
 	private.KeepCreationTime(ctx, privateState, lb.CreationTime, diags)
+	private.KeepDeleting(ctx, privateState, lb.Deleting, diags)
 }
 
 // finish ends a create or an update: whatever the wait says, a load balancer that

@@ -24,7 +24,6 @@ import (
 )
 
 var (
-	pathID             = path.Root("id")
 	pathOrganizationID = path.Root("organization_id")
 	pathProjectID      = path.Root("project_id")
 )

@@ -11,6 +11,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
@@ -35,6 +36,8 @@ type managed[T any, M resourceModel] struct {
 	set      func(context.Context, M, *T, *diag.Diagnostics)
 	// created is the object's creation time, kept in private state for its delete.
 	created func(*T) time.Time
+	// deleting says whether the cloud is deleting the object (see cloud.Deleting).
+	deleting func(*T) bool
 
 	provider *providerdata.Data
 }
@@ -51,9 +54,12 @@ func (r *managed[T, M]) Configure(_ context.Context, req resource.ConfigureReque
 
 // ImportState takes the object's ID, or its identity.
 func (r *managed[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.provider.Reachable("import the "+r.noun, providerdata.RemedyImport, &resp.Diagnostics) {
-		resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
-	}
+	importing.Type{Name: r.typeName, Noun: r.noun}.Import(ctx, r.provider, req, resp)
+}
+
+// ModifyPlan replaces an object the cloud is deleting.
+func (r *managed[T, M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	private.Deletion{Noun: r.noun}.PlanDeleting(ctx, req, resp)
 }
 
 // Read refreshes the state; only region's definite 404 removes the object from it.
@@ -104,6 +110,7 @@ func (r *managed[T, M]) save(ctx context.Context, m M, object *T, state *tfsdk.S
 	diags.Append(state.Set(ctx, m)...)
 	saveIdentity(ctx, identity, m.common().ID, diags)
 	private.KeepCreationTime(ctx, privateState, r.created(object), diags)
+	private.KeepDeleting(ctx, privateState, r.deleting(object), diags)
 }
 
 // reachable says whether a create or an update, which run when Terraform applies,

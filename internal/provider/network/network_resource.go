@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
@@ -46,6 +47,7 @@ func NewNetworkResource() resource.Resource {
 		remove:   networking.Objects.DeleteNetwork,
 		set:      setNetwork,
 		created:  func(object *networking.Network) time.Time { return object.Metadata.CreationTime },
+		deleting: func(object *networking.Network) bool { return cloud.Deleting(&object.Metadata.ReadMetadata) },
 	}}
 }
 

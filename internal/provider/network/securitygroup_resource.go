@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -49,6 +50,7 @@ func NewSecurityGroupResource() resource.Resource {
 		remove:   networking.Objects.DeleteSecurityGroup,
 		set:      setSecurityGroup,
 		created:  func(object *networking.SecurityGroup) time.Time { return object.Metadata.CreationTime },
+		deleting: func(object *networking.SecurityGroup) bool { return cloud.Deleting(&object.Metadata.ReadMetadata) },
 	}}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
@@ -36,6 +37,9 @@ func NewSSHCertificateAuthorityResource() resource.Resource {
 		remove:   networking.Objects.DeleteSSHCertificateAuthority,
 		set:      setAuthority,
 		created:  func(object *networking.SSHCertificateAuthority) time.Time { return object.Metadata.CreationTime },
+		deleting: func(object *networking.SSHCertificateAuthority) bool {
+			return cloud.Deleting(&object.Metadata.ReadMetadata)
+		},
 	}}
 }
 

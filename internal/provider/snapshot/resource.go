@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -152,11 +153,7 @@ func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.Identity
 // ImportState takes the image's ID alone: region's image IDs are unique, and Read
 // finds the image's region among the organization's (the provider's organization_id).
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.provider.Reachable("import the snapshot image", providerdata.RemedyImport, &resp.Diagnostics) {
-		return
-	}
-
-	resource.ImportStatePassthroughWithIdentity(ctx, pathID, pathID, req, resp)
+	importing.Type{Name: TypeName, Noun: "snapshot image"}.Import(ctx, r.provider, req, resp)
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -233,13 +230,9 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.Append(diagnostic.Compute("Could not read the snapshot image", err)...)
 
 		return
-	case image == nil && imported:
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Snapshot image not found",
-			"No image "+state.ID.ValueString()+" is in any region of the organization.",
-			"Check the image ID, and that the provider's organization_id is the image's organization."))
-
-		return
 	case image == nil:
+		// Imported or not: removed, Terraform says what that means (for an import,
+		// "Cannot import non-existent remote object"), as for every importable type.
 		resp.State.RemoveResource(ctx)
 
 		return

@@ -1,0 +1,194 @@
+package private_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// beingDeleted is one of each resource whose delete the cloud finishes later, each
+// free to be deleted on its own: region's objects under the environment's provider,
+// the project under the empty organization's administrator.
+func beingDeleted(env *acctest.Environment) string {
+	admin := env.Settings
+	admin.Alias = "admin"
+	admin.Token = sandbox.AdminToken
+	admin.OrganizationID = sandbox.EmptyOrganizationID
+	admin.ProjectID = ""
+	admin.InstanceAPI = ""
+	admin.ComputeEndpoint = ""
+
+	return env.ProviderConfig() + admin.Config() + fmt.Sprintf(`
+resource "unikorn_network" "alone" {
+  name      = "alone"
+  region_id = %[1]s
+  prefix    = "10.73.0.0/24"
+}
+
+resource "unikorn_network" "base" {
+  name      = "base"
+  region_id = %[1]s
+  prefix    = "10.74.0.0/24"
+}
+
+resource "unikorn_security_group" "deleting" {
+  name       = "deleting"
+  network_id = unikorn_network.base.id
+  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
+}
+
+resource "unikorn_load_balancer" "deleting" {
+  name       = "deleting"
+  network_id = unikorn_network.base.id
+  listeners = {
+    web = { protocol = "tcp", port = 443 }
+  }
+}
+
+resource "unikorn_file_storage" "deleting" {
+  name             = "deleting"
+  region_id        = %[1]s
+  storage_class_id = %[2]s
+  size_gib         = 3
+}
+
+resource "unikorn_compute_instance" "deleting" {
+  name       = "deleting"
+  network_id = %[3]s
+  flavor_id  = %[4]s
+  image_id   = %[5]s
+}
+
+resource "unikorn_project" "deleting" {
+  provider = unikorn.admin
+  name     = "deleting"
+}
+
+output "ids" {
+  value = {
+    network        = unikorn_network.alone.id
+    security_group = unikorn_security_group.deleting.id
+    load_balancer  = unikorn_load_balancer.deleting.id
+    file_storage   = unikorn_file_storage.deleting.id
+    instance       = unikorn_compute_instance.deleting.id
+    project        = unikorn_project.deleting.id
+  }
+}
+`, acctest.Quote(env.RegionID), acctest.Quote(sandbox.StorageClassStandardID), acctest.Quote(env.NetworkID),
+		acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+}
+
+// TestAccObjectsBeingDeletedArePlannedForReplacement deletes, outside Terraform, one of
+// each resource whose delete the cloud finishes later, and holds the deletion (the
+// sandbox's deprovision delay). Each then reads with its deletionTime set and
+// deprovisioning; the plan replaces each with a warning that says it is being
+// deleted, rather than "No changes" for an object that will be gone.
+func TestAccObjectsBeingDeletedArePlannedForReplacement(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		// Two blocks of the provider: each must be a process of its own, as for users.
+		cli := acctest.NewProcessCLI(t, t.TempDir())
+		cli.WriteConfig(beingDeleted(env))
+		cli.Run("apply", "-auto-approve", "-input=false")
+
+		var ids map[string]string
+
+		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
+
+		env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "1h"})
+
+		ctx := context.Background()
+		user := env.ClientAs(t, env.Settings.Token)
+
+		require.NoError(t, user.DeleteNetwork(ctx, ids["network"]))
+		require.NoError(t, user.DeleteSecurityGroup(ctx, ids["security_group"]))
+		require.NoError(t, user.DeleteLoadBalancer(ctx, ids["load_balancer"]))
+		require.NoError(t, user.DeleteFileStorage(ctx, ids["file_storage"]))
+		require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, ids["project"]))
+
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			require.NoError(t, user.DeleteInstance(ctx, ids["instance"]))
+		} else {
+			servers := env.InstanceServers(t, ids["instance"])
+			require.Len(t, servers, 1)
+			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
+		}
+
+		plan := cli.Run("plan", "-input=false")
+
+		for address, noun := range map[string]string{
+			"unikorn_network.alone":             "network",
+			"unikorn_security_group.deleting":   "security group",
+			"unikorn_load_balancer.deleting":    "load balancer",
+			"unikorn_file_storage.deleting":     "file storage",
+			"unikorn_compute_instance.deleting": "instance",
+			"unikorn_project.deleting":          "project",
+		} {
+			assert.Contains(t, plan, "# "+address+" must be replaced", address)
+			assert.Contains(t, plan, "Warning: The "+noun+" is being deleted", address)
+		}
+
+		assert.Regexp(t, regexp.MustCompile(`Identity holds a project's deletion\s+until`), plan)
+		assert.NotContains(t, plan, "No changes")
+		assert.NotContains(t, plan, "unikorn_network.base must be replaced", "only what is being deleted is replaced")
+	})
+}
+
+// TestAccApplyReplacesAnObjectBeingDeleted applies the plan of objects deleted
+// outside Terraform whose deletion the cloud finishes a few seconds later: the apply
+// deletes each again (region and identity accept a repeated delete), waits until it
+// is gone and creates it anew, and the next plan has nothing to do.
+func TestAccApplyReplacesAnObjectBeingDeleted(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		cli := acctest.NewProcessCLI(t, t.TempDir())
+		cli.WriteConfig(beingDeleted(env))
+		cli.Run("apply", "-auto-approve", "-input=false")
+
+		var ids map[string]string
+
+		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
+
+		env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "12s"})
+
+		ctx := context.Background()
+		user := env.ClientAs(t, env.Settings.Token)
+
+		require.NoError(t, user.DeleteNetwork(ctx, ids["network"]))
+		require.NoError(t, user.DeleteLoadBalancer(ctx, ids["load_balancer"]))
+		require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, ids["project"]))
+
+		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+			require.NoError(t, user.DeleteInstance(ctx, ids["instance"]))
+		} else {
+			servers := env.InstanceServers(t, ids["instance"])
+			require.Len(t, servers, 1)
+			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
+		}
+
+		apply := cli.Run("apply", "-auto-approve", "-input=false")
+		assert.Contains(t, apply, "unikorn_network.alone must be replaced", "planned before the deletion ended")
+
+		assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+
+		var replaced map[string]string
+
+		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &replaced))
+
+		for _, kind := range []string{"network", "load_balancer", "project", "instance"} {
+			if kind != "instance" { // an instance's ID derives from its network and name
+				assert.NotEqual(t, ids[kind], replaced[kind], kind)
+			}
+		}
+	})
+}
