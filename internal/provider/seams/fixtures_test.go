@@ -65,8 +65,8 @@ type referenceFixture struct {
 type refusal struct {
 	name string
 	// base and refused are the configuration's values before and with the change:
-	// attributes overriding the fixture's.
-	base, refused []attribute
+	// attributes overriding the fixture's; again is refused once more from refused.
+	base, refused, again []attribute
 	// replacing is the change of a replacing attribute made with the refused one.
 	replacing func(w *world) []attribute
 	// message is the refusal's summary, as the provider words it.
@@ -139,6 +139,7 @@ func init() {
 				name:      "listener port",
 				base:      []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"}},
 				refused:   []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 8443 }\n  }"}},
+			again:     []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"}},
 				replacing: func(*world) []attribute { return []attribute{{"vip_address", `"10.0.0.200"`}} },
 				message:   "Listener cannot change in place",
 			}},
@@ -168,6 +169,7 @@ func init() {
 				name:      "shrink",
 				base:      []attribute{{"size_gib", "5"}},
 				refused:   []attribute{{"size_gib", "4"}},
+			again:     []attribute{{"size_gib", "3"}},
 				replacing: func(w *world) []attribute { return []attribute{{"storage_class_id", quote(w.otherStorageClass)}} },
 				message:   "File storage cannot shrink",
 			}},
