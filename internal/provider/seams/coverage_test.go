@@ -40,6 +40,20 @@ func TestSeamsCoverTheSchema(t *testing.T) {
 			t.Errorf("%s: the fixture's group %q is none the suite runs", typeName, f.group)
 		}
 
+		if f.remove == nil {
+			t.Errorf("%s: the fixture cannot delete an object behind Terraform's back (remove)", typeName)
+		}
+
+		for attribute, holding := range f.holds {
+			if _, ok := f.references[attribute]; !ok {
+				t.Errorf("%s: the fixture holds objects by %s, which is no reference attribute of its", typeName, attribute)
+			}
+
+			if _, ok := fixtures[holding.held]; !ok {
+				t.Errorf("%s.%s holds %s, which has no fixture", typeName, attribute, holding.held)
+			}
+		}
+
 		refs := served.references(typeName)
 		for _, ref := range refs {
 			r, ok := f.references[ref.name]

@@ -1,8 +1,11 @@
 package seams_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
 
 // group is a set of resource types that one configuration builds together, under one
@@ -43,6 +46,20 @@ type fixture struct {
 	// refusals are the changes the provider refuses in place, each with the
 	// change of a replacing attribute that makes the object new.
 	refusals []refusal
+	// remove deletes the object of ID id behind Terraform's back, as another person
+	// would, through the wire client.
+	remove func(ctx context.Context, w *world, id string) error
+	// holds are the objects of other types that an object of this type holds: by
+	// attribute (a reference attribute), the type it names.
+	holds map[string]holding
+}
+
+// holding is what an attribute of a holder names.
+type holding struct {
+	held string
+	// refused says that Unikorn refuses the held object's delete while it is held
+	// (region's "in use"); identity takes a membership out itself.
+	refused bool
 }
 
 // referenceFixture makes a reference attribute's value unknown at plan: the value
@@ -91,6 +108,7 @@ func init() {
 				}
 			},
 			importIDs: byID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteNetwork(ctx, id) },
 			references: map[string]referenceFixture{
 				"region_id":       {target: literal(func(w *world) string { return w.region })},
 				"organization_id": {target: literal(func(w *world) string { return w.org })},
@@ -107,6 +125,7 @@ func init() {
 				}
 			},
 			importIDs: byID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteSecurityGroup(ctx, id) },
 			references: map[string]referenceFixture{
 				"network_id": {target: newNetwork, support: targetNetwork},
 			},
@@ -117,6 +136,9 @@ func init() {
 				return []attribute{{"name", quote(hclName(name))}, {"public_key", quote(w.authorityKey)}}
 			},
 			importIDs: byID,
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.env.Client.DeleteSSHCertificateAuthority(ctx, id)
+			},
 			references: map[string]referenceFixture{
 				"organization_id": {target: literal(func(w *world) string { return w.org })},
 				"project_id":      {target: literal(func(w *world) string { return w.project })},
@@ -132,6 +154,7 @@ func init() {
 				}
 			},
 			importIDs: byID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteLoadBalancer(ctx, id) },
 			references: map[string]referenceFixture{
 				"network_id": {target: newNetwork, support: targetNetwork},
 			},
@@ -139,7 +162,7 @@ func init() {
 				name:      "listener port",
 				base:      []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"}},
 				refused:   []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 8443 }\n  }"}},
-			again:     []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"}},
+				again:     []attribute{{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"}},
 				replacing: func(*world) []attribute { return []attribute{{"vip_address", `"10.0.0.200"`}} },
 				message:   "Listener cannot change in place",
 			}},
@@ -155,6 +178,7 @@ func init() {
 				}
 			},
 			importIDs: byID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteFileStorage(ctx, id) },
 			references: map[string]referenceFixture{
 				"region_id":        {target: literal(func(w *world) string { return w.region })},
 				"storage_class_id": {target: literal(func(w *world) string { return w.storageClass })},
@@ -165,11 +189,12 @@ func init() {
 					known: func(w *world) string { return quote(w.network) },
 				},
 			},
+			holds: map[string]holding{"attachments": {held: "unikorn_network", refused: true}},
 			refusals: []refusal{{
 				name:      "shrink",
 				base:      []attribute{{"size_gib", "5"}},
 				refused:   []attribute{{"size_gib", "4"}},
-			again:     []attribute{{"size_gib", "3"}},
+				again:     []attribute{{"size_gib", "3"}},
 				replacing: func(w *world) []attribute { return []attribute{{"storage_class_id", quote(w.otherStorageClass)}} },
 				message:   "File storage cannot shrink",
 			}},
@@ -185,6 +210,7 @@ func init() {
 				}
 			},
 			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + w.project + "/" + id} },
+			remove:    removeInstance,
 			references: map[string]referenceFixture{
 				"network_id": {target: newNetwork, support: targetNetwork},
 				"flavor_id":  {target: literal(func(w *world) string { return w.flavor })},
@@ -199,6 +225,7 @@ func init() {
 					known:   func(w *world) string { return quote(w.knownSecurityGroup) },
 				},
 			},
+			holds: map[string]holding{"security_group_ids": {held: "unikorn_security_group", refused: true}},
 		},
 		"unikorn_snapshot": {
 			group: groupInstances,
@@ -207,6 +234,9 @@ func init() {
 			},
 			support:   sourceInstance,
 			importIDs: byID,
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.env.Client.DeleteImage(ctx, w.org, w.region, id)
+			},
 			references: map[string]referenceFixture{
 				"instance_id": {target: func(*world) string { return "unikorn_compute_instance.seam_source.id" }, support: sourceInstance},
 			},
@@ -217,6 +247,7 @@ func init() {
 				return []attribute{{"name", quote(hclName(name))}, {"role_ids", fmt.Sprintf("[%s]", quote(w.readerRole))}}
 			},
 			importIDs: byOrganizationAndID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteGroup(ctx, w.org, id) },
 			references: map[string]referenceFixture{
 				"organization_id": {target: literal(func(w *world) string { return w.org })},
 				"role_ids": {
@@ -233,6 +264,7 @@ func init() {
 					known:   func(w *world) string { return quote(w.knownServiceAccount) },
 				},
 			},
+			holds: map[string]holding{"service_account_ids": {held: "unikorn_service_account"}},
 		},
 		"unikorn_project": {
 			group: groupIdentity,
@@ -240,6 +272,7 @@ func init() {
 				return []attribute{{"name", quote(hclName(name))}, {"timeouts", "{\n    delete = \"2m\"\n  }"}}
 			},
 			importIDs: byOrganizationAndID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteProject(ctx, w.org, id) },
 			references: map[string]referenceFixture{
 				"organization_id": {target: literal(func(w *world) string { return w.org })},
 				"group_ids": {
@@ -247,6 +280,7 @@ func init() {
 					known: func(w *world) string { return quote(w.knownGroup) },
 				},
 			},
+			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
 		"unikorn_service_account": {
 			group: groupIdentity,
@@ -254,6 +288,9 @@ func init() {
 				return []attribute{{"name", quote(hclName(name))}, {"group_ids", fmt.Sprintf("[%s]", quote(w.knownGroup))}}
 			},
 			importIDs: byOrganizationAndID,
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.admin.DeleteServiceAccount(ctx, w.org, id)
+			},
 			references: map[string]referenceFixture{
 				"organization_id": {target: literal(func(w *world) string { return w.org })},
 				"group_ids": {
@@ -261,8 +298,20 @@ func init() {
 					known: func(w *world) string { return quote(w.knownGroup) },
 				},
 			},
+			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
 	}
+}
+
+// removeInstance deletes an instance through its back end's own API: compute's
+// instance, with the provider's (user's) token, or region's server, whose ID is the
+// instance's.
+func removeInstance(ctx context.Context, w *world, id string) error {
+	if w.env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+		return w.env.ClientAs(w.t, w.env.Settings.Token).DeleteInstance(ctx, id)
+	}
+
+	return w.env.Client.DeleteServer(ctx, id)
 }
 
 func byID(_ *world, id string) []string { return []string{id} }
@@ -312,6 +361,12 @@ func block(w *world, typeName, name string, with []attribute) string {
 	fmt.Fprintf(&b, "resource %q %q {\n", typeName, name)
 
 	for _, a := range attributes {
+		if a.name == "lifecycle" {
+			b.WriteString("  lifecycle {\n    create_before_destroy = true\n  }\n")
+
+			continue
+		}
+
 		fmt.Fprintf(&b, "  %s = %s\n", a.name, a.value)
 	}
 

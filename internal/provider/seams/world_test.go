@@ -22,7 +22,11 @@ import (
 // world is what one group's configurations stand on: an environment, the provider
 // block that reaches it, and the existing objects fixtures name.
 type world struct {
-	env   *acctest.Environment
+	t   *testing.T
+	env *acctest.Environment
+	// admin is a client of the organization's administrator, who may delete
+	// identity's objects.
+	admin *unikorn.Client
 	group group
 	// provider is the provider block of the group's configurations.
 	provider string
@@ -68,7 +72,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 	env.SkipUnlessSandbox(t)
 
 	w := &world{
-		env: env, group: g, provider: env.ProviderConfig(),
+		t: t, env: env, admin: env.ClientAs(t, sandbox.AdminToken), group: g, provider: env.ProviderConfig(),
 		region: env.RegionID, org: env.Settings.OrganizationID, project: env.Settings.ProjectID,
 		network: env.NetworkID, flavor: env.FlavorID, image: env.ImageID,
 		storageClass: sandbox.StorageClassStandardID, otherStorageClass: sandbox.StorageClassDedicatedID,
@@ -87,7 +91,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		admin.InstanceAPI, admin.ComputeEndpoint = "", ""
 		w.provider = admin.Config()
 
-		client := env.ClientAs(t, sandbox.AdminToken)
+		client := w.admin
 		ctx := context.Background()
 
 		known, err := client.CreateGroup(ctx, w.org, unikorn.GroupWrite{
@@ -221,7 +225,12 @@ func plan(t *testing.T, cli *acctest.CLI, args ...string) (map[string][]string, 
 		return nil, output, err
 	}
 
-	shown := cli.Run("show", "-json", "tfplan")
+	return planChanges(t, cli.Run("show", "-json", "tfplan")), output, nil
+}
+
+// planChanges reads the resource changes of a plan `show -json` printed, by address.
+func planChanges(t *testing.T, shown string) map[string][]string {
+	t.Helper()
 
 	var document struct {
 		ResourceChanges []plannedChange `json:"resource_changes"`
@@ -234,7 +243,7 @@ func plan(t *testing.T, cli *acctest.CLI, args ...string) (map[string][]string, 
 		changes[change.Address] = change.Change.Actions
 	}
 
-	return changes, output, nil
+	return changes
 }
 
 // jsonLine is the JSON document in what `show -json` printed (OpenTofu may print
