@@ -56,6 +56,8 @@ func forEachGroup(t *testing.T, test func(t *testing.T, w *world)) {
 
 			if g == groupInstances {
 				acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+					// Each leg has a sandbox of its own: they run side by side.
+					t.Parallel()
 					test(t, newWorld(t, g, env))
 				})
 
