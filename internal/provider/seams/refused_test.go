@@ -85,6 +85,18 @@ func TestAccSeamsRefusedChangesGiveWayToReplacement(t *testing.T) {
 		cli := w.cli(t, renderRefused(w, cases, never))
 		cli.Run("apply", "-auto-approve", "-input=false")
 
+		// The refused change alone is refused (an error, or a warning that the apply
+		// would stop), so that each case below is about a change the provider refuses.
+		w.write(cli, renderRefused(w, cases, func(refusedCase) bool { return true }))
+
+		// Terraform folds like warnings into one, so each refusal is looked for once.
+		alone, _ := cli.Try("plan", "-input=false")
+		for _, c := range cases {
+			if c.how == byReplaceFlag && !strings.Contains(oneLine(alone), c.refusal.message) {
+				t.Errorf("%s's %s alone: the plan does not refuse it (%q):\n%s", c.typeName, c.refusal.name, c.refusal.message, errorsOf(alone))
+			}
+		}
+
 		// Each case's refused change and its replacement; a case whose plan fails is
 		// reported and goes back to what it was, so that the others are still seen.
 		var failed []string

@@ -3,6 +3,7 @@ package seams_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -291,27 +292,19 @@ func state(t *testing.T, cli *acctest.CLI) map[string]stateResource {
 	return resources
 }
 
-// exitCode is the exit status err carries, 0 for none.
+// exitCode is the exit status err carries, 0 for none and -1 for a command that did
+// not run.
 func exitCode(err error) int {
 	var exit *exec.ExitError
-	if err == nil {
+
+	switch {
+	case err == nil:
 		return 0
-	}
-
-	if ok := asExit(err, &exit); ok {
+	case errors.As(err, &exit):
 		return exit.ExitCode()
+	default:
+		return -1
 	}
-
-	return -1
-}
-
-func asExit(err error, target **exec.ExitError) bool {
-	exit, ok := err.(*exec.ExitError) //nolint:errorlint // exec returns it unwrapped
-	if ok {
-		*target = exit
-	}
-
-	return ok
 }
 
 // leftBehind are the objects the sandbox holds that users made, fixtures and the
@@ -365,6 +358,11 @@ func (w *world) requireNothingLeaked(t *testing.T) {
 // diagnostics splits what a command printed into its errors, each the text from its
 // "Error: " line to the next diagnostic.
 func diagnostics(output string) []string {
+	return splitDiagnostics(output, false)
+}
+
+// splitDiagnostics splits output into its errors and, with warnings, its warnings.
+func splitDiagnostics(output string, warnings bool) []string {
 	var (
 		found   []string
 		current *strings.Builder
@@ -372,19 +370,17 @@ func diagnostics(output string) []string {
 
 	for line := range strings.Lines(output) {
 		trimmed := strings.TrimLeft(line, "│╷╵ ")
-		switch {
-		case strings.HasPrefix(trimmed, "Error: "):
-			if current != nil {
-				found = append(found, current.String())
-			}
+		error, warning := strings.HasPrefix(trimmed, "Error: "), strings.HasPrefix(trimmed, "Warning: ")
 
-			current = &strings.Builder{}
-		case strings.HasPrefix(trimmed, "Warning: "):
+		if error || warning {
 			if current != nil {
 				found = append(found, current.String())
 			}
 
 			current = nil
+			if error || warnings {
+				current = &strings.Builder{}
+			}
 		}
 
 		if current != nil {
