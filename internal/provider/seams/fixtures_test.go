@@ -73,8 +73,6 @@ type referenceFixture struct {
 	known func(w *world) string
 	// support adds what target refers to.
 	support func(w *world) string
-	// also are further attributes the object needs beside the reference.
-	also []attribute
 }
 
 // refusal is a change refused in place (at plan) and how the same object is

@@ -15,10 +15,11 @@ import (
 // suite drops a case whose plan fails (after reporting it), so that one fault does
 // not hide the others'.
 type seamCase struct {
-	// address is the object's; what are the blocks that make it and what only it uses.
-	address string
-	what    string
-	blocks  string
+	// address is the object's, what says what it tries, and blocks make it.
+	address, what, blocks string
+	// attribute is the reference under test, and data the address of the
+	// terraform_data whose output it is given.
+	attribute, data string
 }
 
 // render writes the cases' configuration: the support every case shares, then each
@@ -90,9 +91,10 @@ func (w *world) unknownCases(t *testing.T) (string, []seamCase) {
 				name := short + "_" + ref.name + "_" + form.suffix
 
 				cases = append(cases, seamCase{
-					address: typeName + "." + name,
-					what:    fmt.Sprintf("%s.%s unknown at plan, %s", typeName, ref.name, strings.ReplaceAll(form.suffix, "_", " ")),
-					blocks:  block(w, typeName, name, append([]attribute{{ref.name, form.value}}, r.also...)),
+					address:   typeName + "." + name,
+					what:      fmt.Sprintf("%s.%s unknown at plan, %s", typeName, ref.name, strings.ReplaceAll(form.suffix, "_", " ")),
+					blocks:    block(w, typeName, name, []attribute{{ref.name, form.value}}),
+					attribute: ref.name, data: "terraform_data." + unknown,
 				})
 			}
 		}
@@ -231,12 +233,9 @@ func (w *world) requireReferencesHeld(t *testing.T, cli *acctest.CLI, cases []se
 			continue
 		}
 
-		// The attribute and its terraform_data, from the case's name.
-		typeName, name, _ := strings.Cut(c.address, ".")
-		short := strings.TrimPrefix(typeName, "unikorn_")
-		attribute := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(name, short+"_"), "_alone"), "_beside_known")
+		attribute := c.attribute
 
-		data, ok := resources["terraform_data.u_"+short+"_"+attribute]
+		data, ok := resources[c.data]
 		require.True(t, ok, "the terraform_data of %s", c.what)
 
 		want, _ := data.Values["output"].(string)
