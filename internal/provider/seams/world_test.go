@@ -370,15 +370,15 @@ func splitDiagnostics(output string, warnings bool) []string {
 
 	for line := range strings.Lines(output) {
 		trimmed := strings.TrimLeft(line, "│╷╵ ")
-		error, warning := strings.HasPrefix(trimmed, "Error: "), strings.HasPrefix(trimmed, "Warning: ")
+		isError, isWarning := strings.HasPrefix(trimmed, "Error: "), strings.HasPrefix(trimmed, "Warning: ")
 
-		if error || warning {
+		if isError || isWarning {
 			if current != nil {
 				found = append(found, current.String())
 			}
 
 			current = nil
-			if error || warnings {
+			if isError || warnings {
 				current = &strings.Builder{}
 			}
 		}
