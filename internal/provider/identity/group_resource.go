@@ -17,6 +17,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 )
 
@@ -109,13 +110,15 @@ func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() || plan.ServiceAccountIDs.IsUnknown() || plan.ServiceAccountIDs.IsNull() {
+	// An account not known until apply may be one that would otherwise leave: the plan
+	// made again at apply judges it.
+	wanted, unknown := planning.KnownStrings(plan.ServiceAccountIDs)
+	if resp.Diagnostics.HasError() || unknown || plan.ServiceAccountIDs.IsNull() {
 		return
 	}
 
 	var leaving []string
 
-	wanted := stringsOf(ctx, plan.ServiceAccountIDs, &resp.Diagnostics)
 	for _, id := range stringsOf(ctx, state.ServiceAccountIDs, &resp.Diagnostics) {
 		if !slices.Contains(wanted, id) {
 			leaving = append(leaving, id)
