@@ -104,8 +104,9 @@ func Compute(summary string, err error) diag.Diagnostics {
 			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where the cloud got to.")}
 	case errors.As(err, &wait):
 		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
-			"The cloud was asked and may still finish; nothing is undone. Raise the resource's timeouts, which bound "+
-				"its waits, if the cloud is slow.")}
+			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow: "+
+				"the resource's `timeouts`, or the action's `timeout`, which bound the wait (request_timeout bounds "+
+				"one request only).")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}

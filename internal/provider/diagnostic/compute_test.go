@@ -59,7 +59,7 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 		"an interrupted wait does not advise a longer timeout": {
 			err:     &cloud.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
 			want:    []string{"interrupted", "Run Terraform again"},
-			wantNot: []string{"Raise the resource's timeouts"},
+			wantNot: []string{"Raise the timeout"},
 		},
 		"a wait that ran out among failed reads names the last failure": {
 			err:  &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},

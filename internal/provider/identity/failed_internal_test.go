@@ -22,8 +22,8 @@ func TestFailedWaitAdvisesTheResourcesTimeouts(t *testing.T) {
 
 	assert.Equal(t, "Unable to update the group", d.Summary())
 	assert.Contains(t, d.Detail(), "Gave up waiting for group g to show the update")
-	assert.Contains(t, d.Detail(), "Raise the resource's timeouts")
-	assert.NotContains(t, d.Detail(), "request_timeout")
+	assert.Contains(t, d.Detail(), "the resource's `timeouts`")
+	assert.NotContains(t, d.Detail(), "raise the provider's request_timeout")
 }
 
 func TestFailedInterruptedWaitSaysSo(t *testing.T) {
