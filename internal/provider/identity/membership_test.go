@@ -12,18 +12,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
 
-// adminCLI is a CLI whose configuration is the administrator's provider block and
-// config.
-func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI {
-	t.Helper()
-
-	cli := acctest.NewCLI(t, t.TempDir())
-	cli.WriteConfig(adminConfig(env) + config)
-	cli.Run("init", "-input=false")
-
-	return cli
-}
-
 const membershipGroups = `
 data "unikorn_roles" "all" {}
 
