@@ -142,9 +142,7 @@ func TestAccServiceAccountTokenWithoutASealKey(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.WriteConfig(team{trigger: "1", body: teamNetwork(env)}.config(t, env))
-	cli.Run("apply", "-input=false", "-auto-approve")
+	cli := acctest.ApplyInProcesses(t, team{trigger: "1", body: teamNetwork(env)}.config(t, env))
 
 	account := stateResource(t, cli.ReadFile("terraform.tfstate"), "unikorn_service_account.pipeline")
 	assert.Nil(t, account["sealed_token"], "without a key, nothing is kept")
