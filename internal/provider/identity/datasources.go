@@ -77,6 +77,12 @@ type roleModel struct {
 	Description types.String `tfsdk:"description"`
 }
 
+// A role's ID and description, in both roles data sources.
+var (
+	roleIDAttribute          = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."}
+	roleDescriptionAttribute = schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."}
+)
+
 type rolesModel struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
 	IDs            types.Map    `tfsdk:"ids"`
@@ -102,9 +108,9 @@ func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"roles": schema.ListNestedAttribute{
 				Computed: true, MarkdownDescription: "The roles, in name order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."},
+					"id":          roleIDAttribute,
 					"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the role."},
-					"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."},
+					"description": roleDescriptionAttribute,
 				}},
 			},
 		},

@@ -52,8 +52,8 @@ func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 		Attributes: map[string]schema.Attribute{
 			"organization_id": organizationAttribute(),
 			"name":            schema.StringAttribute{Required: true, MarkdownDescription: "Name of the role, e.g. `user`."},
-			"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."},
-			"description":     schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."},
+			"id":              roleIDAttribute,
+			"description":     roleDescriptionAttribute,
 		},
 	}
 }
