@@ -91,7 +91,7 @@ data "unikorn_network" "n" {
 
 			cli := env.CLI(t, test.body)
 			output, _ := cli.Try("plan", "-input=false")
-			assert.Regexp(t, says(test.phrases...), output)
+			assert.Regexp(t, acctest.Says(test.phrases...), output)
 		})
 	}
 

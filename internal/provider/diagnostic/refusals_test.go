@@ -1,8 +1,6 @@
 package diagnostic_test
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,23 +10,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
-
-// says finds each of phrases in turn in a CLI's output, whose lines the CLI wraps
-// anywhere.
-func says(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, phrase := range phrases {
-		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(phrase)), `\s+`)
-	}
-
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
-}
-
-// unwrapped is the CLI's output with its line wrapping undone, to look for what a
-// diagnostic must not say.
-func unwrapped(output string) string {
-	return strings.Join(strings.Fields(output), " ")
-}
 
 // auditorToken is the token of a service account in a group that holds the
 // organization's auditor role: it reads everything of the fixture organization, so
@@ -70,9 +51,9 @@ func refusedApply(t *testing.T, env *acctest.Environment, token, body string, ri
 
 	output, err := cli.Try("apply", "-input=false", "-auto-approve")
 	require.Error(t, err, output)
-	assert.Regexp(t, says(append([]string{"lacks the right to"}, right...)...), output)
-	assert.NotContains(t, unwrapped(output), "quota")
-	assert.NotContains(t, unwrapped(output), "could not be reached")
+	assert.Regexp(t, acctest.Says(append([]string{"lacks the right to"}, right...)...), output)
+	assert.NotContains(t, acctest.Unwrapped(output), "quota")
+	assert.NotContains(t, acctest.Unwrapped(output), "could not be reached")
 }
 
 // TestAccRBACRefusalOfAnOutsiderNamesTheProject: a member of another organization is
@@ -193,10 +174,10 @@ resource "unikorn_compute_instance" "i" {
 
 		output, err := cli.Try("apply", "-input=false", "-auto-approve")
 		require.Error(t, err, output)
-		assert.Regexp(t, says("403 forbidden: user credentials do not have the required privileges",
+		assert.Regexp(t, acctest.Says("403 forbidden: user credentials do not have the required privileges",
 			"lacks the right to do this"), output)
-		assert.NotContains(t, unwrapped(output), "quota does not allow")
-		assert.NotContains(t, unwrapped(output), "more quota")
+		assert.NotContains(t, acctest.Unwrapped(output), "quota does not allow")
+		assert.NotContains(t, acctest.Unwrapped(output), "more quota")
 	})
 }
 
@@ -241,8 +222,8 @@ resource "unikorn_snapshot" "s" {
 			right = "only service accounts may call it"
 		}
 
-		assert.Regexp(t, says("403 forbidden: user credentials do not have the required privileges", right), output)
-		assert.NotContains(t, unwrapped(output), "quota")
-		assert.NotContains(t, unwrapped(output), "could not be reached")
+		assert.Regexp(t, acctest.Says("403 forbidden: user credentials do not have the required privileges", right), output)
+		assert.NotContains(t, acctest.Unwrapped(output), "quota")
+		assert.NotContains(t, acctest.Unwrapped(output), "could not be reached")
 	})
 }

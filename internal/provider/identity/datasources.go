@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
@@ -36,16 +37,51 @@ func organizationAttribute() schema.StringAttribute {
 	}
 }
 
+// dataSource is what the data sources share: the provider's configuration, which
+// Configure keeps.
+type dataSource struct{ configured }
+
+func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+// readRoles is what the roles' data sources read: the configuration into m, then the
+// roles of the organization that organizationID (read from m) names or the
+// provider's. It reports false with diagnostics when the read cannot go on.
+func (d *dataSource) readRoles(ctx context.Context, config tfsdk.Config, m any, organizationID func() types.String,
+	diags *diag.Diagnostics,
+) (string, []identity.Role, bool) {
+	organization, ok := d.readConfig(ctx, config, m, "read the roles", organizationID, diags)
+	if !ok {
+		return "", nil, false
+	}
+
+	roles, err := d.provider.Identity.Roles(ctx, organization)
+	if err != nil {
+		diags.Append(failed("read", "roles", err)...)
+
+		return "", nil, false
+	}
+
+	return organization, roles, true
+}
+
 // NewRolesDataSource returns the unikorn_roles data source.
 func NewRolesDataSource() datasource.DataSource { return &rolesDataSource{} }
 
-type rolesDataSource struct{ configured }
+type rolesDataSource struct{ dataSource }
 
 type roleModel struct {
 	ID          types.String `tfsdk:"id"`
 	Name        types.String `tfsdk:"name"`
 	Description types.String `tfsdk:"description"`
 }
+
+// A role's ID and description, in both roles data sources.
+var (
+	roleIDAttribute          = schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."}
+	roleDescriptionAttribute = schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."}
+)
 
 type rolesModel struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
@@ -55,10 +91,6 @@ type rolesModel struct {
 
 func (d *rolesDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = RolesTypeName
-}
-
-func (d *rolesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -76,9 +108,9 @@ func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"roles": schema.ListNestedAttribute{
 				Computed: true, MarkdownDescription: "The roles, in name order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."},
+					"id":          roleIDAttribute,
 					"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the role."},
-					"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."},
+					"description": roleDescriptionAttribute,
 				}},
 			},
 		},
@@ -88,15 +120,8 @@ func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m rolesModel
 
-	organizationID, ok := d.readConfig(ctx, req.Config, &m, "read the roles", func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	organizationID, roles, ok := d.readRoles(ctx, req.Config, &m, func() types.String { return m.OrganizationID }, &resp.Diagnostics)
 	if !ok {
-		return
-	}
-
-	roles, err := d.provider.Identity.Roles(ctx, organizationID)
-	if err != nil {
-		resp.Diagnostics.Append(failed("read", "roles", err)...)
-
 		return
 	}
 
@@ -121,7 +146,7 @@ func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 // NewQuotasDataSource returns the unikorn_quotas data source.
 func NewQuotasDataSource() datasource.DataSource { return &quotasDataSource{} }
 
-type quotasDataSource struct{ configured }
+type quotasDataSource struct{ dataSource }
 
 type quotaModel struct {
 	Limit types.Int64 `tfsdk:"limit"`
@@ -136,10 +161,6 @@ type quotasModel struct {
 
 func (d *quotasDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = QuotasTypeName
-}
-
-func (d *quotasDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -191,7 +212,7 @@ func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 // objectDataSource looks up a project or a group (T) by ID or by name, into the
 // model M, which embeds lookupModel.
 type objectDataSource[T, M any] struct {
-	configured
+	dataSource
 	typeName, noun, description string
 	extra                       map[string]schema.Attribute
 	find                        func(identity.Objects, context.Context, identity.Selector) (*T, error)
@@ -277,10 +298,6 @@ func (m *lookupModel) setCommon(ctx context.Context, id, organizationID, name, d
 
 func (d *objectDataSource[T, M]) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = d.typeName
-}
-
-func (d *objectDataSource[T, M]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *objectDataSource[T, M]) ConfigValidators(context.Context) []datasource.ConfigValidator {

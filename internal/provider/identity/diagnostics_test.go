@@ -1,7 +1,6 @@
 package identity_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,11 +10,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// unwrapped is the CLI's output with its line wrapping undone.
-func unwrapped(output string) string {
-	return strings.Join(strings.Fields(output), " ")
-}
-
 // TestAccServiceAccountInNoGroupSaysOnlyThat gives a service account a group ID that
 // names no group: identity ignores it, which is said, and nothing is said of
 // endpoints or TLS, since every request was answered.
@@ -23,23 +17,21 @@ func TestAccServiceAccountInNoGroupSaysOnlyThat(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.NewCLI(t, t.TempDir())
-	cli.WriteConfig(adminConfig(env) + `
+	cli := adminCLI(t, env, `
 resource "unikorn_service_account" "ci" {
   name      = "ci"
   group_ids = ["f0000000-0000-4000-8000-00000000dead"]
 }
 `)
-	cli.Run("init", "-input=false")
 
 	output, err := cli.Try("apply", "-input=false", "-auto-approve")
 	require.Error(t, err, output)
-	assert.Regexp(t, says("Error: Unable to create the service account", `with unikorn_service_account.ci`, "group_ids",
+	assert.Regexp(t, acctest.Says("Error: Unable to create the service account", `with unikorn_service_account.ci`, "group_ids",
 		"in the groups f0000000-0000-4000-8000-00000000dead: it ignores IDs that name no group of the organization",
 		"Set group_ids to groups of the organization"), output)
-	assert.NotContains(t, unwrapped(output), "could not be reached")
-	assert.NotContains(t, unwrapped(output), "TLS")
-	assert.NotContains(t, unwrapped(output), "region_endpoint")
+	assert.NotContains(t, acctest.Unwrapped(output), "could not be reached")
+	assert.NotContains(t, acctest.Unwrapped(output), "TLS")
+	assert.NotContains(t, acctest.Unwrapped(output), "region_endpoint")
 
 	cli.Run("destroy", "-input=false", "-auto-approve")
 }
@@ -75,9 +67,9 @@ resource "unikorn_service_account" "ci" {
 
 			output, err := cli.Try("apply", "-input=false", "-auto-approve")
 			require.Error(t, err, output)
-			assert.Regexp(t, says("Unable to create the "+kind, "403 forbidden",
+			assert.Regexp(t, acctest.Says("Unable to create the "+kind, "403 forbidden",
 				"lacks the right to", "`"+endpoint+"`", "put the account in a group whose role grants it"), output)
-			assert.NotContains(t, unwrapped(output), "quota")
+			assert.NotContains(t, acctest.Unwrapped(output), "quota")
 		})
 	}
 }
@@ -110,9 +102,9 @@ import {
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err, output)
-	assert.Regexp(t, says("No sealed token of the service account", "sealed_token` is null when it was imported",
+	assert.Regexp(t, acctest.Says("No sealed token of the service account", "sealed_token` is null when it was imported",
 		"Change `rotation_trigger` on the account to issue a new token", "sealed with this provider's `token_seal_key`"), output)
-	assert.NotContains(t, unwrapped(output), "Give the provider block a `token_seal_key`")
+	assert.NotContains(t, acctest.Unwrapped(output), "Give the provider block a `token_seal_key`")
 
 	// The rotation the diagnostic advises recovers.
 	cli.WriteConfig(team{sealed: true, trigger: "1", body: teamNetwork(env)}.config(t, env))
@@ -128,17 +120,15 @@ func TestAccRolesAreFoundByNameAndCheckedAtPlan(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.NewCLI(t, t.TempDir())
-	cli.WriteConfig(adminConfig(env) + `
+	cli := adminCLI(t, env, `
 data "unikorn_role" "user" {
   name = "usr"
 }
 `)
-	cli.Run("init", "-input=false")
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err, output)
-	assert.Regexp(t, says("Error: Role not found", `No role of organization `+sandbox.EmptyOrganizationID+` is named "usr".`,
+	assert.Regexp(t, acctest.Says("Error: Role not found", `No role of organization `+sandbox.EmptyOrganizationID+` is named "usr".`,
 		`There are: "administrator", "auditor", "reader", "user".`), output)
 
 	missing := "f0000000-0000-4000-8000-00000000beef"
@@ -155,7 +145,7 @@ resource "unikorn_group" "team" {
 
 	output, err = cli.Try("plan", "-input=false")
 	require.Error(t, err, output)
-	assert.Regexp(t, says("Error: Role not found", "with unikorn_group.team", "role_ids",
+	assert.Regexp(t, acctest.Says("Error: Role not found", "with unikorn_group.team", "role_ids",
 		"Role ID "+missing+" names no role of organization "+sandbox.EmptyOrganizationID, "The roles there are:",
 		"user ("+sandbox.UserRoleID+")", "`unikorn_role` data source"), output)
 

@@ -29,6 +29,18 @@ func adminConfig(env *acctest.Environment) string {
 	return settings.Config()
 }
 
+// adminCLI is a CLI whose configuration is the administrator's provider block and
+// config.
+func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI {
+	t.Helper()
+
+	cli := acctest.NewCLI(t, t.TempDir())
+	cli.WriteConfig(adminConfig(env) + config)
+	cli.Run("init", "-input=false")
+
+	return cli
+}
+
 func stackConfig(env *acctest.Environment, description string) string {
 	return adminConfig(env) + `
 data "unikorn_roles" "all" {}

@@ -2,8 +2,6 @@ package identity_test
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,18 +9,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
-
-// adminCLI is a CLI whose configuration is the administrator's provider block and
-// config.
-func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI {
-	t.Helper()
-
-	cli := acctest.NewCLI(t, t.TempDir())
-	cli.WriteConfig(adminConfig(env) + config)
-	cli.Run("init", "-input=false")
-
-	return cli
-}
 
 const membershipGroups = `
 data "unikorn_roles" "all" {}
@@ -32,6 +18,26 @@ resource "unikorn_group" "base" {
   role_ids = [data.unikorn_roles.all.ids["user"]]
 }
 `
+
+// ciInBase is a service account that names the base group itself.
+const ciInBase = `
+resource "unikorn_service_account" "ci" {
+  name      = "ci"
+  group_ids = [unikorn_group.base.id]
+}
+`
+
+// appliedAdminCLI is adminCLI with config applied, and destroyed when the test ends.
+func appliedAdminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI {
+	t.Helper()
+
+	cli := adminCLI(t, env, config)
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+
+	return cli
+}
 
 // A service account that names one group itself, and another group that lists it in
 // service_account_ids: each side manages its own membership, and the second plan is
@@ -43,12 +49,7 @@ func TestAccMembershipFromBothSidesPlansNothing(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	config := membershipGroups + `
-resource "unikorn_service_account" "ci" {
-  name      = "ci"
-  group_ids = [unikorn_group.base.id]
-}
-
+	config := membershipGroups + ciInBase + `
 resource "unikorn_group" "deployers" {
   name                = "deployers"
   role_ids            = [data.unikorn_roles.all.ids["user"]]
@@ -65,10 +66,7 @@ resource "unikorn_group" "robots" {
   service_account_ids = [unikorn_service_account.robot.id]
 }
 `
-	cli := adminCLI(t, env, config)
-	cli.Run("apply", "-auto-approve", "-input=false")
-
-	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+	cli := appliedAdminCLI(t, env, config)
 
 	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
 	cli.Run("apply", "-auto-approve", "-input=false")
@@ -102,16 +100,7 @@ func TestAccMembershipClaimedInconsistentlyWarns(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	config := membershipGroups + `
-resource "unikorn_service_account" "ci" {
-  name      = "ci"
-  group_ids = [unikorn_group.base.id]
-}
-`
-	cli := adminCLI(t, env, config)
-	cli.Run("apply", "-auto-approve", "-input=false")
-
-	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+	cli := appliedAdminCLI(t, env, membershipGroups+ciInBase)
 
 	cli.WriteConfig(adminConfig(env) + `
 data "unikorn_roles" "all" {}
@@ -121,16 +110,11 @@ resource "unikorn_group" "base" {
   role_ids            = [data.unikorn_roles.all.ids["user"]]
   service_account_ids = []
 }
-
-resource "unikorn_service_account" "ci" {
-  name      = "ci"
-  group_ids = [unikorn_group.base.id]
-}
-`)
+` + ciInBase)
 
 	plan := cli.Run("plan", "-input=false")
 	assert.Contains(t, plan, "Warning: Service accounts will leave the group")
-	assert.Regexp(t, spaced(`the two resources undo each other`), plan)
+	assert.Regexp(t, acctest.Says("the two resources undo each other"), plan)
 }
 
 // Removing a group that a project names, with the project's reference to it, and a
@@ -172,13 +156,10 @@ resource "unikorn_service_account" "robot" {
 			extra, account = ", unikorn_group.extra.id", "unikorn_service_account.robot.id"
 		}
 
-		return sprintf(config, extra, account)
+		return fmt.Sprintf(config, extra, account)
 	}
 
-	cli := adminCLI(t, env, config(true))
-	cli.Run("apply", "-auto-approve", "-input=false")
-
-	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+	cli := appliedAdminCLI(t, env, config(true))
 
 	cli.WriteConfig(adminConfig(env) + config(false))
 
@@ -186,10 +167,4 @@ resource "unikorn_service_account" "robot" {
 	cli.Run("apply", "-auto-approve", "-input=false")
 	assert.Less(t, time.Since(began), time.Minute)
 	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
-}
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
-func spaced(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }

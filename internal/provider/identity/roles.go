@@ -30,7 +30,7 @@ func NewRoleDataSource() datasource.DataSource { return &roleDataSource{} }
 // roleDataSource finds one role by name: a name that no role has is an error that
 // lists the roles there are, where an index into unikorn_roles' map could only say
 // "Invalid index".
-type roleDataSource struct{ configured }
+type roleDataSource struct{ dataSource }
 
 type roleLookupModel struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
@@ -43,10 +43,6 @@ func (d *roleDataSource) Metadata(_ context.Context, _ datasource.MetadataReques
 	resp.TypeName = RoleTypeName
 }
 
-func (d *roleDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.configure(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One role a group may hold in the organization, by name: `data.unikorn_role.user.id` for " +
@@ -56,8 +52,8 @@ func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 		Attributes: map[string]schema.Attribute{
 			"organization_id": organizationAttribute(),
 			"name":            schema.StringAttribute{Required: true, MarkdownDescription: "Name of the role, e.g. `user`."},
-			"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the role."},
-			"description":     schema.StringAttribute{Computed: true, MarkdownDescription: "What the role is for."},
+			"id":              roleIDAttribute,
+			"description":     roleDescriptionAttribute,
 		},
 	}
 }
@@ -65,15 +61,8 @@ func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m roleLookupModel
 
-	organizationID, ok := d.readConfig(ctx, req.Config, &m, "read the roles", func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	organizationID, roles, ok := d.readRoles(ctx, req.Config, &m, func() types.String { return m.OrganizationID }, &resp.Diagnostics)
 	if !ok {
-		return
-	}
-
-	roles, err := d.provider.Identity.Roles(ctx, organizationID)
-	if err != nil {
-		resp.Diagnostics.Append(failed("read", "roles", err)...)
-
 		return
 	}
 

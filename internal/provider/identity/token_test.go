@@ -2,7 +2,6 @@ package identity_test
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,17 +18,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
-
-// says is a pattern that finds each of phrases in turn in a CLI's output, whose lines
-// the CLI wraps anywhere.
-func says(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, phrase := range phrases {
-		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(phrase)), `\s+`)
-	}
-
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
-}
 
 // tokenWorks reports whether identity accepts token.
 func tokenWorks(t *testing.T, env *acctest.Environment, token string) bool {
@@ -84,7 +72,7 @@ data "unikorn_regions" "team" {
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err)
-	assert.Regexp(t, says("Provider configuration not known yet", "Unable to list regions",
+	assert.Regexp(t, acctest.Says("Provider configuration not known yet", "Unable to list regions",
 		"`token` and `project_id` are not known until apply", "depends_on"), output)
 
 	cli.WriteConfig(team{sealed: true, trigger: "1", body: teamNetwork(env) + `
@@ -104,7 +92,7 @@ resource "unikorn_network" "imported" {
 
 	output, err = cli.Try("plan", "-input=false")
 	require.Error(t, err)
-	assert.Regexp(t, says("Unable to import the network", "apply them first"), output)
+	assert.Regexp(t, acctest.Says("Unable to import the network", "apply them first"), output)
 
 	// depends_on lets Terraform read it when the objects are made.
 	cli.WriteConfig(team{sealed: true, trigger: "1", body: teamNetwork(env) + `
@@ -123,8 +111,8 @@ data "unikorn_regions" "team" {
 
 	output, err = cli.Try("plan", "-input=false")
 	require.Error(t, err)
-	assert.Regexp(t, says("Service account token sealed under another key", "rotation_trigger"), output)
-	assert.Regexp(t, says("Sealed token does not open with this key", "the key the token was sealed with", "rotation_trigger"), output)
+	assert.Regexp(t, acctest.Says("Service account token sealed under another key", "rotation_trigger"), output)
+	assert.Regexp(t, acctest.Says("Sealed token does not open with this key", "the key the token was sealed with", "rotation_trigger"), output)
 
 	// A new trigger plans an update in place, and nothing rotates until it is applied.
 	cli.WriteConfig(team{sealed: true, trigger: "2", body: teamNetwork(env)}.config(t, env))
@@ -154,16 +142,14 @@ func TestAccServiceAccountTokenWithoutASealKey(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.WriteConfig(team{trigger: "1", body: teamNetwork(env)}.config(t, env))
-	cli.Run("apply", "-input=false", "-auto-approve")
+	cli := acctest.ApplyInProcesses(t, team{trigger: "1", body: teamNetwork(env)}.config(t, env))
 
 	account := stateResource(t, cli.ReadFile("terraform.tfstate"), "unikorn_service_account.pipeline")
 	assert.Nil(t, account["sealed_token"], "without a key, nothing is kept")
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err)
-	assert.Regexp(t, says("No token of the service account to hand on", "did not create or rotate it in this run", "token_seal_key"), output)
+	assert.Regexp(t, acctest.Says("No token of the service account to hand on", "did not create or rotate it in this run", "token_seal_key"), output)
 
 	// With a key, the account's token is still not kept until a rotation issues one.
 	key, encodedKey := newSealKey(t)

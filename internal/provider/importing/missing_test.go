@@ -34,13 +34,7 @@ var importable = []struct{ address, identity string }{
 // Each stands alone: Terraform does not import into a resource whose dependencies
 // failed to import.
 func resources(env *acctest.Environment, authorityKey string) string {
-	admin := env.Settings
-	admin.Alias = "admin"
-	admin.Token = sandbox.AdminToken
-	admin.OrganizationID = sandbox.EmptyOrganizationID
-	admin.ProjectID = ""
-
-	return env.ProviderConfig() + admin.Config() + fmt.Sprintf(`
+	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
 resource "unikorn_network" "missing" {
   name      = "missing"
   region_id = %[1]s

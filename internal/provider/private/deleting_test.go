@@ -18,15 +18,7 @@ import (
 // free to be deleted on its own: region's objects under the environment's provider,
 // the project under the empty organization's administrator.
 func beingDeleted(env *acctest.Environment) string {
-	admin := env.Settings
-	admin.Alias = "admin"
-	admin.Token = sandbox.AdminToken
-	admin.OrganizationID = sandbox.EmptyOrganizationID
-	admin.ProjectID = ""
-	admin.InstanceAPI = ""
-	admin.ComputeEndpoint = ""
-
-	return env.ProviderConfig() + admin.Config() + fmt.Sprintf(`
+	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
 resource "unikorn_network" "alone" {
   name      = "alone"
   region_id = %[1]s
@@ -86,6 +78,58 @@ output "ids" {
 		acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
 }
 
+// outputIDs is the output ids of beingDeleted: each object's ID by its kind.
+func outputIDs(t *testing.T, cli *acctest.CLI) map[string]string {
+	t.Helper()
+
+	var ids map[string]string
+
+	require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
+
+	return ids
+}
+
+// deleteOutside deletes the objects of beingDeleted of the kinds given, outside
+// Terraform, the cloud finishing each deletion delay later; an instance through its
+// back end (region's the server behind it).
+func deleteOutside(t *testing.T, env *acctest.Environment, ids map[string]string, delay string, kinds ...string) {
+	t.Helper()
+
+	env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: delay})
+
+	ctx := context.Background()
+	user := env.ClientAs(t, env.Settings.Token)
+
+	for _, kind := range kinds {
+		id := ids[kind]
+
+		switch kind {
+		case "network":
+			require.NoError(t, user.DeleteNetwork(ctx, id))
+		case "security_group":
+			require.NoError(t, user.DeleteSecurityGroup(ctx, id))
+		case "load_balancer":
+			require.NoError(t, user.DeleteLoadBalancer(ctx, id))
+		case "file_storage":
+			require.NoError(t, user.DeleteFileStorage(ctx, id))
+		case "project":
+			require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, id))
+		case "instance":
+			if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
+				require.NoError(t, user.DeleteInstance(ctx, id))
+
+				continue
+			}
+
+			servers := env.InstanceServers(t, id)
+			require.Len(t, servers, 1)
+			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
+		default:
+			t.Fatalf("beingDeleted makes no %s", kind)
+		}
+	}
+}
+
 // TestAccObjectsBeingDeletedArePlannedForReplacement deletes, outside Terraform, one of
 // each resource whose delete the cloud finishes later, and holds the deletion (the
 // sandbox's deprovision delay). Each then reads with its deletionTime set and
@@ -95,33 +139,9 @@ func TestAccObjectsBeingDeletedArePlannedForReplacement(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		// Two blocks of the provider: each must be a process of its own, as for users.
-		cli := acctest.NewProcessCLI(t, t.TempDir())
-		cli.WriteConfig(beingDeleted(env))
-		cli.Run("apply", "-auto-approve", "-input=false")
-
-		var ids map[string]string
-
-		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
-
-		env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "1h"})
-
-		ctx := context.Background()
-		user := env.ClientAs(t, env.Settings.Token)
-
-		require.NoError(t, user.DeleteNetwork(ctx, ids["network"]))
-		require.NoError(t, user.DeleteSecurityGroup(ctx, ids["security_group"]))
-		require.NoError(t, user.DeleteLoadBalancer(ctx, ids["load_balancer"]))
-		require.NoError(t, user.DeleteFileStorage(ctx, ids["file_storage"]))
-		require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, ids["project"]))
-
-		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-			require.NoError(t, user.DeleteInstance(ctx, ids["instance"]))
-		} else {
-			servers := env.InstanceServers(t, ids["instance"])
-			require.Len(t, servers, 1)
-			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
-		}
+		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
+		ids := outputIDs(t, cli)
+		deleteOutside(t, env, ids, "1h", "network", "security_group", "load_balancer", "file_storage", "project", "instance")
 
 		plan := cli.Run("plan", "-input=false")
 
@@ -151,39 +171,16 @@ func TestAccApplyReplacesAnObjectBeingDeleted(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		cli := acctest.NewProcessCLI(t, t.TempDir())
-		cli.WriteConfig(beingDeleted(env))
-		cli.Run("apply", "-auto-approve", "-input=false")
-
-		var ids map[string]string
-
-		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &ids))
-
-		env.UpdateSettings(t, sandbox.Settings{DeprovisionDelay: "12s"})
-
-		ctx := context.Background()
-		user := env.ClientAs(t, env.Settings.Token)
-
-		require.NoError(t, user.DeleteNetwork(ctx, ids["network"]))
-		require.NoError(t, user.DeleteLoadBalancer(ctx, ids["load_balancer"]))
-		require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, ids["project"]))
-
-		if env.Settings.InstanceAPI == acctest.ComputeBackend.InstanceAPI {
-			require.NoError(t, user.DeleteInstance(ctx, ids["instance"]))
-		} else {
-			servers := env.InstanceServers(t, ids["instance"])
-			require.Len(t, servers, 1)
-			require.NoError(t, user.DeleteServer(ctx, servers[0].Metadata.ID))
-		}
+		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
+		ids := outputIDs(t, cli)
+		deleteOutside(t, env, ids, "12s", "network", "load_balancer", "project", "instance")
 
 		apply := cli.Run("apply", "-auto-approve", "-input=false")
 		assert.Contains(t, apply, "unikorn_network.alone must be replaced", "planned before the deletion ended")
 
 		assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
 
-		var replaced map[string]string
-
-		require.NoError(t, json.Unmarshal([]byte(cli.Run("output", "-json", "ids")), &replaced))
+		replaced := outputIDs(t, cli)
 
 		for _, kind := range []string{"network", "load_balancer", "project", "instance"} {
 			if kind != "instance" { // an instance's ID derives from its network and name

@@ -17,13 +17,7 @@ import (
 // region's objects under the environment's provider, identity's under the empty
 // organization's administrator.
 func everyResourceKeepingItsCreationTime(env *acctest.Environment, authorityKey string) string {
-	admin := env.Settings
-	admin.Alias = "admin"
-	admin.Token = sandbox.AdminToken
-	admin.OrganizationID = sandbox.EmptyOrganizationID
-	admin.ProjectID = ""
-
-	return env.ProviderConfig() + admin.Config() + fmt.Sprintf(`
+	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
 resource "unikorn_network" "kept" {
   name      = "kept"
   region_id = %[1]s
@@ -110,10 +104,7 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	// Two blocks of the provider: each must be a process of its own, as for users.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.WriteConfig(everyResourceKeepingItsCreationTime(env, acctest.NewAuthorityKey(t)))
-	cli.Run("apply", "-auto-approve", "-input=false")
+	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(env, acctest.NewAuthorityKey(t)))
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
 	// that has not seen the object yet; and gone as soon as deleted, so that the one

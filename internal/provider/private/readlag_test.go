@@ -24,13 +24,7 @@ var readRoutes = []string{
 }
 
 func readLagged(env *acctest.Environment, authorityKey string, dataSources bool) string {
-	admin := env.Settings
-	admin.Alias = "admin"
-	admin.Token = sandbox.AdminToken
-	admin.OrganizationID = sandbox.EmptyOrganizationID
-	admin.ProjectID = ""
-
-	config := env.ProviderConfig() + admin.Config() + fmt.Sprintf(`
+	config := env.ProviderConfigWithAdmin() + fmt.Sprintf(`
 resource "unikorn_network" "lagged" {
   name      = "lagged"
   region_id = %[1]s
@@ -125,11 +119,8 @@ func TestAccA404WithinTheReadLagIsNoAnswer(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	// Two blocks of the provider: each must be a process of its own, as for users.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
 	authorityKey := acctest.NewAuthorityKey(t)
-	cli.WriteConfig(readLagged(env, authorityKey, false))
-	cli.Run("apply", "-auto-approve", "-input=false")
+	cli := acctest.ApplyInProcesses(t, readLagged(env, authorityKey, false))
 
 	answer404 := func() {
 		env.ResetStats(t)

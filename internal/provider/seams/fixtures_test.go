@@ -108,9 +108,9 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteNetwork(ctx, id) },
 			references: map[string]referenceFixture{
-				"region_id":       {target: literal(func(w *world) string { return w.region })},
-				"organization_id": {target: literal(func(w *world) string { return w.org })},
-				"project_id":      {target: literal(func(w *world) string { return w.project })},
+				"region_id":       existing(func(w *world) string { return w.region }),
+				"organization_id": existing(func(w *world) string { return w.org }),
+				"project_id":      existing(func(w *world) string { return w.project }),
 			},
 		},
 		"unikorn_security_group": {
@@ -125,7 +125,7 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteSecurityGroup(ctx, id) },
 			references: map[string]referenceFixture{
-				"network_id": {target: newNetwork, support: targetNetwork},
+				"network_id": newTarget("unikorn_network", nil),
 			},
 		},
 		"unikorn_ssh_certificate_authority": {
@@ -138,8 +138,8 @@ func init() {
 				return w.env.Client.DeleteSSHCertificateAuthority(ctx, id)
 			},
 			references: map[string]referenceFixture{
-				"organization_id": {target: literal(func(w *world) string { return w.org })},
-				"project_id":      {target: literal(func(w *world) string { return w.project })},
+				"organization_id": existing(func(w *world) string { return w.org }),
+				"project_id":      existing(func(w *world) string { return w.project }),
 			},
 		},
 		"unikorn_load_balancer": {
@@ -154,7 +154,7 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteLoadBalancer(ctx, id) },
 			references: map[string]referenceFixture{
-				"network_id": {target: newNetwork, support: targetNetwork},
+				"network_id": newTarget("unikorn_network", nil),
 			},
 			refusals: []refusal{{
 				name:      "listener port",
@@ -178,14 +178,11 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteFileStorage(ctx, id) },
 			references: map[string]referenceFixture{
-				"region_id":        {target: literal(func(w *world) string { return w.region })},
-				"storage_class_id": {target: literal(func(w *world) string { return w.storageClass })},
-				"organization_id":  {target: literal(func(w *world) string { return w.org })},
-				"project_id":       {target: literal(func(w *world) string { return w.project })},
-				"attachments": {
-					target: newNetwork, support: targetNetwork,
-					known: func(w *world) string { return quote(w.network) },
-				},
+				"region_id":        existing(func(w *world) string { return w.region }),
+				"storage_class_id": existing(func(w *world) string { return w.storageClass }),
+				"organization_id":  existing(func(w *world) string { return w.org }),
+				"project_id":       existing(func(w *world) string { return w.project }),
+				"attachments":      newTarget("unikorn_network", func(w *world) string { return quote(w.network) }),
 			},
 			holds: map[string]holding{"attachments": {held: "unikorn_network", refused: true}},
 			refusals: []refusal{{
@@ -210,18 +207,11 @@ func init() {
 			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + w.project + "/" + id} },
 			remove:    removeInstance,
 			references: map[string]referenceFixture{
-				"network_id": {target: newNetwork, support: targetNetwork},
-				"flavor_id":  {target: literal(func(w *world) string { return w.flavor })},
-				"image_id":   {target: literal(func(w *world) string { return w.image })},
-				"ssh_certificate_authority_id": {
-					target:  func(*world) string { return "unikorn_ssh_certificate_authority.seam_target.id" },
-					support: func(w *world) string { return block(w, "unikorn_ssh_certificate_authority", "seam_target", nil) },
-				},
-				"security_group_ids": {
-					target:  func(*world) string { return "unikorn_security_group.seam_target.id" },
-					support: func(w *world) string { return block(w, "unikorn_security_group", "seam_target", nil) },
-					known:   func(w *world) string { return quote(w.knownSecurityGroup) },
-				},
+				"network_id":                   newTarget("unikorn_network", nil),
+				"flavor_id":                    existing(func(w *world) string { return w.flavor }),
+				"image_id":                     existing(func(w *world) string { return w.image }),
+				"ssh_certificate_authority_id": newTarget("unikorn_ssh_certificate_authority", nil),
+				"security_group_ids":           newTarget("unikorn_security_group", func(w *world) string { return quote(w.knownSecurityGroup) }),
 			},
 			holds: map[string]holding{"security_group_ids": {held: "unikorn_security_group", refused: true}},
 		},
@@ -247,7 +237,7 @@ func init() {
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteGroup(ctx, w.org, id) },
 			references: map[string]referenceFixture{
-				"organization_id": {target: literal(func(w *world) string { return w.org })},
+				"organization_id": existing(func(w *world) string { return w.org }),
 				"role_ids": {
 					target: literal(func(w *world) string { return w.userRole }),
 					known:  func(w *world) string { return quote(w.readerRole) },
@@ -256,11 +246,7 @@ func init() {
 					target: literal(func(w *world) string { return w.user }),
 					known:  func(w *world) string { return quote(w.adminUser) },
 				},
-				"service_account_ids": {
-					target:  func(*world) string { return "unikorn_service_account.seam_target.id" },
-					support: func(w *world) string { return block(w, "unikorn_service_account", "seam_target", nil) },
-					known:   func(w *world) string { return quote(w.knownServiceAccount) },
-				},
+				"service_account_ids": newTarget("unikorn_service_account", func(w *world) string { return quote(w.knownServiceAccount) }),
 			},
 			holds: map[string]holding{"service_account_ids": {held: "unikorn_service_account"}},
 		},
@@ -272,11 +258,8 @@ func init() {
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteProject(ctx, w.org, id) },
 			references: map[string]referenceFixture{
-				"organization_id": {target: literal(func(w *world) string { return w.org })},
-				"group_ids": {
-					target: newGroup, support: targetGroup,
-					known: func(w *world) string { return quote(w.knownGroup) },
-				},
+				"organization_id": existing(func(w *world) string { return w.org }),
+				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
@@ -290,11 +273,8 @@ func init() {
 				return w.admin.DeleteServiceAccount(ctx, w.org, id)
 			},
 			references: map[string]referenceFixture{
-				"organization_id": {target: literal(func(w *world) string { return w.org })},
-				"group_ids": {
-					target: newGroup, support: targetGroup,
-					known: func(w *world) string { return quote(w.knownGroup) },
-				},
+				"organization_id": existing(func(w *world) string { return w.org }),
+				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
@@ -321,14 +301,21 @@ func literal(id func(w *world) string) func(w *world) string {
 	return func(w *world) string { return quote(id(w)) }
 }
 
-func newNetwork(*world) string { return "unikorn_network.seam_target.id" }
+// existing is an existing object's ID as a reference's target.
+func existing(id func(w *world) string) referenceFixture {
+	return referenceFixture{target: literal(id)}
+}
 
-// targetNetwork is a network new in the same apply, with room for file storage.
-func targetNetwork(w *world) string { return block(w, "unikorn_network", "seam_target", nil) }
-
-func newGroup(*world) string { return "unikorn_group.seam_target.id" }
-
-func targetGroup(w *world) string { return block(w, "unikorn_group", "seam_target", nil) }
+// newTarget is a reference to an object of typeName new in the same apply, made from
+// its own fixture (a network's with room for file storage); known, for a collection,
+// is the ID of an existing object given beside it.
+func newTarget(typeName string, known func(w *world) string) referenceFixture {
+	return referenceFixture{
+		target:  func(*world) string { return typeName + ".seam_target.id" },
+		support: func(w *world) string { return block(w, typeName, "seam_target", nil) },
+		known:   known,
+	}
+}
 
 // sourceInstance is the instance a snapshot is made of, new in the same apply.
 func sourceInstance(w *world) string {
