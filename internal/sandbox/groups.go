@@ -13,10 +13,13 @@ var groupWriteRequired = requiredWith("spec", "spec.roleIDs", "spec.serviceAccou
 // sandboxIssuer is the issuer the sandbox's users' subjects name.
 const sandboxIssuer = "https://identity.sandbox.unikorn-cloud.org"
 
-// groupMetadata: groups have no controller, so identity reports no status for them.
+// groupMetadata is the status identity reports for a group or a service account. Neither
+// has status conditions (no StatusConditionRead in identity's API types), and core's
+// conversion (ResourceReadMetadata: convertStatusCondition, convertHealthCondition)
+// reports a resource without them as provisioned and healthy.
 func groupMetadata(metadata unikorn.ReadMetadata) unikorn.ReadMetadata {
-	metadata.ProvisioningStatus = unikorn.ProvisioningUnknown
-	metadata.HealthStatus = unikorn.HealthUnknown
+	metadata.ProvisioningStatus = unikorn.ProvisioningProvisioned
+	metadata.HealthStatus = unikorn.HealthHealthy
 
 	return metadata
 }

@@ -149,6 +149,10 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	spec := unikorn.GroupSpec{RoleIDs: []string{UserRoleID, UserRoleID}, UserIDs: []string{UserID}, ServiceAccountIDs: []string{}}
 	group := h.createGroup(organizationPath, "team", spec)
 	assert.Equal(t, []string{UserRoleID}, group.Spec.RoleIDs, "identity deduplicates role IDs")
+	// A group has no status conditions, which core's conversion reports as provisioned
+	// and healthy.
+	assert.Equal(t, unikorn.ProvisioningProvisioned, group.Metadata.ProvisioningStatus)
+	assert.Equal(t, unikorn.HealthHealthy, group.Metadata.HealthStatus)
 
 	path := organizationPath("/groups/" + group.Metadata.ID)
 	h.callAs(AdminToken, http.MethodGet, path, nil).expect(http.StatusOK, nil)
@@ -215,6 +219,8 @@ func TestAServiceAccountTokenCarriesItsGroupsRights(t *testing.T) {
 
 	token := account.Status.AccessToken
 	require.NotEmpty(t, token)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, account.Metadata.ProvisioningStatus, "no status conditions: provisioned")
+	assert.Equal(t, unikorn.HealthHealthy, account.Metadata.HealthStatus, "no status conditions: healthy")
 	assert.Equal(t, []string{group.Metadata.ID}, account.Spec.GroupIDs, "identity ignores groups that do not exist")
 	assert.True(t, account.Status.Expiry.After(h.clock.Now().Add(89*24*60*60*1e9)))
 
