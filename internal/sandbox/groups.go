@@ -24,6 +24,39 @@ func groupMetadata(metadata unikorn.ReadMetadata) unikorn.ReadMetadata {
 	return metadata
 }
 
+// groupRead is identity's `groupRead` as its handler writes it: convert in
+// pkg/handler/groups starts from empty roleIDs, userIDs, subjects and
+// serviceAccountIDs, so a group without members reads with empty lists, never
+// without the fields.
+type groupRead struct {
+	Metadata unikorn.OrganizationScopedMetadata `json:"metadata"`
+	Spec     groupReadSpec                      `json:"spec"`
+}
+
+type groupReadSpec struct {
+	RoleIDs           []string          `json:"roleIDs"`
+	UserIDs           []string          `json:"userIDs"`
+	Subjects          []unikorn.Subject `json:"subjects"`
+	ServiceAccountIDs []string          `json:"serviceAccountIDs"`
+}
+
+func renderGroup(group *unikorn.Group) groupRead {
+	subjects := group.Spec.Subjects
+	if subjects == nil {
+		subjects = []unikorn.Subject{}
+	}
+
+	return groupRead{
+		Metadata: group.Metadata,
+		Spec: groupReadSpec{
+			RoleIDs:           nonNil(group.Spec.RoleIDs),
+			UserIDs:           nonNil(group.Spec.UserIDs),
+			Subjects:          subjects,
+			ServiceAccountIDs: nonNil(group.Spec.ServiceAccountIDs),
+		},
+	}
+}
+
 func rbacGroup(group *unikorn.Group) identity.Group {
 	return identity.Group{
 		ID:                group.Metadata.ID,
@@ -54,9 +87,9 @@ func (s *Sandbox) listGroups(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	result := []unikorn.Group{}
+	result := []groupRead{}
 	for _, group := range s.world.groupsByName(organizationID) {
-		result = append(result, *group)
+		result = append(result, renderGroup(group))
 	}
 
 	return replyOK(result), nil
@@ -84,7 +117,7 @@ func (s *Sandbox) getGroup(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(group), nil
+	return replyOK(renderGroup(group)), nil
 }
 
 // decodeGroup reads a group write and applies identity's rules to it: members named
@@ -166,7 +199,7 @@ func (s *Sandbox) createGroup(req *request) (*reply, error) {
 
 	s.world.Groups[group.Metadata.ID] = group
 
-	return replyCreated(group), nil
+	return replyCreated(renderGroup(group)), nil
 }
 
 // updateGroup replaces a group and answers with no body.

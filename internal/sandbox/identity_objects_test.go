@@ -157,6 +157,12 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	path := organizationPath("/groups/" + group.Metadata.ID)
 	h.callAs(AdminToken, http.MethodGet, path, nil).expect(http.StatusOK, nil)
 
+	// A group without members reads with empty lists, as identity's convert writes them.
+	bare := h.createGroup(organizationPath, "bare", unikorn.GroupSpec{RoleIDs: []string{UserRoleID}, ServiceAccountIDs: []string{}})
+	bareRead := h.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+bare.Metadata.ID), nil).expect(http.StatusOK, nil)
+	assert.Contains(t, string(bareRead.body), `"userIDs":[],"subjects":[]`)
+	h.callAs(AdminToken, http.MethodDelete, organizationPath("/groups/"+bare.Metadata.ID), nil).expect(http.StatusOK, nil)
+
 	spec.RoleIDs = []string{ReaderRoleID}
 	response := h.callAs(AdminToken, http.MethodPut, path, unikorn.GroupWrite{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: spec}).expect(http.StatusOK, nil)
 	assert.Empty(t, response.body)
