@@ -541,6 +541,10 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		"TEST_PROJECT_ID":   project,
 		"API_AUTH_TOKEN":    adminSAToken,
 		"REQUEST_TIMEOUT":   "30s",
+		// How long a spec waits for something to settle (20m by default, for a real
+		// cluster). The sandbox settles within seconds, and a spec that waits for what
+		// the sandbox never does would otherwise hold the run for 20 minutes.
+		"TEST_TIMEOUT": "2m",
 		// Identity's (hack/ci/fixtures of identity).
 		"UNAUTHORISED_ORG_ID":     foreignOrganizationID,
 		"ADMIN_AUTH_TOKEN":        adminSAToken,
