@@ -13,12 +13,48 @@ var groupWriteRequired = requiredWith("spec", "spec.roleIDs", "spec.serviceAccou
 // sandboxIssuer is the issuer the sandbox's users' subjects name.
 const sandboxIssuer = "https://identity.sandbox.unikorn-cloud.org"
 
-// groupMetadata: groups have no controller, so identity reports no status for them.
+// groupMetadata is the status identity reports for a group or a service account. Neither
+// has status conditions (no StatusConditionRead in identity's API types), and core's
+// conversion (ResourceReadMetadata: convertStatusCondition, convertHealthCondition)
+// reports a resource without them as provisioned and healthy.
 func groupMetadata(metadata unikorn.ReadMetadata) unikorn.ReadMetadata {
-	metadata.ProvisioningStatus = unikorn.ProvisioningUnknown
-	metadata.HealthStatus = unikorn.HealthUnknown
+	metadata.ProvisioningStatus = unikorn.ProvisioningProvisioned
+	metadata.HealthStatus = unikorn.HealthHealthy
 
 	return metadata
+}
+
+// groupRead is identity's `groupRead` as its handler writes it: convert in
+// pkg/handler/groups starts from empty roleIDs, userIDs, subjects and
+// serviceAccountIDs, so a group without members reads with empty lists, never
+// without the fields.
+type groupRead struct {
+	Metadata unikorn.OrganizationScopedMetadata `json:"metadata"`
+	Spec     groupReadSpec                      `json:"spec"`
+}
+
+type groupReadSpec struct {
+	RoleIDs           []string          `json:"roleIDs"`
+	UserIDs           []string          `json:"userIDs"`
+	Subjects          []unikorn.Subject `json:"subjects"`
+	ServiceAccountIDs []string          `json:"serviceAccountIDs"`
+}
+
+func renderGroup(group *unikorn.Group) groupRead {
+	subjects := group.Spec.Subjects
+	if subjects == nil {
+		subjects = []unikorn.Subject{}
+	}
+
+	return groupRead{
+		Metadata: group.Metadata,
+		Spec: groupReadSpec{
+			RoleIDs:           nonNil(group.Spec.RoleIDs),
+			UserIDs:           nonNil(group.Spec.UserIDs),
+			Subjects:          subjects,
+			ServiceAccountIDs: nonNil(group.Spec.ServiceAccountIDs),
+		},
+	}
 }
 
 func rbacGroup(group *unikorn.Group) identity.Group {
@@ -51,9 +87,9 @@ func (s *Sandbox) listGroups(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	result := []unikorn.Group{}
+	result := []groupRead{}
 	for _, group := range s.world.groupsByName(organizationID) {
-		result = append(result, *group)
+		result = append(result, renderGroup(group))
 	}
 
 	return replyOK(result), nil
@@ -81,7 +117,7 @@ func (s *Sandbox) getGroup(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(group), nil
+	return replyOK(renderGroup(group)), nil
 }
 
 // decodeGroup reads a group write and applies identity's rules to it: members named
@@ -163,7 +199,7 @@ func (s *Sandbox) createGroup(req *request) (*reply, error) {
 
 	s.world.Groups[group.Metadata.ID] = group
 
-	return replyCreated(group), nil
+	return replyCreated(renderGroup(group)), nil
 }
 
 // updateGroup replaces a group and answers with no body.

@@ -149,9 +149,19 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	spec := unikorn.GroupSpec{RoleIDs: []string{UserRoleID, UserRoleID}, UserIDs: []string{UserID}, ServiceAccountIDs: []string{}}
 	group := h.createGroup(organizationPath, "team", spec)
 	assert.Equal(t, []string{UserRoleID}, group.Spec.RoleIDs, "identity deduplicates role IDs")
+	// A group has no status conditions, which core's conversion reports as provisioned
+	// and healthy.
+	assert.Equal(t, unikorn.ProvisioningProvisioned, group.Metadata.ProvisioningStatus)
+	assert.Equal(t, unikorn.HealthHealthy, group.Metadata.HealthStatus)
 
 	path := organizationPath("/groups/" + group.Metadata.ID)
 	h.callAs(AdminToken, http.MethodGet, path, nil).expect(http.StatusOK, nil)
+
+	// A group without members reads with empty lists, as identity's convert writes them.
+	bare := h.createGroup(organizationPath, "bare", unikorn.GroupSpec{RoleIDs: []string{UserRoleID}, ServiceAccountIDs: []string{}})
+	bareRead := h.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+bare.Metadata.ID), nil).expect(http.StatusOK, nil)
+	assert.Contains(t, string(bareRead.body), `"userIDs":[],"subjects":[]`)
+	h.callAs(AdminToken, http.MethodDelete, organizationPath("/groups/"+bare.Metadata.ID), nil).expect(http.StatusOK, nil)
 
 	spec.RoleIDs = []string{ReaderRoleID}
 	response := h.callAs(AdminToken, http.MethodPut, path, unikorn.GroupWrite{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: spec}).expect(http.StatusOK, nil)
@@ -198,6 +208,14 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	}
 
 	assert.Equal(t, []string{"administrator", "auditor", "reader", "user"}, names, "protected roles are never listed")
+
+	// The fixture administrators group names its user as a subject too, as every group
+	// with user IDs does.
+	var administrators unikorn.Group
+
+	h.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+AdministratorsGroupID), nil).expect(http.StatusOK, &administrators)
+	assert.Equal(t, []string{AdminUserID}, administrators.Spec.UserIDs)
+	assert.Equal(t, []unikorn.Subject{{ID: AdminUserID, Email: AdminUserID, Issuer: sandboxIssuer}}, administrators.Spec.Subjects)
 }
 
 func TestAServiceAccountTokenCarriesItsGroupsRights(t *testing.T) {
@@ -215,6 +233,8 @@ func TestAServiceAccountTokenCarriesItsGroupsRights(t *testing.T) {
 
 	token := account.Status.AccessToken
 	require.NotEmpty(t, token)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, account.Metadata.ProvisioningStatus, "no status conditions: provisioned")
+	assert.Equal(t, unikorn.HealthHealthy, account.Metadata.HealthStatus, "no status conditions: healthy")
 	assert.Equal(t, []string{group.Metadata.ID}, account.Spec.GroupIDs, "identity ignores groups that do not exist")
 	assert.True(t, account.Status.Expiry.After(h.clock.Now().Add(89*24*60*60*1e9)))
 

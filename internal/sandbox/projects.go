@@ -297,8 +297,11 @@ func (w *world) addIdentityFixtures() {
 				OrganizationID: g.organization,
 			},
 			Spec: unikorn.GroupSpec{
-				RoleIDs:           []string{identity.AdministratorRoleID},
-				UserIDs:           []string{AdminUserID},
+				RoleIDs: []string{identity.AdministratorRoleID},
+				UserIDs: []string{AdminUserID},
+				// As identity derives them from user IDs (populateSubjectsAndUserIDs),
+				// and decodeGroup does for a group written with them.
+				Subjects:          []unikorn.Subject{{ID: AdminUserID, Email: AdminUserID, Issuer: sandboxIssuer}},
 				ServiceAccountIDs: []string{},
 			},
 		}

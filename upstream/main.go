@@ -1,0 +1,571 @@
+// Command upstream runs Unikorn's own black-box API test suites (region's and
+// identity's test/api/suites, build tag integration) against a fresh sandbox.
+//
+// It builds the sandbox from the repository above, starts it on a free port, makes the
+// fixtures upstream's CI makes (hack/ci/fixtures) through the sandbox's identity API as
+// a user of it would, fills every configuration variable the sandbox can stand for,
+// runs both suites and prints passed, failed and skipped per suite. It exits non-zero
+// when a spec fails. The skips it asks for are in skips.go, each with its reason.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// The sandbox's fixtures, as README and docs/sandbox.md describe them.
+const (
+	adminToken = "sandbox-admin-token"
+	// userToken is a user of the fixture organization. The sandbox creates neither
+	// organizations nor users, so the fixtures go in the organization that holds this
+	// user, whom the runner puts in the user group as upstream's CI puts its user.
+	userToken = "sandbox-token"
+	// userID is that user's ID (internal/sandbox's UserID). Identity's userinfo would
+	// tell its bearer, but the sandbox does not serve it yet.
+	userID = "a0000000-0000-4000-8000-000000000101"
+	// fixtureOrganizationID is the fixture organization, whose administrator the admin
+	// token is.
+	fixtureOrganizationID = "a0000000-0000-4000-8000-000000000001"
+	// emptyOrganizationID is another organization the admin token administers: region's
+	// secondary organization.
+	emptyOrganizationID = "a0000000-0000-4000-8000-000000000021"
+	// foreignOrganizationID is an organization none of the fixtures made here belongs to.
+	foreignOrganizationID = "a0000000-0000-4000-8000-000000000011"
+	regionID              = "b0000000-0000-4000-8000-000000000001"
+	flavorID              = "11111111-1111-1111-1111-111111111111" // standard
+	imageID               = "33333333-3333-3333-3333-333333333333" // Ubuntu, fits standard
+	rebuildImageID        = "99999999-9999-9999-9999-999999999999" // Debian, fits standard
+)
+
+func main() {
+	repo := flag.String("repo", "..", "the provider's repository, whose cmd/unikorn-sandbox is run")
+	work := flag.String("work", "", "directory for the binaries and reports (default: a temporary one)")
+	verbose := flag.Bool("v", false, "show the suites' own output")
+	flag.Parse()
+
+	code, err := run(*repo, *work, *verbose)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test-upstream:", err)
+		os.Exit(2)
+	}
+
+	os.Exit(code)
+}
+
+func run(repo, work string, verbose bool) (int, error) {
+	if work == "" {
+		dir, err := os.MkdirTemp("", "unikorn-upstream-")
+		if err != nil {
+			return 0, err
+		}
+
+		defer os.RemoveAll(dir)
+
+		work = dir
+	}
+
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return 0, err
+	}
+
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return 0, err
+	}
+
+	sandboxBinary := filepath.Join(work, "unikorn-sandbox")
+
+	step("building the sandbox")
+
+	if err := command(repo, "go", "build", "-o", sandboxBinary, "./cmd/unikorn-sandbox").Run(); err != nil {
+		return 0, fmt.Errorf("building the sandbox: %w", err)
+	}
+
+	for _, s := range suites {
+		step("building %s's suite", s.name)
+
+		if err := command(".", "go", "test", "-tags", "integration", "-c", "-o", filepath.Join(work, s.name+".test"), s.pkg).Run(); err != nil {
+			return 0, fmt.Errorf("building %s: %w", s.pkg, err)
+		}
+	}
+
+	endpoint, stop, err := startSandbox(sandboxBinary, work)
+	if err != nil {
+		return 0, err
+	}
+
+	defer stop()
+
+	step("making the fixtures through %s", endpoint)
+
+	env, err := makeFixtures(endpoint)
+	if err != nil {
+		return 0, fmt.Errorf("fixtures: %w", err)
+	}
+
+	for _, u := range unset {
+		step("%s: %s left unset: %s", u.suite, u.variable, u.reason)
+	}
+
+	failed := 0
+	results := []result{}
+
+	for _, s := range suites {
+		step("running %s's suite", s.name)
+
+		res, err := runSuite(s, work, env, verbose)
+		if err != nil {
+			return 0, err
+		}
+
+		results = append(results, res)
+		failed += len(res.failures)
+	}
+
+	fmt.Println()
+
+	for _, res := range results {
+		fmt.Printf("%-9s passed %3d  failed %3d  skipped %3d  of %3d\n", res.suite, res.passed, len(res.failures), res.skipped, res.total)
+	}
+
+	for _, res := range results {
+		if len(res.failures) == 0 {
+			continue
+		}
+
+		fmt.Printf("\n%s's failures:\n", res.suite)
+
+		for _, f := range res.failures {
+			fmt.Printf("- %s\n    %s\n", f.name, f.message)
+		}
+	}
+
+	if failed > 0 {
+		return 1, nil
+	}
+
+	return 0, nil
+}
+
+func step(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "==> "+format+"\n", args...)
+}
+
+func command(dir, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+
+	return cmd
+}
+
+// startSandbox runs the sandbox on a free port and waits for its env file.
+func startSandbox(binary, work string) (string, func(), error) {
+	envFile := filepath.Join(work, "sandbox.env")
+	_ = os.Remove(envFile)
+
+	logFile, err := os.Create(filepath.Join(work, "sandbox.log"))
+	if err != nil {
+		return "", nil, err
+	}
+
+	cmd := exec.Command(binary, "-listen", "127.0.0.1:0", "-env-file", envFile)
+	cmd.Stdout = io.Discard
+	cmd.Stderr = logFile // its request log, for -work's reader
+
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return "", nil, err
+	}
+
+	stop := func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		logFile.Close()
+	}
+
+	deadline := time.Now().Add(30 * time.Second)
+
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(envFile)
+		if err == nil {
+			scanner := bufio.NewScanner(bytes.NewReader(data))
+			for scanner.Scan() {
+				if value, ok := strings.CutPrefix(scanner.Text(), "export UNIKORN_IDENTITY_ENDPOINT="); ok {
+					return strings.Trim(value, "'\""), stop, nil
+				}
+			}
+		}
+
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	stop()
+
+	return "", nil, fmt.Errorf("the sandbox wrote no env file within 30s")
+}
+
+type result struct {
+	suite                  string
+	passed, skipped, total int
+	failures               []failure
+}
+
+type failure struct {
+	name, message string
+}
+
+// runSuite runs one suite's binary in an empty directory (so that no stray .env is
+// read) and reads its JSON report.
+func runSuite(s suite, work string, env map[string]string, verbose bool) (result, error) {
+	dir := filepath.Join(work, s.name)
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		return result{}, err
+	}
+
+	report := filepath.Join(dir, "report.json")
+	args := []string{"-ginkgo.json-report=" + report, "-ginkgo.timeout=30m"}
+
+	if skip := skipPattern(s.name); skip != "" {
+		args = append(args, "-ginkgo.skip="+skip)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 35*time.Minute)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, filepath.Join(work, s.name+".test"), args...)
+	cmd.Dir = filepath.Join(dir, "a", "b")
+	cmd.Env = os.Environ()
+
+	for _, key := range sortedKeys(env) {
+		if s.uses(key) {
+			cmd.Env = append(cmd.Env, key+"="+env[key])
+		}
+	}
+
+	var out bytes.Buffer
+
+	if verbose {
+		cmd.Stdout = os.Stderr
+		cmd.Stderr = os.Stderr
+	} else {
+		cmd.Stdout = &out
+		cmd.Stderr = &out
+	}
+
+	_ = cmd.Run() // a failing suite exits non-zero; the report says why
+
+	data, err := os.ReadFile(report)
+	if err != nil {
+		os.Stderr.Write(out.Bytes())
+		return result{}, fmt.Errorf("%s wrote no report: %w", s.name, err)
+	}
+
+	var reports []types.Report
+	if err := json.Unmarshal(data, &reports); err != nil {
+		return result{}, fmt.Errorf("%s's report: %w", s.name, err)
+	}
+
+	res := result{suite: s.name}
+
+	for _, r := range reports {
+		for _, spec := range r.SpecReports {
+			if spec.LeafNodeType != types.NodeTypeIt {
+				if spec.State.Is(types.SpecStateFailureStates) {
+					res.failures = append(res.failures, failure{name: "[" + spec.LeafNodeType.String() + "] " + spec.FullText(), message: firstLine(spec.Failure.Message)})
+				}
+
+				continue
+			}
+
+			res.total++
+
+			switch {
+			case spec.State == types.SpecStatePassed:
+				res.passed++
+			case spec.State.Is(types.SpecStateSkipped | types.SpecStatePending):
+				res.skipped++
+			default:
+				res.failures = append(res.failures, failure{name: spec.FullText(), message: firstLine(spec.Failure.Message)})
+			}
+		}
+	}
+
+	return res, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+
+	return s
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+
+	sort.Strings(keys)
+
+	return keys
+}
+
+// client speaks to the sandbox's identity API with a bearer token.
+type client struct {
+	endpoint, token string
+}
+
+func (c client) do(method, path string, body, into any, want int) error {
+	var reader io.Reader
+
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+
+		reader = bytes.NewReader(data)
+	}
+
+	req, err := http.NewRequest(method, c.endpoint+path, reader)
+	if err != nil {
+		return err
+	}
+
+	req.Header.Set("Authorization", "Bearer "+c.token)
+
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+
+	defer resp.Body.Close()
+
+	data, _ := io.ReadAll(resp.Body)
+
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(data)))
+	}
+
+	if into != nil {
+		return json.Unmarshal(data, into)
+	}
+
+	return nil
+}
+
+type object struct {
+	Metadata struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"metadata"`
+	Status struct {
+		AccessToken string `json:"accessToken"`
+	} `json:"status"`
+}
+
+func (c client) roleIDs(org string) (map[string]string, error) {
+	var roles []object
+	if err := c.do(http.MethodGet, "/api/v1/organizations/"+org+"/roles", nil, &roles, http.StatusOK); err != nil {
+		return nil, err
+	}
+
+	ids := map[string]string{}
+	for _, r := range roles {
+		ids[r.Metadata.Name] = r.Metadata.ID
+	}
+
+	for _, name := range []string{"administrator", "user", "auditor"} {
+		if ids[name] == "" {
+			return nil, fmt.Errorf("organization %s has no role %q", org, name)
+		}
+	}
+
+	return ids, nil
+}
+
+func (c client) group(org, name, roleID string, userIDs ...string) (string, error) {
+	var created object
+
+	spec := map[string]any{"roleIDs": []string{roleID}, "serviceAccountIDs": []string{}}
+	if len(userIDs) > 0 {
+		spec["userIDs"] = userIDs
+	}
+
+	body := map[string]any{"metadata": map[string]any{"name": name}, "spec": spec}
+
+	err := c.do(http.MethodPost, "/api/v1/organizations/"+org+"/groups", body, &created, http.StatusCreated)
+
+	return created.Metadata.ID, err
+}
+
+func (c client) project(org, name string, groupIDs []string) (string, error) {
+	var created object
+
+	body := map[string]any{
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"groupIDs": groupIDs},
+	}
+
+	err := c.do(http.MethodPost, "/api/v1/organizations/"+org+"/projects", body, &created, http.StatusAccepted)
+
+	return created.Metadata.ID, err
+}
+
+func (c client) serviceAccount(org, name string, groupIDs []string) (string, string, error) {
+	var created object
+
+	body := map[string]any{
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"groupIDs": groupIDs},
+	}
+
+	err := c.do(http.MethodPost, "/api/v1/organizations/"+org+"/serviceaccounts", body, &created, http.StatusCreated)
+
+	return created.Metadata.ID, created.Status.AccessToken, err
+}
+
+// makeFixtures makes what identity's and region's hack/ci/fixtures make, in the
+// organizations the sandbox's administrator holds (the sandbox creates no
+// organizations), and returns the configuration both suites read.
+func makeFixtures(endpoint string) (map[string]string, error) {
+	c := client{endpoint: endpoint, token: adminToken}
+	org := fixtureOrganizationID
+
+	roles, err := c.roleIDs(org)
+	if err != nil {
+		return nil, err
+	}
+
+	adminGroup, err := c.group(org, "ci-admin-group", roles["administrator"])
+	if err != nil {
+		return nil, err
+	}
+
+	userGroup, err := c.group(org, "ci-user-group", roles["user"], userID)
+	if err != nil {
+		return nil, err
+	}
+
+	// The user's subject, as the group names it.
+	var read struct {
+		Spec struct {
+			Subjects []struct {
+				ID    string `json:"id"`
+				Email string `json:"email"`
+			} `json:"subjects"`
+		} `json:"spec"`
+	}
+
+	if err := c.do(http.MethodGet, "/api/v1/organizations/"+org+"/groups/"+userGroup, nil, &read, http.StatusOK); err != nil {
+		return nil, err
+	}
+
+	subjectEmail := ""
+	if len(read.Spec.Subjects) == 1 {
+		subjectEmail = read.Spec.Subjects[0].Email
+	}
+
+	project, err := c.project(org, "ci-test-project", []string{adminGroup, userGroup})
+	if err != nil {
+		return nil, err
+	}
+
+	adminSA, adminSAToken, err := c.serviceAccount(org, "ci-admin-sa", []string{adminGroup})
+	if err != nil {
+		return nil, err
+	}
+
+	userSA, userSAToken, err := c.serviceAccount(org, "ci-user-sa", []string{userGroup})
+	if err != nil {
+		return nil, err
+	}
+
+	auditGroup, err := c.group(org, "ci-audit-group", roles["auditor"])
+	if err != nil {
+		return nil, err
+	}
+
+	_, auditSAToken, err := c.serviceAccount(org, "ci-audit-sa", []string{auditGroup})
+	if err != nil {
+		return nil, err
+	}
+
+	// Region's secondary organization: an administrator's service account there.
+	secondaryRoles, err := c.roleIDs(emptyOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+
+	secondaryGroup, err := c.group(emptyOrganizationID, "ci-secondary-admin-group", secondaryRoles["administrator"])
+	if err != nil {
+		return nil, err
+	}
+
+	_, secondaryToken, err := c.serviceAccount(emptyOrganizationID, "ci-secondary-admin-sa", []string{secondaryGroup})
+	if err != nil {
+		return nil, err
+	}
+
+	return map[string]string{
+		// Both suites.
+		"IDENTITY_BASE_URL": endpoint,
+		"TEST_ORG_ID":       org,
+		"TEST_PROJECT_ID":   project,
+		"API_AUTH_TOKEN":    adminSAToken,
+		"REQUEST_TIMEOUT":   "30s",
+		// How long a spec waits for something to settle (20m by default, for a real
+		// cluster). The sandbox settles within seconds, and a spec that waits for what
+		// the sandbox never does would otherwise hold the run for 20 minutes.
+		"TEST_TIMEOUT": "2m",
+		// Identity's (hack/ci/fixtures of identity).
+		"UNAUTHORISED_ORG_ID":     foreignOrganizationID,
+		"ADMIN_AUTH_TOKEN":        adminSAToken,
+		"TEST_ADMIN_GROUP_ID":     adminGroup,
+		"TEST_USER_GROUP_ID":      userGroup,
+		"TEST_ADMIN_SA_ID":        adminSA,
+		"TEST_USER_SA_ID":         userSA,
+		"SERVICE_ACCOUNT_TOKEN":   userSAToken,
+		"AUDIT_AUTH_TOKEN":        auditSAToken,
+		"USER_AUTH_TOKEN":         userToken,
+		"TEST_USER_ID":            userID,
+		"TEST_USER_SUBJECT_EMAIL": subjectEmail,
+		// Region's (hack/ci/fixtures of region).
+		"API_BASE_URL":                 endpoint,
+		"REGION_BASE_URL":              endpoint,
+		"TEST_REGION_ID":               regionID,
+		"TEST_SECONDARY_ORG_ID":        emptyOrganizationID,
+		"TEST_SECONDARY_AUTH_TOKEN":    secondaryToken,
+		"TEST_SERVER_FLAVOR_ID":        flavorID,
+		"TEST_SERVER_IMAGE_ID":         imageID,
+		"TEST_SERVER_REBUILD_IMAGE_ID": rebuildImageID,
+		"INTERNAL_API_ACTOR":           adminSA,
+	}, nil
+}
