@@ -55,9 +55,11 @@ func main() {
 	repo := flag.String("repo", "..", "the provider's repository, whose cmd/unikorn-sandbox is run")
 	work := flag.String("work", "", "directory for the binaries and reports (default: a temporary one)")
 	verbose := flag.Bool("v", false, "show the suites' own output")
+	only := flag.String("suite", "", "run only this suite (region or identity)")
+	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
 	flag.Parse()
 
-	code, err := run(*repo, *work, *verbose)
+	code, err := run(*repo, *work, *verbose, *only, *focus)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-upstream:", err)
 		os.Exit(2)
@@ -66,7 +68,19 @@ func main() {
 	os.Exit(code)
 }
 
-func run(repo, work string, verbose bool) (int, error) {
+func run(repo, work string, verbose bool, only, focus string) (int, error) {
+	chosen := []suite{}
+
+	for _, s := range suites {
+		if only == "" || s.name == only {
+			chosen = append(chosen, s)
+		}
+	}
+
+	if len(chosen) == 0 {
+		return 0, fmt.Errorf("no suite is named %q", only)
+	}
+
 	if work == "" {
 		dir, err := os.MkdirTemp("", "unikorn-upstream-")
 		if err != nil {
@@ -95,7 +109,7 @@ func run(repo, work string, verbose bool) (int, error) {
 		return 0, fmt.Errorf("building the sandbox: %w", err)
 	}
 
-	for _, s := range suites {
+	for _, s := range chosen {
 		step("building %s's suite", s.name)
 
 		if err := command(".", "go", "test", "-tags", "integration", "-c", "-o", filepath.Join(work, s.name+".test"), s.pkg).Run(); err != nil {
@@ -124,10 +138,10 @@ func run(repo, work string, verbose bool) (int, error) {
 	failed := 0
 	results := []result{}
 
-	for _, s := range suites {
+	for _, s := range chosen {
 		step("running %s's suite", s.name)
 
-		res, err := runSuite(s, work, env, verbose)
+		res, err := runSuite(s, work, env, verbose, focus)
 		if err != nil {
 			return 0, err
 		}
@@ -232,7 +246,7 @@ type failure struct {
 
 // runSuite runs one suite's binary in an empty directory (so that no stray .env is
 // read) and reads its JSON report.
-func runSuite(s suite, work string, env map[string]string, verbose bool) (result, error) {
+func runSuite(s suite, work string, env map[string]string, verbose bool, focus string) (result, error) {
 	dir := filepath.Join(work, s.name)
 	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
 		return result{}, err
@@ -243,6 +257,10 @@ func runSuite(s suite, work string, env map[string]string, verbose bool) (result
 
 	if skip := skipPattern(s.name); skip != "" {
 		args = append(args, "-ginkgo.skip="+skip)
+	}
+
+	if focus != "" {
+		args = append(args, "-ginkgo.focus="+focus)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 35*time.Minute)
