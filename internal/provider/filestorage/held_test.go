@@ -71,7 +71,7 @@ func TestAccFileStorageNetworkRemovedWithItsAttachment(t *testing.T) {
 
 	require.Error(t, err, out)
 	assert.Less(t, time.Since(began), time.Minute, "the refusal is reported at once, not at the delete's timeout")
-	assert.Regexp(t, spaced(`Could not delete the network`), out)
+	assert.Regexp(t, spaced(`Unable to delete the network`), out)
 	assert.Regexp(t, spaced(`file storage "shared"`), out)
 	assert.Regexp(t, spaced(`create_before_destroy`), out)
 	assert.Regexp(t, spaced("then run `terraform apply` again"), out)

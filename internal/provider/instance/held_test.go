@@ -86,7 +86,7 @@ func TestAccInstanceSecurityGroupRemovedWithItsReference(t *testing.T) {
 		// after the delete. Applying the instance's update on its own releases the group.
 		again, err := cli.Try("apply", "-auto-approve", "-input=false")
 		require.Error(t, err, again)
-		assert.Contains(t, again, "Could not delete the security group")
+		assert.Contains(t, again, "Unable to delete the security group")
 
 		cli.Run("apply", "-auto-approve", "-input=false", "-target=unikorn_compute_instance.test")
 

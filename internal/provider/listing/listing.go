@@ -10,11 +10,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // NullTimeouts is an unset timeouts block, for a listed resource's state: generated
@@ -87,11 +90,67 @@ func Result(ctx context.Context, req list.ListRequest, name, id string, identity
 	return result
 }
 
-// Base is what every list resource has: its type name, and the provider's data once
-// Terraform has configured it. Embedded, it answers Metadata and Configure.
+// Base is what every list resource has: its type name, what it lists, and the
+// provider's data once Terraform has configured it. Embedded, it answers Metadata and
+// Configure, and Stream answers List.
 type Base struct {
 	TypeName string
+	// Nouns names the objects listed, e.g. "networks".
+	Nouns string
+	// Diagnose maps the family's errors to diagnostics (see package diagnostic).
+	Diagnose func(summary string, err error) diag.Diagnostics
+
 	Provider *providerdata.Data
+}
+
+// Config is a list resource's configuration: whatever else it filters on, a list is of
+// one organization's objects.
+type Config interface {
+	Organization() types.String
+}
+
+// Stream answers a list resource's List. It reads the configuration into config, and,
+// once Unikorn can be reached, the organization it names or the provider's; find then
+// lists that organization's objects (adding to diags what it finds wrong with the rest
+// of config), and the results of those that shown keeps are streamed, up to the limit.
+func Stream[T any](ctx context.Context, b *Base, req list.ListRequest, stream *list.ListResultsStream, config Config,
+	find func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]T, error),
+	shown func(*T) bool, result func(*T) list.ListResult,
+) {
+	var diags diag.Diagnostics
+
+	organizationID := ""
+	if diags.Append(req.Config.Get(ctx, config)...); !diags.HasError() &&
+		b.Provider.Reachable("list "+b.Nouns, providerdata.RemedyQuery, &diags) {
+		organizationID = b.Provider.Organization(config.Organization(), path.Root("organization_id"), &diags)
+	}
+
+	var (
+		objects []T
+		err     error
+	)
+
+	if !diags.HasError() {
+		objects, err = find(ctx, organizationID, &diags)
+	}
+
+	switch {
+	case diags.HasError():
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	case err != nil:
+		stream.Results = list.ListResultsStreamDiagnostics(b.Diagnose("Unable to list "+b.Nouns, err))
+	default:
+		stream.Results = Results(objects, req.Limit, shown, result)
+	}
+}
+
+// OrganizationAttribute is the list configuration's organization_id.
+func OrganizationAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
+		Validators:          []validator.String{validators.UUID()},
+	}
 }
 
 func (b *Base) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {

@@ -13,8 +13,8 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -29,7 +29,6 @@ var (
 type listResource[T any] struct {
 	listing.Base
 
-	noun     string
 	list     func(networking.Objects, context.Context, string, string) ([]T, error)
 	metadata func(*T) *compute.ProjectScopedMetadata
 	// state is the resource's state for an object; its timeouts are left to the caller.
@@ -51,7 +50,7 @@ type listConfig struct {
 // NewNetworkListResource returns the unikorn_network list resource.
 func NewNetworkListResource() list.ListResource {
 	return &listResource[networking.Network]{
-		Base: listing.Base{TypeName: NetworkTypeName}, noun: "networks",
+		Base:     listing.Base{TypeName: NetworkTypeName, Nouns: "networks", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListNetworks,
 		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
 		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) stateWithTimeouts {
@@ -66,7 +65,7 @@ func NewNetworkListResource() list.ListResource {
 // NewSecurityGroupListResource returns the unikorn_security_group list resource.
 func NewSecurityGroupListResource() list.ListResource {
 	return &listResource[networking.SecurityGroup]{
-		Base: listing.Base{TypeName: SecurityGroupTypeName}, noun: "security groups",
+		Base:     listing.Base{TypeName: SecurityGroupTypeName, Nouns: "security groups", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListSecurityGroups,
 		metadata: func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
@@ -82,7 +81,7 @@ func NewSecurityGroupListResource() list.ListResource {
 // list resource.
 func NewSSHCertificateAuthorityListResource() list.ListResource {
 	return &listResource[networking.SSHCertificateAuthority]{
-		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName}, noun: "SSH certificate authorities",
+		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName, Nouns: "SSH certificate authorities", Diagnose: diagnostic.Compute},
 		list: networking.Objects.ListSSHCertificateAuthorities,
 		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
 			return &authority.Metadata
@@ -99,23 +98,19 @@ func NewSSHCertificateAuthorityListResource() list.ListResource {
 // unsetCommon is the common attributes as a configuration that sets none of the
 // optional ones has them.
 func unsetCommon() commonModel {
-	return commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
+	return commonModel{Metadata: family.UnsetMetadata()}
 }
 
 func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds " + l.noun + " for `terraform query`, to review them or to generate " +
+		MarkdownDescription: "Finds " + l.Nouns + " for `terraform query`, to review them or to generate " +
 			"configuration that imports them. Each result is named `<name> (<id>)` and carries the identity " +
 			"the resource has. Objects that are being deleted are left out.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
-				Validators:          []validator.String{validators.UUID()},
-			},
+			"organization_id": listing.OrganizationAttribute(),
 			"project_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Only " + l.noun + " of this project; without it, every project of the " +
+				MarkdownDescription: "Only " + l.Nouns + " of this project; without it, every project of the " +
 					"organization the token can see is searched.",
 				Validators: []validator.String{validators.UUID()},
 			},
@@ -124,37 +119,18 @@ func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.Lis
 }
 
 func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var (
-		config listConfig
-		diags  diag.Diagnostics
-	)
+	var config listConfig
 
-	diags.Append(req.Config.Get(ctx, &config)...)
-
-	organizationID := ""
-	if !diags.HasError() && l.Provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
-		organizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
-	}
-
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-
-		return
-	}
-
-	objects, err := l.list(l.Provider.Networking, ctx, organizationID, config.ProjectID.ValueString())
-	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list "+l.noun, err))
-
-		return
-	}
-
-	stream.Results = listing.Results(objects, req.Limit,
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, _ *diag.Diagnostics) ([]T, error) {
+			return l.list(l.Provider.Networking, ctx, organizationID, config.ProjectID.ValueString())
+		},
 		func(object *T) bool { return l.metadata(object).DeletionTime == nil },
 		func(object *T) list.ListResult {
 			metadata := l.metadata(object)
+			identity := family.IdentityOf(family.Global, types.StringNull(), types.StringValue(metadata.ID))
 
-			return listing.Result(ctx, req, metadata.Name, metadata.ID, identityModel{ID: types.StringValue(metadata.ID)},
+			return listing.Result(ctx, req, metadata.Name, metadata.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					state := l.state(ctx, object, diags)
 
@@ -162,3 +138,5 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 				})
 		})
 }
+
+func (c *listConfig) Organization() types.String { return c.OrganizationID }

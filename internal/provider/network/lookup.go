@@ -16,9 +16,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -56,35 +58,31 @@ type model[T any] interface {
 
 // commonModel holds the attributes every look-up has.
 type commonModel struct {
+	family.Metadata
+
 	ID             types.String `tfsdk:"id"`
-	Name           types.String `tfsdk:"name"`
-	Description    types.String `tfsdk:"description"`
-	Tags           types.Map    `tfsdk:"tags"`
 	OrganizationID types.String `tfsdk:"organization_id"`
 	ProjectID      types.String `tfsdk:"project_id"`
 }
 
 func (c *commonModel) common() *commonModel { return c }
 
-func (c *commonModel) setMetadata(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+func (c *commonModel) setScope(metadata *compute.ProjectScopedMetadata) {
 	c.ID = types.StringValue(metadata.ID)
-	c.Name = types.StringValue(metadata.Name)
 	c.OrganizationID = types.StringValue(metadata.OrganizationID)
 	c.ProjectID = types.StringValue(metadata.ProjectID)
-	c.Description = types.StringNull()
+}
 
-	if metadata.Description != "" {
-		c.Description = types.StringValue(metadata.Description)
-	}
+// setFound fills a look-up's common attributes (see family.Metadata.Found).
+func (c *commonModel) setFound(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+	c.setScope(metadata)
+	c.Found(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
+}
 
-	tags := make(map[string]string, len(metadata.Tags))
-	for _, tag := range metadata.Tags {
-		tags[tag.Name] = tag.Value
-	}
-
-	value, d := types.MapValueFrom(ctx, types.StringType, tags)
-	diags.Append(d...)
-	c.Tags = value
+// setKept fills a resource's common attributes (see family.Metadata.Set).
+func (c *commonModel) setKept(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+	c.setScope(metadata)
+	c.Set(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
 }
 
 var (
@@ -189,7 +187,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	common.setMetadata(ctx, d.kind.metadata(object), &resp.Diagnostics)
+	common.setFound(ctx, d.kind.metadata(object), &resp.Diagnostics)
 	data.set(ctx, object, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, data)...)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -22,11 +21,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -40,15 +38,9 @@ var (
 
 // NewNetworkResource returns the unikorn_network resource.
 func NewNetworkResource() resource.Resource {
-	return &networkResource{managed[networking.Network, *networkResourceModel]{
-		typeName: NetworkTypeName, noun: "network",
-		newModel: func() *networkResourceModel { return &networkResourceModel{} },
-		read:     networking.Objects.ReadNetwork,
-		remove:   networking.Objects.DeleteNetwork,
-		set:      setNetwork,
-		created:  func(object *networking.Network) time.Time { return object.Metadata.CreationTime },
-		deleting: func(object *networking.Network) bool { return cloud.Deleting(&object.Metadata.ReadMetadata) },
-	}}
+	return &networkResource{newManaged(NetworkTypeName, "network", func() *networkResourceModel { return &networkResourceModel{} },
+		networking.Objects.ReadNetwork, networking.Objects.DeleteNetwork, setNetwork,
+		func(object *networking.Network) *compute.ProjectScopedMetadata { return &object.Metadata })}
 }
 
 // networkResource manages a network. Region can change only its DNS servers, routes
@@ -173,56 +165,56 @@ func (r *networkResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan networkResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-	projectID := r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
+	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
 	spec := networkSpec(ctx, &plan, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	network, err := r.provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
-		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+	network, err := r.Provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
+		Metadata: plan.Write(ctx, &resp.Diagnostics),
 		Spec: networking.NetworkCreateSpec{
 			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
 			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
 			Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
 		},
 	})
-	r.finish(ctx, "create", &plan, network, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	r.Finish(ctx, "create", &plan, network, err, family.Created(resp))
 }
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan networkResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	update := networking.NetworkUpdate{
-		Metadata: writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics),
+		Metadata: plan.Write(ctx, &resp.Diagnostics),
 		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	network, err := r.provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
-	r.finish(ctx, "update", &plan, network, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	network, err := r.Provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
+	r.Finish(ctx, "update", &plan, network, err, family.Updated(resp))
 }
 
 // set fills the model from region's record.
 func setNetwork(ctx context.Context, m *networkResourceModel, network *networking.Network, diags *diag.Diagnostics) {
-	m.setMetadataKeepingUnset(ctx, &network.Metadata, diags)
+	m.setKept(ctx, &network.Metadata, diags)
 	m.RegionID = types.StringValue(network.Status.RegionID)
 	m.Prefix = types.StringValue(network.Status.Prefix)
 
@@ -238,19 +230,6 @@ func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagn
 	diags.Append(m.DNSNameservers.ElementsAs(ctx, &nameservers, false)...)
 
 	return networking.NetworkSpec{DNSNameservers: nameservers, Routes: routesSpec(ctx, m.Routes, diags)}
-}
-
-func writeMetadata(ctx context.Context, m *commonModel, diags *diag.Diagnostics) networking.WriteMetadata {
-	metadata := networking.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
-
-	tags := map[string]string{}
-	diags.Append(m.Tags.ElementsAs(ctx, &tags, false)...)
-
-	for name, value := range tags {
-		metadata.Tags = append(metadata.Tags, networking.Tag{Name: name, Value: value})
-	}
-
-	return metadata
 }
 
 // networkPrefix accepts what region accepts as a network's prefix, and only in the
@@ -286,29 +265,6 @@ func (networkPrefix) ValidateString(_ context.Context, req validator.StringReque
 	}
 
 	resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid network prefix", problem, fix))
-}
-
-// setMetadataKeepingUnset is setMetadata for a resource: a description or tags the
-// configuration leaves unset stay null when region holds none, so a plan shows no diff.
-func (c *commonModel) setMetadataKeepingUnset(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
-	description, tags := c.Description, c.Tags
-	c.setMetadata(ctx, metadata, diags)
-
-	if description.IsNull() && c.Description.IsNull() {
-		c.Description = description
-	}
-
-	if tags.IsNull() && len(c.Tags.Elements()) == 0 {
-		c.Tags = tags
-	}
-}
-
-// defaultTimeout bounds a create, update or delete whose configuration sets no timeout.
-const defaultTimeout = 20 * time.Minute
-
-// timed holds the timeouts every managed resource of this package has.
-type timed struct {
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
 // timeoutsAttribute is the schema of timed.

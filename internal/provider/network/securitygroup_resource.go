@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -18,10 +17,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -43,15 +42,9 @@ const (
 
 // NewSecurityGroupResource returns the unikorn_security_group resource.
 func NewSecurityGroupResource() resource.Resource {
-	return &securityGroupResource{managed[networking.SecurityGroup, *securityGroupResourceModel]{
-		typeName: SecurityGroupTypeName, noun: "security group",
-		newModel: func() *securityGroupResourceModel { return &securityGroupResourceModel{} },
-		read:     networking.Objects.ReadSecurityGroup,
-		remove:   networking.Objects.DeleteSecurityGroup,
-		set:      setSecurityGroup,
-		created:  func(object *networking.SecurityGroup) time.Time { return object.Metadata.CreationTime },
-		deleting: func(object *networking.SecurityGroup) bool { return cloud.Deleting(&object.Metadata.ReadMetadata) },
-	}}
+	return &securityGroupResource{newManaged(SecurityGroupTypeName, "security group", func() *securityGroupResourceModel { return &securityGroupResourceModel{} },
+		networking.Objects.ReadSecurityGroup, networking.Objects.DeleteSecurityGroup, setSecurityGroup,
+		func(object *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &object.Metadata })}
 }
 
 // securityGroupResource manages a security group of a network. Its rules and metadata
@@ -209,46 +202,46 @@ func checkRule(at path.Path, rule ruleModel, diags *diag.Diagnostics) {
 
 func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
+	metadata := plan.Write(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	group, err := r.provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
+	group, err := r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
 		Metadata: metadata,
 		Spec:     networking.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
 	})
-	r.finish(ctx, "create", &plan, group, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
-	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
+	metadata := plan.Write(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	group, err := r.provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
+	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
 		networking.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
-	r.finish(ctx, "update", &plan, group, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	r.Finish(ctx, "update", &plan, group, err, family.Updated(resp))
 }
 
 func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *networking.SecurityGroup, diags *diag.Diagnostics) {
-	m.setMetadataKeepingUnset(ctx, &group.Metadata, diags)
+	m.setKept(ctx, &group.Metadata, diags)
 
 	view := securityGroupModel{}
 	view.set(ctx, group, diags)

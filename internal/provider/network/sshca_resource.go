@@ -2,7 +2,6 @@ package network
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -14,11 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -30,17 +28,11 @@ var (
 
 // NewSSHCertificateAuthorityResource returns the unikorn_ssh_certificate_authority resource.
 func NewSSHCertificateAuthorityResource() resource.Resource {
-	return &sshCertificateAuthorityResource{managed[networking.SSHCertificateAuthority, *sshCertificateAuthorityResourceModel]{
-		typeName: SSHCertificateAuthorityTypeName, noun: "SSH certificate authority",
-		newModel: func() *sshCertificateAuthorityResourceModel { return &sshCertificateAuthorityResourceModel{} },
-		read:     networking.Objects.ReadSSHCertificateAuthority,
-		remove:   networking.Objects.DeleteSSHCertificateAuthority,
-		set:      setAuthority,
-		created:  func(object *networking.SSHCertificateAuthority) time.Time { return object.Metadata.CreationTime },
-		deleting: func(object *networking.SSHCertificateAuthority) bool {
-			return cloud.Deleting(&object.Metadata.ReadMetadata)
-		},
-	}}
+	return &sshCertificateAuthorityResource{newManaged(SSHCertificateAuthorityTypeName, "SSH certificate authority", func() *sshCertificateAuthorityResourceModel { return &sshCertificateAuthorityResourceModel{} },
+		networking.Objects.ReadSSHCertificateAuthority, networking.Objects.DeleteSSHCertificateAuthority, setAuthority,
+		func(object *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+			return &object.Metadata
+		})}
 }
 
 // sshCertificateAuthorityResource manages an SSH certificate authority. Region has no
@@ -105,29 +97,29 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 
 func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sshCertificateAuthorityResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	organizationID := r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-	projectID := r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
-	metadata := writeMetadata(ctx, &plan.commonModel, &resp.Diagnostics)
+	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
+	metadata := plan.Write(ctx, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	authority, err := r.provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
+	authority, err := r.Provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
 		Metadata: metadata,
 		Spec: networking.SSHCertificateAuthorityCreateSpec{
 			SSHCertificateAuthoritySpec: networking.SSHCertificateAuthoritySpec{PublicKey: plan.PublicKey.ValueString()},
 			OrganizationID:              organizationID, ProjectID: projectID,
 		},
 	})
-	r.finish(ctx, "create", &plan, authority, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	r.Finish(ctx, "create", &plan, authority, err, family.Created(resp))
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -140,7 +132,7 @@ func (r *sshCertificateAuthorityResource) Update(ctx context.Context, req resour
 // while region holds the same key: region drops the comment, which is no change.
 func setAuthority(ctx context.Context, m *sshCertificateAuthorityResourceModel, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) {
 	configured := m.PublicKey
-	m.setMetadataKeepingUnset(ctx, &authority.Metadata, diags)
+	m.setKept(ctx, &authority.Metadata, diags)
 	m.set(ctx, authority, diags)
 
 	if normalized, err := compute.NormalizeCertificateAuthorityKey(configured.ValueString()); err == nil && normalized == authority.Spec.PublicKey {
