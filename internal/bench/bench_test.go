@@ -20,7 +20,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -439,7 +439,7 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	assert.Equal(t, floor.Pace{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond}, instances,
 		"the provisioning or deprovisioning, the write and the read")
 
-	for _, typeName := range []string{network.NetworkTypeName, network.SecurityGroupTypeName, network.SSHCertificateAuthorityTypeName, loadbalancer.TypeName} {
+	for _, typeName := range []string{networking.NetworkTypeName, networking.SecurityGroupTypeName, networking.SSHCertificateAuthorityTypeName, loadbalancer.TypeName} {
 		assert.Equal(t, stage, pacing[typeName], "%s: the provisioning or deprovisioning, the look-up, the write and the read", typeName)
 	}
 
@@ -451,8 +451,8 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	// destroy goes the other way.
 	inWaves := func(each time.Duration) time.Duration { return time.Duration(r.waves(100)) * each }
 	stages := func(change func(floor.Pace) time.Duration) time.Duration {
-		first := max(change(pacing[network.NetworkTypeName]), change(pacing[network.SSHCertificateAuthorityTypeName]))
-		second := max(change(pacing[network.SecurityGroupTypeName]), change(pacing[filestorage.TypeName]))
+		first := max(change(pacing[networking.NetworkTypeName]), change(pacing[networking.SSHCertificateAuthorityTypeName]))
+		second := max(change(pacing[networking.SecurityGroupTypeName]), change(pacing[filestorage.TypeName]))
 
 		return first + second + change(pacing[loadbalancer.TypeName])
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -96,9 +96,9 @@ func floorPacing(options Options) floor.Pacing {
 			Update: r.Bound(instances, PhaseTags, wave) - refresh,
 			Delete: r.Bound(instances, PhaseDestroy, wave) - refresh,
 		},
-		network.NetworkTypeName:                 stage,
-		network.SecurityGroupTypeName:           stage,
-		network.SSHCertificateAuthorityTypeName: stage,
+		networking.NetworkTypeName:                 stage,
+		networking.SecurityGroupTypeName:           stage,
+		networking.SSHCertificateAuthorityTypeName: stage,
 		filestorage.TypeName:                    storage,
 		loadbalancer.TypeName:                   stage,
 	}

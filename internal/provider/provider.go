@@ -25,7 +25,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
@@ -184,9 +184,9 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		instance.NewResource,
-		network.NewNetworkResource,
-		network.NewSecurityGroupResource,
-		network.NewSSHCertificateAuthorityResource,
+		networking.NewNetworkResource,
+		networking.NewSecurityGroupResource,
+		networking.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
 		identity.NewProjectResource,
 		identity.NewGroupResource,
@@ -205,9 +205,9 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		instance.NewDataSource,
 		sshkey.NewDataSource,
 		console.NewDataSource,
-		network.NewNetworkDataSource,
-		network.NewSecurityGroupDataSource,
-		network.NewSSHCertificateAuthorityDataSource,
+		networking.NewNetworkDataSource,
+		networking.NewSecurityGroupDataSource,
+		networking.NewSSHCertificateAuthorityDataSource,
 		identity.NewRolesDataSource,
 		identity.NewRoleDataSource,
 		identity.NewQuotasDataSource,
@@ -240,9 +240,9 @@ func (p *unikornProvider) Actions(context.Context) []func() action.Action {
 func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		instance.NewListResource,
-		network.NewNetworkListResource,
-		network.NewSecurityGroupListResource,
-		network.NewSSHCertificateAuthorityListResource,
+		networking.NewNetworkListResource,
+		networking.NewSecurityGroupListResource,
+		networking.NewSSHCertificateAuthorityListResource,
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
