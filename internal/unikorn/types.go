@@ -229,6 +229,22 @@ type ImageQuery struct {
 	Status []string
 }
 
+// ImageCreate is region `imageCreate`: an image region imports from a URI.
+type ImageCreate struct {
+	Metadata WriteMetadata   `json:"metadata"`
+	Spec     ImageCreateSpec `json:"spec"`
+}
+
+// ImageCreateSpec is region `imageCreateSpec`.
+type ImageCreateSpec struct {
+	URI              string            `json:"uri"`
+	Architecture     string            `json:"architecture"`
+	Virtualization   string            `json:"virtualization"`
+	OS               ImageOS           `json:"os"`
+	SoftwareVersions map[string]string `json:"softwareVersions,omitempty"`
+	GPU              *ImageGPU         `json:"gpu,omitempty"`
+}
+
 // SnapshotCreate is region `snapshotCreate`; its spec is required but empty.
 type SnapshotCreate struct {
 	Metadata WriteMetadata      `json:"metadata"`
