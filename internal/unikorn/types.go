@@ -580,6 +580,41 @@ type Group struct {
 	Spec     GroupSpec                  `json:"spec"`
 }
 
+// User is identity `userRead`: a person's membership of an organization. Its
+// metadata's name means nothing (identity sets it to "undefined"); the subject names
+// the user.
+type User struct {
+	Metadata OrganizationScopedMetadata `json:"metadata"`
+	Spec     UserSpec                   `json:"spec"`
+	Status   UserStatus                 `json:"status"`
+}
+
+// UserWrite is identity `userWrite`.
+type UserWrite struct {
+	Metadata *WriteMetadata `json:"metadata,omitempty"`
+	Spec     UserSpec       `json:"spec"`
+}
+
+// UserSpec is identity `userSpec`. The groups are kept on the groups: identity adds the
+// user to those named and takes it out of the others.
+type UserSpec struct {
+	Subject  string   `json:"subject"`
+	State    string   `json:"state"`
+	GroupIDs []string `json:"groupIDs"`
+}
+
+// UserStatus is identity `userStatus`.
+type UserStatus struct {
+	LastActive *time.Time `json:"lastActive,omitempty"`
+}
+
+// User states (identity `userState`).
+const (
+	UserActive    = "active"
+	UserPending   = "pending"
+	UserSuspended = "suspended"
+)
+
 // GroupWrite is identity `groupWrite`.
 type GroupWrite struct {
 	Metadata WriteMetadata `json:"metadata"`
