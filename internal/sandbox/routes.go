@@ -11,6 +11,9 @@ func (s *Sandbox) registerRoutes() {
 	s.api.HandleFunc("GET /.well-known/openid-protected-resource", protectedResource)
 	s.routes["GET /.well-known/openid-protected-resource"] = true
 
+	// Identity's OAuth2 endpoints (oauth2.go).
+	s.registerOAuth2Routes()
+
 	// Region: catalogue.
 	s.handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)

@@ -102,6 +102,9 @@ type Sandbox struct {
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
 
+	// signing signs the passports identity's token exchange mints.
+	signing *signingKey
+
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
 	stats       Stats
@@ -154,6 +157,13 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {
 		return nil, err
 	}
+
+	signing, err := newSigningKey()
+	if err != nil {
+		return nil, err
+	}
+
+	s.signing = signing
 
 	s.registerRoutes()
 	s.registerControlRoutes()
