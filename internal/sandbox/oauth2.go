@@ -107,12 +107,14 @@ func (s *Sandbox) handleOpen(pattern string, handler http.HandlerFunc) {
 	s.api.HandleFunc(pattern, handler)
 }
 
-// registerOAuth2Routes adds identity's OAuth2 endpoints.
+// registerOAuth2Routes adds identity's OAuth2 endpoints and its providers' operations.
 func (s *Sandbox) registerOAuth2Routes() {
 	s.handleOpen("POST /oauth2/v2/token", s.issueToken)
 	s.handleOpen("GET /oauth2/v2/jwks", s.jwks)
 	s.handleOpen("GET /oauth2/v2/userinfo", s.userinfo)
 	s.handleOpen("POST /oauth2/v2/userinfo", s.userinfo)
+
+	s.registerOAuth2ProviderRoutes()
 }
 
 // current runs fn with the world locked and brought up to date, as a request handler

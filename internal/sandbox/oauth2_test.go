@@ -274,3 +274,49 @@ func TestUserinfoIntrospectsEveryKindOfToken(t *testing.T) {
 	h.postForm("/oauth2/v2/userinfo", url.Values{"access_token": {DefaultToken}}).expect(http.StatusOK, &info)
 	assert.Equal(t, UserID, info.Sub)
 }
+
+func TestOrganizationOAuth2Providers(t *testing.T) {
+	h := newHarness(t)
+	google := "google"
+
+	write := map[string]any{
+		"metadata": map[string]any{"name": "okta"},
+		"spec":     map[string]any{"type": google, "issuer": "https://login.example.com", "clientID": "abc", "clientSecret": "s3cret"},
+	}
+
+	// A project user may not manage them.
+	h.callAs(DefaultToken, http.MethodPost, organizationPath("/oauth2providers"), write).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+
+	var created oauth2Provider
+
+	r := h.callAs(AdminToken, http.MethodPost, organizationPath("/oauth2providers"), write).expect(http.StatusCreated, &created)
+	assert.NotContains(t, string(r.body), "s3cret", "the secret is never read back")
+	assert.Equal(t, OrganizationID, created.Metadata.OrganizationID)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, created.Metadata.ProvisioningStatus)
+	assert.Equal(t, oauth2ProviderSpec{Type: &google, Issuer: "https://login.example.com", ClientID: "abc"}, created.Spec)
+
+	path := organizationPath("/oauth2providers/" + created.Metadata.ID)
+
+	write["spec"] = map[string]any{"issuer": "https://login.example.com", "clientID": "def"}
+	h.callAs(AdminToken, http.MethodPut, path, write).expect(http.StatusOK, nil)
+
+	var listed []oauth2Provider
+
+	h.callAs(AdminToken, http.MethodGet, organizationPath("/oauth2providers"), nil).expect(http.StatusOK, &listed)
+	require.Len(t, listed, 1)
+	assert.Equal(t, oauth2ProviderSpec{Issuer: "https://login.example.com", ClientID: "def"}, listed[0].Spec)
+
+	// Other organizations do not see it; an unknown provider is not found.
+	h.callAs(AdminToken, http.MethodGet, emptyOrganizationPath("/oauth2providers"), nil).expect(http.StatusOK, &listed)
+	assert.Empty(t, listed)
+	h.callAs(AdminToken, http.MethodDelete, emptyOrganizationPath("/oauth2providers/"+created.Metadata.ID), nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.callAs(AdminToken, http.MethodDelete, organizationPath("/oauth2providers/not-a-uuid"), nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+
+	h.callAs(AdminToken, http.MethodDelete, path, nil).expect(http.StatusOK, nil)
+	h.callAs(AdminToken, http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	// The platform's are anyone's to list.
+	h.callAs(OutsiderToken, http.MethodGet, "/api/v1/oauth2providers", nil).expect(http.StatusOK, &listed)
+	require.Len(t, listed, 1)
+	assert.Equal(t, sandboxIssuer, listed[0].Spec.Issuer)
+}

@@ -11,7 +11,7 @@ func (s *Sandbox) registerRoutes() {
 	s.api.HandleFunc("GET /.well-known/openid-protected-resource", protectedResource)
 	s.routes["GET /.well-known/openid-protected-resource"] = true
 
-	// Identity's OAuth2 endpoints (oauth2.go).
+	// Identity's OAuth2 endpoints and providers (oauth2.go, oauth2providers.go).
 	s.registerOAuth2Routes()
 
 	// Region: catalogue.

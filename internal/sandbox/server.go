@@ -159,7 +159,7 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
 	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
-	"groupid", "serviceAccountID",
+	"groupid", "serviceAccountID", "providerID",
 }
 
 func validatePathIDs(r *http.Request) error {
