@@ -320,3 +320,32 @@ func TestOrganizationOAuth2Providers(t *testing.T) {
 	require.Len(t, listed, 1)
 	assert.Equal(t, sandboxIssuer, listed[0].Spec.Issuer)
 }
+
+func TestEachServiceAnswersItsVersionAtItsBaseURL(t *testing.T) {
+	h := newHarness(t)
+
+	var version unikorn.ServiceVersion
+
+	h.callAs(DefaultToken, http.MethodGet, "/api/version", nil).expect(http.StatusOK, &version)
+	assert.Equal(t, unikorn.ServiceVersion{Name: "unikorn-identity", Version: "1.18.1"}, version)
+
+	h.callAs(DefaultToken, http.MethodGet, RegionPrefix+"/api/version", nil).expect(http.StatusOK, &version)
+	assert.Equal(t, unikorn.ServiceVersion{Name: "unikorn-region-controller", Version: "1.20.0"}, version)
+
+	h.callAs("", http.MethodGet, "/api/version", nil).expectError(http.StatusUnauthorized, unikorn.ErrorAccessDenied)
+
+	// Region's base URL serves region's operations and only those, and points a client
+	// it turns away at its own metadata.
+	var networks []unikorn.Network
+
+	h.callAs(DefaultToken, http.MethodGet, RegionPrefix+"/api/v2/networks", nil).expect(http.StatusOK, &networks)
+	assert.NotEmpty(t, networks)
+	h.callAs(DefaultToken, http.MethodGet, RegionPrefix+organizationPath("/regions"), nil).expect(http.StatusOK, nil)
+	h.callAs(DefaultToken, http.MethodGet, RegionPrefix+organizationPath(""), nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.callAs(DefaultToken, http.MethodPost, RegionPrefix+"/oauth2/v2/token", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	refused := h.callAs("", http.MethodGet, RegionPrefix+"/api/v2/networks", nil)
+	refused.expectError(http.StatusUnauthorized, unikorn.ErrorAccessDenied)
+	assert.Contains(t, refused.header.Get("WWW-Authenticate"), h.url+RegionPrefix+"/.well-known/openid-protected-resource")
+	h.callAs("", http.MethodGet, RegionPrefix+"/.well-known/openid-protected-resource", nil).expect(http.StatusOK, nil)
+}

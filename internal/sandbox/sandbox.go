@@ -77,6 +77,8 @@ type Sandbox struct {
 
 	api     *http.ServeMux
 	control *http.ServeMux
+	// region serves region's routes alone under RegionPrefix, region's base URL.
+	region *http.ServeMux
 	// routes holds every API route template, to reject fault rules that could never match.
 	routes map[string]bool
 
@@ -171,6 +173,8 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 	if err := s.mountCompute(); err != nil {
 		return nil, err
 	}
+
+	s.mountRegion()
 
 	return s, nil
 }
