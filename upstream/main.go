@@ -35,8 +35,8 @@ const (
 	// organizations nor users, so the fixtures go in the organization that holds this
 	// user, whom the runner puts in the user group as upstream's CI puts its user.
 	userToken = "sandbox-token"
-	// userID is that user's ID (internal/sandbox's UserID). Identity's userinfo would
-	// tell its bearer, but the sandbox does not serve it yet.
+	// userID is that user's ID (internal/sandbox's UserID), which identity's userinfo
+	// does not tell: it names a user by email.
 	userID = "a0000000-0000-4000-8000-000000000101"
 	// fixtureOrganizationID is the fixture organization, whose administrator the admin
 	// token is.
@@ -50,6 +50,9 @@ const (
 	flavorID              = "11111111-1111-1111-1111-111111111111" // standard
 	imageID               = "33333333-3333-3333-3333-333333333333" // Ubuntu, fits standard
 	rebuildImageID        = "99999999-9999-9999-9999-999999999999" // Debian, fits standard
+	// regionPrefix is region's own base URL on the sandbox (internal/sandbox's
+	// RegionPrefix), as region's CI points both of its URLs at region alone.
+	regionPrefix = "/region"
 )
 
 // ratchet is -known: see judge.
@@ -636,8 +639,9 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		"TEST_USER_ID":            userID,
 		"TEST_USER_SUBJECT_EMAIL": subjectEmail,
 		// Region's (hack/ci/fixtures of region).
-		"API_BASE_URL":                 endpoint,
-		"REGION_BASE_URL":              endpoint,
+		// Region's own base URL: the root answers /api/version as identity.
+		"API_BASE_URL":                 endpoint + regionPrefix,
+		"REGION_BASE_URL":              endpoint + regionPrefix,
 		"TEST_REGION_ID":               regionID,
 		"TEST_SECONDARY_ORG_ID":        emptyOrganizationID,
 		"TEST_SECONDARY_AUTH_TOKEN":    secondaryToken,

@@ -27,6 +27,8 @@ const (
 	UserID        = "a0000000-0000-4000-8000-000000000101"
 	AdminUserID   = "a0000000-0000-4000-8000-000000000102"
 	ForeignUserID = "a0000000-0000-4000-8000-000000000111"
+	// OutsiderUserID is the user OutsiderToken stands for, a member of no organization.
+	OutsiderUserID = "a0000000-0000-4000-8000-000000000131"
 
 	// AdministratorsGroupID and EmptyAdministratorsGroupID are the groups, in the
 	// fixture and the empty organization, through which AdminUserID holds the
@@ -147,7 +149,7 @@ var (
 			acl.GrantRole(OrganizationID, mustRole(identity.UserRoleID), ProjectID, OtherProjectID)
 		},
 	}
-	outsider  = fixturePrincipal{legacy: true, grant: func(*identity.ACL) {}}
+	outsider  = fixturePrincipal{member: identity.Member{UserID: OutsiderUserID}, legacy: true, grant: func(*identity.ACL) {}}
 	foreigner = fixturePrincipal{
 		member: identity.Member{UserID: ForeignUserID}, legacy: true,
 		grant: func(acl *identity.ACL) {

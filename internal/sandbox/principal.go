@@ -20,6 +20,12 @@ type principal struct {
 	// is; empty for a user.
 	serviceAccountID string
 	organizationID   string
+	// userID is the user a fixture token stands for; empty for a service account and
+	// for the service principal.
+	userID string
+	// expiry is when the token stops authenticating; zero for the fixture tokens,
+	// which never expire.
+	expiry time.Time
 }
 
 func (p *principal) isMember(organizationID string) bool {
@@ -117,7 +123,7 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 			}
 		}
 
-		return &principal{legacy: fixture.legacy, service: fixture.service, acl: acl}, nil
+		return &principal{legacy: fixture.legacy, service: fixture.service, acl: acl, userID: fixture.member.UserID}, nil
 	}
 
 	for _, account := range s.world.ServiceAccounts {
@@ -136,7 +142,7 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 		// A service account always belongs to its organization, even in no group.
 		acl.Join(organizationID)
 
-		return &principal{acl: acl, serviceAccountID: id, organizationID: organizationID}, nil
+		return &principal{acl: acl, serviceAccountID: id, organizationID: organizationID, expiry: account.Expiry}, nil
 	}
 
 	return nil, &errUnauthenticated{"token validation failed"}

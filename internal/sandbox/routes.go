@@ -11,6 +11,11 @@ func (s *Sandbox) registerRoutes() {
 	s.api.HandleFunc("GET /.well-known/openid-protected-resource", protectedResource)
 	s.routes["GET /.well-known/openid-protected-resource"] = true
 
+	// Identity's OAuth2 endpoints and providers (oauth2.go, oauth2providers.go), and
+	// its version, which the root answers; region's is under RegionPrefix (version.go).
+	s.registerOAuth2Routes()
+	s.handle("GET /api/version", identityVersion)
+
 	// Region: catalogue.
 	s.handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)

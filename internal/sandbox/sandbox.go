@@ -77,6 +77,8 @@ type Sandbox struct {
 
 	api     *http.ServeMux
 	control *http.ServeMux
+	// region serves region's routes alone under RegionPrefix, region's base URL.
+	region *http.ServeMux
 	// routes holds every API route template, to reject fault rules that could never match.
 	routes map[string]bool
 
@@ -101,6 +103,9 @@ type Sandbox struct {
 
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
+
+	// signing signs the passports identity's token exchange mints.
+	signing *signingKey
 
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
@@ -155,12 +160,21 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 		return nil, err
 	}
 
+	signing, err := newSigningKey()
+	if err != nil {
+		return nil, err
+	}
+
+	s.signing = signing
+
 	s.registerRoutes()
 	s.registerControlRoutes()
 
 	if err := s.mountCompute(); err != nil {
 		return nil, err
 	}
+
+	s.mountRegion()
 
 	return s, nil
 }

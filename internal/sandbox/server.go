@@ -46,9 +46,12 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logger.Info("request", "method", r.Method, "path", r.URL.RequestURI(), "status", recorder.status, "duration", time.Since(start))
 	}()
 
+	// Region's own base URL serves region's routes alone (version.go).
+	mux, r := s.muxFor(r)
+
 	// The route template keys stats and faults: /api/v2/servers/{serverID} is one
 	// route however many servers there are.
-	_, pattern := s.api.Handler(r)
+	_, pattern := mux.Handler(r)
 	latency := s.countRequest(pattern, isInternal(r))
 
 	if !sleep(r.Context(), latency) {
@@ -62,12 +65,12 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if pattern == "" {
-		serveUnmatched(s.api, recorder, r)
+		serveUnmatched(mux, recorder, r)
 
 		return
 	}
 
-	s.api.ServeHTTP(recorder, r)
+	mux.ServeHTTP(recorder, r)
 }
 
 // handle registers an authenticated API operation under a route pattern such as
@@ -75,7 +78,12 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Sandbox) handle(pattern string, handler apiHandler) {
 	s.routes[pattern] = true
 
-	s.api.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.api.HandleFunc(pattern, s.authenticated(handler))
+}
+
+// authenticated serves an API operation to a caller whose bearer token authenticates.
+func (s *Sandbox) authenticated(handler apiHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		token, err := bearerToken(r)
 		if err == nil && !s.plausibleToken(token) {
 			err = errors.New("token validation failed")
@@ -109,7 +117,7 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 		}
 
 		writeJSON(w, status, cacheControl, body)
-	})
+	}
 }
 
 // run executes a handler against the up-to-date world and encodes its reply before
@@ -159,7 +167,7 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
 	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
-	"groupid", "serviceAccountID",
+	"groupid", "serviceAccountID", "providerID",
 }
 
 func validatePathIDs(r *http.Request) error {
@@ -181,14 +189,14 @@ func writeUnauthorized(w http.ResponseWriter, r *http.Request, cause error) {
 	writeError(w, &apiError{http.StatusUnauthorized, unikorn.ErrorAccessDenied, cause.Error()})
 }
 
-// baseURL is the scheme and host the client used to reach the sandbox.
+// baseURL is the scheme, host and service prefix the client used to reach the sandbox.
 func baseURL(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
 
-	return scheme + "://" + r.Host
+	return scheme + "://" + r.Host + mountPrefix(r)
 }
 
 // serveUnmatched answers a request no route takes: 405 when the path exists for

@@ -32,6 +32,8 @@ type world struct {
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
+	// OAuth2Providers are the organizations' own OAuth2 providers.
+	OAuth2Providers map[string]*oauth2Provider `json:"oauth2Providers"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
 	Compute json.RawMessage `json:"compute,omitempty"`
 	// MACSequence numbers every MAC handed out, so that a recreated server visibly
@@ -95,6 +97,7 @@ func newWorld() *world {
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
 		FileStorage:               map[string]*fileStorageRecord{},
+		OAuth2Providers:           map[string]*oauth2Provider{},
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
