@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
@@ -22,12 +22,12 @@ var _ datasource.DataSourceWithConfigure = (*classesDataSource)(nil)
 
 // NewClassesDataSource returns the unikorn_file_storage_classes data source.
 func NewClassesDataSource() datasource.DataSource {
-	return &classesDataSource{}
+	return &classesDataSource{family.DataSource{Name: TypeName + "_classes", Looks: "list storage classes"}}
 }
 
 // classesDataSource lists the storage classes file storage can be made of.
 type classesDataSource struct {
-	provider *providerdata.Data
+	family.DataSource
 }
 
 type classesModel struct {
@@ -43,14 +43,6 @@ type classModel struct {
 	RegionID    string   `tfsdk:"region_id"`
 	Protocols   []string `tfsdk:"protocols"`
 	Parallelism int64    `tfsdk:"parallelism"`
-}
-
-func (d *classesDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName + "_classes"
-}
-
-func (d *classesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *classesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -99,12 +91,11 @@ func (d *classesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 
 func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model classesModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &model)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("list storage classes", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &model, &resp.Diagnostics) {
 		return
 	}
 
-	classes, err := d.provider.Storage.Classes(ctx, model.RegionID.ValueString())
+	classes, err := d.Provider.Storage.Classes(ctx, model.RegionID.ValueString())
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.APIError("Unable to list storage classes", err))
 

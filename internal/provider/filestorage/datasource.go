@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
@@ -24,21 +24,13 @@ var (
 
 // NewDataSource returns the unikorn_file_storage data source.
 func NewDataSource() datasource.DataSource {
-	return &dataSource{}
+	return &dataSource{family.DataSource{Name: TypeName, Looks: "look the file storage up"}}
 }
 
 // dataSource looks file storage up by ID, or by a name that exactly one storage of
 // the project has.
 type dataSource struct {
-	provider *providerdata.Data
-}
-
-func (d *dataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	family.DataSource
 }
 
 func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -127,8 +119,7 @@ func (d *dataSource) ConfigValidators(context.Context) []datasource.ConfigValida
 
 func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data storageModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &data)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("look the file storage up", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
@@ -137,21 +128,21 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	// An ID names one storage wherever it is, so only a name is searched in a scope.
 	if selector.ID == "" {
 		selector.Name = data.Name.ValueString()
-		selector.OrganizationID = d.provider.Organization(data.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-		selector.ProjectID = d.provider.Project(data.ProjectID, pathProjectID, &resp.Diagnostics)
+		selector.OrganizationID = d.Organization(data.OrganizationID, &resp.Diagnostics)
+		selector.ProjectID = d.Provider.Project(data.ProjectID, pathProjectID, &resp.Diagnostics)
 	}
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	fs, err := d.provider.Storage.Find(ctx, selector)
+	fs, err := d.Provider.Storage.Find(ctx, selector)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Lookup("file storage", nil, err))
 
 		return
 	}
 
-	data.set(ctx, fs, &resp.Diagnostics)
+	data.setFound(ctx, fs, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }

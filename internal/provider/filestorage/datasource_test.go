@@ -15,8 +15,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// TestAccFileStorageDataSource finds storage by ID and by name, with its mounts, and
-// says which attribute to fix when a name finds none or several.
+// TestAccFileStorageDataSource finds storage by ID and by name, with its mounts and
+// its tags (empty, not null, when it has none), and says which attribute to fix when a
+// name finds none or several.
 func TestAccFileStorageDataSource(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -68,6 +69,9 @@ data "unikorn_file_storage" "by_name" {
 					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("description"), knownvalue.StringExact("found")),
 					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
 					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("size_gib"), knownvalue.Int64Exact(10)),
+					// A look-up's tags are always a map, empty when the storage has none.
+					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("tags"),
+						knownvalue.MapExact(map[string]knownvalue.Check{})),
 				},
 			},
 			{

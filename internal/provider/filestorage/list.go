@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
@@ -24,7 +24,7 @@ var (
 
 // NewListResource returns the unikorn_file_storage list resource.
 func NewListResource() list.ListResource {
-	return &listResource{Base: listing.Base{TypeName: TypeName}}
+	return &listResource{Base: listing.Base{TypeName: TypeName, Nouns: "file storage", Diagnose: diagnostic.Storage}}
 }
 
 // listResource finds file storage for `terraform query`. Each result is what the
@@ -46,11 +46,7 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 			"that imports it. Each result is named `<name> (<id>)` and carries the identity the resource has. " +
 			"Storage that is being deleted is left out.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
-				Validators:          []validator.String{validators.UUID()},
-			},
+			"organization_id": listing.OrganizationAttribute(),
 			"project_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Only file storage of this project; without it, every project of the " +
@@ -67,44 +63,28 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 }
 
 func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var (
-		config listConfig
-		diags  diag.Diagnostics
-	)
+	var config listConfig
 
-	diags.Append(req.Config.Get(ctx, &config)...)
-
-	organizationID := ""
-	if !diags.HasError() && l.Provider.Reachable("list file storage", providerdata.RemedyQuery, &diags) {
-		organizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
-	}
-
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-
-		return
-	}
-
-	all, err := l.Provider.Storage.List(ctx, organizationID, config.ProjectID.ValueString(), config.RegionID.ValueString())
-	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Storage("Unable to list file storage", err))
-
-		return
-	}
-
-	stream.Results = listing.Results(all, req.Limit,
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, _ *diag.Diagnostics) ([]storage.FileStorage, error) {
+			return l.Provider.Storage.List(ctx, organizationID, config.ProjectID.ValueString(), config.RegionID.ValueString())
+		},
 		func(fs *storage.FileStorage) bool { return fs.Metadata.DeletionTime == nil },
 		func(fs *storage.FileStorage) list.ListResult {
-			return listing.Result(ctx, req, fs.Metadata.Name, fs.Metadata.ID, identityModel{ID: types.StringValue(fs.Metadata.ID)},
+			identity := family.IdentityOf(family.Global, types.StringNull(), types.StringValue(fs.Metadata.ID))
+
+			return listing.Result(ctx, req, fs.Metadata.Name, fs.Metadata.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					// What an import reads: the optional attributes the storage does
 					// not use are unset.
 					state := &resourceModel{storageModel: storageModel{
-						Description: types.StringNull(), Tags: types.MapNull(types.StringType), Attachments: types.SetNull(types.StringType),
+						Metadata: family.UnsetMetadata(), Attachments: types.SetNull(types.StringType),
 					}}
-					state.set(ctx, fs, diags)
+					state.setKept(ctx, fs, diags)
 
 					return state, &state.Timeouts
 				})
 		})
 }
+
+func (c *listConfig) Organization() types.String { return c.OrganizationID }

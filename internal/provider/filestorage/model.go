@@ -14,15 +14,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
 // storageModel is file storage as the resource and the data source hold it.
 type storageModel struct {
+	family.Metadata
+
 	ID                types.String `tfsdk:"id"`
-	Name              types.String `tfsdk:"name"`
-	Description       types.String `tfsdk:"description"`
-	Tags              types.Map    `tfsdk:"tags"`
 	OrganizationID    types.String `tfsdk:"organization_id"`
 	ProjectID         types.String `tfsdk:"project_id"`
 	RegionID          types.String `tfsdk:"region_id"`
@@ -76,33 +77,32 @@ var (
 	}}
 )
 
-// set fills the model from region's record. A description, tags or attachments the
-// model holds as null stay null while region holds none, so that a configuration
+// setKept fills a resource's model from region's record: an unset description or
+// tags stay unset while region holds none (see family.Metadata.Set).
+func (m *storageModel) setKept(ctx context.Context, fs *storage.FileStorage, diags *diag.Diagnostics) {
+	m.SetFrom(ctx, fs.Metadata.WriteMetadata, diags)
+	m.setRest(ctx, fs, diags)
+}
+
+// setFound fills a look-up's model from region's record (see family.Metadata.Found).
+func (m *storageModel) setFound(ctx context.Context, fs *storage.FileStorage, diags *diag.Diagnostics) {
+	m.Found(ctx, fs.Metadata.Name, fs.Metadata.Description, cloud.TagMap(fs.Metadata.Tags), diags)
+	m.setRest(ctx, fs, diags)
+}
+
+// setRest fills all but the metadata of the model from region's record. Attachments
+// the model holds as null stay null while region holds none, so that a configuration
 // without them shows no diff.
-func (m *storageModel) set(ctx context.Context, fs *storage.FileStorage, diags *diag.Diagnostics) {
+func (m *storageModel) setRest(ctx context.Context, fs *storage.FileStorage, diags *diag.Diagnostics) {
 	metadata := &fs.Metadata
 
 	m.ID = types.StringValue(metadata.ID)
-	m.Name = types.StringValue(metadata.Name)
 	m.OrganizationID = types.StringValue(metadata.OrganizationID)
 	m.ProjectID = types.StringValue(metadata.ProjectID)
 	m.RegionID = types.StringValue(fs.Status.RegionID)
 	m.StorageClassID = types.StringValue(fs.Status.StorageClassID)
 	m.SizeGiB = types.Int64Value(fs.Spec.SizeGiB)
 	m.RootSquash = types.BoolValue(storage.RootSquash(fs))
-
-	if metadata.Description != "" || !m.Description.IsNull() {
-		m.Description = types.StringValue(metadata.Description)
-	}
-
-	if len(metadata.Tags) > 0 || !m.Tags.IsNull() {
-		tags := map[string]string{}
-		for _, tag := range metadata.Tags {
-			tags[tag.Name] = tag.Value
-		}
-
-		m.Tags = mapValue(ctx, types.StringType, tags, diags)
-	}
 
 	if networkIDs := storage.NetworkIDs(fs); len(networkIDs) > 0 || !m.Attachments.IsNull() {
 		value, d := types.SetValueFrom(ctx, types.StringType, append([]string{}, networkIDs...))
@@ -197,7 +197,7 @@ func usageValue(ctx context.Context, usage *storage.Usage, diags *diag.Diagnosti
 // region reads as "keep": they are observed, never reset.
 func desired(ctx context.Context, plan, config *storageModel, diags *diag.Diagnostics) storage.Desired {
 	d := storage.Desired{
-		Metadata:   writeMetadata(ctx, plan, diags),
+		Metadata:   plan.Write(ctx, diags),
 		SizeGiB:    plan.SizeGiB.ValueInt64(),
 		RootSquash: plan.RootSquash.ValueBool(),
 		NetworkIDs: []string{},
@@ -250,19 +250,6 @@ func policySpec(name string, model policyModel) storage.SnapshotPolicy {
 	}
 
 	return policy
-}
-
-func writeMetadata(ctx context.Context, m *storageModel, diags *diag.Diagnostics) storage.WriteMetadata {
-	metadata := storage.WriteMetadata{Name: m.Name.ValueString(), Description: m.Description.ValueString()}
-
-	tags := map[string]string{}
-	diags.Append(m.Tags.ElementsAs(ctx, &tags, false)...)
-
-	for _, name := range sortedKeys(tags) {
-		metadata.Tags = append(metadata.Tags, storage.Tag{Name: name, Value: tags[name]})
-	}
-
-	return metadata
 }
 
 func mapValue[T any](ctx context.Context, elementType attr.Type, elements map[string]T, diags *diag.Diagnostics) types.Map {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
@@ -29,7 +28,7 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return // destroy
 	}
 
-	if (private.Deletion{Noun: "file storage"}).PlanDeleting(ctx, req, resp) {
+	if r.PlanDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -49,7 +48,7 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 
 	resp.Diagnostics.Append(planning.RefusedInPlace(ctx, req, checkSize(ctx, &plan, state))...)
 
-	if r.provider == nil {
+	if r.Provider == nil {
 		return
 	}
 
@@ -64,7 +63,7 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 
 	// While the provider's configuration is not known, the cloud is not asked: the
 	// plan made again when Terraform applies checks them.
-	if r.provider.Online() {
+	if r.Provider.Online() {
 		r.checkClass(ctx, &plan, state, &resp.Diagnostics)
 		r.checkAttachments(ctx, &plan, state, &resp.Diagnostics)
 	}
@@ -130,8 +129,8 @@ func usageOf(ctx context.Context, m *resourceModel) *usageModel {
 // fillScope gives new storage the provider's organization and project where the
 // configuration leaves them out; one configured but not yet known stays so.
 func (r *fileStorageResource) fillScope(plan, config *resourceModel) {
-	plan.OrganizationID = planning.Default(config.OrganizationID, plan.OrganizationID, r.provider.OrganizationID)
-	plan.ProjectID = planning.Default(config.ProjectID, plan.ProjectID, r.provider.ProjectID)
+	plan.OrganizationID = planning.Default(config.OrganizationID, plan.OrganizationID, r.Provider.OrganizationID)
+	plan.ProjectID = planning.Default(config.ProjectID, plan.ProjectID, r.Provider.ProjectID)
 }
 
 // checkClass checks the class of new storage (or of its replacement) against the region.
@@ -144,7 +143,7 @@ func (r *fileStorageResource) checkClass(ctx context.Context, plan, state *resou
 		return
 	}
 
-	problem, err := r.provider.Storage.CheckClass(ctx, plan.RegionID.ValueString(), plan.StorageClassID.ValueString())
+	problem, err := r.Provider.Storage.CheckClass(ctx, plan.RegionID.ValueString(), plan.StorageClassID.ValueString())
 	if err != nil {
 		diags.Append(diagnostic.APIError("Unable to check the storage class", err))
 
@@ -187,7 +186,7 @@ func (r *fileStorageResource) checkAttachments(ctx context.Context, plan, state 
 		return
 	}
 
-	problems, err := r.provider.Storage.CheckAttachments(ctx, plan.ProjectID.ValueString(), added)
+	problems, err := r.Provider.Storage.CheckAttachments(ctx, plan.ProjectID.ValueString(), added)
 	if err != nil {
 		diags.Append(diagnostic.APIError("Unable to check the attached networks", err))
 

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -21,14 +20,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
@@ -42,11 +38,10 @@ var (
 )
 
 var (
-	pathOrganizationID = path.Root("organization_id")
-	pathProjectID      = path.Root("project_id")
-	pathSizeGiB        = path.Root("size_gib")
-	pathAttachments    = path.Root("attachments")
-	pathClassID        = path.Root("storage_class_id")
+	pathProjectID   = path.Root("project_id")
+	pathSizeGiB     = path.Root("size_gib")
+	pathAttachments = path.Root("attachments")
+	pathClassID     = path.Root("storage_class_id")
 )
 
 // Waiting for a share to be made and exported can take many minutes: region's own
@@ -61,14 +56,34 @@ var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za
 
 // NewResource returns the unikorn_file_storage resource.
 func NewResource() resource.Resource {
-	return &fileStorageResource{}
+	return &fileStorageResource{family.Resource[storage.FileStorage, *resourceModel]{
+		Base: family.Base{Type: family.Type{
+			Name: TypeName, Noun: "file storage", Service: "region", Scope: family.Global,
+			Timeout: defaultWriteTimeout, DeleteTimeout: defaultDeleteTimeout, Diagnose: diagnostic.Storage,
+		}},
+		Object: family.Object[storage.FileStorage, *resourceModel]{
+			New: func() *resourceModel { return &resourceModel{} },
+			Read: func(ctx context.Context, p *providerdata.Data, key family.Key) (*storage.FileStorage, error) {
+				return p.Storage.Read(ctx, key.ID)
+			},
+			Remove: func(ctx context.Context, p *providerdata.Data, key family.Key, created time.Time) error {
+				return p.Storage.Delete(ctx, key.ID, created)
+			},
+			Set: func(ctx context.Context, m *resourceModel, fs *storage.FileStorage, diags *diag.Diagnostics) {
+				m.setKept(ctx, fs, diags)
+			},
+			Lifecycle: func(fs *storage.FileStorage) (time.Time, bool) {
+				return fs.Metadata.CreationTime, cloud.Deleting(&fs.Metadata.ReadMetadata)
+			},
+		},
+	}}
 }
 
 // fileStorageResource manages file storage. Region fixes its organization, project,
 // region and class at create, so changing them replaces it; everything else changes
 // in place, except that a shrink is refused (see checkSize).
 type fileStorageResource struct {
-	provider *providerdata.Data
+	family.Resource[storage.FileStorage, *resourceModel]
 }
 
 type resourceModel struct {
@@ -77,19 +92,10 @@ type resourceModel struct {
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
-type identityModel struct {
-	ID types.String `tfsdk:"id"`
-}
+// Keys are the storage's ID: region's IDs are unique across organizations.
+func (m *resourceModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
 
-func (r *fileStorageResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (r *fileStorageResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
-}
+func (m *resourceModel) Limits() timeouts.Value { return m.Timeouts }
 
 func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -212,33 +218,20 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 	}
 }
 
-func (r *fileStorageResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		"id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the file storage in region."},
-	}}
-}
-
-// ImportState takes the ID alone: region's IDs are unique across organizations and
-// projects.
-func (r *fileStorageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importing.Type{Name: TypeName, Noun: "file storage"}.Import(ctx, r.provider, req, resp)
-}
-
 func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("create the file storage", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultWriteTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
 	placement := storage.Placement{
-		OrganizationID: r.provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics),
-		ProjectID:      r.provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics),
+		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
+		ProjectID:      r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics),
 		RegionID:       plan.RegionID.ValueString(),
 		ClassID:        plan.StorageClassID.ValueString(),
 	}
@@ -248,38 +241,13 @@ func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateReq
 		return
 	}
 
-	fs, err := r.provider.Storage.Create(ctx, placement, want)
-	r.finish(ctx, "create", &plan, fs, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-}
-
-// Read refreshes the state; only region's definite 404 removes the storage from it.
-func (r *fileStorageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Refreshable("file storage", state.ID.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
-	fs, err := r.provider.Storage.Read(ctx, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Storage("Could not read the file storage", err)...)
-
-		return
-	}
-
-	if fs == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	r.save(ctx, &state, fs, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	fs, err := r.Provider.Storage.Create(ctx, placement, want)
+	r.Finish(ctx, "create", &plan, fs, err, family.Created(resp))
 }
 
 func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("update the file storage", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -291,7 +259,7 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultWriteTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	want := desired(ctx, &plan.storageModel, &config.storageModel, &resp.Diagnostics)
@@ -308,54 +276,8 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 
-	fs, err := r.provider.Storage.Update(ctx, plan.ID.ValueString(), want)
-	r.finish(ctx, "update", &plan, fs, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-}
-
-func (r *fileStorageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("delete the file storage", providerdata.RemedyApply, &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultDeleteTimeout, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.Storage.Delete(ctx, state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Storage("Could not delete the file storage", err)...)
-	}
-}
-
-// save records fs in the state, identity and private state, as m's resource sees it.
-func (r *fileStorageResource) save(ctx context.Context, m *resourceModel, fs *storage.FileStorage,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
-) {
-	m.set(ctx, fs, diags)
-	diags.Append(state.Set(ctx, m)...)
-
-	if identity != nil {
-		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
-	}
-
-	private.KeepCreationTime(ctx, privateState, fs.Metadata.CreationTime, diags)
-	private.KeepDeleting(ctx, privateState, cloud.Deleting(&fs.Metadata.ReadMetadata), diags)
-}
-
-// finish ends a create or an update: whatever the wait says, storage that exists is
-// saved, so that Terraform keeps track of it (a failed create leaves it tainted), and
-// a failure is reported.
-func (r *fileStorageResource) finish(ctx context.Context, operation string, m *resourceModel, fs *storage.FileStorage, err error,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
-) {
-	if fs != nil {
-		r.save(ctx, m, fs, state, identity, privateState, diags)
-	}
-
-	if err != nil {
-		diags.Append(diagnostic.Storage("Could not "+operation+" the file storage", err)...)
-	}
+	fs, err := r.Provider.Storage.Update(ctx, plan.ID.ValueString(), want)
+	r.Finish(ctx, "update", &plan, fs, err, family.Updated(resp))
 }
 
 // keepReported takes what region reports of the storage, which the configuration does

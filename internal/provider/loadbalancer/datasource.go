@@ -15,7 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -25,27 +25,18 @@ var (
 )
 
 var (
-	pathName           = path.Root("name")
-	pathOrganizationID = path.Root("organization_id")
-	pathProjectID      = path.Root("project_id")
+	pathName      = path.Root("name")
+	pathProjectID = path.Root("project_id")
 )
 
 // NewDataSource returns the unikorn_load_balancer data source.
 func NewDataSource() datasource.DataSource {
-	return &dataSource{}
+	return &dataSource{family.DataSource{Name: TypeName, Looks: "look the load balancer up"}}
 }
 
 // dataSource looks a load balancer up by ID, or by name where exactly one has it.
 type dataSource struct {
-	provider *providerdata.Data
-}
-
-func (d *dataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	family.DataSource
 }
 
 func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -137,15 +128,14 @@ func (d *dataSource) ConfigValidators(context.Context) []datasource.ConfigValida
 
 func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data model
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &data)...); resp.Diagnostics.HasError() ||
-		!d.provider.Reachable("look the load balancer up", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
 	var lb *loadbalancing.LoadBalancer
 
 	if id := data.ID.ValueString(); id != "" {
-		read, err := d.provider.LoadBalancers.Read(ctx, id)
+		read, err := d.Provider.LoadBalancers.Read(ctx, id)
 		if err != nil {
 			resp.Diagnostics.Append(diagnostic.LoadBalancing("Unable to read the load balancer", err)...)
 
@@ -168,7 +158,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 	}
 
-	data.set(ctx, lb, &resp.Diagnostics)
+	data.setFound(ctx, lb, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }
 
@@ -176,15 +166,15 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 // there is not exactly one.
 func (d *dataSource) byName(ctx context.Context, data *model, resp *datasource.ReadResponse) *loadbalancing.LoadBalancer {
 	query := loadbalancing.Query{
-		OrganizationID: d.provider.Organization(data.OrganizationID, pathOrganizationID, &resp.Diagnostics),
-		ProjectID:      d.provider.Project(data.ProjectID, pathProjectID, &resp.Diagnostics),
+		OrganizationID: d.Organization(data.OrganizationID, &resp.Diagnostics),
+		ProjectID:      d.Provider.Project(data.ProjectID, pathProjectID, &resp.Diagnostics),
 		NetworkID:      data.NetworkID.ValueString(),
 	}
 	if resp.Diagnostics.HasError() {
 		return nil
 	}
 
-	found, err := d.provider.LoadBalancers.List(ctx, query)
+	found, err := d.Provider.LoadBalancers.List(ctx, query)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.LoadBalancing("Unable to list load balancers", err)...)
 

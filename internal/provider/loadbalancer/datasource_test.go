@@ -16,7 +16,8 @@ import (
 )
 
 // TestAccLoadBalancerDataSource looks a load balancer up by ID and by name, narrowed
-// by network where two share the name, and says which when a name is ambiguous.
+// by network where two share the name, and says which when a name is ambiguous. One
+// with neither description nor tags has a null description and empty tags.
 func TestAccLoadBalancerDataSource(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -56,6 +57,10 @@ data "unikorn_load_balancer" "ambiguous" {
 				statecheck.ExpectKnownValue(byID, tfjsonpath.New("public_ip"), knownvalue.NotNull()),
 				statecheck.ExpectKnownValue(byID, tfjsonpath.New("listeners").AtMapKey("web").AtMapKey("members"), knownvalue.SetSizeExact(2)),
 				statecheck.ExpectKnownValue(byName, tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
+				// A look-up's description is null when there is none, its tags always a
+				// map, so that expressions over them need no null check.
+				statecheck.ExpectKnownValue(byID, tfjsonpath.New("description"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(byID, tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 			},
 		},
 		resource.TestStep{

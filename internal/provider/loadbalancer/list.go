@@ -12,8 +12,8 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -24,7 +24,7 @@ var (
 
 // NewListResource returns the unikorn_load_balancer list resource.
 func NewListResource() list.ListResource {
-	return &listResource{Base: listing.Base{TypeName: TypeName}}
+	return &listResource{Base: listing.Base{TypeName: TypeName, Nouns: "load balancers", Diagnose: diagnostic.LoadBalancing}}
 }
 
 // listResource finds load balancers for `terraform query`. Each result is what the
@@ -50,10 +50,7 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 			"that imports them. Each result is named `<name> (<id>)` and carries the identity the resource has. Load " +
 			"balancers that are being deleted are left out.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id": schema.StringAttribute{
-				Optional: true, Validators: uuid,
-				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
-			},
+			"organization_id": listing.OrganizationAttribute(),
 			"project_id": schema.StringAttribute{
 				Optional: true, Validators: uuid,
 				MarkdownDescription: "Only load balancers of this project; without it, every project of the organization " +
@@ -74,55 +71,39 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 }
 
 func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var (
-		config listConfig
-		diags  diag.Diagnostics
-	)
+	var config listConfig
 
-	diags.Append(req.Config.Get(ctx, &config)...)
-	l.Provider.Reachable("list load balancers", providerdata.RemedyQuery, &diags)
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]loadbalancing.LoadBalancer, error) {
+			query := loadbalancing.Query{
+				OrganizationID: organizationID,
+				ProjectID:      config.ProjectID.ValueString(),
+				RegionID:       config.RegionID.ValueString(),
+				NetworkID:      config.NetworkID.ValueString(),
+				Tags:           map[string]string{},
+			}
 
-	query := loadbalancing.Query{
-		ProjectID: config.ProjectID.ValueString(),
-		RegionID:  config.RegionID.ValueString(),
-		NetworkID: config.NetworkID.ValueString(),
-		Tags:      map[string]string{},
-	}
+			if diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...); diags.HasError() {
+				return nil, nil
+			}
 
-	if !diags.HasError() {
-		query.OrganizationID = l.Provider.Organization(config.OrganizationID, pathOrganizationID, &diags)
-		diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...)
-	}
-
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-
-		return
-	}
-
-	found, err := l.Provider.LoadBalancers.List(ctx, query)
-	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.LoadBalancing("Unable to list load balancers", err))
-
-		return
-	}
-
-	stream.Results = listing.Results(found, req.Limit,
+			return l.Provider.LoadBalancers.List(ctx, query)
+		},
 		func(lb *loadbalancing.LoadBalancer) bool { return !lb.Deleting },
 		func(lb *loadbalancing.LoadBalancer) list.ListResult {
-			return listing.Result(ctx, req, lb.Name, lb.ID, identityModel{ID: types.StringValue(lb.ID)},
+			identity := family.IdentityOf(family.Global, types.StringNull(), types.StringValue(lb.ID))
+
+			return listing.Result(ctx, req, lb.Name, lb.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					// What an import reads: a configuration that sets none of the
 					// optional attributes, so that generated configuration leaves
 					// them out.
-					state := &resourceModel{model: model{
-						Description: types.StringNull(),
-						Tags:        types.MapNull(types.StringType),
-						Listeners:   types.MapNull(listenerType),
-					}}
-					state.set(ctx, lb, diags)
+					state := &resourceModel{model: model{Metadata: family.UnsetMetadata(), Listeners: types.MapNull(listenerType)}}
+					state.setKept(ctx, lb, diags)
 
 					return state, &state.Timeouts
 				})
 		})
 }
+
+func (c *listConfig) Organization() types.String { return c.OrganizationID }

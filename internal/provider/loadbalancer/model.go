@@ -14,15 +14,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 )
 
 // model is what the resource, the data source and the list resource's results share.
 type model struct {
+	family.Metadata
+
 	ID                 types.String `tfsdk:"id"`
-	Name               types.String `tfsdk:"name"`
-	Description        types.String `tfsdk:"description"`
-	Tags               types.Map    `tfsdk:"tags"`
 	NetworkID          types.String `tfsdk:"network_id"`
 	VIPAddress         types.String `tfsdk:"vip_address"`
 	PublicIPEnabled    types.Bool   `tfsdk:"public_ip_enabled"`
@@ -41,6 +41,11 @@ type resourceModel struct {
 
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
+
+// Keys are the load balancer's ID: region's IDs are unique across organizations.
+func (m *resourceModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
+
+func (m *resourceModel) Limits() timeouts.Value { return m.Timeouts }
 
 // listenerModel is one listener; its name is its key in the listeners map.
 type listenerModel struct {
@@ -213,12 +218,8 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) loadbalancing
 	spec := loadbalancing.Spec{
 		Name:        m.Name.ValueString(),
 		Description: m.Description.ValueString(),
-		Tags:        map[string]string{},
+		Tags:        m.TagMap(ctx, diags),
 		PublicIP:    m.PublicIPEnabled.ValueBool(),
-	}
-
-	if !m.Tags.IsNull() {
-		diags.Append(m.Tags.ElementsAs(ctx, &spec.Tags, false)...)
 	}
 
 	spec.Listeners, _ = listeners(ctx, m.Listeners, diags)
@@ -226,13 +227,26 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) loadbalancing
 	return spec
 }
 
-// set fills m from region's load balancer. What m held before (the prior state, or
-// nothing for an import or a look-up) decides the form of what region keeps in its
-// own: CIDRs written with host bits, an empty list where region has none, an unset
-// description or tags stay as written, so that a plan shows no difference for them.
-func (m *model) set(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
+// setKept fills a resource's model from region's load balancer; an unset description
+// or tags stay unset while region holds none (see family.Metadata.Set).
+func (m *model) setKept(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
+	m.Set(ctx, lb.Name, lb.Description, lb.Tags, diags)
+	m.setRest(ctx, lb, diags)
+}
+
+// setFound fills a look-up's model from region's load balancer (see
+// family.Metadata.Found).
+func (m *model) setFound(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
+	m.Found(ctx, lb.Name, lb.Description, lb.Tags, diags)
+	m.setRest(ctx, lb, diags)
+}
+
+// setRest fills all but the metadata of m from region's load balancer. What m held
+// before (the prior state, or nothing for an import or a look-up) decides the form of
+// what region keeps in its own: CIDRs written with host bits, an empty list where
+// region has none, so that a plan shows no difference for them.
+func (m *model) setRest(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(lb.ID)
-	m.Name = types.StringValue(lb.Name)
 	m.NetworkID = types.StringValue(lb.NetworkID)
 	m.OrganizationID = types.StringValue(lb.OrganizationID)
 	m.ProjectID = types.StringValue(lb.ProjectID)
@@ -242,16 +256,6 @@ func (m *model) set(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *
 	m.PublicIP = optionalString(lb.PublicIPAddress)
 	m.ProvisioningStatus = types.StringValue(lb.ProvisioningStatus)
 	m.HealthStatus = types.StringValue(lb.HealthStatus)
-
-	if lb.Description != "" || !m.Description.IsNull() {
-		m.Description = types.StringValue(lb.Description)
-	}
-
-	if len(lb.Tags) > 0 || !m.Tags.IsNull() {
-		tags, d := types.MapValueFrom(ctx, types.StringType, lb.Tags)
-		diags.Append(d...)
-		m.Tags = tags
-	}
 
 	prior := map[string]listenerModel{}
 	if !m.Listeners.IsNull() && !m.Listeners.IsUnknown() {

@@ -7,16 +7,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
@@ -39,43 +35,35 @@ var (
 
 // NewResource returns the unikorn_load_balancer resource.
 func NewResource() resource.Resource {
-	return &loadBalancerResource{}
+	return &loadBalancerResource{family.Resource[loadbalancing.LoadBalancer, *resourceModel]{
+		Base: family.Base{Type: family.Type{
+			Name: TypeName, Noun: "load balancer", Service: "region", Scope: family.Global,
+			Timeout: defaultTimeout, Diagnose: diagnostic.LoadBalancing,
+		}},
+		Object: family.Object[loadbalancing.LoadBalancer, *resourceModel]{
+			New: func() *resourceModel { return &resourceModel{} },
+			Read: func(ctx context.Context, p *providerdata.Data, key family.Key) (*loadbalancing.LoadBalancer, error) {
+				return p.LoadBalancers.Read(ctx, key.ID)
+			},
+			Remove: func(ctx context.Context, p *providerdata.Data, key family.Key, created time.Time) error {
+				return p.LoadBalancers.Delete(ctx, key.ID, created)
+			},
+			Set: func(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
+				m.setKept(ctx, lb, diags)
+			},
+			Lifecycle: func(lb *loadbalancing.LoadBalancer) (time.Time, bool) { return lb.CreationTime, lb.Deleting },
+		},
+	}}
 }
 
 // loadBalancerResource manages a load balancer as the one document region keeps:
 // every change but of its network or VIP is one in-place update of that document.
 type loadBalancerResource struct {
-	provider *providerdata.Data
-}
-
-type identityModel struct {
-	ID types.String `tfsdk:"id"`
-}
-
-func (r *loadBalancerResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (r *loadBalancerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
+	family.Resource[loadbalancing.LoadBalancer, *resourceModel]
 }
 
 func (r *loadBalancerResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = resourceSchema(ctx)
-}
-
-// IdentitySchema is the load balancer's ID: region's IDs are unique across
-// organizations and projects.
-func (r *loadBalancerResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		"id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the load balancer in region."},
-	}}
-}
-
-func (r *loadBalancerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importing.Type{Name: TypeName, Noun: "load balancer"}.Import(ctx, r.provider, req, resp)
 }
 
 // ValidateConfig checks every listener against region's rules, each problem at the
@@ -104,7 +92,7 @@ func (r *loadBalancerResource) ValidateConfig(ctx context.Context, req resource.
 // region fixes for a name, by the rule for in-place changes (planning.RefusedInPlace:
 // not when the load balancer is replaced, a warning at plan, refused by Update).
 func (r *loadBalancerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.provider == nil || (private.Deletion{Noun: "load balancer"}).PlanDeleting(ctx, req, resp) {
+	if req.Plan.Raw.IsNull() || r.Provider == nil || r.PlanDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -159,11 +147,11 @@ func immutableChanges(ctx context.Context, state, plan *resourceModel, diags *di
 // checkVIP requires a VIP the configuration sets to lie in the network's prefix, read
 // from region. A network that cannot be read now leaves the check to region.
 func (r *loadBalancerResource) checkVIP(ctx context.Context, plan *resourceModel, diags *diag.Diagnostics) {
-	if plan.VIPAddress.IsNull() || plan.VIPAddress.IsUnknown() || plan.NetworkID.IsUnknown() || !r.provider.Online() {
+	if plan.VIPAddress.IsNull() || plan.VIPAddress.IsUnknown() || plan.NetworkID.IsUnknown() || !r.Provider.Online() {
 		return
 	}
 
-	prefix, err := r.provider.LoadBalancers.NetworkPrefix(ctx, plan.NetworkID.ValueString())
+	prefix, err := r.Provider.LoadBalancers.NetworkPrefix(ctx, plan.NetworkID.ValueString())
 	if err != nil {
 		diags.Append(diagnostic.LoadBalancingNetwork(pathNetworkID, plan.NetworkID.ValueString(), err))
 
@@ -177,12 +165,11 @@ func (r *loadBalancerResource) checkVIP(ctx context.Context, plan *resourceModel
 
 func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("create the load balancer", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
 	create := loadbalancing.Create{
@@ -194,37 +181,13 @@ func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 
-	lb, err := r.provider.LoadBalancers.Create(ctx, create)
-	finish(ctx, "create", &plan, lb, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-}
-
-func (r *loadBalancerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Refreshable("load balancer", state.ID.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
-	lb, err := r.provider.LoadBalancers.Read(ctx, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.LoadBalancing("Could not read the load balancer", err)...)
-
-		return
-	}
-
-	if lb == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	save(ctx, &state, lb, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	lb, err := r.Provider.LoadBalancers.Create(ctx, create)
+	r.Finish(ctx, "create", &plan, lb, err, family.Created(resp))
 }
 
 func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("update the load balancer", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -238,7 +201,7 @@ func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	spec := plan.spec(ctx, &resp.Diagnostics)
@@ -246,51 +209,6 @@ func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 
-	lb, err := r.provider.LoadBalancers.Update(ctx, plan.ID.ValueString(), spec)
-	finish(ctx, "update", &plan, lb, err, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-}
-
-func (r *loadBalancerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("delete the load balancer", providerdata.RemedyApply, &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.LoadBalancers.Delete(ctx, state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.LoadBalancing("Could not delete the load balancer", err)...)
-	}
-}
-
-// save records lb in the state, the identity and the private state, in the forms m holds.
-func save(ctx context.Context, m *resourceModel, lb *loadbalancing.LoadBalancer, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
-	privateState private.Writer, diags *diag.Diagnostics,
-) {
-	m.set(ctx, lb, diags)
-	diags.Append(state.Set(ctx, m)...)
-
-	if identity != nil {
-		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
-	}
-
-	private.KeepCreationTime(ctx, privateState, lb.CreationTime, diags)
-	private.KeepDeleting(ctx, privateState, lb.Deleting, diags)
-}
-
-// finish ends a create or an update: whatever the wait says, a load balancer that
-// exists is saved, so that Terraform keeps track of it, and a failure is reported.
-func finish(ctx context.Context, operation string, m *resourceModel, lb *loadbalancing.LoadBalancer, err error,
-	state *tfsdk.State, identity *tfsdk.ResourceIdentity, privateState private.Writer, diags *diag.Diagnostics,
-) {
-	if lb != nil {
-		save(ctx, m, lb, state, identity, privateState, diags)
-	}
-
-	if err != nil {
-		diags.Append(diagnostic.LoadBalancing("Could not "+operation+" the load balancer", err)...)
-	}
+	lb, err := r.Provider.LoadBalancers.Update(ctx, plan.ID.ValueString(), spec)
+	r.Finish(ctx, "update", &plan, lb, err, family.Updated(resp))
 }
