@@ -52,7 +52,18 @@ func (s *Sandbox) mountCompute() error {
 
 	s.registerComputeControlRoutes()
 
-	mounted := http.StripPrefix(ComputePrefix, service)
+	// Compute's generated router binds its path IDs before it authenticates, as
+	// region's and identity's do.
+	stripped := http.StripPrefix(ComputePrefix, service)
+	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := validatePathElements(r); err != nil {
+			writeError(w, err)
+
+			return
+		}
+
+		stripped.ServeHTTP(w, r)
+	})
 
 	for _, pattern := range service.Patterns() {
 		method, path, _ := strings.Cut(pattern, " ")
