@@ -23,17 +23,17 @@ func (s *Sandbox) listRegions(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(regions), nil
+	return replyOK(visibleRegions(req.caller)), nil
 }
 
 // requireRegion checks the organization-scoped path of a region catalogue: members
-// only, and a region nobody may see is simply not found.
+// only, and a region the caller may not use is simply not found.
 func requireRegion(req *request, endpoint, operation string) error {
 	if err := requireOrganization(req.caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
 		return err
 	}
 
-	if !regionExists(req.PathValue("regionID")) {
+	if !regionVisible(req.caller, req.PathValue("regionID")) {
 		return errNotFound()
 	}
 
@@ -85,7 +85,7 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 	}
 
 	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.caller.organizations()) == 0 || !regionExists(req.PathValue("regionID")) {
+	if len(req.caller.organizations()) == 0 || !regionVisible(req.caller, req.PathValue("regionID")) {
 		return nil, errNotFound()
 	}
 
