@@ -41,6 +41,7 @@ func (s *Sandbox) mountCompute() error {
 		NextChange:   s.nextChange,
 		Persist:      s.saveCompute,
 		Authenticate: s.validToken,
+		Authorize:    s.authorizeCompute,
 	}
 
 	service, err := compute.New(config)
@@ -73,6 +74,31 @@ func (s *Sandbox) mountCompute() error {
 	}
 
 	return nil
+}
+
+// authorizeCompute is compute.Config.Authorize: what identity's ACL for the token
+// allows in the project, by the rules every service of the sandbox checks, with
+// identity's 403 when it does not. Compute calls it holding only its own lock.
+func (s *Sandbox) authorizeCompute(token, organizationID, projectID, endpoint, operation string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	caller, err := s.resolve(token, s.now())
+	if err == nil {
+		err = allowInProject(caller, organizationID, projectID, endpoint, operation)
+	}
+
+	var refusal *apiError
+	if errors.As(err, &refusal) {
+		return &unikorn.APIError{StatusCode: refusal.status, Code: refusal.code, Description: refusal.description}
+	}
+
+	var unauthenticated *errUnauthenticated
+	if errors.As(err, &unauthenticated) {
+		return &unikorn.APIError{StatusCode: http.StatusUnauthorized, Code: unikorn.ErrorAccessDenied, Description: unauthenticated.cause}
+	}
+
+	return err
 }
 
 // inProcess carries compute's calls to region and identity through the sandbox's own
