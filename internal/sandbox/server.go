@@ -46,30 +46,31 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logger.Info("request", "method", r.Method, "path", r.URL.RequestURI(), "status", recorder.status, "duration", time.Since(start))
 	}()
 
-	r = markEmptyPathElements(r)
+	// The request as routed; the log keeps the path the client sent.
+	routed := markEmptyPathElements(r)
 
 	// The route template keys stats and faults: /api/v2/servers/{serverID} is one
 	// route however many servers there are.
-	_, pattern := s.api.Handler(r)
-	latency := s.countRequest(pattern, isInternal(r))
+	_, pattern := s.api.Handler(routed)
+	latency := s.countRequest(pattern, isInternal(routed))
 
-	if !sleep(r.Context(), latency) {
+	if !sleep(routed.Context(), latency) {
 		return
 	}
 
 	if f := s.matchFault(pattern); f != nil {
-		s.inject(recorder, r, f)
+		s.inject(recorder, routed, f)
 
 		return
 	}
 
 	if pattern == "" {
-		serveUnmatched(s.api, recorder, r)
+		serveUnmatched(s.api, recorder, routed)
 
 		return
 	}
 
-	s.api.ServeHTTP(recorder, r)
+	s.api.ServeHTTP(recorder, routed)
 }
 
 // handle registers an authenticated API operation under a route pattern such as
