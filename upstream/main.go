@@ -47,9 +47,11 @@ const (
 	// foreignOrganizationID is an organization none of the fixtures made here belongs to.
 	foreignOrganizationID = "a0000000-0000-4000-8000-000000000011"
 	regionID              = "b0000000-0000-4000-8000-000000000001"
-	flavorID              = "11111111-1111-1111-1111-111111111111" // standard
-	imageID               = "33333333-3333-3333-3333-333333333333" // Ubuntu, fits standard
-	rebuildImageID        = "99999999-9999-9999-9999-999999999999" // Debian, fits standard
+	// privateRegionID is the sandbox's region private to the fixture organization.
+	privateRegionID = "b0000000-0000-4000-8000-000000000003"
+	flavorID        = "11111111-1111-1111-1111-111111111111" // standard
+	imageID         = "33333333-3333-3333-3333-333333333333" // Ubuntu, fits standard
+	rebuildImageID  = "99999999-9999-9999-9999-999999999999" // Debian, fits standard
 	// regionPrefix is region's own base URL on the sandbox (internal/sandbox's
 	// RegionPrefix), as region's CI points both of its URLs at region alone.
 	regionPrefix = "/region"
@@ -615,6 +617,12 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		return nil, err
 	}
 
+	// A project there, for what the secondary organization tries to create.
+	secondaryProject, err := c.project(emptyOrganizationID, "ci-secondary-project", []string{secondaryGroup})
+	if err != nil {
+		return nil, err
+	}
+
 	return map[string]string{
 		// Both suites.
 		"IDENTITY_BASE_URL": endpoint,
@@ -643,8 +651,10 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		"API_BASE_URL":                 endpoint + regionPrefix,
 		"REGION_BASE_URL":              endpoint + regionPrefix,
 		"TEST_REGION_ID":               regionID,
+		"TEST_PRIVATE_REGION_ID":       privateRegionID,
 		"TEST_SECONDARY_ORG_ID":        emptyOrganizationID,
 		"TEST_SECONDARY_AUTH_TOKEN":    secondaryToken,
+		"TEST_SECONDARY_PROJECT_ID":    secondaryProject,
 		"TEST_SERVER_FLAVOR_ID":        flavorID,
 		"TEST_SERVER_IMAGE_ID":         imageID,
 		"TEST_SERVER_REBUILD_IMAGE_ID": rebuildImageID,

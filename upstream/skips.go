@@ -24,7 +24,7 @@ var suites = []suite{
 		pkg:  "github.com/unikorn-cloud/region/test/api/suites",
 		vars: []string{
 			"API_BASE_URL", "REGION_BASE_URL", "API_AUTH_TOKEN", "REQUEST_TIMEOUT", "TEST_TIMEOUT", "TEST_ORG_ID", "TEST_PROJECT_ID",
-			"TEST_REGION_ID", "TEST_SECONDARY_ORG_ID", "TEST_SECONDARY_AUTH_TOKEN", "TEST_SERVER_FLAVOR_ID",
+			"TEST_REGION_ID", "TEST_PRIVATE_REGION_ID", "TEST_SECONDARY_ORG_ID", "TEST_SECONDARY_PROJECT_ID", "TEST_SECONDARY_AUTH_TOKEN", "TEST_SERVER_FLAVOR_ID",
 			"TEST_SERVER_IMAGE_ID", "TEST_SERVER_REBUILD_IMAGE_ID", "INTERNAL_API_ACTOR",
 		},
 	},
@@ -64,7 +64,6 @@ var unset = []struct{ suite, variable, reason string }{
 	{"region", "INTERNAL_API_CLIENT_CERT", "region's internal API authenticates services by mTLS client certificates, which the sandbox does not issue"},
 	{"region", "INTERNAL_API_CLIENT_KEY", "as INTERNAL_API_CLIENT_CERT"},
 	{"region", "TEST_SERVER_INFRASTRUCTURE_REF", "a reference to OpenStack infrastructure (hack/openstack/configure-server), which a simulation has none of"},
-	{"region", "TEST_PRIVATE_REGION_ID", "not yet: the sandbox has no organization-private region; its specs skip until it has one (a gap, not a reason)"},
 }
 
 func skipPattern(suiteName string) string {

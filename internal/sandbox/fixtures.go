@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -43,6 +44,10 @@ const (
 	ReaderRoleID        = identity.ReaderRoleID
 
 	RegionID = "b0000000-0000-4000-8000-000000000001"
+	// PrivateRegionID is a region private to the fixture organization, as a region
+	// whose spec.security.organizations names it: every other organization is told it
+	// does not exist.
+	PrivateRegionID = "b0000000-0000-4000-8000-000000000003"
 
 	NetworkDefaultID   = "c0000000-0000-4000-8000-000000000001"
 	NetworkSecondaryID = "c0000000-0000-4000-8000-000000000002"
@@ -192,9 +197,13 @@ var (
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
 
-	regions = []unikorn.Region{{
-		Metadata: provisionedMetadata(RegionID, "sandbox-1"),
-		Spec:     unikorn.RegionSpec{Type: "simulated"},
+	// regions are in name order, as region lists its regions. Both offer the same
+	// flavors and global images.
+	regions = []catalogueRegion{{
+		region: unikorn.Region{Metadata: provisionedMetadata(RegionID, "sandbox-1"), Spec: unikorn.RegionSpec{Type: "simulated"}},
+	}, {
+		region:        unikorn.Region{Metadata: provisionedMetadata(PrivateRegionID, "sandbox-private"), Spec: unikorn.RegionSpec{Type: "simulated"}},
+		organizations: []string{OrganizationID},
 	}}
 
 	// flavors are in the contract's order: GPU count, then CPUs, then memory.
@@ -302,14 +311,54 @@ func findFlavor(id string) *unikorn.Flavor {
 	return nil
 }
 
-func regionExists(id string) bool {
-	for _, region := range regions {
-		if region.Metadata.ID == id {
+// catalogueRegion is a region and, when it is private, the organizations that may use
+// it (its spec.security.organizations, which region never shows).
+type catalogueRegion struct {
+	region        unikorn.Region
+	organizations []string
+}
+
+// visibleTo is region's ACL on a region (pkg/handler/region checkAccess): a region
+// without organizations is everyone's; a private one is its organizations' and theirs
+// whose global scope reads regions (the platform's administrators and services).
+func (r *catalogueRegion) visibleTo(caller *principal) bool {
+	if r.organizations == nil || slices.Contains(caller.acl.Global[rbacRegions], opRead) {
+		return true
+	}
+
+	for _, id := range caller.organizations() {
+		if slices.Contains(r.organizations, id) {
 			return true
 		}
 	}
 
 	return false
+}
+
+// regionVisible reports whether the region exists for the caller: region answers 404
+// alike for a region that does not exist and one it may not use, so as not to tell
+// that a private region exists.
+func regionVisible(caller *principal, id string) bool {
+	for i := range regions {
+		if regions[i].region.Metadata.ID == id {
+			return regions[i].visibleTo(caller)
+		}
+	}
+
+	return false
+}
+
+// visibleRegions are the regions the caller may use.
+func visibleRegions(caller *principal) []unikorn.Region {
+	visible := []unikorn.Region{}
+
+	for i := range regions {
+		if regions[i].visibleTo(caller) {
+			visible = append(visible, regions[i].region)
+		}
+	}
+
+	return visible
 }
 
 // fixtureWorld is the world of a fresh start: the fixture networks (charged to the

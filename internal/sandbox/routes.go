@@ -20,6 +20,7 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.listImages)
+	s.handle("POST /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.createImage)
 	s.handle("DELETE /api/v1/organizations/{organizationID}/regions/{regionID}/images/{imageID}", s.deleteImage)
 	s.handle("GET /api/v2/regions/{regionID}/images", s.listImagesV2)
 

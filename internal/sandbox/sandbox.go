@@ -100,6 +100,8 @@ type Sandbox struct {
 	dueAt time.Time
 	// serverTags indexes the servers by tag for lists by tag; mu guards it.
 	serverTags *serverTags
+	// imageSources are what tests said image imports find at a URI; mu guards them.
+	imageSources map[string]ImageSource
 
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
@@ -154,6 +156,7 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 		showInvisible:    opts.ShowInvisible,
 		stats:            newStats(),
 		world:            w,
+		imageSources:     map[string]ImageSource{},
 	}
 
 	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {

@@ -82,8 +82,17 @@ type loadBalancerRecord struct {
 type imageRecord struct {
 	Image unikorn.Image `json:"image"`
 	// OrganizationID owns the image; global catalogue images have none.
-	OrganizationID string   `json:"organizationId,omitempty"`
-	Lifecycle      schedule `json:"lifecycle,omitempty"`
+	OrganizationID string `json:"organizationId,omitempty"`
+	// RegionID is the region the image lives in (see inRegion).
+	RegionID string `json:"regionId,omitempty"`
+	// URI is where an imported image was imported from; empty for a snapshot.
+	URI string `json:"uri,omitempty"`
+	// SizeGiB is the size the image shows once the cloud has made it; zero keeps the
+	// size it has.
+	SizeGiB int `json:"sizeGiB,omitempty"`
+	// Deleted says the image is deleted: it shows failed until it is gone.
+	Deleted   bool     `json:"deleted,omitempty"`
+	Lifecycle schedule `json:"lifecycle,omitempty"`
 }
 
 func newWorld() *world {
@@ -209,10 +218,22 @@ func (w *world) advance(now time.Time) bool {
 		}
 	}
 
-	for _, record := range w.Images {
+	for id, record := range w.Images {
 		for _, to := range record.Lifecycle.due(now) {
 			changed = true
-			record.Image.Status.State = to
+
+			switch to {
+			case toGone:
+				delete(w.Images, id)
+			case unikorn.ImageReady:
+				if record.SizeGiB > 0 {
+					record.Image.Spec.SizeGiB = record.SizeGiB
+				}
+
+				fallthrough
+			default:
+				record.Image.Status.State = to
+			}
 		}
 	}
 

@@ -229,7 +229,7 @@ type ImageQuery struct {
 	Status []string
 }
 
-// ImageCreate is region `imageCreate`: an image region imports from a URI.
+// ImageCreate is region `imageCreate`: an image imported from the URI of a raw disk image.
 type ImageCreate struct {
 	Metadata WriteMetadata   `json:"metadata"`
 	Spec     ImageCreateSpec `json:"spec"`
@@ -243,6 +243,18 @@ type ImageCreateSpec struct {
 	OS               ImageOS           `json:"os"`
 	SoftwareVersions map[string]string `json:"softwareVersions,omitempty"`
 	GPU              *ImageGPU         `json:"gpu,omitempty"`
+}
+
+// ImageSpec is the description the imported image carries; its size is the cloud's
+// to tell once the image is imported.
+func (s ImageCreateSpec) ImageSpec() ImageSpec {
+	return ImageSpec{
+		Architecture:     s.Architecture,
+		Virtualization:   s.Virtualization,
+		OS:               s.OS,
+		SoftwareVersions: s.SoftwareVersions,
+		GPU:              s.GPU,
+	}
 }
 
 // SnapshotCreate is region `snapshotCreate`; its spec is required but empty.
