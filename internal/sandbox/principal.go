@@ -111,10 +111,8 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 		acl := identity.NewACL()
 		fixture.grant(acl)
 
-		if fixture.member != (identity.Member{}) {
-			for _, organization := range organizations {
-				s.world.grantGroups(acl, organization.Metadata.ID, fixture.member)
-			}
+		if fixture.user != "" {
+			s.world.grantUser(acl, fixture.user)
 		}
 
 		return &principal{legacy: fixture.legacy, service: fixture.service, acl: acl}, nil
@@ -140,6 +138,33 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 	}
 
 	return nil, &errUnauthenticated{"token validation failed"}
+}
+
+// grantUser limits a user's rights to the organizations it is a user of, as identity
+// finds a user's organizations from its organization users: there it belongs, even
+// in no group, and holds what the groups that name it give; elsewhere, whatever the
+// fixture granted, nothing. A user taken out of an organization loses it at once.
+func (w *world) grantUser(acl *identity.ACL, userID string) {
+	user, ok := w.Users[userID]
+	if !ok {
+		return
+	}
+
+	members := map[string]string{}
+	for _, record := range w.organizationUsersOf(userID) {
+		members[record.Metadata.OrganizationID] = record.Metadata.ID
+	}
+
+	for organizationID := range acl.Organizations {
+		if _, ok := members[organizationID]; !ok {
+			acl.Leave(organizationID)
+		}
+	}
+
+	for organizationID, id := range members {
+		acl.Join(organizationID)
+		w.grantGroups(acl, organizationID, identity.Member{UserID: id, Subject: user.Subject})
+	}
 }
 
 // grantGroups adds what the organization's groups give member in its projects.

@@ -160,6 +160,7 @@ var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
 	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
 	"groupid", "serviceAccountID",
+	"userID",
 }
 
 func validatePathIDs(r *http.Request) error {

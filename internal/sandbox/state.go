@@ -12,7 +12,7 @@ import (
 )
 
 // stateVersion is bumped whenever the saved form of world changes incompatibly.
-const stateVersion = 2
+const stateVersion = 3
 
 // world is everything a user can change: what -state saves and loads. The catalogue
 // (organizations, regions, flavors, global images, roles) is fixed and lives in
@@ -30,6 +30,10 @@ type world struct {
 	Projects                  map[string]*projectRecord                   `json:"projects"`
 	Groups                    map[string]*unikorn.Group                   `json:"groups"`
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
+	// Users are identity's global users, OrganizationUsers their memberships of
+	// organizations, by ID.
+	Users             map[string]*userRecord             `json:"users"`
+	OrganizationUsers map[string]*organizationUserRecord `json:"organizationUsers"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
@@ -98,6 +102,8 @@ func newWorld() *world {
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
+		Users:                     map[string]*userRecord{},
+		OrganizationUsers:         map[string]*organizationUserRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -123,6 +129,12 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 	if w.Version == 1 {
 		w.addIdentityFixtures()
 		w.Version = stateVersion
+	}
+
+	// Version 2 kept no users: groups named the fixture users by their IDs alone,
+	// the empty organization's administrator by its user ID in the fixture one.
+	if w.Version == 2 {
+		w.migrateUsers()
 	}
 
 	if w.Version != stateVersion {
