@@ -255,7 +255,9 @@ func (s *Sandbox) deleteGroup(req *request) (*reply, error) {
 	return replyOK(nil), nil
 }
 
-// listRoles lists the roles groups may hold: identity never shows its protected ones.
+// listRoles lists the roles the caller could give a group, as identity's
+// pkg/handler/roles does: never a protected one, nor one granting what the caller
+// does not hold itself (an auditor does not see administrator).
 func (s *Sandbox) listRoles(req *request) (*reply, error) {
 	organizationID := req.PathValue("organizationID")
 
@@ -266,7 +268,7 @@ func (s *Sandbox) listRoles(req *request) (*reply, error) {
 	result := []unikorn.Role{}
 
 	for _, role := range identity.Roles {
-		if role.Protected {
+		if role.Protected || req.caller.acl.AllowRole(organizationID, role) != nil {
 			continue
 		}
 

@@ -111,3 +111,39 @@ func TestAGroupDerivesUserIDsFromTheSandboxsOwnSubjects(t *testing.T) {
 	assert.Contains(t, string(response.body), `"userIDs":[]`)
 	assert.Contains(t, string(response.body), `"subjects":[]`)
 }
+
+// tokenWithRole is the token of a new service account of the fixture organization in
+// a new group that holds role.
+func (h *harness) tokenWithRole(roleID string) string {
+	h.t.Helper()
+
+	group := h.createGroup(organizationPath, "holders", unikorn.GroupSpec{RoleIDs: []string{roleID}, ServiceAccountIDs: []string{}})
+
+	var account unikorn.ServiceAccount
+
+	h.callAs(AdminToken, http.MethodPost, organizationPath("/serviceaccounts"), unikorn.ServiceAccountWrite{
+		Metadata: unikorn.WriteMetadata{Name: "holder"}, Spec: unikorn.ServiceAccountSpec{GroupIDs: []string{group.Metadata.ID}},
+	}).expect(http.StatusCreated, &account)
+
+	return account.Status.AccessToken
+}
+
+func TestRolesListWhatTheCallerCouldGrant(t *testing.T) {
+	h := newHarness(t)
+
+	names := func(token string) []string {
+		var roles []unikorn.Role
+
+		h.callAs(token, http.MethodGet, organizationPath("/roles"), nil).expect(http.StatusOK, &roles)
+
+		out := []string{}
+		for _, role := range roles {
+			out = append(out, role.Metadata.Name)
+		}
+
+		return out
+	}
+
+	assert.Equal(t, []string{"administrator", "auditor", "reader", "user"}, names(AdminToken))
+	assert.Equal(t, []string{"auditor"}, names(h.tokenWithRole(AuditorRoleID)), "an auditor holds neither administrator's writes nor the reader's storage classes")
+}
