@@ -107,6 +107,10 @@ const (
 	// organization through their administrators groups: it may create projects,
 	// groups and service accounts there, which no other fixture user may.
 	AdminToken = "sandbox-admin-token"
+	// PlatformAdminToken belongs to a platform administrator, as identity names them
+	// by subject (--platform-administrator-subjects): the chart's protected
+	// platform-administrator role, globally. Only it may set quotas.
+	PlatformAdminToken = "sandbox-platform-admin-token"
 )
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.
@@ -200,7 +204,10 @@ var (
 			}
 		},
 	}
-	administrator = fixturePrincipal{user: globalAdminID, grant: func(*identity.ACL) {}}
+	administrator         = fixturePrincipal{user: globalAdminID, grant: func(*identity.ACL) {}}
+	platformAdministrator = fixturePrincipal{grant: func(acl *identity.ACL) {
+		acl.GrantGlobal(mustRole(identity.PlatformAdministratorRoleID))
+	}}
 )
 
 // The catalogue: fixed, read-only, never saved.

@@ -51,17 +51,19 @@ func (s *Sandbox) getQuotas(req *request) (*reply, error) {
 	return replyOK(s.world.quotas(organizationID)), nil
 }
 
-// setQuotas is the administrator's quota update: listed kinds get the new quantity,
-// others keep theirs.
+// setQuotas is the platform administrator's quota update: listed kinds get the new
+// quantity, others keep theirs. Identity asks every caller for the permission, which
+// only the platform-administrator role grants; an organization's own administrator
+// may read its quotas but not set them.
 func (s *Sandbox) setQuotas(req *request) (*reply, error) {
-	var body unikorn.QuotasWrite
-	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacQuotas, opUpdate)); err != nil {
 		return nil, err
 	}
 
-	organizationID := req.PathValue("organizationID")
-
-	if err := requireOrganization(req.caller, organizationID, rbacQuotas, opUpdate); err != nil {
+	var body unikorn.QuotasWrite
+	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
 		return nil, err
 	}
 

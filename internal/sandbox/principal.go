@@ -91,6 +91,8 @@ func (s *Sandbox) fixtureFor(token string) (fixturePrincipal, bool) {
 		return serviceUser, true
 	case AdminToken:
 		return administrator, true
+	case PlatformAdminToken:
+		return platformAdministrator, true
 	}
 
 	return fixturePrincipal{}, false
