@@ -88,6 +88,8 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("POST /api/v1/organizations/{organizationID}/users", s.createUser)
 	s.handle("PUT /api/v1/organizations/{organizationID}/users/{userID}", s.updateUser)
 	s.handle("DELETE /api/v1/organizations/{organizationID}/users/{userID}", s.deleteUser)
+	s.handle("GET /api/v1/acl", s.getACL)
+	s.handle("GET /api/v1/organizations/{organizationID}/acl", s.getOrganizationACL)
 	s.handle("GET /api/v1/organizations/{organizationID}/quotas", s.getQuotas)
 	s.handle("PUT /api/v1/organizations/{organizationID}/quotas", s.setQuotas)
 	s.handleService(rbacAllocations, "POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)
