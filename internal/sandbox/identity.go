@@ -16,9 +16,9 @@ import (
 func (s *Sandbox) listOrganizations(req *request) (*reply, error) {
 	result := []unikorn.Organization{}
 
-	for _, organization := range organizations {
+	for _, organization := range s.world.organizationsByCatalogue() {
 		if req.caller.isMember(organization.Metadata.ID) {
-			result = append(result, organization)
+			result = append(result, *organization)
 		}
 	}
 
@@ -32,13 +32,12 @@ func (s *Sandbox) getOrganization(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	for _, organization := range organizations {
-		if organization.Metadata.ID == id {
-			return replyOK(organization), nil
-		}
+	organization, ok := s.world.Organizations[id]
+	if !ok {
+		return nil, errNotFound()
 	}
 
-	return nil, errNotFound()
+	return replyOK(organization), nil
 }
 
 func (s *Sandbox) getQuotas(req *request) (*reply, error) {

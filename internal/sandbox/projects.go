@@ -277,8 +277,10 @@ func (w *world) computeInstancesIn(projectID string) []string {
 	return ids
 }
 
-// addIdentityFixtures adds the fixture users, projects and the administrators groups.
+// addIdentityFixtures adds the fixture organizations, users, projects and the
+// administrators groups.
 func (w *world) addIdentityFixtures() {
+	w.addOrganizations()
 	w.addUserFixtures()
 
 	for _, p := range []struct{ organization, id, name string }{

@@ -68,6 +68,7 @@ func (s *Sandbox) registerRoutes() {
 	// Identity.
 	s.handle("GET /api/v1/organizations", s.listOrganizations)
 	s.handle("GET /api/v1/organizations/{organizationID}", s.getOrganization)
+	s.handle("PUT /api/v1/organizations/{organizationID}", s.updateOrganization)
 	s.handle("GET /api/v1/organizations/{organizationID}/projects", s.listProjects)
 	s.handle("POST /api/v1/organizations/{organizationID}/projects", s.createProject)
 	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)

@@ -30,6 +30,8 @@ type world struct {
 	Projects                  map[string]*projectRecord                   `json:"projects"`
 	Groups                    map[string]*unikorn.Group                   `json:"groups"`
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
+	// Organizations are the fixture organizations as updates left them.
+	Organizations map[string]*unikorn.Organization `json:"organizations"`
 	// Users are identity's global users, OrganizationUsers their memberships of
 	// organizations, by ID.
 	Users             map[string]*userRecord             `json:"users"`
@@ -102,6 +104,7 @@ func newWorld() *world {
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
+		Organizations:             map[string]*unikorn.Organization{},
 		Users:                     map[string]*userRecord{},
 		OrganizationUsers:         map[string]*organizationUserRecord{},
 		Quotas:                    map[string]map[string]int{},
@@ -131,8 +134,9 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 		w.Version = stateVersion
 	}
 
-	// Version 2 kept no users: groups named the fixture users by their IDs alone,
-	// the empty organization's administrator by its user ID in the fixture one.
+	// Version 2 kept no users and no organizations: groups named the fixture users by
+	// their IDs alone, the empty organization's administrator by its user ID in the
+	// fixture one.
 	if w.Version == 2 {
 		w.migrateUsers()
 	}

@@ -75,8 +75,9 @@ func TestFreshSandboxesAreIdentical(t *testing.T) {
 	}
 }
 
-// A world saved before users were kept (version 2) names the fixture users by their
-// IDs alone; loaded, the users join it and the groups name them as identity does.
+// A world saved before users and organizations were kept (version 2) names the
+// fixture users by their IDs alone; loaded, the organizations and users join it and
+// the groups name the users as identity does.
 func TestStateOfVersion2GainsTheUsers(t *testing.T) {
 	statePath := filepath.Join(t.TempDir(), "state.json")
 	group := func(id, organizationID string) string {
@@ -96,4 +97,5 @@ func TestStateOfVersion2GainsTheUsers(t *testing.T) {
 	assert.Equal(t, []string{EmptyAdminUserID}, read.Spec.UserIDs)
 	assert.Equal(t, []unikorn.Subject{{ID: AdminSubject, Email: AdminSubject, Issuer: h.url}}, read.Spec.Subjects)
 	assert.Len(t, h.users(AdminToken), 2)
+	h.callAs(AdminToken, http.MethodGet, organizationPath(""), nil).expect(http.StatusOK, nil)
 }

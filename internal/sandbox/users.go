@@ -304,10 +304,11 @@ func (s *Sandbox) deleteUser(req *request) (*reply, error) {
 	return replyOK(nil), nil
 }
 
-// migrateUsers brings a world saved before users were kept up to date: the fixture
-// users join it, and every group's members are named again as identity derives them
+// migrateUsers brings a world saved before users and organizations were kept up to
+// date: the fixture organizations and users join it, and every group's members are named again as identity derives them
 // from user IDs.
 func (w *world) migrateUsers() {
+	w.addOrganizations()
 	w.addUserFixtures()
 
 	for _, group := range w.Groups {
