@@ -253,12 +253,21 @@ func (s *Sandbox) createUser(req *request) (*reply, error) {
 	return replyCreated(s.world.renderUser(record)), nil
 }
 
+// findUser finds a user of the organization in the path, once the caller may act on users.
 func (s *Sandbox) findUser(req *request, operation string) (*organizationUserRecord, error) {
-	organizationID := req.PathValue("organizationID")
-
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacUsers, operation)); err != nil {
+	if err := s.allowUsers(req, operation); err != nil {
 		return nil, err
 	}
+
+	return s.organizationUserOf(req)
+}
+
+func (s *Sandbox) allowUsers(req *request, operation string) error {
+	return forbidden(req.caller.acl.AllowOrganization(req.PathValue("organizationID"), rbacUsers, operation))
+}
+
+func (s *Sandbox) organizationUserOf(req *request) (*organizationUserRecord, error) {
+	organizationID := req.PathValue("organizationID")
 
 	record, ok := s.world.OrganizationUsers[req.PathValue("userID")]
 	if !ok || record.Metadata.OrganizationID != organizationID {
@@ -269,14 +278,19 @@ func (s *Sandbox) findUser(req *request, operation string) (*organizationUserRec
 }
 
 // updateUser sets the organization user's state and rewrites its groups; the subject
-// is the global user's and does not change.
+// is the global user's and does not change. As identity, the body is read before the
+// user is looked up.
 func (s *Sandbox) updateUser(req *request) (*reply, error) {
-	record, err := s.findUser(req, opUpdate)
-	if err != nil {
+	if err := s.allowUsers(req, opUpdate); err != nil {
 		return nil, err
 	}
 
 	body, err := decodeUser(req)
+	if err != nil {
+		return nil, err
+	}
+
+	record, err := s.organizationUserOf(req)
 	if err != nil {
 		return nil, err
 	}

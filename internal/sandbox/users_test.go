@@ -86,6 +86,11 @@ func TestAUserJoinsGroupsByTheUsersAPIAndLosesThemWhenDeleted(t *testing.T) {
 	h.callAs(DefaultToken, http.MethodGet, organizationPath(""), nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	h.callAs(AdminToken, http.MethodDelete, organizationPath("/users/"+UserID), nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 	assert.Nil(t, findUserRead(h.users(AdminToken), UserID))
+
+	// An update reads its body before it looks the user up.
+	h.callAs(AdminToken, http.MethodPut, organizationPath("/users/"+UserID), `{"spec":{"subject":"x@example.com","state":"asleep","groupIDs":[]}}`).
+		expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	h.callAs(AdminToken, http.MethodPut, organizationPath("/users/"+UserID), write).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
 
 func TestAGroupDerivesUserIDsFromTheSandboxsOwnSubjects(t *testing.T) {
