@@ -63,7 +63,12 @@ func TestTheACLIsWhatTheCallersRolesGive(t *testing.T) {
 	assert.Equal(t, ProjectID, user.Projects[0].ID)
 	assert.True(t, grants(user.Projects[0].Endpoints, "region:networks:v2", "create"))
 
-	// A group naming the user's subject gives it the group's role at once.
+	// A group naming the user's subject gives it the group's role at once, whatever
+	// the subject's issuer: identity's group filter compares subjects by ID alone.
+	assert.False(t, grants(user.Organization.Endpoints, "identity:groups", "read"))
+	h.createGroup(organizationPath, "auditors", unikorn.GroupSpec{RoleIDs: []string{AuditorRoleID}, ServiceAccountIDs: []string{}, Subjects: []unikorn.Subject{{ID: UserSubject, Issuer: "https://accounts.example.com"}}})
+	assert.True(t, grants(h.acl(DefaultToken, organizationPath("/acl")).Organization.Endpoints, "identity:groups", "read"))
+
 	h.createGroup(organizationPath, "admins", unikorn.GroupSpec{RoleIDs: []string{AdministratorRoleID}, ServiceAccountIDs: []string{}, Subjects: []unikorn.Subject{{ID: UserSubject, Issuer: h.url}}})
 	assert.True(t, grants(h.acl(DefaultToken, organizationPath("/acl")).Organization.Endpoints, "identity:groups", "create"))
 
