@@ -377,7 +377,7 @@ type authClaims struct {
 }
 
 // userinfo is what identity's introspection says of the token's bearer: a user is
-// named by email (the sandbox's users' email is their ID, as group subjects have it)
+// named by its subject, its email
 // and belongs to the organizations RBAC finds it in; a service account by its ID, in
 // its organization; the service principal by its certificate's name, in none.
 func (p *principal) userinfo() userinfoClaims {
@@ -391,7 +391,7 @@ func (p *principal) userinfo() userinfoClaims {
 	verified := true
 
 	return userinfoClaims{
-		Sub: p.userID, Email: p.userID, EmailVerified: &verified,
+		Sub: p.subject, Email: p.subject, EmailVerified: &verified,
 		Authz: authClaims{Acctype: acctypeUser, OrgIDs: p.organizations()},
 	}
 }

@@ -127,9 +127,9 @@ func TestTokenExchangeMintsASignedPassport(t *testing.T) {
 	now := float64(h.clock.Now().Unix())
 
 	assert.Equal(t, map[string]any{
-		"iss": "uni-identity", "sub": UserID, "aud": []any{"https://region.example.com/", "uni-region"},
+		"iss": "uni-identity", "sub": UserSubject, "aud": []any{"https://region.example.com/", "uni-region"},
 		"iat": now, "nbf": now, "exp": now + 60, "jti": claims["jti"],
-		"typ": "passport", "acctype": "user", "source": "uni", "src_iss": "uni", "email": UserID,
+		"typ": "passport", "acctype": "user", "source": "uni", "src_iss": "uni", "email": UserSubject,
 		"org_ids": []any{OrganizationID}, "org_id": OrganizationID, "project_id": ProjectID,
 	}, claims)
 
@@ -250,9 +250,9 @@ func TestUserinfoIntrospectsEveryKindOfToken(t *testing.T) {
 		token string
 		want  userinfoClaims
 	}{
-		{DefaultToken, userinfoClaims{Sub: UserID, Email: UserID, Authz: authClaims{Acctype: "user", OrgIDs: []string{OrganizationID}}}},
-		{AdminToken, userinfoClaims{Sub: AdminUserID, Email: AdminUserID, Authz: authClaims{Acctype: "user", OrgIDs: []string{OrganizationID, EmptyOrganizationID}}}},
-		{OutsiderToken, userinfoClaims{Sub: OutsiderUserID, Email: OutsiderUserID, Authz: authClaims{Acctype: "user", OrgIDs: []string{}}}},
+		{DefaultToken, userinfoClaims{Sub: UserSubject, Email: UserSubject, Authz: authClaims{Acctype: "user", OrgIDs: []string{OrganizationID}}}},
+		{AdminToken, userinfoClaims{Sub: AdminSubject, Email: AdminSubject, Authz: authClaims{Acctype: "user", OrgIDs: []string{OrganizationID, EmptyOrganizationID}}}},
+		{OutsiderToken, userinfoClaims{Sub: OutsiderSubject, Email: OutsiderSubject, Authz: authClaims{Acctype: "user", OrgIDs: []string{}}}},
 		{ServiceToken, userinfoClaims{Sub: "unikorn-compute", Authz: authClaims{Acctype: "system", OrgIDs: []string{}}}},
 		{account.Status.AccessToken, userinfoClaims{Sub: account.Metadata.ID, Authz: authClaims{Acctype: "service", OrgIDs: []string{EmptyOrganizationID}}}},
 	} {
@@ -272,7 +272,7 @@ func TestUserinfoIntrospectsEveryKindOfToken(t *testing.T) {
 	var info userinfoClaims
 
 	h.postForm("/oauth2/v2/userinfo", url.Values{"access_token": {DefaultToken}}).expect(http.StatusOK, &info)
-	assert.Equal(t, UserID, info.Sub)
+	assert.Equal(t, UserSubject, info.Sub)
 }
 
 func TestOrganizationOAuth2Providers(t *testing.T) {
@@ -318,7 +318,7 @@ func TestOrganizationOAuth2Providers(t *testing.T) {
 	// The platform's are anyone's to list.
 	h.callAs(OutsiderToken, http.MethodGet, "/api/v1/oauth2providers", nil).expect(http.StatusOK, &listed)
 	require.Len(t, listed, 1)
-	assert.Equal(t, sandboxIssuer, listed[0].Spec.Issuer)
+	assert.Equal(t, h.url, listed[0].Spec.Issuer, "the platform's provider issues the sandbox's own users")
 }
 
 func TestEachServiceAnswersItsVersionAtItsBaseURL(t *testing.T) {

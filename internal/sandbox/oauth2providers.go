@@ -41,7 +41,7 @@ var oauth2ProviderTypes = []string{"google", "microsoft", "github"}
 // empty.
 var platformOAuth2Providers = []oauth2Provider{{
 	Metadata: unikorn.OrganizationScopedMetadata{ReadMetadata: provisionedMetadata(PlatformOAuth2ProviderID, "sandbox")},
-	Spec:     oauth2ProviderSpec{Issuer: sandboxIssuer, ClientID: "unikorn-sandbox"},
+	Spec:     oauth2ProviderSpec{Issuer: localIssuer, ClientID: "unikorn-sandbox"},
 }}
 
 // read is the provider as identity answers it.
@@ -63,10 +63,16 @@ func (s *Sandbox) registerOAuth2ProviderRoutes() {
 
 // listPlatformOAuth2Providers asks no permission: whoever is signed in may see where
 // one signs in.
-func (s *Sandbox) listPlatformOAuth2Providers(*request) (*reply, error) {
+func (s *Sandbox) listPlatformOAuth2Providers(req *request) (*reply, error) {
 	result := make([]oauth2Provider, 0, len(platformOAuth2Providers))
 	for i := range platformOAuth2Providers {
-		result = append(result, platformOAuth2Providers[i].read())
+		provider := platformOAuth2Providers[i].read()
+		if provider.Spec.Issuer == localIssuer {
+			// The issuer the sandbox's users' subjects name: its own address.
+			provider.Spec.Issuer = baseURL(req.Request)
+		}
+
+		result = append(result, provider)
 	}
 
 	return uncacheable(replyOK(result)), nil

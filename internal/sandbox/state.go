@@ -12,7 +12,7 @@ import (
 )
 
 // stateVersion is bumped whenever the saved form of world changes incompatibly.
-const stateVersion = 2
+const stateVersion = 3
 
 // world is everything a user can change: what -state saves and loads. The catalogue
 // (organizations, regions, flavors, global images, roles) is fixed and lives in
@@ -30,6 +30,12 @@ type world struct {
 	Projects                  map[string]*projectRecord                   `json:"projects"`
 	Groups                    map[string]*unikorn.Group                   `json:"groups"`
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
+	// Organizations are the fixture organizations as updates left them.
+	Organizations map[string]*unikorn.Organization `json:"organizations"`
+	// Users are identity's global users, OrganizationUsers their memberships of
+	// organizations, by ID.
+	Users             map[string]*userRecord             `json:"users"`
+	OrganizationUsers map[string]*organizationUserRecord `json:"organizationUsers"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
 	// OAuth2Providers are the organizations' own OAuth2 providers.
@@ -110,6 +116,9 @@ func newWorld() *world {
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
+		Organizations:             map[string]*unikorn.Organization{},
+		Users:                     map[string]*userRecord{},
+		OrganizationUsers:         map[string]*organizationUserRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -135,6 +144,13 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 	if w.Version == 1 {
 		w.addIdentityFixtures()
 		w.Version = stateVersion
+	}
+
+	// Version 2 kept no users and no organizations: groups named the fixture users by
+	// their IDs alone, the empty organization's administrator by its user ID in the
+	// fixture one.
+	if w.Version == 2 {
+		w.migrateUsers()
 	}
 
 	if w.Version != stateVersion {
