@@ -20,14 +20,14 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -191,8 +191,8 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
-		loadbalancer.NewResource,
-		filestorage.NewResource,
+		loadbalancing.NewResource,
+		storage.NewResource,
 	}
 }
 
@@ -213,9 +213,9 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
-		loadbalancer.NewDataSource,
-		filestorage.NewDataSource,
-		filestorage.NewClassesDataSource,
+		loadbalancing.NewDataSource,
+		storage.NewDataSource,
+		storage.NewClassesDataSource,
 	}
 }
 
@@ -246,7 +246,7 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
-		loadbalancer.NewListResource,
-		filestorage.NewListResource,
+		loadbalancing.NewListResource,
+		storage.NewListResource,
 	}
 }

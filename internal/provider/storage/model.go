@@ -2,7 +2,7 @@
 // unikorn_file_storage resource (NFS shares that instances mount from the networks
 // they are attached to), its data source and list resource, and the
 // unikorn_file_storage_classes data source.
-package filestorage
+package storage
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package loadbalancer_test
+package loadbalancing_test
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package filestorage
+package storage
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package filestorage_test
+package storage_test
 
 import (
 	"fmt"

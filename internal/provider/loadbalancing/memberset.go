@@ -1,4 +1,4 @@
-package loadbalancer
+package loadbalancing
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func (t memberSetType) Equal(o attr.Type) bool {
 }
 
 func (t memberSetType) String() string {
-	return "loadbalancer.memberSetType[" + t.ElemType.String() + "]"
+	return "loadbalancing.memberSetType[" + t.ElemType.String() + "]"
 }
 
 func (t memberSetType) ValueFromSet(_ context.Context, in basetypes.SetValue) (basetypes.SetValuable, diag.Diagnostics) {

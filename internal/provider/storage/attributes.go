@@ -1,4 +1,4 @@
-package filestorage
+package storage
 
 // Descriptions of file storage's attributes, shared by the resource, the data source
 // and the list resource, so that each is described once.
