@@ -20,7 +20,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -57,19 +56,13 @@ const (
 	regionPrefix = "/region"
 )
 
-// ratchet is -known: see judge.
-var ratchet bool
-
 func main() {
 	repo := flag.String("repo", "..", "the provider's repository, whose cmd/unikorn-sandbox is run")
 	work := flag.String("work", "", "directory for the binaries and reports (default: a temporary one)")
 	verbose := flag.Bool("v", false, "show the suites' own output")
 	only := flag.String("suite", "", "run only this suite (region or identity)")
 	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
-	ratchetFlag := flag.Bool("known", false, "pass when the only failures are the known ones of skips.go, and fail when one of those passes")
 	flag.Parse()
-
-	ratchet = *ratchetFlag
 
 	code, err := run(*repo, *work, *verbose, *only, *focus)
 	if err != nil {
@@ -176,68 +169,15 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 		fmt.Printf("\n%s's failures:\n", res.suite)
 
 		for _, f := range res.failures {
-			mark := "NEW"
-			if k := knownFailure(res.suite, f.name); k != nil {
-				mark = "known: " + k.reason
-			}
-
-			fmt.Printf("- %s\n    %s\n    (%s)\n", f.name, f.message, mark)
+			fmt.Printf("- %s\n    %s\n", f.name, f.message)
 		}
 	}
 
-	if !ratchet {
-		if failed > 0 {
-			return 1, nil
-		}
-
-		return 0, nil
+	if failed > 0 {
+		return 1, nil
 	}
 
-	return judge(results, focus != ""), nil
-}
-
-// judge holds a run to the known failures: it fails on a failure not known, and on a
-// known failure that no longer fails (unless the run was narrowed, when not every known
-// spec ran).
-func judge(results []result, narrowed bool) int {
-	code := 0
-
-	for _, res := range results {
-		failing := map[*known]bool{}
-
-		for _, f := range res.failures {
-			k := knownFailure(res.suite, f.name)
-			if k == nil {
-				code = 1
-				fmt.Printf("\n%s: a failure that is not known: %s\n", res.suite, f.name)
-
-				continue
-			}
-
-			failing[k] = true
-		}
-
-		for i := range knownFailures {
-			k := &knownFailures[i]
-			if k.suite == res.suite && !failing[k] && !narrowed {
-				code = 1
-				fmt.Printf("\n%s: known to fail, now passes: take it off knownFailures in skips.go: %s\n", res.suite, k.pattern)
-			}
-		}
-	}
-
-	return code
-}
-
-func knownFailure(suiteName, spec string) *known {
-	for i := range knownFailures {
-		k := &knownFailures[i]
-		if k.suite == suiteName && regexp.MustCompile(k.pattern).MatchString(spec) {
-			return k
-		}
-	}
-
-	return nil
+	return 0, nil
 }
 
 func step(format string, args ...any) {

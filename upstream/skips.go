@@ -77,17 +77,3 @@ func skipPattern(suiteName string) string {
 
 	return strings.Join(patterns, "|")
 }
-
-// known is a spec that fails against the sandbox today because the sandbox does not yet
-// answer as Unikorn does. It is not skipped: it runs, and its failure is reported. It
-// only keeps `make test` to the failures already known, so that any other failure, a
-// spec that passed before, fails the run, and a known spec that passes fails it too
-// until it is taken off this list, which so stays true. The list shrinks to nothing as
-// the sandbox learns what it lacks.
-type known struct {
-	suite   string
-	pattern string // a regular expression on the spec's full text
-	reason  string
-}
-
-var knownFailures = []known{}
