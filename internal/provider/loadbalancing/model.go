@@ -252,8 +252,8 @@ func (m *model) setRest(ctx context.Context, lb *loadbalancing.LoadBalancer, dia
 	m.ProjectID = types.StringValue(lb.ProjectID)
 	m.RegionID = types.StringValue(lb.RegionID)
 	m.PublicIPEnabled = types.BoolValue(lb.PublicIP)
-	m.VIPAddress = optionalString(lb.VIPAddress)
-	m.PublicIP = optionalString(lb.PublicIPAddress)
+	m.VIPAddress = family.OptionalString(lb.VIPAddress)
+	m.PublicIP = family.OptionalString(lb.PublicIPAddress)
 	m.ProvisioningStatus = types.StringValue(lb.ProvisioningStatus)
 	m.HealthStatus = types.StringValue(lb.HealthStatus)
 
@@ -270,14 +270,6 @@ func (m *model) setRest(ctx context.Context, lb *loadbalancing.LoadBalancer, dia
 	listenersValue, d := types.MapValue(listenerType, values)
 	diags.Append(d...)
 	m.Listeners = listenersValue
-}
-
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(s)
 }
 
 // listenerValue is a listener as the state holds it, in prior's forms where region

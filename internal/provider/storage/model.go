@@ -141,8 +141,8 @@ func (m *storageModel) setRest(ctx context.Context, fs *storage.FileStorage, dia
 func newPolicyModel(policy storage.SnapshotPolicy) policyModel {
 	model := policyModel{
 		Interval:   types.StringValue(policy.Schedule.Interval),
-		TimeOfDay:  optionalString(policy.Schedule.TimeOfDay),
-		DayOfWeek:  optionalString(policy.Schedule.DayOfWeek),
+		TimeOfDay:  family.OptionalString(policy.Schedule.TimeOfDay),
+		DayOfWeek:  family.OptionalString(policy.Schedule.DayOfWeek),
 		DayOfMonth: types.Int64Null(),
 		Keep:       types.Int64Value(int64(policy.Retention.Keep)),
 	}
@@ -161,7 +161,7 @@ func newMountModel(ctx context.Context, attachment storage.Attachment, diags *di
 	}
 
 	return mountModel{
-		MountSource:  optionalString(attachment.MountSource),
+		MountSource:  family.OptionalString(attachment.MountSource),
 		MountOptions: options,
 		Status:       types.StringValue(attachment.ProvisioningStatus),
 	}
@@ -257,14 +257,6 @@ func mapValue[T any](ctx context.Context, elementType attr.Type, elements map[st
 	diags.Append(d...)
 
 	return value
-}
-
-func optionalString(value string) types.String {
-	if value == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(value)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
