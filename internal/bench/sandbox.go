@@ -190,7 +190,7 @@ func (p *sandboxProcess) setQuotas(ctx context.Context, instances int) error {
 		return err
 	}
 
-	request.Header.Set("Authorization", "Bearer "+sandbox.ServiceToken)
+	request.Header.Set("Authorization", "Bearer "+sandbox.PlatformAdminToken)
 	request.Header.Set("Content-Type", "application/json")
 
 	response, err := http.DefaultClient.Do(request)

@@ -56,7 +56,7 @@ func (e *env) setQuota(t *testing.T, kind string, quantity int) {
 	request, err := http.NewRequestWithContext(t.Context(), http.MethodPut,
 		e.URL+"/api/v1/organizations/"+sandbox.OrganizationID+"/quotas", bytes.NewReader(body))
 	require.NoError(t, err)
-	request.Header.Set("Authorization", "Bearer "+sandbox.ServiceToken)
+	request.Header.Set("Authorization", "Bearer "+sandbox.PlatformAdminToken)
 	request.Header.Set("Content-Type", "application/json")
 
 	response, err := http.DefaultClient.Do(request)
