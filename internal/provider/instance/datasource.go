@@ -66,7 +66,7 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: observedDescription("name", "With `network_id`, an alternative to `id`."),
-				Validators:          []validator.String{nameValidator{}},
+				Validators:          []validator.String{validators.Name("instance")},
 			},
 			"flavor_id":                    computed("flavor_id"),
 			"image_id":                     computed("image_id"),
