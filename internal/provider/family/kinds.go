@@ -23,9 +23,7 @@ func (e *Ephemeral) Metadata(_ context.Context, _ ephemeral.MetadataRequest, res
 }
 
 func (e *Ephemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	if req.ProviderData != nil {
-		e.Provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
+	e.keep(req.ProviderData, &resp.Diagnostics)
 }
 
 // Action is DataSource for an action: embedded, it answers Metadata and Configure as
@@ -39,9 +37,7 @@ func (a *Action) Metadata(_ context.Context, _ action.MetadataRequest, resp *act
 }
 
 func (a *Action) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	if req.ProviderData != nil {
-		a.Provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
+	a.keep(req.ProviderData, &resp.Diagnostics)
 }
 
 // Begin is DataSource's Begin for an action, which Terraform invokes when it applies,
@@ -50,4 +46,12 @@ func (a *Action) Begin(ctx context.Context, config tfsdk.Config, m any, diags *d
 	diags.Append(config.Get(ctx, m)...)
 
 	return !diags.HasError() && a.Provider.Reachable(a.Looks, providerdata.RemedyApply, diags)
+}
+
+// keep keeps the provider's data, once Terraform has configured it (before, a
+// validation sees none).
+func (d *DataSource) keep(providerData any, diags *diag.Diagnostics) {
+	if providerData != nil {
+		d.Provider = providerdata.From(providerData, diags)
+	}
 }
