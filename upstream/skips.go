@@ -24,7 +24,7 @@ var suites = []suite{
 		pkg:  "github.com/unikorn-cloud/region/test/api/suites",
 		vars: []string{
 			"API_BASE_URL", "REGION_BASE_URL", "API_AUTH_TOKEN", "REQUEST_TIMEOUT", "TEST_TIMEOUT", "TEST_ORG_ID", "TEST_PROJECT_ID",
-			"TEST_REGION_ID", "TEST_SECONDARY_ORG_ID", "TEST_SECONDARY_AUTH_TOKEN", "TEST_SERVER_FLAVOR_ID",
+			"TEST_REGION_ID", "TEST_PRIVATE_REGION_ID", "TEST_SECONDARY_ORG_ID", "TEST_SECONDARY_PROJECT_ID", "TEST_SECONDARY_AUTH_TOKEN", "TEST_SERVER_FLAVOR_ID",
 			"TEST_SERVER_IMAGE_ID", "TEST_SERVER_REBUILD_IMAGE_ID", "INTERNAL_API_ACTOR",
 		},
 	},
@@ -64,7 +64,6 @@ var unset = []struct{ suite, variable, reason string }{
 	{"region", "INTERNAL_API_CLIENT_CERT", "region's internal API authenticates services by mTLS client certificates, which the sandbox does not issue"},
 	{"region", "INTERNAL_API_CLIENT_KEY", "as INTERNAL_API_CLIENT_CERT"},
 	{"region", "TEST_SERVER_INFRASTRUCTURE_REF", "a reference to OpenStack infrastructure (hack/openstack/configure-server), which a simulation has none of"},
-	{"region", "TEST_PRIVATE_REGION_ID", "not yet: the sandbox has no organization-private region; its specs skip until it has one (a gap, not a reason)"},
 }
 
 func skipPattern(suiteName string) string {
@@ -78,3 +77,17 @@ func skipPattern(suiteName string) string {
 
 	return strings.Join(patterns, "|")
 }
+
+// known is a spec that fails against the sandbox today because the sandbox does not yet
+// answer as Unikorn does. It is not skipped: it runs, and its failure is reported. It
+// only keeps `make test` to the failures already known, so that any other failure, a
+// spec that passed before, fails the run, and a known spec that passes fails it too
+// until it is taken off this list, which so stays true. The list shrinks to nothing as
+// the sandbox learns what it lacks.
+type known struct {
+	suite   string
+	pattern string // a regular expression on the spec's full text
+	reason  string
+}
+
+var knownFailures = []known{}

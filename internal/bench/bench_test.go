@@ -17,10 +17,10 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -439,11 +439,11 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	assert.Equal(t, floor.Pace{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond}, instances,
 		"the provisioning or deprovisioning, the write and the read")
 
-	for _, typeName := range []string{network.NetworkTypeName, network.SecurityGroupTypeName, network.SSHCertificateAuthorityTypeName, loadbalancer.TypeName} {
+	for _, typeName := range []string{networking.NetworkTypeName, networking.SecurityGroupTypeName, networking.SSHCertificateAuthorityTypeName, loadbalancing.TypeName} {
 		assert.Equal(t, stage, pacing[typeName], "%s: the provisioning or deprovisioning, the look-up, the write and the read", typeName)
 	}
 
-	assert.Equal(t, floor.Pace{Create: 3075 * time.Millisecond, Delete: 550 * time.Millisecond}, pacing[filestorage.TypeName],
+	assert.Equal(t, floor.Pace{Create: 3075 * time.Millisecond, Delete: 550 * time.Millisecond}, pacing[storage.TypeName],
 		"the storage until its mount is reported")
 
 	// The configuration makes the network and the authority side by side; then the
@@ -451,10 +451,10 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	// destroy goes the other way.
 	inWaves := func(each time.Duration) time.Duration { return time.Duration(r.waves(100)) * each }
 	stages := func(change func(floor.Pace) time.Duration) time.Duration {
-		first := max(change(pacing[network.NetworkTypeName]), change(pacing[network.SSHCertificateAuthorityTypeName]))
-		second := max(change(pacing[network.SecurityGroupTypeName]), change(pacing[filestorage.TypeName]))
+		first := max(change(pacing[networking.NetworkTypeName]), change(pacing[networking.SSHCertificateAuthorityTypeName]))
+		second := max(change(pacing[networking.SecurityGroupTypeName]), change(pacing[storage.TypeName]))
 
-		return first + second + change(pacing[loadbalancer.TypeName])
+		return first + second + change(pacing[loadbalancing.TypeName])
 	}
 	// The floor's reads are not paced; the bounds count the refresh's round trips.
 	basis := pacedFloorBasis(WorkloadRealistic)

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -1163,7 +1163,7 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 	}
 
 	pacing := floorPacing(r.Options)
-	instancePace, storage := pacing[instance.TypeName], pacing[filestorage.TypeName]
+	instancePace, storage := pacing[instance.TypeName], pacing[storage.TypeName]
 	fmt.Fprintf(b, "\n### The %s, %s\n\n", FloorPaced, workload)
 	update := ""
 	if workload == WorkloadRealistic {

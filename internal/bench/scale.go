@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/bench/floor"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -87,8 +87,8 @@ func floorPacing(options Options) floor.Pacing {
 
 	var stage floor.Pace
 	stage.Create, stage.Delete = r.realisticStage()
-	storage := stage
-	storage.Create += r.mountLater()
+	share := stage
+	share.Create += r.mountLater()
 
 	return floor.Pacing{
 		instance.TypeName: {
@@ -96,11 +96,11 @@ func floorPacing(options Options) floor.Pacing {
 			Update: r.Bound(instances, PhaseTags, wave) - refresh,
 			Delete: r.Bound(instances, PhaseDestroy, wave) - refresh,
 		},
-		network.NetworkTypeName:                 stage,
-		network.SecurityGroupTypeName:           stage,
-		network.SSHCertificateAuthorityTypeName: stage,
-		filestorage.TypeName:                    storage,
-		loadbalancer.TypeName:                   stage,
+		networking.NetworkTypeName:                 stage,
+		networking.SecurityGroupTypeName:           stage,
+		networking.SSHCertificateAuthorityTypeName: stage,
+		storage.TypeName:                           share,
+		loadbalancing.TypeName:                     stage,
 	}
 }
 

@@ -77,4 +77,7 @@ type Image struct {
 	CreationTime time.Time
 	// Tags are those a caller set; reserved tags (the snapshot's provenance) are left out.
 	Tags map[string]string
+	// Spec is what the image is for: architecture, virtualization, operating system,
+	// the disk it needs.
+	Spec ImageSpec
 }

@@ -418,7 +418,7 @@ func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request Snapsh
 		return nil, fmt.Errorf("snapshotting instance %s: %w", instance.ID, err)
 	}
 
-	image, err = c.service.waitImage(ctx, instance, image, progress)
+	image, err = c.service.waitSnapshot(ctx, instance, image, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,10 @@ type Images interface {
 	// SnapshotImage makes an image of instance through instances and waits until it is
 	// ready. A returned image exists and must be tracked even when err is not nil.
 	SnapshotImage(ctx context.Context, instances Instances, instance *Instance, request SnapshotRequest, progress Progress) (*Image, error)
+	// ImportImage imports an image from a URI and waits until it is ready (see
+	// Service.ImportImage). A returned image exists and must be tracked even when err is
+	// not nil.
+	ImportImage(ctx context.Context, request ImageImport, progress Progress) (*Image, error)
 	// ReadImage returns the image, or nil when region has definitely none: it answered
 	// 404 for longer than the read lag.
 	ReadImage(ctx context.Context, ref ImageRef) (*Image, error)
@@ -53,7 +57,9 @@ func (s *Service) SnapshotImage(ctx context.Context, instances Instances, instan
 ) (*Image, error) {
 	scope := ImageRef{OrganizationID: instance.OrganizationID, RegionID: instance.RegionID}
 
-	before, err := s.snapshotsOf(ctx, scope, instance.ID, request.Name)
+	ofInstance := snapshotOf(instance.ID, request.Name)
+
+	before, err := s.ownedIDs(ctx, scope, ofInstance)
 	if err != nil {
 		return nil, fmt.Errorf("listing the images of instance %s: %w", instance.ID, err)
 	}
@@ -67,7 +73,7 @@ func (s *Service) SnapshotImage(ctx context.Context, instances Instances, instan
 		return nil, err
 	}
 
-	made, findErr := s.adoptSnapshot(ctx, scope, instance.ID, request.Name, before, !cloud.IsClientError(err))
+	made, findErr := s.adoptImage(ctx, scope, ofInstance, before, !cloud.IsClientError(err))
 	if findErr != nil {
 		return nil, fmt.Errorf("%w; and looking for the image it may have made failed: %w", err, findErr)
 	}
@@ -82,7 +88,7 @@ func (s *Service) SnapshotImage(ctx context.Context, instances Instances, instan
 		return imageFrom(made, scope), err
 	}
 
-	ready, err := s.waitImage(ctx, instance, made, progress)
+	ready, err := s.waitSnapshot(ctx, instance, made, progress)
 	if err != nil {
 		return imageFrom(made, scope), err
 	}
@@ -102,12 +108,30 @@ func mayHaveMade(err error) bool {
 	return !errors.Is(err, ErrNotFound) && !errors.As(err, &validation) && !errors.As(err, &access) && !errors.As(err, &rights)
 }
 
-// adoptSnapshot returns the one image of name from instanceID that is not in before,
-// or nil when there is none. Looking goes on for the read lag when lagging is set (the
-// snapshot got no definite answer, so a new image may not be listed yet); it runs on
-// a context of its own, because a wait that ran out of time is a reason to look.
-func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID, name string,
-	before map[string]bool, lagging bool,
+// ownedImage picks out, among an organization's own images, those of one making: a
+// snapshot of an instance, or an import of a name. It says what it picks in errors.
+type ownedImage struct {
+	keep func(*unikorn.Image) bool
+	what string
+}
+
+// snapshotOf picks the images of name made from instanceID.
+func snapshotOf(instanceID, name string) ownedImage {
+	return ownedImage{
+		keep: func(image *unikorn.Image) bool {
+			from, _ := image.Metadata.Tags.Get(SnapshotInstanceIDTag)
+
+			return from == instanceID && image.Metadata.Name == name
+		},
+		what: fmt.Sprintf("images of instance %s named %q", instanceID, name),
+	}
+}
+
+// adoptImage returns the one image that picked keeps and that is not in before, or nil
+// when there is none. Looking goes on for the read lag when lagging is set (the request
+// got no definite answer, so a new image may not be listed yet); it runs on a context
+// of its own, because a wait that ran out of time is a reason to look.
+func (s *Service) adoptImage(ctx context.Context, scope ImageRef, picked ownedImage, before map[string]bool, lagging bool,
 ) (*unikorn.Image, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout+s.ReadLag())
 	defer cancel()
@@ -122,7 +146,7 @@ func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID,
 
 		err := s.persist(ctx, func(ctx context.Context) error {
 			var err error
-			images, err = s.listSnapshots(ctx, scope, instanceID, name)
+			images, err = s.listOwned(ctx, scope, picked)
 
 			return err
 		})
@@ -147,7 +171,7 @@ func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID,
 				ids[i] = made[i].Metadata.ID
 			}
 
-			return nil, fmt.Errorf("%d new images of instance %s are named %q (%v); delete the extra ones", len(made), instanceID, name, ids)
+			return nil, fmt.Errorf("%d new %s (%v); delete the extra ones", len(made), picked.what, ids)
 		case !time.Now().Before(settled):
 			return nil, nil
 		}
@@ -158,9 +182,9 @@ func (s *Service) adoptSnapshot(ctx context.Context, scope ImageRef, instanceID,
 	}
 }
 
-// snapshotsOf returns the IDs of the images of name made from instanceID.
-func (s *Service) snapshotsOf(ctx context.Context, scope ImageRef, instanceID, name string) (map[string]bool, error) {
-	images, err := s.listSnapshots(ctx, scope, instanceID, name)
+// ownedIDs returns the IDs of the images picked keeps.
+func (s *Service) ownedIDs(ctx context.Context, scope ImageRef, picked ownedImage) (map[string]bool, error) {
+	images, err := s.listOwned(ctx, scope, picked)
 	if err != nil {
 		return nil, err
 	}
@@ -173,9 +197,8 @@ func (s *Service) snapshotsOf(ctx context.Context, scope ImageRef, instanceID, n
 	return ids, nil
 }
 
-// listSnapshots lists the organization's own images of name made from instanceID, in
-// any state.
-func (s *Service) listSnapshots(ctx context.Context, scope ImageRef, instanceID, name string) ([]unikorn.Image, error) {
+// listOwned lists the organization's own images in any state that picked keeps.
+func (s *Service) listOwned(ctx context.Context, scope ImageRef, picked ownedImage) ([]unikorn.Image, error) {
 	images, err := s.client.ListImagesV2(ctx, scope.RegionID, unikorn.ImageQuery{
 		OrganizationIDs: []string{scope.OrganizationID}, Scope: unikorn.ImageScopeOwned, Status: imageStates,
 	})
@@ -183,15 +206,15 @@ func (s *Service) listSnapshots(ctx context.Context, scope ImageRef, instanceID,
 		return nil, err
 	}
 
-	var snapshots []unikorn.Image
+	var kept []unikorn.Image
 
-	for _, image := range images {
-		if from, _ := image.Metadata.Tags.Get(SnapshotInstanceIDTag); from == instanceID && image.Metadata.Name == name {
-			snapshots = append(snapshots, image)
+	for i := range images {
+		if picked.keep(&images[i]) {
+			kept = append(kept, images[i])
 		}
 	}
 
-	return snapshots, nil
+	return kept, nil
 }
 
 // ReadImage implements Images. A 404 right after a snapshot may be region's cache not

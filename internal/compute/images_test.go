@@ -73,6 +73,7 @@ func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	assert.Equal(t, compute.Image{
 		ID: image.ID, Name: "golden", OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID,
 		InstanceID: instance.ID, Status: unikorn.ImageReady, CreationTime: image.CreationTime, Tags: map[string]string{"role": "web"},
+		Spec: image.Spec,
 	}, *image)
 	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the snapshot was sent once")
 }

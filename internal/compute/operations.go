@@ -160,17 +160,26 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		return nil, fmt.Errorf("snapshotting instance %s: %w", instance.ID, err)
 	}
 
-	return s.waitImage(ctx, instance, image, progress)
+	return s.waitSnapshot(ctx, instance, image, progress)
 }
 
-// waitImage waits until the snapshot image of instance is ready, reporting its states.
-func (s *Service) waitImage(ctx context.Context, instance *Instance, image *unikorn.Image, progress Progress) (*unikorn.Image, error) {
-	s.catalogue.forgetImages(instance.OrganizationID, instance.RegionID)
-	progress(fmt.Sprintf("Snapshot image %s (%s) is %s.", image.Metadata.ID, image.Metadata.Name, image.Status.State))
+// waitSnapshot waits until the snapshot image of instance is ready, reporting its states.
+func (s *Service) waitSnapshot(ctx context.Context, instance *Instance, image *unikorn.Image, progress Progress) (*unikorn.Image, error) {
+	return s.waitImage(ctx, ImageRef{OrganizationID: instance.OrganizationID, RegionID: instance.RegionID}, "Snapshot image", image, progress,
+		func() error { return &SnapshotFailedError{InstanceID: instance.ID, ImageID: image.Metadata.ID} })
+}
+
+// waitImage waits until the image, found in scope, is ready, reporting its states as
+// those of what (e.g. "Snapshot image"); failed is the error of an image that failed.
+func (s *Service) waitImage(ctx context.Context, scope ImageRef, what string, image *unikorn.Image, progress Progress,
+	failed func() error,
+) (*unikorn.Image, error) {
+	s.catalogue.forgetImages(scope.OrganizationID, scope.RegionID)
+	progress(fmt.Sprintf("%s %s (%s) is %s.", what, image.Metadata.ID, image.Metadata.Name, image.Status.State))
 
 	state := image.Status.State
 	err := s.WaitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
-		latest, err := s.client.GetImage(ctx, instance.OrganizationID, instance.RegionID, image.Metadata.ID)
+		latest, err := s.client.GetImage(ctx, scope.OrganizationID, scope.RegionID, image.Metadata.ID)
 		if unikorn.IsNotFound(err) {
 			return false, nil
 		}
@@ -182,11 +191,11 @@ func (s *Service) waitImage(ctx context.Context, instance *Instance, image *unik
 		image = latest
 		if image.Status.State != state {
 			state = image.Status.State
-			progress(fmt.Sprintf("Snapshot image %s is %s.", image.Metadata.ID, state))
+			progress(fmt.Sprintf("%s %s is %s.", what, image.Metadata.ID, state))
 		}
 
 		if state == unikorn.ImageFailed {
-			return false, &SnapshotFailedError{InstanceID: instance.ID, ImageID: image.Metadata.ID}
+			return false, failed()
 		}
 
 		return state == unikorn.ImageReady, nil

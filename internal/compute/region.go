@@ -149,6 +149,7 @@ func imageFromRegion(image *unikorn.Image) *Image {
 		Status:       image.Status.State,
 		CreationTime: image.Metadata.CreationTime,
 		Tags:         SnapshotTags(image),
+		Spec:         image.Spec,
 	}
 }
 

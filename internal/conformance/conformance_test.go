@@ -68,6 +68,7 @@ func TestConformance(t *testing.T) {
 		{"server power", r.serverPower},
 		{"server access", r.serverAccess},
 		{"snapshot", r.snapshot},
+		{"image import", r.imageImport},
 		{"compute catalogue", r.computeCatalogue},
 		{"compute instance", r.computeInstance},
 		{"error answers", r.errorAnswers},
@@ -518,8 +519,47 @@ func (r *run) snapshot(t *testing.T) {
 
 	require.NoError(t, call(r.coverage, r.client.DeleteImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, snapshotID))
 
-	_, err = call(r.coverage, r.client.GetImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, snapshotID)
-	require.True(t, unikorn.IsNotFound(err), "a deleted image is gone, got %v", err)
+	// Region's image cache shows a deleted image failed until the cloud has let it go.
+	r.poll(t, "the deleted image to be gone", func() bool {
+		got, err := call(r.coverage, r.client.GetImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, snapshotID)
+		if err == nil {
+			require.Equal(t, unikorn.ImageFailed, got.Status.State, "a deleted image shows failed")
+
+			return false
+		}
+
+		require.True(t, unikorn.IsNotFound(err), "a deleted image is gone, got %v", err)
+
+		return true
+	})
+}
+
+// imageImport imports an image from a URI, waits for it to be ready, and deletes it.
+func (r *run) imageImport(t *testing.T) {
+	ctx := t.Context()
+
+	image, err := call(r.coverage, r.client.CreateImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, unikorn.ImageCreate{
+		Metadata: unikorn.WriteMetadata{Name: "conformance-import", Tags: unikorn.Tags{{Name: "team", Value: "conformance"}}},
+		Spec: unikorn.ImageCreateSpec{
+			URI:              "https://images.example.com/noble.raw",
+			Architecture:     unikorn.ArchitectureX86_64,
+			Virtualization:   unikorn.VirtualizationVirtualized,
+			OS:               unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Codename: "noble", Version: "24.04"},
+			SoftwareVersions: map[string]string{"cuda": "v12.4.1"},
+			GPU:              &unikorn.ImageGPU{Vendor: "NVIDIA", Driver: "550.54", Models: []string{"L4"}},
+		},
+	})
+	require.NoError(t, err)
+	require.Equal(t, unikorn.ImagePending, image.Status.State)
+
+	r.poll(t, "the imported image to be ready", func() bool {
+		got, err := call(r.coverage, r.client.GetImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, image.Metadata.ID)
+		require.NoError(t, err)
+
+		return got.Status.State == unikorn.ImageReady
+	})
+
+	require.NoError(t, call(r.coverage, r.client.DeleteImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, image.Metadata.ID))
 }
 
 // errorAnswers provokes the error answers the contract declares, so that their bodies are

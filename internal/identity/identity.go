@@ -55,6 +55,12 @@ type Objects interface {
 	ListGroups(ctx context.Context, organizationID string) ([]Group, error)
 	Group(ctx context.Context, selector Selector) (*Group, error)
 
+	ReadUser(ctx context.Context, organizationID, id string) (*User, error)
+	CreateUser(ctx context.Context, organizationID string, write UserWrite) (*User, error)
+	UpdateUser(ctx context.Context, organizationID, id string, write UserWrite) (*User, error)
+	DeleteUser(ctx context.Context, organizationID, id string, created time.Time) error
+	ListUsers(ctx context.Context, organizationID string) ([]User, error)
+
 	ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
 	CreateServiceAccount(ctx context.Context, organizationID string, write ServiceAccountWrite) (*ServiceAccount, error)
 	UpdateServiceAccount(ctx context.Context, organizationID, id string, write ServiceAccountWrite) (*ServiceAccount, error)

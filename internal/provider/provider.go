@@ -20,14 +20,14 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filestorage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancer"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -184,15 +184,15 @@ func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *unikornProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		instance.NewResource,
-		network.NewNetworkResource,
-		network.NewSecurityGroupResource,
-		network.NewSSHCertificateAuthorityResource,
+		networking.NewNetworkResource,
+		networking.NewSecurityGroupResource,
+		networking.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
-		loadbalancer.NewResource,
-		filestorage.NewResource,
+		loadbalancing.NewResource,
+		storage.NewResource,
 	}
 }
 
@@ -205,17 +205,17 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		instance.NewDataSource,
 		sshkey.NewDataSource,
 		console.NewDataSource,
-		network.NewNetworkDataSource,
-		network.NewSecurityGroupDataSource,
-		network.NewSSHCertificateAuthorityDataSource,
+		networking.NewNetworkDataSource,
+		networking.NewSecurityGroupDataSource,
+		networking.NewSSHCertificateAuthorityDataSource,
 		identity.NewRolesDataSource,
 		identity.NewRoleDataSource,
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
-		loadbalancer.NewDataSource,
-		filestorage.NewDataSource,
-		filestorage.NewClassesDataSource,
+		loadbalancing.NewDataSource,
+		storage.NewDataSource,
+		storage.NewClassesDataSource,
 	}
 }
 
@@ -240,13 +240,13 @@ func (p *unikornProvider) Actions(context.Context) []func() action.Action {
 func (p *unikornProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		instance.NewListResource,
-		network.NewNetworkListResource,
-		network.NewSecurityGroupListResource,
-		network.NewSSHCertificateAuthorityListResource,
+		networking.NewNetworkListResource,
+		networking.NewSecurityGroupListResource,
+		networking.NewSSHCertificateAuthorityListResource,
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
-		loadbalancer.NewListResource,
-		filestorage.NewListResource,
+		loadbalancing.NewListResource,
+		storage.NewListResource,
 	}
 }

@@ -11,6 +11,7 @@ const (
 	rbacGroups         = "identity:groups"
 	rbacServiceAccount = "identity:serviceaccounts"
 	rbacRoles          = "identity:roles"
+	rbacUsers          = "identity:users"
 	rbacRegions        = "region:regions"
 	rbacFlavors        = "region:flavors"
 	rbacImages         = "region:images"

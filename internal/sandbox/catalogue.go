@@ -23,17 +23,17 @@ func (s *Sandbox) listRegions(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(regions), nil
+	return replyOK(visibleRegions(req.caller)), nil
 }
 
 // requireRegion checks the organization-scoped path of a region catalogue: members
-// only, and a region nobody may see is simply not found.
+// only, and a region the caller may not use is simply not found.
 func requireRegion(req *request, endpoint, operation string) error {
 	if err := requireOrganization(req.caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
 		return err
 	}
 
-	if !regionExists(req.PathValue("regionID")) {
+	if !regionVisible(req.caller, req.PathValue("regionID")) {
 		return errNotFound()
 	}
 
@@ -56,7 +56,7 @@ func (s *Sandbox) listImages(req *request) (*reply, error) {
 
 	organizationID := req.PathValue("organizationID")
 
-	images := s.world.selectImages(func(image *unikorn.Image, owner string) bool {
+	images := s.world.selectImages(req.PathValue("regionID"), func(image *unikorn.Image, owner string) bool {
 		return image.Status.State == unikorn.ImageReady && (owner == "" || owner == organizationID)
 	})
 
@@ -85,7 +85,7 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 	}
 
 	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.caller.organizations()) == 0 || !regionExists(req.PathValue("regionID")) {
+	if len(req.caller.organizations()) == 0 || !regionVisible(req.caller, req.PathValue("regionID")) {
 		return nil, errNotFound()
 	}
 
@@ -97,7 +97,7 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 		}
 	}
 
-	images := s.world.selectImages(func(image *unikorn.Image, owner string) bool {
+	images := s.world.selectImages(req.PathValue("regionID"), func(image *unikorn.Image, owner string) bool {
 		owned := owner != "" && slices.Contains(organizationIDs, owner)
 		inScope := owned || (scope == scopeAvailable && owner == "")
 
@@ -107,8 +107,9 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 	return &reply{status: http.StatusOK, body: images, cacheControl: "no-cache"}, nil
 }
 
-// selectImages returns the global and organization images that keep selects, sorted by name.
-func (w *world) selectImages(keep func(image *unikorn.Image, owner string) bool) []unikorn.Image {
+// selectImages returns the global images and the region's organization images that
+// keep selects, sorted by name. Every region offers the global images.
+func (w *world) selectImages(regionID string, keep func(image *unikorn.Image, owner string) bool) []unikorn.Image {
 	images := []unikorn.Image{}
 
 	for i := range globalImages {
@@ -118,7 +119,7 @@ func (w *world) selectImages(keep func(image *unikorn.Image, owner string) bool)
 	}
 
 	for _, record := range byID(w.Images) {
-		if keep(&record.Image, record.OrganizationID) {
+		if record.inRegion(regionID) && keep(&record.Image, record.OrganizationID) {
 			images = append(images, record.Image)
 		}
 	}
@@ -130,7 +131,8 @@ func (w *world) selectImages(keep func(image *unikorn.Image, owner string) bool)
 	return images
 }
 
-// findImage returns an image and its owning organization ("" for global images).
+// findImage returns an image and its owning organization ("" for global images). A
+// deleted image is gone from the cloud already.
 func (w *world) findImage(id string) (*unikorn.Image, string, bool) {
 	for i := range globalImages {
 		if globalImages[i].Metadata.ID == id {
@@ -138,33 +140,9 @@ func (w *world) findImage(id string) (*unikorn.Image, string, bool) {
 		}
 	}
 
-	if record, ok := w.Images[id]; ok {
+	if record, ok := w.Images[id]; ok && !record.Deleted {
 		return &record.Image, record.OrganizationID, true
 	}
 
 	return nil, "", false
-}
-
-// deleteImage deletes one of the organization's own images, unless a server uses it.
-func (s *Sandbox) deleteImage(req *request) (*reply, error) {
-	if err := requireRegion(req, rbacImages, opDelete); err != nil {
-		return nil, err
-	}
-
-	id := req.PathValue("imageID")
-
-	record, ok := s.world.Images[id]
-	if !ok || record.OrganizationID != req.PathValue("organizationID") {
-		return nil, errNotFound()
-	}
-
-	for _, server := range s.world.Servers {
-		if server.Server.Spec.ImageID == id {
-			return nil, &apiError{http.StatusConflict, unikorn.ErrorConflict, "image is in use and cannot be deleted"}
-		}
-	}
-
-	delete(s.world.Images, id)
-
-	return replyAccepted(nil), nil
 }

@@ -46,16 +46,53 @@ func (h *harness) listImagesV2(query url.Values) []unikorn.Image {
 	return images
 }
 
+func regionIDs(regions []unikorn.Region) []string {
+	ids := []string{}
+	for _, region := range regions {
+		ids = append(ids, region.Metadata.ID)
+	}
+
+	return ids
+}
+
 func TestRegions(t *testing.T) {
 	h := newHarness(t)
 
 	var regions []unikorn.Region
 
 	h.call(http.MethodGet, organizationPath("/regions"), nil).expect(http.StatusOK, &regions)
-	require.Len(t, regions, 1)
+	require.Len(t, regions, 2)
 	assert.Equal(t, RegionID, regions[0].Metadata.ID)
 	assert.Equal(t, "sandbox-1", regions[0].Metadata.Name)
 	assert.Equal(t, "simulated", regions[0].Spec.Type)
+	assert.Equal(t, PrivateRegionID, regions[1].Metadata.ID)
+}
+
+// A private region is its organization's: anyone else is told it does not exist,
+// whatever they ask of it, as region's checkAccess answers.
+func TestPrivateRegionIsItsOrganizationsAlone(t *testing.T) {
+	h := newHarness(t)
+
+	var regions []unikorn.Region
+
+	h.callAs(DefaultToken, http.MethodGet, organizationPath("/regions"), nil).expect(http.StatusOK, &regions)
+	assert.Equal(t, []string{RegionID, PrivateRegionID}, regionIDs(regions))
+
+	h.callAs(DefaultToken, http.MethodGet, organizationPath("/regions/"+PrivateRegionID+"/flavors"), nil).expect(http.StatusOK, nil)
+	h.callAs(DefaultToken, http.MethodGet, organizationPath("/regions/"+PrivateRegionID+"/images"), nil).expect(http.StatusOK, nil)
+
+	foreign := "/api/v1/organizations/" + ForeignOrganizationID + "/regions"
+
+	h.callAs(ForeignToken, http.MethodGet, foreign, nil).expect(http.StatusOK, &regions)
+	assert.Equal(t, []string{RegionID}, regionIDs(regions))
+
+	h.callAs(ForeignToken, http.MethodGet, foreign+"/"+PrivateRegionID+"/flavors", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.callAs(ForeignToken, http.MethodGet, foreign+"/"+PrivateRegionID+"/images", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.callAs(ForeignToken, http.MethodGet, "/api/v2/regions/"+PrivateRegionID+"/images", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+
+	create := networkCreate("private", "10.9.0.0/24")
+	create.Spec.OrganizationID, create.Spec.ProjectID, create.Spec.RegionID = ForeignOrganizationID, ForeignProjectID, PrivateRegionID
+	h.callAs(ForeignToken, http.MethodPost, "/api/v2/networks", create).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
 
 func TestFlavorsAreOrderedByGPUsCPUsAndMemory(t *testing.T) {

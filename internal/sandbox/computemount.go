@@ -41,6 +41,7 @@ func (s *Sandbox) mountCompute() error {
 		NextChange:   s.nextChange,
 		Persist:      s.saveCompute,
 		Authenticate: s.validToken,
+		Authorize:    s.authorizeCompute,
 	}
 
 	service, err := compute.New(config)
@@ -52,7 +53,18 @@ func (s *Sandbox) mountCompute() error {
 
 	s.registerComputeControlRoutes()
 
-	mounted := http.StripPrefix(ComputePrefix, service)
+	// Compute's generated router binds its path IDs before it authenticates, as
+	// region's and identity's do.
+	stripped := http.StripPrefix(ComputePrefix, service)
+	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := validatePathElements(r); err != nil {
+			writeError(w, err)
+
+			return
+		}
+
+		stripped.ServeHTTP(w, r)
+	})
 
 	for _, pattern := range service.Patterns() {
 		method, path, _ := strings.Cut(pattern, " ")
@@ -62,6 +74,31 @@ func (s *Sandbox) mountCompute() error {
 	}
 
 	return nil
+}
+
+// authorizeCompute is compute.Config.Authorize: what identity's ACL for the token
+// allows in the project, by the rules every service of the sandbox checks, with
+// identity's 403 when it does not. Compute calls it holding only its own lock.
+func (s *Sandbox) authorizeCompute(token, organizationID, projectID, endpoint, operation string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	caller, err := s.resolve(token, s.now())
+	if err == nil {
+		err = allowInProject(caller, organizationID, projectID, endpoint, operation)
+	}
+
+	var refusal *apiError
+	if errors.As(err, &refusal) {
+		return &unikorn.APIError{StatusCode: refusal.status, Code: refusal.code, Description: refusal.description}
+	}
+
+	var unauthenticated *errUnauthenticated
+	if errors.As(err, &unauthenticated) {
+		return &unikorn.APIError{StatusCode: http.StatusUnauthorized, Code: unikorn.ErrorAccessDenied, Description: unauthenticated.cause}
+	}
+
+	return err
 }
 
 // inProcess carries compute's calls to region and identity through the sandbox's own

@@ -385,6 +385,25 @@ func (s *Sandbox) registerControlRoutes() {
 		return replyNoContent(), nil
 	})
 
+	s.handleControl("PUT /sandbox/v1/imagesources", func(r *http.Request) (*reply, error) {
+		var source ImageSource
+		if err := decodeBody(r, &source, "uri"); err != nil {
+			return nil, err
+		}
+
+		if err := s.SetImageSource(source); err != nil {
+			return nil, err
+		}
+
+		return replyNoContent(), nil
+	})
+
+	s.handleControl("DELETE /sandbox/v1/imagesources", func(*http.Request) (*reply, error) {
+		s.ClearImageSources()
+
+		return replyNoContent(), nil
+	})
+
 	s.registerObjectRoutes()
 	s.registerFileStorageControlRoutes()
 }

@@ -97,6 +97,16 @@ func (c *ControlClient) LoadBalancers(ctx context.Context) ([]unikorn.LoadBalanc
 	return loadBalancers, err
 }
 
+// SetImageSource says what image imports find at a URI, e.g. that the import fails.
+func (c *ControlClient) SetImageSource(ctx context.Context, source ImageSource) error {
+	return c.do(ctx, http.MethodPut, "imagesources", source, nil)
+}
+
+// ClearImageSources makes every URI hold a raw image that imports again.
+func (c *ControlClient) ClearImageSources(ctx context.Context) error {
+	return c.do(ctx, http.MethodDelete, "imagesources", nil, nil)
+}
+
 // FailServer makes a server's provisioning fail.
 func (c *ControlClient) FailServer(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, "servers/"+url.PathEscape(id)+"/fail", nil, nil)

@@ -139,7 +139,7 @@ func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if !regionExists(spec.RegionID) {
+	if !regionVisible(req.caller, spec.RegionID) {
 		return nil, errUnprocessable("region does not exist")
 	}
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -23,10 +24,20 @@ const (
 	// administrators' and nothing in it: where an administrator starts from nothing.
 	EmptyOrganizationID = "a0000000-0000-4000-8000-000000000021"
 
-	// Organization user IDs, as groups name their members.
-	UserID        = "a0000000-0000-4000-8000-000000000101"
-	AdminUserID   = "a0000000-0000-4000-8000-000000000102"
-	ForeignUserID = "a0000000-0000-4000-8000-000000000111"
+	// Organization user IDs, as groups and the users API name them: one for each
+	// organization a fixture user belongs to. EmptyAdminUserID is AdminUserID's
+	// user in the empty organization.
+	UserID           = "a0000000-0000-4000-8000-000000000101"
+	AdminUserID      = "a0000000-0000-4000-8000-000000000102"
+	ForeignUserID    = "a0000000-0000-4000-8000-000000000111"
+	EmptyAdminUserID = "a0000000-0000-4000-8000-000000000122"
+
+	// Subjects of the fixture users, their email addresses: what the users API
+	// shows and a group's subjects name.
+	UserSubject     = "user@sandbox.unikorn-cloud.org"
+	AdminSubject    = "admin@sandbox.unikorn-cloud.org"
+	ForeignSubject  = "foreign@sandbox.unikorn-cloud.org"
+	OutsiderSubject = "outsider@sandbox.unikorn-cloud.org"
 
 	// AdministratorsGroupID and EmptyAdministratorsGroupID are the groups, in the
 	// fixture and the empty organization, through which AdminUserID holds the
@@ -41,6 +52,10 @@ const (
 	ReaderRoleID        = identity.ReaderRoleID
 
 	RegionID = "b0000000-0000-4000-8000-000000000001"
+	// PrivateRegionID is a region private to the fixture organization, as a region
+	// whose spec.security.organizations names it: every other organization is told it
+	// does not exist.
+	PrivateRegionID = "b0000000-0000-4000-8000-000000000003"
 
 	NetworkDefaultID   = "c0000000-0000-4000-8000-000000000001"
 	NetworkSecondaryID = "c0000000-0000-4000-8000-000000000002"
@@ -97,6 +112,10 @@ const (
 	// organization through their administrators groups: it may create projects,
 	// groups and service accounts there, which no other fixture user may.
 	AdminToken = "sandbox-admin-token"
+	// PlatformAdminToken belongs to a platform administrator, as identity names them
+	// by subject (--platform-administrator-subjects): the chart's protected
+	// platform-administrator role, globally. Only it may set quotas.
+	PlatformAdminToken = "sandbox-platform-admin-token"
 )
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.
@@ -115,10 +134,33 @@ const (
 // answers byte for byte the same.
 var fixtureTime = time.Date(2025, time.January, 1, 0, 0, 0, 0, time.UTC)
 
+// Global user IDs of the fixture users: one identity user each, whatever the
+// organizations it belongs to.
+const (
+	globalUserID     = "a0000000-0000-4000-8000-000000000301"
+	globalAdminID    = "a0000000-0000-4000-8000-000000000302"
+	globalForeignID  = "a0000000-0000-4000-8000-000000000311"
+	globalOutsiderID = "a0000000-0000-4000-8000-000000000399"
+)
+
+// fixtureUsers are the identity users behind the fixture tokens, and their users in
+// each organization they belong to. The outsider belongs to none.
+var fixtureUsers = []struct {
+	id, subject string
+	members     map[string]string // organization ID to organization user ID
+}{
+	{globalUserID, UserSubject, map[string]string{OrganizationID: UserID}},
+	{globalAdminID, AdminSubject, map[string]string{OrganizationID: AdminUserID, EmptyOrganizationID: EmptyAdminUserID}},
+	{globalForeignID, ForeignSubject, map[string]string{ForeignOrganizationID: ForeignUserID}},
+	{globalOutsiderID, OutsiderSubject, nil},
+}
+
 // fixturePrincipal is who a fixture token stands for. What it may do is worked out for
 // each request (principal), since groups and projects change.
 type fixturePrincipal struct {
-	member identity.Member
+	// user is the identity user the token is, if any: the principal belongs to the
+	// organizations it is a user of, and holds what their groups give it there.
+	user string
 	// legacy marks the fixture users whose rights predate roles: region's objects and
 	// identity's quotas and allocations ask only whether they belong to the
 	// organization and may use the project, as they always have. Identity's projects,
@@ -142,14 +184,14 @@ func mustRole(id string) identity.Role {
 
 var (
 	fixtureUser = fixturePrincipal{
-		member: identity.Member{UserID: UserID}, legacy: true,
+		user: globalUserID, legacy: true,
 		grant: func(acl *identity.ACL) {
 			acl.GrantRole(OrganizationID, mustRole(identity.UserRoleID), ProjectID, OtherProjectID)
 		},
 	}
-	outsider  = fixturePrincipal{legacy: true, grant: func(*identity.ACL) {}}
+	outsider  = fixturePrincipal{user: globalOutsiderID, legacy: true, grant: func(*identity.ACL) {}}
 	foreigner = fixturePrincipal{
-		member: identity.Member{UserID: ForeignUserID}, legacy: true,
+		user: globalForeignID, legacy: true,
 		grant: func(acl *identity.ACL) {
 			acl.GrantRole(ForeignOrganizationID, mustRole(identity.UserRoleID), ForeignProjectID)
 		},
@@ -167,15 +209,11 @@ var (
 			}
 		},
 	}
-	administrator = fixturePrincipal{member: identity.Member{UserID: AdminUserID}, grant: func(*identity.ACL) {}}
+	administrator         = fixturePrincipal{user: globalAdminID, grant: func(*identity.ACL) {}}
+	platformAdministrator = fixturePrincipal{grant: func(acl *identity.ACL) {
+		acl.GrantGlobal(mustRole(identity.PlatformAdministratorRoleID))
+	}}
 )
-
-// organizationUsers are the users of each organization, which a group may name.
-var organizationUsers = map[string][]string{
-	OrganizationID:        {UserID, AdminUserID},
-	EmptyOrganizationID:   {AdminUserID},
-	ForeignOrganizationID: {ForeignUserID},
-}
 
 // The catalogue: fixed, read-only, never saved.
 var (
@@ -190,9 +228,13 @@ var (
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
 
-	regions = []unikorn.Region{{
-		Metadata: provisionedMetadata(RegionID, "sandbox-1"),
-		Spec:     unikorn.RegionSpec{Type: "simulated"},
+	// regions are in name order, as region lists its regions. Both offer the same
+	// flavors and global images.
+	regions = []catalogueRegion{{
+		region: unikorn.Region{Metadata: provisionedMetadata(RegionID, "sandbox-1"), Spec: unikorn.RegionSpec{Type: "simulated"}},
+	}, {
+		region:        unikorn.Region{Metadata: provisionedMetadata(PrivateRegionID, "sandbox-private"), Spec: unikorn.RegionSpec{Type: "simulated"}},
+		organizations: []string{OrganizationID},
 	}}
 
 	// flavors are in the contract's order: GPU count, then CPUs, then memory.
@@ -300,14 +342,54 @@ func findFlavor(id string) *unikorn.Flavor {
 	return nil
 }
 
-func regionExists(id string) bool {
-	for _, region := range regions {
-		if region.Metadata.ID == id {
+// catalogueRegion is a region and, when it is private, the organizations that may use
+// it (its spec.security.organizations, which region never shows).
+type catalogueRegion struct {
+	region        unikorn.Region
+	organizations []string
+}
+
+// visibleTo is region's ACL on a region (pkg/handler/region checkAccess): a region
+// without organizations is everyone's; a private one is its organizations' and theirs
+// whose global scope reads regions (the platform's administrators and services).
+func (r *catalogueRegion) visibleTo(caller *principal) bool {
+	if r.organizations == nil || slices.Contains(caller.acl.Global[rbacRegions], opRead) {
+		return true
+	}
+
+	for _, id := range caller.organizations() {
+		if slices.Contains(r.organizations, id) {
 			return true
 		}
 	}
 
 	return false
+}
+
+// regionVisible reports whether the region exists for the caller: region answers 404
+// alike for a region that does not exist and one it may not use, so as not to tell
+// that a private region exists.
+func regionVisible(caller *principal, id string) bool {
+	for i := range regions {
+		if regions[i].region.Metadata.ID == id {
+			return regions[i].visibleTo(caller)
+		}
+	}
+
+	return false
+}
+
+// visibleRegions are the regions the caller may use.
+func visibleRegions(caller *principal) []unikorn.Region {
+	visible := []unikorn.Region{}
+
+	for i := range regions {
+		if regions[i].visibleTo(caller) {
+			visible = append(visible, regions[i].region)
+		}
+	}
+
+	return visible
 }
 
 // fixtureWorld is the world of a fresh start: the fixture networks (charged to the

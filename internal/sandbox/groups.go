@@ -10,8 +10,31 @@ import (
 // groupWriteRequired is the required part of identity `groupWrite`.
 var groupWriteRequired = requiredWith("spec", "spec.roleIDs", "spec.serviceAccountIDs", "spec.subjects[].id", "spec.subjects[].issuer")
 
-// sandboxIssuer is the issuer the sandbox's users' subjects name.
-const sandboxIssuer = "https://identity.sandbox.unikorn-cloud.org"
+// localIssuer stands, in the sandbox's records, for identity's own issuer: its base
+// URL, which the sandbox knows only from each request (baseURL). Subjects of the
+// sandbox's users are kept with it and read with the URL the caller used, so that
+// a record made before any request, or saved and served again on another port,
+// still names the sandbox's own users. An external subject keeps its issuer, even
+// an empty one.
+const localIssuer = "sandbox:identity"
+
+// issuerOut and issuerIn translate a subject's issuer between the wire, where
+// identity's own is its URL, and the records.
+func issuerOut(subject unikorn.Subject, url string) unikorn.Subject {
+	if subject.Issuer == localIssuer {
+		subject.Issuer = url
+	}
+
+	return subject
+}
+
+func issuerIn(subject unikorn.Subject, url string) unikorn.Subject {
+	if subject.Issuer == url {
+		subject.Issuer = localIssuer
+	}
+
+	return subject
+}
 
 // groupMetadata is the status identity reports for a group or a service account. Neither
 // has status conditions (no StatusConditionRead in identity's API types), and core's
@@ -40,10 +63,11 @@ type groupReadSpec struct {
 	ServiceAccountIDs []string          `json:"serviceAccountIDs"`
 }
 
-func renderGroup(group *unikorn.Group) groupRead {
-	subjects := group.Spec.Subjects
-	if subjects == nil {
-		subjects = []unikorn.Subject{}
+// renderGroup reads a group for a caller that reached identity at issuer.
+func renderGroup(group *unikorn.Group, issuer string) groupRead {
+	subjects := make([]unikorn.Subject, 0, len(group.Spec.Subjects))
+	for _, subject := range group.Spec.Subjects {
+		subjects = append(subjects, issuerOut(subject, issuer))
 	}
 
 	return groupRead{
@@ -58,10 +82,16 @@ func renderGroup(group *unikorn.Group) groupRead {
 }
 
 func rbacGroup(group *unikorn.Group) identity.Group {
+	subjects := make([]string, 0, len(group.Spec.Subjects))
+	for _, subject := range group.Spec.Subjects {
+		subjects = append(subjects, subject.ID)
+	}
+
 	return identity.Group{
 		ID:                group.Metadata.ID,
 		RoleIDs:           group.Spec.RoleIDs,
 		UserIDs:           group.Spec.UserIDs,
+		Subjects:          subjects,
 		ServiceAccountIDs: group.Spec.ServiceAccountIDs,
 	}
 }
@@ -89,7 +119,7 @@ func (s *Sandbox) listGroups(req *request) (*reply, error) {
 
 	result := []groupRead{}
 	for _, group := range s.world.groupsByName(organizationID) {
-		result = append(result, renderGroup(group))
+		result = append(result, renderGroup(group, baseURL(req.Request)))
 	}
 
 	return replyOK(result), nil
@@ -117,11 +147,11 @@ func (s *Sandbox) getGroup(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	return replyOK(renderGroup(group)), nil
+	return replyOK(renderGroup(group, baseURL(req.Request))), nil
 }
 
 // decodeGroup reads a group write and applies identity's rules to it: members named
-// one way only, users of the organization, roles that exist, are not protected and
+// one way only (groupMembers), roles that exist, are not protected and
 // that the caller itself holds. IDs are deduplicated; service account IDs are not
 // checked, as identity does not check them.
 func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.GroupSpec, unikorn.WriteMetadata, error) {
@@ -136,23 +166,8 @@ func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.Grou
 
 	spec := body.Spec
 
-	if err := identity.CheckMembers(identity.Dedupe(spec.UserIDs), len(spec.Subjects)); err != nil {
-		return spec, body.Metadata, errBadRequest("%s", err.Error())
-	}
-
-	spec.UserIDs = identity.Dedupe(spec.UserIDs)
-	for _, userID := range spec.UserIDs {
-		if !slices.Contains(organizationUsers[organizationID], userID) {
-			return spec, body.Metadata, errBadRequest("user %s does not exist", userID)
-		}
-	}
-
-	spec.Subjects = slices.Clone(spec.Subjects)
-	if len(spec.UserIDs) > 0 {
-		spec.Subjects = make([]unikorn.Subject, 0, len(spec.UserIDs))
-		for _, userID := range spec.UserIDs {
-			spec.Subjects = append(spec.Subjects, unikorn.Subject{ID: userID, Email: userID, Issuer: sandboxIssuer})
-		}
+	if err := s.world.groupMembers(&spec, organizationID, baseURL(req.Request)); err != nil {
+		return spec, body.Metadata, err
 	}
 
 	spec.RoleIDs = identity.Dedupe(spec.RoleIDs)
@@ -199,7 +214,7 @@ func (s *Sandbox) createGroup(req *request) (*reply, error) {
 
 	s.world.Groups[group.Metadata.ID] = group
 
-	return replyCreated(renderGroup(group)), nil
+	return replyCreated(renderGroup(group, baseURL(req.Request))), nil
 }
 
 // updateGroup replaces a group and answers with no body.
@@ -240,7 +255,9 @@ func (s *Sandbox) deleteGroup(req *request) (*reply, error) {
 	return replyOK(nil), nil
 }
 
-// listRoles lists the roles groups may hold: identity never shows its protected ones.
+// listRoles lists the roles the caller could give a group, as identity's
+// pkg/handler/roles does: never a protected one, nor one granting what the caller
+// does not hold itself (an auditor does not see administrator).
 func (s *Sandbox) listRoles(req *request) (*reply, error) {
 	organizationID := req.PathValue("organizationID")
 
@@ -251,7 +268,7 @@ func (s *Sandbox) listRoles(req *request) (*reply, error) {
 	result := []unikorn.Role{}
 
 	for _, role := range identity.Roles {
-		if role.Protected {
+		if role.Protected || req.caller.acl.AllowRole(organizationID, role) != nil {
 			continue
 		}
 
@@ -261,4 +278,67 @@ func (s *Sandbox) listRoles(req *request) (*reply, error) {
 	}
 
 	return replyOK(result), nil
+}
+
+// groupMembers is identity's populateSubjectsAndUserIDs (pkg/handler/groups): users
+// are named by organization user IDs or by subjects, not both. Subjects derive the
+// user IDs of those whose issuer is identity's own, each of which must be a user of
+// the organization; user IDs, which must name the organization's users, derive
+// their subjects. Both lists are deduplicated, subjects by issuer and ID.
+func (w *world) groupMembers(spec *unikorn.GroupSpec, organizationID, issuer string) error {
+	userIDs := identity.Dedupe(spec.UserIDs)
+
+	var subjects []unikorn.Subject
+
+	for _, subject := range spec.Subjects {
+		subject = issuerIn(subject, issuer)
+		if !slices.ContainsFunc(subjects, func(s unikorn.Subject) bool { return s.ID == subject.ID && s.Issuer == subject.Issuer }) {
+			subjects = append(subjects, subject)
+		}
+	}
+
+	if err := identity.CheckMembers(userIDs, len(subjects)); err != nil {
+		return errBadRequest("%s", err.Error())
+	}
+
+	switch {
+	case len(subjects) > 0:
+		userIDs = nil
+
+		for _, subject := range subjects {
+			if subject.Issuer != localIssuer {
+				continue
+			}
+
+			user := w.userBySubject(subject.ID)
+			if user == nil {
+				return errBadRequest("user with subject %s does not exist", subject.ID)
+			}
+
+			member := w.organizationUser(organizationID, user.ID)
+			if member == nil {
+				return errBadRequest("user with ID %s is not a member of this organization", user.ID)
+			}
+
+			userIDs = append(userIDs, member.Metadata.ID)
+		}
+
+		userIDs = identity.Dedupe(userIDs)
+	case len(userIDs) > 0:
+		for _, userID := range userIDs {
+			member, ok := w.OrganizationUsers[userID]
+			if !ok || member.Metadata.OrganizationID != organizationID {
+				return errBadRequest("user %s does not exist", userID)
+			}
+
+			subject := w.Users[member.UserID].Subject
+			if !slices.ContainsFunc(subjects, func(s unikorn.Subject) bool { return s.ID == subject }) {
+				subjects = append(subjects, unikorn.Subject{ID: subject, Email: subject, Issuer: localIssuer})
+			}
+		}
+	}
+
+	spec.UserIDs, spec.Subjects = userIDs, subjects
+
+	return nil
 }

@@ -16,9 +16,9 @@ import (
 func (s *Sandbox) listOrganizations(req *request) (*reply, error) {
 	result := []unikorn.Organization{}
 
-	for _, organization := range organizations {
+	for _, organization := range s.world.organizationsByCatalogue() {
 		if req.caller.isMember(organization.Metadata.ID) {
-			result = append(result, organization)
+			result = append(result, *organization)
 		}
 	}
 
@@ -32,13 +32,12 @@ func (s *Sandbox) getOrganization(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	for _, organization := range organizations {
-		if organization.Metadata.ID == id {
-			return replyOK(organization), nil
-		}
+	organization, ok := s.world.Organizations[id]
+	if !ok {
+		return nil, errNotFound()
 	}
 
-	return nil, errNotFound()
+	return replyOK(organization), nil
 }
 
 func (s *Sandbox) getQuotas(req *request) (*reply, error) {
@@ -51,17 +50,19 @@ func (s *Sandbox) getQuotas(req *request) (*reply, error) {
 	return replyOK(s.world.quotas(organizationID)), nil
 }
 
-// setQuotas is the administrator's quota update: listed kinds get the new quantity,
-// others keep theirs.
+// setQuotas is the platform administrator's quota update: listed kinds get the new
+// quantity, others keep theirs. Identity asks every caller for the permission, which
+// only the platform-administrator role grants; an organization's own administrator
+// may read its quotas but not set them.
 func (s *Sandbox) setQuotas(req *request) (*reply, error) {
-	var body unikorn.QuotasWrite
-	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
+	organizationID := req.PathValue("organizationID")
+
+	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacQuotas, opUpdate)); err != nil {
 		return nil, err
 	}
 
-	organizationID := req.PathValue("organizationID")
-
-	if err := requireOrganization(req.caller, organizationID, rbacQuotas, opUpdate); err != nil {
+	var body unikorn.QuotasWrite
+	if err := decodeBody(req.Request, &body, "quotas", "quotas[].kind", "quotas[].quantity"); err != nil {
 		return nil, err
 	}
 

@@ -210,12 +210,13 @@ func TestGroupsAreSynchronousAndFollowIdentitysRules(t *testing.T) {
 	assert.Equal(t, []string{"administrator", "auditor", "reader", "user"}, names, "protected roles are never listed")
 
 	// The fixture administrators group names its user as a subject too, as every group
-	// with user IDs does.
+	// with user IDs does: by the user's subject, issued by the sandbox itself at the
+	// address it was reached at.
 	var administrators unikorn.Group
 
 	h.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+AdministratorsGroupID), nil).expect(http.StatusOK, &administrators)
 	assert.Equal(t, []string{AdminUserID}, administrators.Spec.UserIDs)
-	assert.Equal(t, []unikorn.Subject{{ID: AdminUserID, Email: AdminUserID, Issuer: sandboxIssuer}}, administrators.Spec.Subjects)
+	assert.Equal(t, []unikorn.Subject{{ID: AdminSubject, Email: AdminSubject, Issuer: h.url}}, administrators.Spec.Subjects)
 }
 
 func TestAServiceAccountTokenCarriesItsGroupsRights(t *testing.T) {

@@ -176,7 +176,15 @@ func TestSettingQuotasChangesTheLimit(t *testing.T) {
 
 	var quotas unikorn.Quotas
 
-	h.call(http.MethodPut, organizationPath("/quotas"), unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{{Kind: "gpus", Quantity: 8}}}).expect(http.StatusOK, &quotas)
+	write := unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{{Kind: "gpus", Quantity: 8}}}
+
+	// Only a platform administrator sets quotas: neither a user, nor the organization's
+	// administrator, nor a service.
+	for _, token := range []string{DefaultToken, AdminToken, ServiceToken} {
+		h.callAs(token, http.MethodPut, organizationPath("/quotas"), write).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	}
+
+	h.callAs(PlatformAdminToken, http.MethodPut, organizationPath("/quotas"), write).expect(http.StatusOK, &quotas)
 	assert.Equal(t, 8, h.quota("gpus").Quantity)
 	assert.Equal(t, 10, h.quota("servers").Quantity, "kinds not listed keep their quantity")
 

@@ -254,7 +254,7 @@ func TestLoadBalancerUpdateThatChangesNothingLeavesItProvisioned(t *testing.T) {
 func TestLoadBalancerQuota(t *testing.T) {
 	h := newHarness(t)
 
-	h.call(http.MethodPut, organizationPath("/quotas"), unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{
+	h.callAs(PlatformAdminToken, http.MethodPut, organizationPath("/quotas"), unikorn.QuotasWrite{Quotas: []unikorn.QuotaWrite{
 		{Kind: "loadbalancers", Quantity: 2}, {Kind: "publicips", Quantity: 1},
 	}}).expect(http.StatusOK, nil)
 

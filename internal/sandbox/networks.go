@@ -76,7 +76,7 @@ func (s *Sandbox) createNetwork(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if !regionExists(spec.RegionID) {
+	if !regionVisible(req.caller, spec.RegionID) {
 		return nil, errNotFound()
 	}
 

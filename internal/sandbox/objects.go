@@ -22,6 +22,9 @@ const (
 	ObjectProject                 = "project"
 	ObjectGroup                   = "group"
 	ObjectServiceAccount          = "serviceAccount"
+	// ObjectUser is a user of an organization; identity keeps the global user behind
+	// it when it leaves, so global users are not objects.
+	ObjectUser = "user"
 )
 
 // Object is one thing the sandbox holds, as it is now rather than as a lagging read
@@ -92,6 +95,16 @@ func (s *Sandbox) Objects() []Object {
 
 	for _, record := range s.world.ServiceAccounts {
 		objects = append(objects, organizationObject(ObjectServiceAccount, &record.Metadata))
+	}
+
+	for _, record := range s.world.OrganizationUsers {
+		object := organizationObject(ObjectUser, &record.Metadata)
+		// Named by subject: an organization user's own name is identity's "undefined".
+		if user, ok := s.world.Users[record.UserID]; ok {
+			object.Name = user.Subject
+		}
+
+		objects = append(objects, object)
 	}
 
 	for _, record := range s.world.Images {

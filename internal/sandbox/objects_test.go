@@ -35,8 +35,8 @@ func TestObjectsTellFixturesFromWhatWasMade(t *testing.T) {
 
 	assert.Equal(t, map[string]int{
 		ObjectNetwork: 3, ObjectAllocation: 3, ObjectSecurityGroup: 3, ObjectSSHCertificateAuthority: 2,
-		ObjectProject: 3, ObjectGroup: 2,
-	}, kinds, "the fixture networks are charged to the quota; the organizations have their projects and administrators")
+		ObjectProject: 3, ObjectGroup: 2, ObjectUser: 4,
+	}, kinds, "the fixture networks are charged to the quota; the organizations have their projects, administrators and users")
 	assert.Empty(t, h.made(), "a fresh sandbox holds nothing made")
 
 	network := h.createNetwork("made", "10.9.0.0/24")

@@ -20,6 +20,12 @@ type principal struct {
 	// is; empty for a user.
 	serviceAccountID string
 	organizationID   string
+	// subject is the user a fixture token stands for, as identity names it (its email);
+	// empty for a service account and for the service principal.
+	subject string
+	// expiry is when the token stops authenticating; zero for the fixture tokens,
+	// which never expire.
+	expiry time.Time
 }
 
 func (p *principal) isMember(organizationID string) bool {
@@ -91,6 +97,8 @@ func (s *Sandbox) fixtureFor(token string) (fixturePrincipal, bool) {
 		return serviceUser, true
 	case AdminToken:
 		return administrator, true
+	case PlatformAdminToken:
+		return platformAdministrator, true
 	}
 
 	return fixturePrincipal{}, false
@@ -111,13 +119,17 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 		acl := identity.NewACL()
 		fixture.grant(acl)
 
-		if fixture.member != (identity.Member{}) {
-			for _, organization := range organizations {
-				s.world.grantGroups(acl, organization.Metadata.ID, fixture.member)
+		subject := ""
+
+		if fixture.user != "" {
+			s.world.grantUser(acl, fixture.user)
+
+			if user, ok := s.world.Users[fixture.user]; ok {
+				subject = user.Subject
 			}
 		}
 
-		return &principal{legacy: fixture.legacy, service: fixture.service, acl: acl}, nil
+		return &principal{legacy: fixture.legacy, service: fixture.service, acl: acl, subject: subject}, nil
 	}
 
 	for _, account := range s.world.ServiceAccounts {
@@ -136,10 +148,37 @@ func (s *Sandbox) resolve(token string, now time.Time) (*principal, error) {
 		// A service account always belongs to its organization, even in no group.
 		acl.Join(organizationID)
 
-		return &principal{acl: acl, serviceAccountID: id, organizationID: organizationID}, nil
+		return &principal{acl: acl, serviceAccountID: id, organizationID: organizationID, expiry: account.Expiry}, nil
 	}
 
 	return nil, &errUnauthenticated{"token validation failed"}
+}
+
+// grantUser limits a user's rights to the organizations it is a user of, as identity
+// finds a user's organizations from its organization users: there it belongs, even
+// in no group, and holds what the groups that name it give; elsewhere, whatever the
+// fixture granted, nothing. A user taken out of an organization loses it at once.
+func (w *world) grantUser(acl *identity.ACL, userID string) {
+	user, ok := w.Users[userID]
+	if !ok {
+		return
+	}
+
+	members := map[string]string{}
+	for _, record := range w.organizationUsersOf(userID) {
+		members[record.Metadata.OrganizationID] = record.Metadata.ID
+	}
+
+	for organizationID := range acl.Organizations {
+		if _, ok := members[organizationID]; !ok {
+			acl.Leave(organizationID)
+		}
+	}
+
+	for organizationID, id := range members {
+		acl.Join(organizationID)
+		w.grantGroups(acl, organizationID, identity.Member{UserID: id, Subject: user.Subject})
+	}
 }
 
 // grantGroups adds what the organization's groups give member in its projects.

@@ -277,8 +277,12 @@ func (w *world) computeInstancesIn(projectID string) []string {
 	return ids
 }
 
-// addIdentityFixtures adds the fixture projects and the administrators groups.
+// addIdentityFixtures adds the fixture organizations, users, projects and the
+// administrators groups.
 func (w *world) addIdentityFixtures() {
+	w.addOrganizations()
+	w.addUserFixtures()
+
 	for _, p := range []struct{ organization, id, name string }{
 		{OrganizationID, ProjectID, "sandbox-project"},
 		{OrganizationID, OtherProjectID, "other-project"},
@@ -287,23 +291,33 @@ func (w *world) addIdentityFixtures() {
 		w.Projects[p.id] = &projectRecord{Project: fixtureProject(p.organization, p.id, p.name)}
 	}
 
-	for _, g := range []struct{ organization, id string }{
-		{OrganizationID, AdministratorsGroupID},
-		{EmptyOrganizationID, EmptyAdministratorsGroupID},
+	for _, g := range []struct{ organization, id, user string }{
+		{OrganizationID, AdministratorsGroupID, AdminUserID},
+		{EmptyOrganizationID, EmptyAdministratorsGroupID, EmptyAdminUserID},
 	} {
+		spec := unikorn.GroupSpec{RoleIDs: []string{identity.AdministratorRoleID}, UserIDs: []string{g.user}, ServiceAccountIDs: []string{}}
+		// Subjects as identity derives them from user IDs.
+		if err := w.groupMembers(&spec, g.organization, ""); err != nil {
+			panic("fixture group: " + err.Error())
+		}
+
 		w.Groups[g.id] = &unikorn.Group{
 			Metadata: unikorn.OrganizationScopedMetadata{
 				ReadMetadata:   groupMetadata(newReadMetadata(g.id, unikorn.WriteMetadata{Name: "administrators"}, fixtureTime)),
 				OrganizationID: g.organization,
 			},
-			Spec: unikorn.GroupSpec{
-				RoleIDs: []string{identity.AdministratorRoleID},
-				UserIDs: []string{AdminUserID},
-				// As identity derives them from user IDs (populateSubjectsAndUserIDs),
-				// and decodeGroup does for a group written with them.
-				Subjects:          []unikorn.Subject{{ID: AdminUserID, Email: AdminUserID, Issuer: sandboxIssuer}},
-				ServiceAccountIDs: []string{},
-			},
+			Spec: spec,
+		}
+	}
+}
+
+// addUserFixtures adds the fixture users, active, and their organization users.
+func (w *world) addUserFixtures() {
+	for _, fixture := range fixtureUsers {
+		w.Users[fixture.id] = &userRecord{ID: fixture.id, Subject: fixture.subject, State: userActive, CreationTime: fixtureTime}
+
+		for organizationID, id := range fixture.members {
+			w.addUser(organizationID, id, fixture.subject, userActive, nil, fixtureTime)
 		}
 	}
 }

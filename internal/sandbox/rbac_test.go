@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -46,4 +48,40 @@ func TestServiceAPIsAreForServicesAlone(t *testing.T) {
 		h.callAs(token, http.MethodGet, "/api/v2/filestorage", nil).expect(http.StatusOK, nil)
 		h.callAs(token, http.MethodGet, "/api/v2/filestorageclasses", nil).expect(http.StatusOK, nil)
 	}
+}
+
+// Compute asks identity's ACL before it creates an instance, as its handler does: an
+// auditor of the organization, who may read instances and the project, may not create
+// one, and nothing is charged to the quota for the refusal.
+func TestComputeInstanceCreateChecksRBAC(t *testing.T) {
+	h := newHarness(t)
+	group := h.createGroup(organizationPath, "auditors", unikorn.GroupSpec{RoleIDs: []string{AuditorRoleID}, ServiceAccountIDs: []string{}})
+
+	var account unikorn.ServiceAccount
+
+	h.callAs(AdminToken, http.MethodPost, organizationPath("/serviceaccounts"), unikorn.ServiceAccountWrite{
+		Metadata: unikorn.WriteMetadata{Name: "audit"},
+		Spec:     unikorn.ServiceAccountSpec{GroupIDs: []string{group.Metadata.ID}},
+	}).expect(http.StatusCreated, &account)
+
+	auditor := account.Status.AccessToken
+	h.projectAs(auditor, OrganizationID, ProjectID).expect(http.StatusOK, nil)
+
+	create := unikorn.InstanceCreate{
+		Metadata: unikorn.WriteMetadata{Name: "web"},
+		Spec: unikorn.InstanceCreateSpec{
+			InstanceSpec:   unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID},
+			OrganizationID: OrganizationID,
+			ProjectID:      ProjectID,
+			NetworkID:      NetworkDefaultID,
+		},
+	}
+
+	allocations := len(h.sb.Allocations())
+
+	refusal := h.callAs(auditor, http.MethodPost, ComputePrefix+"/api/v2/instances", create).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	assert.Contains(t, refusal.ErrorDescription, "operation is not allowed by rbac: operation 'create' on endpoint 'compute:instances'")
+	assert.Len(t, h.sb.Allocations(), allocations, "a refused create charges nothing")
+
+	h.callAs(DefaultToken, http.MethodPost, ComputePrefix+"/api/v2/instances", create).expect(http.StatusCreated, nil)
 }

@@ -202,7 +202,7 @@ func decodeBody(r *http.Request, dst any, required ...string) error {
 
 	for _, path := range required {
 		if missing := missingMember(generic, strings.Split(path, "."), ""); missing != "" {
-			return errBadRequest("request body has an error: doesn't match schema: Error at %q: property %q is missing", missing, lastSegment(missing))
+			return errMissingMember(missing)
 		}
 	}
 
@@ -254,6 +254,12 @@ func missingMember(value any, path []string, pointer string) string {
 	}
 
 	return ""
+}
+
+// errMissingMember is the OpenAPI validator's answer to a body that lacks a required
+// member, at the JSON pointer given.
+func errMissingMember(pointer string) *apiError {
+	return errBadRequest("request body has an error: doesn't match schema: Error at %q: property %q is missing", pointer, lastSegment(pointer))
 }
 
 func lastSegment(pointer string) string {

@@ -11,10 +11,16 @@ func (s *Sandbox) registerRoutes() {
 	s.api.HandleFunc("GET /.well-known/openid-protected-resource", protectedResource)
 	s.routes["GET /.well-known/openid-protected-resource"] = true
 
+	// Identity's OAuth2 endpoints and providers (oauth2.go, oauth2providers.go), and
+	// its version, which the root answers; region's is under RegionPrefix (version.go).
+	s.registerOAuth2Routes()
+	s.handle("GET /api/version", identityVersion)
+
 	// Region: catalogue.
 	s.handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)
 	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.listImages)
+	s.handle("POST /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.createImage)
 	s.handle("DELETE /api/v1/organizations/{organizationID}/regions/{regionID}/images/{imageID}", s.deleteImage)
 	s.handle("GET /api/v2/regions/{regionID}/images", s.listImagesV2)
 
@@ -68,6 +74,7 @@ func (s *Sandbox) registerRoutes() {
 	// Identity.
 	s.handle("GET /api/v1/organizations", s.listOrganizations)
 	s.handle("GET /api/v1/organizations/{organizationID}", s.getOrganization)
+	s.handle("PUT /api/v1/organizations/{organizationID}", s.updateOrganization)
 	s.handle("GET /api/v1/organizations/{organizationID}/projects", s.listProjects)
 	s.handle("POST /api/v1/organizations/{organizationID}/projects", s.createProject)
 	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)
@@ -84,6 +91,12 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}", s.deleteServiceAccount)
 	s.handle("POST /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}/rotate", s.rotateServiceAccount)
 	s.handle("GET /api/v1/organizations/{organizationID}/roles", s.listRoles)
+	s.handle("GET /api/v1/organizations/{organizationID}/users", s.listUsers)
+	s.handle("POST /api/v1/organizations/{organizationID}/users", s.createUser)
+	s.handle("PUT /api/v1/organizations/{organizationID}/users/{userID}", s.updateUser)
+	s.handle("DELETE /api/v1/organizations/{organizationID}/users/{userID}", s.deleteUser)
+	s.handle("GET /api/v1/acl", s.getACL)
+	s.handle("GET /api/v1/organizations/{organizationID}/acl", s.getOrganizationACL)
 	s.handle("GET /api/v1/organizations/{organizationID}/quotas", s.getQuotas)
 	s.handle("PUT /api/v1/organizations/{organizationID}/quotas", s.setQuotas)
 	s.handleService(rbacAllocations, "POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)

@@ -77,6 +77,8 @@ type Sandbox struct {
 
 	api     *http.ServeMux
 	control *http.ServeMux
+	// region serves region's routes alone under RegionPrefix, region's base URL.
+	region *http.ServeMux
 	// routes holds every API route template, to reject fault rules that could never match.
 	routes map[string]bool
 
@@ -98,9 +100,14 @@ type Sandbox struct {
 	dueAt time.Time
 	// serverTags indexes the servers by tag for lists by tag; mu guards it.
 	serverTags *serverTags
+	// imageSources are what tests said image imports find at a URI; mu guards them.
+	imageSources map[string]ImageSource
 
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
+
+	// signing signs the passports identity's token exchange mints.
+	signing *signingKey
 
 	// faultsMu guards what the control API steers per request: stats, faults, latency.
 	faultsMu    sync.Mutex
@@ -149,11 +156,19 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 		showInvisible:    opts.ShowInvisible,
 		stats:            newStats(),
 		world:            w,
+		imageSources:     map[string]ImageSource{},
 	}
 
 	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {
 		return nil, err
 	}
+
+	signing, err := newSigningKey()
+	if err != nil {
+		return nil, err
+	}
+
+	s.signing = signing
 
 	s.registerRoutes()
 	s.registerControlRoutes()
@@ -161,6 +176,8 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 	if err := s.mountCompute(); err != nil {
 		return nil, err
 	}
+
+	s.mountRegion()
 
 	return s, nil
 }

@@ -185,7 +185,7 @@ func BenchmarkSandboxComputeWhileChanging(b *testing.B) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				p.clock.Advance(time.Millisecond)
-				p.send(b, ServiceToken, http.MethodPut, organizationPath("/quotas"), `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
+				p.send(b, PlatformAdminToken, http.MethodPut, organizationPath("/quotas"), `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
 				p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
 			}
 		})

@@ -46,28 +46,33 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logger.Info("request", "method", r.Method, "path", r.URL.RequestURI(), "status", recorder.status, "duration", time.Since(start))
 	}()
 
+	// Region's own base URL serves region's routes alone (version.go); the request as
+	// routed marks empty path elements, and the log keeps the path the client sent.
+	mux, routed := s.muxFor(r)
+	routed = markEmptyPathElements(routed)
+
 	// The route template keys stats and faults: /api/v2/servers/{serverID} is one
 	// route however many servers there are.
-	_, pattern := s.api.Handler(r)
-	latency := s.countRequest(pattern, isInternal(r))
+	_, pattern := mux.Handler(routed)
+	latency := s.countRequest(pattern, isInternal(routed))
 
-	if !sleep(r.Context(), latency) {
+	if !sleep(routed.Context(), latency) {
 		return
 	}
 
 	if f := s.matchFault(pattern); f != nil {
-		s.inject(recorder, r, f)
+		s.inject(recorder, routed, f)
 
 		return
 	}
 
 	if pattern == "" {
-		serveUnmatched(s.api, recorder, r)
+		serveUnmatched(mux, recorder, routed)
 
 		return
 	}
 
-	s.api.ServeHTTP(recorder, r)
+	mux.ServeHTTP(recorder, routed)
 }
 
 // handle registers an authenticated API operation under a route pattern such as
@@ -75,7 +80,19 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Sandbox) handle(pattern string, handler apiHandler) {
 	s.routes[pattern] = true
 
-	s.api.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.api.HandleFunc(pattern, s.authenticated(handler))
+}
+
+// authenticated serves an API operation to a caller whose bearer token authenticates,
+// once its path elements bind.
+func (s *Sandbox) authenticated(handler apiHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := validatePathElements(r); err != nil {
+			writeError(w, err)
+
+			return
+		}
+
 		token, err := bearerToken(r)
 		if err == nil && !s.plausibleToken(token) {
 			err = errors.New("token validation failed")
@@ -83,12 +100,6 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 
 		if err != nil {
 			writeUnauthorized(w, r, err)
-
-			return
-		}
-
-		if err := validatePathIDs(r); err != nil {
-			writeError(w, err)
 
 			return
 		}
@@ -109,7 +120,7 @@ func (s *Sandbox) handle(pattern string, handler apiHandler) {
 		}
 
 		writeJSON(w, status, cacheControl, body)
-	})
+	}
 }
 
 // run executes a handler against the up-to-date world and encodes its reply before
@@ -155,18 +166,58 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 	return rep.status, rep.cacheControl, body, nil
 }
 
-// uuidPathParameters are the path parameters the contract declares `format: uuid`.
+// uuidPathParameters are the path parameters the contracts declare `format: uuid`:
+// every ID of region's, identity's and compute's paths.
 var uuidPathParameters = []string{
 	"organizationID", "projectID", "regionID", "imageID", "networkID",
 	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
-	"groupid", "serviceAccountID",
+	"groupid", "serviceAccountID", "providerID", "userID", "instanceID",
 }
 
-func validatePathIDs(r *http.Request) error {
+// emptyPathElement stands for an empty path segment ("/organizations//regions") while
+// a request is routed. Upstream's generated chi routers hand such a segment to the
+// operation as an empty parameter, which binding refuses as it is required; Go's mux
+// would instead redirect to the cleaned path, another operation. A real path never
+// holds it: it is no UUID, nor any literal segment of a route.
+const emptyPathElement = "(empty)"
+
+// markEmptyPathElements returns r routed as upstream routes it: every empty segment
+// inside the path becomes emptyPathElement, which validatePathElements refuses.
+func markEmptyPathElements(r *http.Request) *http.Request {
+	if !strings.Contains(r.URL.Path, "//") {
+		return r
+	}
+
+	segments := strings.Split(r.URL.Path, "/")
+	for i := 1; i < len(segments)-1; i++ {
+		if segments[i] == "" {
+			segments[i] = emptyPathElement
+		}
+	}
+
+	marked := r.Clone(r.Context())
+	marked.URL.Path = strings.Join(segments, "/")
+	marked.URL.RawPath = ""
+
+	return marked
+}
+
+// validatePathElements is the generated routers' binding of path parameters, which
+// runs before authentication (region's and identity's pkg/openapi/router.go bind,
+// then call the authorizing middleware): an empty or malformed ID is a 400 in
+// handler.HandleError's words (region's and identity's pkg/handler/error.go), with or
+// without a token.
+func validatePathElements(r *http.Request) error {
+	malformed := strings.Contains(r.URL.Path, emptyPathElement)
+
 	for _, name := range uuidPathParameters {
 		if value := r.PathValue(name); value != "" && !uuidPattern.MatchString(value) {
-			return errBadRequest("parameter %q in path has an error: string doesn't match the format \"uuid\"", name)
+			malformed = true
 		}
+	}
+
+	if malformed {
+		return errBadRequest("invalid path/query element")
 	}
 
 	return nil
@@ -181,14 +232,14 @@ func writeUnauthorized(w http.ResponseWriter, r *http.Request, cause error) {
 	writeError(w, &apiError{http.StatusUnauthorized, unikorn.ErrorAccessDenied, cause.Error()})
 }
 
-// baseURL is the scheme and host the client used to reach the sandbox.
+// baseURL is the scheme, host and service prefix the client used to reach the sandbox.
 func baseURL(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
 
-	return scheme + "://" + r.Host
+	return scheme + "://" + r.Host + mountPrefix(r)
 }
 
 // serveUnmatched answers a request no route takes: 405 when the path exists for

@@ -137,6 +137,28 @@ func TestRequestValidationIs400BeforeHandlers(t *testing.T) {
 	assert.Empty(t, servers)
 }
 
+// Upstream's generated routers bind path IDs before they authenticate: an empty or
+// malformed ID is a 400 with or without a token, for region's, identity's and
+// compute's routes alike, and never a redirect to a cleaned path.
+func TestMalformedPathElementIs400BeforeAuthentication(t *testing.T) {
+	h := newHarness(t)
+
+	for name, path := range map[string]string{
+		"region ID":               organizationPath("/regions/invalid-uuid/images"),
+		"empty organization ID":   "/api/v1/organizations//regions",
+		"identity ID":             organizationPath("/groups/not-a-uuid"),
+		"compute instance ID":     ComputePrefix + "/api/v2/instances/not-a-uuid",
+		"compute organization ID": ComputePrefix + "/api/v1/organizations/invalid-org-123/regions",
+	} {
+		for _, token := range []string{"", DefaultToken} {
+			t.Run(name+" token "+token, func(t *testing.T) {
+				body := h.callAs(token, http.MethodGet, path, nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+				assert.Equal(t, "invalid path/query element", body.ErrorDescription)
+			})
+		}
+	}
+}
+
 func TestNonJSONBodyIsUnsupported(t *testing.T) {
 	h := newHarness(t)
 

@@ -210,10 +210,8 @@ func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
 			Status:   unikorn.ImageStatus{State: unikorn.ImagePending},
 		},
 		OrganizationID: organizationID,
-		Lifecycle: schedule{
-			{To: unikorn.ImageCreating, Due: req.now.Add(s.provisionDelay / 2)},
-			{To: unikorn.ImageReady, Due: req.now.Add(s.provisionDelay)},
-		},
+		RegionID:       server.Status.RegionID,
+		Lifecycle:      importSchedule(req.now, s.provisionDelay, unikorn.ImageReady),
 	}
 
 	s.world.Images[image.Image.Metadata.ID] = image

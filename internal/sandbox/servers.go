@@ -73,7 +73,13 @@ func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.
 		return errBadRequest("flavor %s does not exist", spec.FlavorID)
 	}
 
-	if _, owner, ok := s.world.findImage(spec.ImageID); !ok || (owner != "" && owner != network.Metadata.OrganizationID) {
+	// An organization's image lives in one region, the network's or another.
+	_, owner, ok := s.world.findImage(spec.ImageID)
+	if record, own := s.world.Images[spec.ImageID]; own && !record.inRegion(network.Status.RegionID) {
+		ok = false
+	}
+
+	if !ok || (owner != "" && owner != network.Metadata.OrganizationID) {
 		return errBadRequest("image %s does not exist or is not available to the organization", spec.ImageID)
 	}
 

@@ -12,7 +12,7 @@ import (
 )
 
 // stateVersion is bumped whenever the saved form of world changes incompatibly.
-const stateVersion = 2
+const stateVersion = 3
 
 // world is everything a user can change: what -state saves and loads. The catalogue
 // (organizations, regions, flavors, global images, roles) is fixed and lives in
@@ -30,8 +30,16 @@ type world struct {
 	Projects                  map[string]*projectRecord                   `json:"projects"`
 	Groups                    map[string]*unikorn.Group                   `json:"groups"`
 	ServiceAccounts           map[string]*serviceAccountRecord            `json:"serviceAccounts"`
+	// Organizations are the fixture organizations as updates left them.
+	Organizations map[string]*unikorn.Organization `json:"organizations"`
+	// Users are identity's global users, OrganizationUsers their memberships of
+	// organizations, by ID.
+	Users             map[string]*userRecord             `json:"users"`
+	OrganizationUsers map[string]*organizationUserRecord `json:"organizationUsers"`
 	// Quotas maps organization ID to kind to quantity.
 	Quotas map[string]map[string]int `json:"quotas"`
+	// OAuth2Providers are the organizations' own OAuth2 providers.
+	OAuth2Providers map[string]*oauth2Provider `json:"oauth2Providers"`
 	// Compute is the compute service's own records, which it keeps and encodes itself.
 	Compute json.RawMessage `json:"compute,omitempty"`
 	// MACSequence numbers every MAC handed out, so that a recreated server visibly
@@ -80,8 +88,17 @@ type loadBalancerRecord struct {
 type imageRecord struct {
 	Image unikorn.Image `json:"image"`
 	// OrganizationID owns the image; global catalogue images have none.
-	OrganizationID string   `json:"organizationId,omitempty"`
-	Lifecycle      schedule `json:"lifecycle,omitempty"`
+	OrganizationID string `json:"organizationId,omitempty"`
+	// RegionID is the region the image lives in (see inRegion).
+	RegionID string `json:"regionId,omitempty"`
+	// URI is where an imported image was imported from; empty for a snapshot.
+	URI string `json:"uri,omitempty"`
+	// SizeGiB is the size the image shows once the cloud has made it; zero keeps the
+	// size it has.
+	SizeGiB int `json:"sizeGiB,omitempty"`
+	// Deleted says the image is deleted: it shows failed until it is gone.
+	Deleted   bool     `json:"deleted,omitempty"`
+	Lifecycle schedule `json:"lifecycle,omitempty"`
 }
 
 func newWorld() *world {
@@ -95,9 +112,13 @@ func newWorld() *world {
 		Images:                    map[string]*imageRecord{},
 		Allocations:               map[string]*unikorn.Allocation{},
 		FileStorage:               map[string]*fileStorageRecord{},
+		OAuth2Providers:           map[string]*oauth2Provider{},
 		Projects:                  map[string]*projectRecord{},
 		Groups:                    map[string]*unikorn.Group{},
 		ServiceAccounts:           map[string]*serviceAccountRecord{},
+		Organizations:             map[string]*unikorn.Organization{},
+		Users:                     map[string]*userRecord{},
+		OrganizationUsers:         map[string]*organizationUserRecord{},
 		Quotas:                    map[string]map[string]int{},
 	}
 }
@@ -123,6 +144,13 @@ func loadWorld(path string) (w *world, ok bool, err error) {
 	if w.Version == 1 {
 		w.addIdentityFixtures()
 		w.Version = stateVersion
+	}
+
+	// Version 2 kept no users and no organizations: groups named the fixture users by
+	// their IDs alone, the empty organization's administrator by its user ID in the
+	// fixture one.
+	if w.Version == 2 {
+		w.migrateUsers()
 	}
 
 	if w.Version != stateVersion {
@@ -206,10 +234,22 @@ func (w *world) advance(now time.Time) bool {
 		}
 	}
 
-	for _, record := range w.Images {
+	for id, record := range w.Images {
 		for _, to := range record.Lifecycle.due(now) {
 			changed = true
-			record.Image.Status.State = to
+
+			switch to {
+			case toGone:
+				delete(w.Images, id)
+			case unikorn.ImageReady:
+				if record.SizeGiB > 0 {
+					record.Image.Spec.SizeGiB = record.SizeGiB
+				}
+
+				fallthrough
+			default:
+				record.Image.Status.State = to
+			}
 		}
 	}
 

@@ -74,3 +74,28 @@ func TestFreshSandboxesAreIdentical(t *testing.T) {
 		assert.JSONEq(t, string(first.call(http.MethodGet, path, nil).body), string(second.call(http.MethodGet, path, nil).body), path)
 	}
 }
+
+// A world saved before users and organizations were kept (version 2) names the
+// fixture users by their IDs alone; loaded, the organizations and users join it and
+// the groups name the users as identity does.
+func TestStateOfVersion2GainsTheUsers(t *testing.T) {
+	statePath := filepath.Join(t.TempDir(), "state.json")
+	group := func(id, organizationID string) string {
+		return `"` + id + `": {"metadata": {"id": "` + id + `", "name": "administrators", "organizationId": "` + organizationID + `",
+			"creationTime": "2025-01-01T00:00:00Z", "provisioningStatus": "provisioned", "healthStatus": "healthy"},
+			"spec": {"roleIDs": ["` + AdministratorRoleID + `"], "serviceAccountIDs": [], "userIDs": ["` + AdminUserID + `"],
+			"subjects": [{"id": "` + AdminUserID + `", "email": "` + AdminUserID + `", "issuer": "https://identity.sandbox.unikorn-cloud.org"}]}}`
+	}
+	saved := `{"version": 2, "groups": {` + group(AdministratorsGroupID, OrganizationID) + `, ` + group(EmptyAdministratorsGroupID, EmptyOrganizationID) + `}}`
+	require.NoError(t, os.WriteFile(statePath, []byte(saved), 0o600))
+
+	h := newHarness(t, func(o *Options) { o.StatePath = statePath })
+
+	var read groupRead
+
+	h.callAs(AdminToken, http.MethodGet, emptyOrganizationPath("/groups/"+EmptyAdministratorsGroupID), nil).expect(http.StatusOK, &read)
+	assert.Equal(t, []string{EmptyAdminUserID}, read.Spec.UserIDs)
+	assert.Equal(t, []unikorn.Subject{{ID: AdminSubject, Email: AdminSubject, Issuer: h.url}}, read.Spec.Subjects)
+	assert.Len(t, h.users(AdminToken), 2)
+	h.callAs(AdminToken, http.MethodGet, organizationPath(""), nil).expect(http.StatusOK, nil)
+}

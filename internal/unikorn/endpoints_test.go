@@ -147,6 +147,18 @@ var endpoints = map[string]endpointCase{
 		query:  "organizationID=o-1&scope=owned&status=ready&status=failed",
 		status: http.StatusOK, reply: listReply,
 	},
+	"CreateImage": {
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.CreateImage(ctx, "o-1", "r-1", ImageCreate{Metadata: writeMetadata, Spec: ImageCreateSpec{
+				URI: "https://example.com/a.raw", Architecture: ArchitectureX86_64, Virtualization: VirtualizationAny,
+				OS: ImageOS{Kernel: "linux", Family: "debian", Distro: "debian", Version: "12"},
+			}})
+		},
+		service: regionService, method: http.MethodPost, path: "/api/v1/organizations/o-1/regions/r-1/images",
+		body: `{"metadata":` + writeMetadataJSON + `,"spec":{"uri":"https://example.com/a.raw","architecture":"x86_64",` +
+			`"virtualization":"any","os":{"kernel":"linux","family":"debian","distro":"debian","version":"12"}}}`,
+		status: http.StatusOK, reply: objectReply,
+	},
 	"DeleteImage": {
 		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteImage(ctx, "o-1", "r-1", "i-1") },
 		service: regionService, method: http.MethodDelete, path: "/api/v1/organizations/o-1/regions/r-1/images/i-1",

@@ -61,6 +61,8 @@ const (
 	groupsPath          = "/api/v1/organizations/%s/groups"
 	groupPath           = "/api/v1/organizations/%s/groups/%s"
 	serviceAccountsPath = "/api/v1/organizations/%s/serviceaccounts"
+	usersPath           = "/api/v1/organizations/%s/users"
+	userPath            = "/api/v1/organizations/%s/users/%s"
 	serviceAccountPath  = "/api/v1/organizations/%s/serviceaccounts/%s"
 )
 
@@ -143,4 +145,26 @@ func (c *Client) RotateServiceAccount(ctx context.Context, organizationID, servi
 // ListRoles lists the roles an organization's groups may hold.
 func (c *Client) ListRoles(ctx context.Context, organizationID string) ([]Role, error) {
 	return callList[Role](ctx, c, c.identityOp(http.MethodGet, http.StatusOK, "/api/v1/organizations/%s/roles", organizationID))
+}
+
+// ListUsers lists the users of an organization: identity has no read of one by ID.
+func (c *Client) ListUsers(ctx context.Context, organizationID string) ([]User, error) {
+	return callList[User](ctx, c, c.identityOp(http.MethodGet, http.StatusOK, usersPath, organizationID))
+}
+
+// CreateUser makes a subject a user of the organization, in the groups named. Identity
+// answers an existing user of that subject as it is: the create is idempotent.
+func (c *Client) CreateUser(ctx context.Context, organizationID string, write UserWrite) (*User, error) {
+	return callObject[User](ctx, c, c.identityOp(http.MethodPost, http.StatusCreated, usersPath, organizationID).withBody(write))
+}
+
+// UpdateUser replaces a user's state and groups.
+func (c *Client) UpdateUser(ctx context.Context, organizationID, userID string, write UserWrite) (*User, error) {
+	return callObject[User](ctx, c, c.identityOp(http.MethodPut, http.StatusOK, userPath, organizationID, userID).withBody(write))
+}
+
+// DeleteUser takes a user out of the organization and its groups, and revokes its
+// tokens.
+func (c *Client) DeleteUser(ctx context.Context, organizationID, userID string) error {
+	return call(ctx, c, c.identityOp(http.MethodDelete, http.StatusOK, userPath, organizationID, userID))
 }

@@ -64,6 +64,14 @@ func (c *Client) GetImage(ctx context.Context, organizationID, regionID, imageID
 	}
 }
 
+// CreateImage imports an image for the organization into a region from the URI of a
+// raw disk image. Region answers 200, not 201, while the image is still pending; the
+// import then goes on in the background, to ready or failed.
+func (c *Client) CreateImage(ctx context.Context, organizationID, regionID string, create ImageCreate) (*Image, error) {
+	return callObject[Image](ctx, c, c.regionOp(http.MethodPost, http.StatusOK,
+		"/api/v1/organizations/%s/regions/%s/images", organizationID, regionID).withBody(create))
+}
+
 // DeleteImage deletes an image the organization owns.
 func (c *Client) DeleteImage(ctx context.Context, organizationID, regionID, imageID string) error {
 	return call(ctx, c, c.regionOp(http.MethodDelete, http.StatusAccepted,

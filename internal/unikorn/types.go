@@ -229,6 +229,34 @@ type ImageQuery struct {
 	Status []string
 }
 
+// ImageCreate is region `imageCreate`: an image imported from the URI of a raw disk image.
+type ImageCreate struct {
+	Metadata WriteMetadata   `json:"metadata"`
+	Spec     ImageCreateSpec `json:"spec"`
+}
+
+// ImageCreateSpec is region `imageCreateSpec`.
+type ImageCreateSpec struct {
+	URI              string            `json:"uri"`
+	Architecture     string            `json:"architecture"`
+	Virtualization   string            `json:"virtualization"`
+	OS               ImageOS           `json:"os"`
+	SoftwareVersions map[string]string `json:"softwareVersions,omitempty"`
+	GPU              *ImageGPU         `json:"gpu,omitempty"`
+}
+
+// ImageSpec is the description the imported image carries; its size is the cloud's
+// to tell once the image is imported.
+func (s ImageCreateSpec) ImageSpec() ImageSpec {
+	return ImageSpec{
+		Architecture:     s.Architecture,
+		Virtualization:   s.Virtualization,
+		OS:               s.OS,
+		SoftwareVersions: s.SoftwareVersions,
+		GPU:              s.GPU,
+	}
+}
+
 // SnapshotCreate is region `snapshotCreate`; its spec is required but empty.
 type SnapshotCreate struct {
 	Metadata WriteMetadata      `json:"metadata"`
@@ -563,6 +591,41 @@ type Group struct {
 	Metadata OrganizationScopedMetadata `json:"metadata"`
 	Spec     GroupSpec                  `json:"spec"`
 }
+
+// User is identity `userRead`: a person's membership of an organization. Its
+// metadata's name means nothing (identity sets it to "undefined"); the subject names
+// the user.
+type User struct {
+	Metadata OrganizationScopedMetadata `json:"metadata"`
+	Spec     UserSpec                   `json:"spec"`
+	Status   UserStatus                 `json:"status"`
+}
+
+// UserWrite is identity `userWrite`.
+type UserWrite struct {
+	Metadata *WriteMetadata `json:"metadata,omitempty"`
+	Spec     UserSpec       `json:"spec"`
+}
+
+// UserSpec is identity `userSpec`. The groups are kept on the groups: identity adds the
+// user to those named and takes it out of the others.
+type UserSpec struct {
+	Subject  string   `json:"subject"`
+	State    string   `json:"state"`
+	GroupIDs []string `json:"groupIDs"`
+}
+
+// UserStatus is identity `userStatus`.
+type UserStatus struct {
+	LastActive *time.Time `json:"lastActive,omitempty"`
+}
+
+// User states (identity `userState`).
+const (
+	UserActive    = "active"
+	UserPending   = "pending"
+	UserSuspended = "suspended"
+)
 
 // GroupWrite is identity `groupWrite`.
 type GroupWrite struct {

@@ -24,10 +24,15 @@ func TestAccRegions(t *testing.T) {
 	}
 
 	if env.IsSandbox() {
+		// The fixture organization also sees the region private to it.
 		checks = append(checks, statecheck.ExpectKnownValue("data.unikorn_regions.default", tfjsonpath.New("regions"),
 			knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id":   knownvalue.StringExact(sandbox.RegionID),
 				"name": knownvalue.StringExact("sandbox-1"),
+				"type": knownvalue.StringExact("simulated"),
+			}), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"id":   knownvalue.StringExact(sandbox.PrivateRegionID),
+				"name": knownvalue.StringExact("sandbox-private"),
 				"type": knownvalue.StringExact("simulated"),
 			})})))
 	}

@@ -53,6 +53,9 @@ type Type struct {
 	Scope   Scope
 	// Timeout bounds a create, update or delete whose configuration sets none.
 	Timeout time.Duration
+	// DeleteTimeout, when set, bounds a delete whose configuration sets none instead
+	// of Timeout: for a type whose delete is quicker than its create and update.
+	DeleteTimeout time.Duration
 	// Diagnose maps the family's errors to diagnostics (see package diagnostic).
 	Diagnose func(summary string, err error) diag.Diagnostics
 	// Holds says what the cloud waits for before an object being deleted is gone
@@ -231,7 +234,12 @@ func (r *Resource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 
-	ctx, cancel := r.Within(ctx, state.Limits().Delete, &resp.Diagnostics)
+	fallback := r.Timeout
+	if r.DeleteTimeout != 0 {
+		fallback = r.DeleteTimeout
+	}
+
+	ctx, cancel := deadline.Within(ctx, state.Limits().Delete, fallback, &resp.Diagnostics)
 	defer cancel()
 
 	organizationID, id := state.Keys()

@@ -12,7 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -37,28 +40,38 @@ func organizationAttribute() schema.StringAttribute {
 	}
 }
 
-// dataSource is what the data sources share: the provider's configuration, which
-// Configure keeps.
-type dataSource struct{ configured }
+// begin is what every data source's Read starts with: the configuration into m, and,
+// once Unikorn is reachable, the organization that organizationID (read from m) names
+// or the provider's. It reports false with diagnostics when the read cannot go on.
+func begin(ctx context.Context, d *family.DataSource, config tfsdk.Config, m any, organizationID func() types.String,
+	diags *diag.Diagnostics,
+) (string, bool) {
+	if !d.Begin(ctx, config, m, diags) {
+		return "", false
+	}
 
-func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.configure(req.ProviderData, &resp.Diagnostics)
+	organization := d.Organization(organizationID(), diags)
+
+	return organization, !diags.HasError()
 }
+
+// rolesReader is what the roles' data sources share: they read the organization's roles.
+type rolesReader struct{ family.DataSource }
 
 // readRoles is what the roles' data sources read: the configuration into m, then the
 // roles of the organization that organizationID (read from m) names or the
 // provider's. It reports false with diagnostics when the read cannot go on.
-func (d *dataSource) readRoles(ctx context.Context, config tfsdk.Config, m any, organizationID func() types.String,
+func (d *rolesReader) readRoles(ctx context.Context, config tfsdk.Config, m any, organizationID func() types.String,
 	diags *diag.Diagnostics,
 ) (string, []identity.Role, bool) {
-	organization, ok := d.readConfig(ctx, config, m, "read the roles", organizationID, diags)
+	organization, ok := begin(ctx, &d.DataSource, config, m, organizationID, diags)
 	if !ok {
 		return "", nil, false
 	}
 
-	roles, err := d.provider.Identity.Roles(ctx, organization)
+	roles, err := d.Provider.Identity.Roles(ctx, organization)
 	if err != nil {
-		diags.Append(failed("read", "roles", err)...)
+		diags.Append(diagnostic.Identity("Unable to read the roles", err)...)
 
 		return "", nil, false
 	}
@@ -67,9 +80,11 @@ func (d *dataSource) readRoles(ctx context.Context, config tfsdk.Config, m any, 
 }
 
 // NewRolesDataSource returns the unikorn_roles data source.
-func NewRolesDataSource() datasource.DataSource { return &rolesDataSource{} }
+func NewRolesDataSource() datasource.DataSource {
+	return &rolesDataSource{rolesReader{family.DataSource{Name: RolesTypeName, Looks: "read the roles"}}}
+}
 
-type rolesDataSource struct{ dataSource }
+type rolesDataSource struct{ rolesReader }
 
 type roleModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -87,10 +102,6 @@ type rolesModel struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
 	IDs            types.Map    `tfsdk:"ids"`
 	Roles          []roleModel  `tfsdk:"roles"`
-}
-
-func (d *rolesDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = RolesTypeName
 }
 
 func (d *rolesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -144,9 +155,11 @@ func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 }
 
 // NewQuotasDataSource returns the unikorn_quotas data source.
-func NewQuotasDataSource() datasource.DataSource { return &quotasDataSource{} }
+func NewQuotasDataSource() datasource.DataSource {
+	return &quotasDataSource{family.DataSource{Name: QuotasTypeName, Looks: "read the quotas"}}
+}
 
-type quotasDataSource struct{ dataSource }
+type quotasDataSource struct{ family.DataSource }
 
 type quotaModel struct {
 	Limit types.Int64 `tfsdk:"limit"`
@@ -157,10 +170,6 @@ type quotaModel struct {
 type quotasModel struct {
 	OrganizationID types.String          `tfsdk:"organization_id"`
 	Quotas         map[string]quotaModel `tfsdk:"quotas"`
-}
-
-func (d *quotasDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = QuotasTypeName
 }
 
 func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -185,14 +194,14 @@ func (d *quotasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m quotasModel
 
-	organizationID, ok := d.readConfig(ctx, req.Config, &m, "read the quotas", func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	organizationID, ok := begin(ctx, &d.DataSource, req.Config, &m, func() types.String { return m.OrganizationID }, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 
-	quotas, err := d.provider.Identity.Quotas(ctx, organizationID)
+	quotas, err := d.Provider.Identity.Quotas(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "quotas", err)...)
+		resp.Diagnostics.Append(diagnostic.Identity("Unable to read the quotas", err)...)
 
 		return
 	}
@@ -212,20 +221,19 @@ func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 // objectDataSource looks up a project or a group (T) by ID or by name, into the
 // model M, which embeds lookupModel.
 type objectDataSource[T, M any] struct {
-	dataSource
-	typeName, noun, description string
-	extra                       map[string]schema.Attribute
-	find                        func(identity.Objects, context.Context, identity.Selector) (*T, error)
-	common                      func(*M) *lookupModel
-	set                         func(context.Context, *M, *T, *diag.Diagnostics)
+	family.DataSource
+	noun, description string
+	extra             map[string]schema.Attribute
+	find              func(identity.Objects, context.Context, identity.Selector) (*T, error)
+	common            func(*M) *lookupModel
+	set               func(context.Context, *M, *T, *diag.Diagnostics)
 }
 
 type lookupModel struct {
+	family.Metadata
+
 	ID             types.String `tfsdk:"id"`
 	OrganizationID types.String `tfsdk:"organization_id"`
-	Name           types.String `tfsdk:"name"`
-	Description    types.String `tfsdk:"description"`
-	Tags           types.Map    `tfsdk:"tags"`
 }
 
 type projectLookup struct {
@@ -244,7 +252,7 @@ type groupLookup struct {
 // NewProjectDataSource returns the unikorn_project data source.
 func NewProjectDataSource() datasource.DataSource {
 	return &objectDataSource[identity.Project, projectLookup]{
-		typeName: ProjectTypeName, noun: "project",
+		DataSource: family.DataSource{Name: ProjectTypeName, Looks: "look the project up"}, noun: "project",
 		description: "Looks up a project, by `id` or by `name` in the organization. Another configuration's " +
 			"resources can take its `id` as their `project_id`.",
 		extra: map[string]schema.Attribute{
@@ -256,7 +264,7 @@ func NewProjectDataSource() datasource.DataSource {
 		set: func(ctx context.Context, m *projectLookup, p *identity.Project, diags *diag.Diagnostics) {
 			m.GroupIDs = setOf(ctx, p.Spec.GroupIDs, diags)
 			m.Status = types.StringValue(p.Metadata.ProvisioningStatus)
-			m.setCommon(ctx, p.Metadata.ID, p.Metadata.OrganizationID, p.Metadata.Name, p.Metadata.Description, p.Metadata.Tags, diags)
+			m.setFound(ctx, &p.Metadata, diags)
 		},
 	}
 }
@@ -264,7 +272,7 @@ func NewProjectDataSource() datasource.DataSource {
 // NewGroupDataSource returns the unikorn_group data source.
 func NewGroupDataSource() datasource.DataSource {
 	return &objectDataSource[identity.Group, groupLookup]{
-		typeName: GroupTypeName, noun: "group",
+		DataSource: family.DataSource{Name: GroupTypeName, Looks: "look the group up"}, noun: "group",
 		description: "Looks up a group, by `id` or by `name` in the organization, for a project's `group_ids` " +
 			"or a service account's.",
 		extra: map[string]schema.Attribute{
@@ -278,26 +286,16 @@ func NewGroupDataSource() datasource.DataSource {
 			m.RoleIDs = setOf(ctx, g.Spec.RoleIDs, diags)
 			m.UserIDs = setOf(ctx, g.Spec.UserIDs, diags)
 			m.ServiceAccountIDs = setOf(ctx, g.Spec.ServiceAccountIDs, diags)
-			m.setCommon(ctx, g.Metadata.ID, g.Metadata.OrganizationID, g.Metadata.Name, g.Metadata.Description, g.Metadata.Tags, diags)
+			m.setFound(ctx, &g.Metadata, diags)
 		},
 	}
 }
 
-func (m *lookupModel) setCommon(ctx context.Context, id, organizationID, name, description string, tags []identity.Tag, diags *diag.Diagnostics) {
-	common := unsetCommon()
-	common.setCommon(ctx, id, organizationID, name, description, tags, diags)
-	m.ID, m.OrganizationID, m.Name = common.ID, common.OrganizationID, common.Name
-	m.Description = types.StringValue(description)
-
-	if common.Tags.IsNull() {
-		common.Tags = types.MapValueMust(types.StringType, nil)
-	}
-
-	m.Tags = common.Tags
-}
-
-func (d *objectDataSource[T, M]) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = d.typeName
+// setFound fills a look-up's common attributes (see family.Metadata.Found).
+func (m *lookupModel) setFound(ctx context.Context, metadata *identity.OrganizationScopedMetadata, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(metadata.ID)
+	m.OrganizationID = types.StringValue(metadata.OrganizationID)
+	m.Found(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
 }
 
 func (d *objectDataSource[T, M]) ConfigValidators(context.Context) []datasource.ConfigValidator {
@@ -336,16 +334,16 @@ func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRe
 
 	common := d.common(&m)
 
-	organizationID, ok := d.readConfig(ctx, req.Config, &m, "look the "+d.noun+" up", func() types.String { return common.OrganizationID }, &resp.Diagnostics)
+	organizationID, ok := begin(ctx, &d.DataSource, req.Config, &m, func() types.String { return common.OrganizationID }, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 
-	object, err := d.find(d.provider.Identity, ctx, identity.Selector{
+	object, err := d.find(d.Provider.Identity, ctx, identity.Selector{
 		ID: common.ID.ValueString(), Name: common.Name.ValueString(), OrganizationID: organizationID,
 	})
 	if err != nil {
-		resp.Diagnostics.Append(failed("find", d.noun, err)...)
+		resp.Diagnostics.Append(diagnostic.Identity("Unable to find the "+d.noun, err)...)
 
 		return
 	}

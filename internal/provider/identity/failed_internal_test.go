@@ -16,7 +16,10 @@ import (
 func TestFailedWaitAdvisesTheResourcesTimeouts(t *testing.T) {
 	err := fmt.Errorf("group: %w", &cloud.WaitError{What: "group g to show the update", Err: context.DeadlineExceeded})
 
-	diags := failed("update", "group", err)
+	r, ok := NewGroupResource().(*groupResource)
+	require.True(t, ok)
+
+	diags := r.Failed("update", err)
 	require.Len(t, diags, 1)
 	d := diags[0]
 
@@ -29,7 +32,10 @@ func TestFailedWaitAdvisesTheResourcesTimeouts(t *testing.T) {
 func TestFailedInterruptedWaitSaysSo(t *testing.T) {
 	err := &cloud.WaitError{What: "project p to be provisioned", Err: context.Canceled}
 
-	diags := failed("create", "project", err)
+	r, ok := NewProjectResource().(*projectResource)
+	require.True(t, ok)
+
+	diags := r.Failed("create", err)
 	require.Len(t, diags, 1)
 	d := diags[0]
 

@@ -14,11 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 )
 
 // GroupTypeName is the group resource's and data source's Terraform type.
@@ -33,11 +31,14 @@ var (
 
 // NewGroupResource returns the unikorn_group resource.
 func NewGroupResource() resource.Resource {
-	return &groupResource{managed{noun: "group", typeName: GroupTypeName}}
+	return &groupResource{newResource(GroupTypeName, "group", memberTimeout,
+		func() *groupModel { return &groupModel{} },
+		identity.Objects.ReadGroup, identity.Objects.DeleteGroup, setGroup,
+		func(group *identity.Group) *identity.OrganizationScopedMetadata { return &group.Metadata })}
 }
 
 type groupResource struct {
-	managed
+	family.Resource[identity.Group, *groupModel]
 }
 
 type groupModel struct {
@@ -46,14 +47,6 @@ type groupModel struct {
 	UserIDs           types.Set `tfsdk:"user_ids"`
 	ServiceAccountIDs types.Set `tfsdk:"service_account_ids"`
 	timed
-}
-
-func (r *groupResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = GroupTypeName
-}
-
-func (r *groupResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -92,6 +85,7 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 }
 
 // ModifyPlan checks the roles a group binds and warns of memberships it would undo.
+// Identity deletes a group at once, so there is no deletion to plan for.
 func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.checkRoles(ctx, req, resp)
 	r.warnLeaving(ctx, req, resp)
@@ -139,7 +133,7 @@ func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlan
 
 func (r *groupResource) write(ctx context.Context, plan *groupModel, current *identity.Group, diags *diag.Diagnostics) identity.GroupWrite {
 	write := identity.GroupWrite{
-		Metadata: plan.writeMetadata(ctx, diags),
+		Metadata: plan.Write(ctx, diags),
 		Spec: identity.GroupSpec{
 			RoleIDs:           stringsOf(ctx, plan.RoleIDs, diags),
 			UserIDs:           stringsOf(ctx, plan.UserIDs, diags),
@@ -155,9 +149,10 @@ func (r *groupResource) write(ctx context.Context, plan *groupModel, current *id
 	return write
 }
 
-func (r *groupResource) set(ctx context.Context, m *groupModel, group *identity.Group, diags *diag.Diagnostics) {
-	md := group.Metadata
-	m.setCommon(ctx, md.ID, md.OrganizationID, md.Name, md.Description, md.Tags, diags)
+// setGroup fills the model from identity's record; user_ids that the configuration
+// leaves unset stay null while the group has no users.
+func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *diag.Diagnostics) {
+	m.setKept(ctx, &group.Metadata, diags)
 	m.RoleIDs = setOf(ctx, group.Spec.RoleIDs, diags)
 	m.ServiceAccountIDs = setOf(ctx, group.Spec.ServiceAccountIDs, diags)
 
@@ -168,79 +163,40 @@ func (r *groupResource) set(ctx context.Context, m *groupModel, group *identity.
 
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, memberTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	organizationID := r.organization(plan.OrganizationID, &resp.Diagnostics)
+	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, nil, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	group, err := r.provider.Identity.CreateGroup(ctx, organizationID, write)
-	if err != nil {
-		resp.Diagnostics.Append(failed("create", "group", err)...)
-
-		return
-	}
-
-	r.set(ctx, &plan, group, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
-	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
-	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
+	group, err := r.Provider.Identity.CreateGroup(ctx, organizationID, write)
+	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
 
-func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state groupModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
-		return
-	}
-
-	organizationID := r.organization(state.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.provider.Identity.ReadGroup(ctx, organizationID, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err)...)
-
-		return
-	}
-
-	if group == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	r.set(ctx, &state, group, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
-	private.KeepCreationTime(ctx, resp.Private, group.Metadata.CreationTime, &resp.Diagnostics)
-	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&group.Metadata.ReadMetadata), &resp.Diagnostics)
-}
-
+// Update saves only an update identity shows done; one that fails leaves the state as
+// it was, so that the next plan asks for it again.
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, memberTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
 
-	current, err := r.provider.Identity.ReadGroup(ctx, organizationID, id)
+	current, err := r.Provider.Identity.ReadGroup(ctx, organizationID, id)
 	if err != nil {
-		resp.Diagnostics.Append(failed("read", "group", err)...)
+		resp.Diagnostics.Append(r.Failed("read", err)...)
 
 		return
 	}
@@ -250,29 +206,12 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 
-	group, err := r.provider.Identity.UpdateGroup(ctx, organizationID, id, write)
+	group, err := r.Provider.Identity.UpdateGroup(ctx, organizationID, id, write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("update", "group", err)...)
+		resp.Diagnostics.Append(r.Failed("update", err)...)
 
 		return
 	}
 
-	r.set(ctx, &plan, group, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
-}
-
-func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state groupModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, memberTimeout, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.Identity.DeleteGroup(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "group", err)...)
-	}
+	r.Save(ctx, &plan, group, family.Updated(resp))
 }

@@ -62,6 +62,14 @@ resource "unikorn_service_account" "ci" {
 }
 
 data "unikorn_quotas" "organization" {}
+
+data "unikorn_group" "team" {
+  id = unikorn_group.team.id
+}
+
+data "unikorn_project" "team" {
+  name = unikorn_project.team.name
+}
 `
 }
 
@@ -85,6 +93,12 @@ func TestAccIdentityStack(t *testing.T) {
 					statecheck.ExpectKnownValue("unikorn_project.team", tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
 					statecheck.ExpectKnownValue("unikorn_service_account.ci", tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
 					statecheck.ExpectKnownValue("data.unikorn_quotas.organization", tfjsonpath.New("quotas").AtMapKey("servers").AtMapKey("free"), knownvalue.Int64Exact(10)),
+					// A look-up's description is null when the object has none; its tags are
+					// always a map, empty when it has none.
+					statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
+					statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("description"), knownvalue.StringExact("first")),
+					statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				},
 				Check: func(s *terraform.State) error {
 					stateFile = s.RootModule().Resources["unikorn_service_account.ci"].Primary.ID

@@ -7,14 +7,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 var (
@@ -26,11 +24,10 @@ var (
 // query`. Each result is what the resource's Read would make of the object, so
 // generated configuration imports cleanly.
 type listResource[T any] struct {
-	configured
+	listing.Base
 
-	typeName, noun string
-	list           func(identity.Objects, context.Context, string) ([]T, error)
-	metadata       func(*T) *identity.OrganizationScopedMetadata
+	list     func(identity.Objects, context.Context, string) ([]T, error)
+	metadata func(*T) *identity.OrganizationScopedMetadata
 	// state is the resource's state for an object; its timeouts are left to the caller.
 	state func(context.Context, *T, *diag.Diagnostics) *timedModel
 }
@@ -49,12 +46,12 @@ type listConfig struct {
 // NewProjectListResource returns the unikorn_project list resource.
 func NewProjectListResource() list.ListResource {
 	return &listResource[identity.Project]{
-		typeName: ProjectTypeName, noun: "projects",
+		Base:     listing.Base{TypeName: ProjectTypeName, Nouns: "projects", Diagnose: diagnostic.Identity},
 		list:     identity.Objects.ListProjects,
 		metadata: func(project *identity.Project) *identity.OrganizationScopedMetadata { return &project.Metadata },
 		state: func(ctx context.Context, project *identity.Project, diags *diag.Diagnostics) *timedModel {
 			m := &projectModel{commonModel: unsetCommon()}
-			(&projectResource{}).set(ctx, m, project, diags)
+			setProject(ctx, m, project, diags)
 
 			return &timedModel{model: m, timeouts: &m.timed}
 		},
@@ -64,12 +61,12 @@ func NewProjectListResource() list.ListResource {
 // NewGroupListResource returns the unikorn_group list resource.
 func NewGroupListResource() list.ListResource {
 	return &listResource[identity.Group]{
-		typeName: GroupTypeName, noun: "groups",
+		Base:     listing.Base{TypeName: GroupTypeName, Nouns: "groups", Diagnose: diagnostic.Identity},
 		list:     identity.Objects.ListGroups,
 		metadata: func(group *identity.Group) *identity.OrganizationScopedMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *identity.Group, diags *diag.Diagnostics) *timedModel {
 			m := &groupModel{commonModel: unsetCommon(), UserIDs: types.SetNull(types.StringType)}
-			(&groupResource{}).set(ctx, m, group, diags)
+			setGroup(ctx, m, group, diags)
 
 			return &timedModel{model: m, timeouts: &m.timed}
 		},
@@ -81,16 +78,15 @@ func NewGroupListResource() list.ListResource {
 // created it.
 func NewServiceAccountListResource() list.ListResource {
 	return &listResource[identity.ServiceAccount]{
-		typeName: ServiceAccountTypeName, noun: "service accounts",
+		Base:     listing.Base{TypeName: ServiceAccountTypeName, Nouns: "service accounts", Diagnose: diagnostic.Identity},
 		list:     identity.Objects.ListServiceAccounts,
 		metadata: func(account *identity.ServiceAccount) *identity.OrganizationScopedMetadata { return &account.Metadata },
 		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) *timedModel {
+			// As imported, an account names every group it is in (see setServiceAccount).
 			m := &serviceAccountModel{
 				commonModel: unsetCommon(), SealedToken: types.StringNull(), RotationTrigger: types.MapNull(types.StringType),
-				// As imported, an account names every group it is in.
-				GroupIDs: setOf(ctx, account.Spec.GroupIDs, diags),
 			}
-			(&serviceAccountResource{}).set(ctx, m, account, diags)
+			setServiceAccount(ctx, m, account, diags)
 
 			return &timedModel{model: m, timeouts: &m.timed}
 		},
@@ -100,75 +96,41 @@ func NewServiceAccountListResource() list.ListResource {
 // unsetCommon is the common attributes as a configuration that sets none of the
 // optional ones has them.
 func unsetCommon() commonModel {
-	return commonModel{Description: types.StringNull(), Tags: types.MapNull(types.StringType)}
-}
-
-func (l *listResource[T]) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = l.typeName
-}
-
-func (l *listResource[T]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.configure(req.ProviderData, &resp.Diagnostics)
+	return commonModel{Metadata: family.UnsetMetadata()}
 }
 
 func (l *listResource[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds an organization's " + l.noun + " for `terraform query`, to review them or to " +
+		MarkdownDescription: "Finds an organization's " + l.Nouns + " for `terraform query`, to review them or to " +
 			"generate configuration that imports them. Each result is named `<name> (<id>)` and carries the " +
 			"identity the resource has. Objects that are being deleted are left out.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
-				Validators:          []validator.String{validators.UUID()},
-			},
+			"organization_id": listing.OrganizationAttribute(),
 			"name": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only " + l.noun + " of this name. Names need not be unique.",
+				MarkdownDescription: "Only " + l.Nouns + " of this name. Names need not be unique.",
 			},
 		},
 	}
 }
 
 func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var (
-		config listConfig
-		diags  diag.Diagnostics
-	)
+	var config listConfig
 
-	diags.Append(req.Config.Get(ctx, &config)...)
-
-	organizationID := ""
-	if !diags.HasError() && l.provider.Reachable("list "+l.noun, providerdata.RemedyQuery, &diags) {
-		organizationID = l.organization(config.OrganizationID, &diags)
-	}
-
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-
-		return
-	}
-
-	objects, err := l.list(l.provider.Identity, ctx, organizationID)
-	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(failed("list", l.noun, err))
-
-		return
-	}
-
-	name := config.Name.ValueString()
-
-	stream.Results = listing.Results(objects, req.Limit,
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, _ *diag.Diagnostics) ([]T, error) {
+			return l.list(l.Provider.Identity, ctx, organizationID)
+		},
 		func(object *T) bool {
-			metadata := l.metadata(object)
+			metadata, name := l.metadata(object), config.Name.ValueString()
 
 			return metadata.DeletionTime == nil && (name == "" || metadata.Name == name)
 		},
 		func(object *T) list.ListResult {
 			metadata := l.metadata(object)
+			identity := family.IdentityOf(family.InOrganization, types.StringValue(metadata.OrganizationID), types.StringValue(metadata.ID))
 
-			return listing.Result(ctx, req, metadata.Name, metadata.ID,
-				identityModel{OrganizationID: types.StringValue(metadata.OrganizationID), ID: types.StringValue(metadata.ID)},
+			return listing.Result(ctx, req, metadata.Name, metadata.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					state := l.state(ctx, object, diags)
 
@@ -176,3 +138,5 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 				})
 		})
 }
+
+func (c *listConfig) Organization() types.String { return c.OrganizationID }

@@ -14,10 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -32,25 +30,29 @@ var (
 
 // NewProjectResource returns the unikorn_project resource.
 func NewProjectResource() resource.Resource {
-	return &projectResource{managed{noun: "project", typeName: ProjectTypeName}}
+	r := &projectResource{newResource(ProjectTypeName, "project", projectTimeout,
+		func() *projectModel { return &projectModel{} },
+		identity.Objects.ReadProject, identity.Objects.DeleteProject, setProject,
+		func(project *identity.Project) *identity.OrganizationScopedMetadata { return &project.Metadata })}
+	r.Holds = projectHolds
+
+	return r
 }
 
+// projectHolds is what identity waits for before a project it is deleting is gone.
+const projectHolds = "Identity holds a project's deletion until no object of another service references it " +
+	"(region's networks, security groups, SSH certificate authorities, load balancers and file storage, " +
+	"compute's instances in it); those this configuration manages in the project are replaced with it, and " +
+	"deleted before it, and any other must be deleted before the apply's delete times out."
+
 type projectResource struct {
-	managed
+	family.Resource[identity.Project, *projectModel]
 }
 
 type projectModel struct {
 	commonModel
 	GroupIDs types.Set `tfsdk:"group_ids"`
 	timed
-}
-
-func (r *projectResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = ProjectTypeName
-}
-
-func (r *projectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 // commonAttributes are the attributes every identity resource has; noun names the object.
@@ -104,87 +106,48 @@ func (r *projectResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 
 func (r *projectResource) write(ctx context.Context, plan *projectModel, diags *diag.Diagnostics) identity.ProjectWrite {
 	return identity.ProjectWrite{
-		Metadata: plan.writeMetadata(ctx, diags),
+		Metadata: plan.Write(ctx, diags),
 		Spec:     identity.ProjectSpec{GroupIDs: stringsOf(ctx, plan.GroupIDs, diags)},
 	}
 }
 
-func (r *projectResource) set(ctx context.Context, m *projectModel, project *identity.Project, diags *diag.Diagnostics) {
-	md := project.Metadata
-	m.setCommon(ctx, md.ID, md.OrganizationID, md.Name, md.Description, md.Tags, diags)
+// setProject fills the model from identity's record.
+func setProject(ctx context.Context, m *projectModel, project *identity.Project, diags *diag.Diagnostics) {
+	m.setKept(ctx, &project.Metadata, diags)
 	m.GroupIDs = setOf(ctx, project.Spec.GroupIDs, diags)
 }
 
+// Create saves the project even when the wait failed: it exists, and the next apply
+// replaces it rather than making another.
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, projectTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	organizationID := r.organization(plan.OrganizationID, &resp.Diagnostics)
+	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	project, err := r.provider.Identity.CreateProject(ctx, organizationID, write)
-	if project != nil {
-		// Saved even when the wait failed: the project exists, and the next apply
-		// replaces it rather than making another.
-		r.set(ctx, &plan, project, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
-		private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
-		private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&project.Metadata.ReadMetadata), &resp.Diagnostics)
-	}
-
-	if err != nil {
-		resp.Diagnostics.Append(failed("create", "project", err)...)
-	}
+	project, err := r.Provider.Identity.CreateProject(ctx, organizationID, write)
+	r.Finish(ctx, "create", &plan, project, err, family.Created(resp))
 }
 
-func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state projectModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
-		return
-	}
-
-	organizationID := r.organization(state.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	project, err := r.provider.Identity.ReadProject(ctx, organizationID, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(failed("read", "project", err)...)
-
-		return
-	}
-
-	if project == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	r.set(ctx, &state, project, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
-	private.KeepCreationTime(ctx, resp.Private, project.Metadata.CreationTime, &resp.Diagnostics)
-	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&project.Metadata.ReadMetadata), &resp.Diagnostics)
-}
-
+// Update saves only an update identity shows done; one that fails leaves the state as
+// it was, so that the next plan asks for it again.
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, projectTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	write := r.write(ctx, &plan, &resp.Diagnostics)
@@ -192,29 +155,12 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
-	project, err := r.provider.Identity.UpdateProject(ctx, plan.OrganizationID.ValueString(), plan.ID.ValueString(), write)
+	project, err := r.Provider.Identity.UpdateProject(ctx, plan.OrganizationID.ValueString(), plan.ID.ValueString(), write)
 	if err != nil {
-		resp.Diagnostics.Append(failed("update", "project", err)...)
+		resp.Diagnostics.Append(r.Failed("update", err)...)
 
 		return
 	}
 
-	r.set(ctx, &plan, project, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
-}
-
-func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state projectModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, projectTimeout, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.Identity.DeleteProject(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "project", err)...)
-	}
+	r.Save(ctx, &plan, project, family.Updated(resp))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 )
 
 // RoleTypeName is the data source of one role, by name.
@@ -25,22 +26,20 @@ var (
 )
 
 // NewRoleDataSource returns the unikorn_role data source.
-func NewRoleDataSource() datasource.DataSource { return &roleDataSource{} }
+func NewRoleDataSource() datasource.DataSource {
+	return &roleDataSource{rolesReader{family.DataSource{Name: RoleTypeName, Looks: "read the roles"}}}
+}
 
 // roleDataSource finds one role by name: a name that no role has is an error that
 // lists the roles there are, where an index into unikorn_roles' map could only say
 // "Invalid index".
-type roleDataSource struct{ dataSource }
+type roleDataSource struct{ rolesReader }
 
 type roleLookupModel struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
 	Name           types.String `tfsdk:"name"`
 	ID             types.String `tfsdk:"id"`
 	Description    types.String `tfsdk:"description"`
-}
-
-func (d *roleDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = RoleTypeName
 }
 
 func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -94,7 +93,7 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 // check that cannot read the roles (a token without `identity:roles` `read`) leaves
 // it to identity.
 func (r *groupResource) checkRoles(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.provider.Online() {
+	if req.Plan.Raw.IsNull() || !r.Provider.Online() {
 		return
 	}
 
@@ -106,7 +105,7 @@ func (r *groupResource) checkRoles(ctx context.Context, req resource.ModifyPlanR
 	// The organization the configuration names, else the one the plan keeps (an
 	// update's), else the provider's; one not known yet leaves the check to apply.
 	var configured types.String
-	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, pathOrganizationID, &configured)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, family.PathOrganizationID, &configured)...); resp.Diagnostics.HasError() {
 		return
 	}
 
@@ -116,7 +115,7 @@ func (r *groupResource) checkRoles(ctx context.Context, req resource.ModifyPlanR
 	}
 
 	if organizationID == "" {
-		organizationID = r.provider.OrganizationID
+		organizationID = r.Provider.OrganizationID
 	}
 
 	if configured.IsUnknown() || organizationID == "" || plan.RoleIDs.IsUnknown() || plan.RoleIDs.IsNull() {
@@ -137,7 +136,7 @@ func (r *groupResource) checkRoles(ctx context.Context, req resource.ModifyPlanR
 
 		if roles == nil {
 			var err error
-			if roles, err = r.provider.Identity.Roles(ctx, organizationID); err != nil || len(roles) == 0 {
+			if roles, err = r.Provider.Identity.Roles(ctx, organizationID); err != nil || len(roles) == 0 {
 				return
 			}
 		}

@@ -15,11 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 )
@@ -41,7 +39,10 @@ var (
 
 // NewServiceAccountResource returns the unikorn_service_account resource.
 func NewServiceAccountResource() resource.Resource {
-	return &serviceAccountResource{managed{noun: "service account", typeName: ServiceAccountTypeName}}
+	return &serviceAccountResource{newResource(ServiceAccountTypeName, "service account", memberTimeout,
+		func() *serviceAccountModel { return &serviceAccountModel{} },
+		identity.Objects.ReadServiceAccount, identity.Objects.DeleteServiceAccount, setServiceAccount,
+		func(account *identity.ServiceAccount) *identity.OrganizationScopedMetadata { return &account.Metadata })}
 }
 
 // serviceAccountResource manages a service account. Identity answers its token only
@@ -49,7 +50,7 @@ func NewServiceAccountResource() resource.Resource {
 // under the provider's token_seal_key, and in this provider instance's memory for the
 // rest of the run.
 type serviceAccountResource struct {
-	managed
+	family.Resource[identity.ServiceAccount, *serviceAccountModel]
 }
 
 type serviceAccountModel struct {
@@ -59,14 +60,6 @@ type serviceAccountModel struct {
 	SealedToken     types.String `tfsdk:"sealed_token"`
 	RotationTrigger types.Map    `tfsdk:"rotation_trigger"`
 	timed
-}
-
-func (r *serviceAccountResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = ServiceAccountTypeName
-}
-
-func (r *serviceAccountResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.configure(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *serviceAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -132,17 +125,23 @@ func (r *serviceAccountResource) write(ctx context.Context, plan, state *service
 	}
 
 	return identity.ServiceAccountWrite{
-		Metadata: plan.writeMetadata(ctx, diags),
+		Metadata: plan.Write(ctx, diags),
 		Spec:     identity.ServiceAccountSpec{GroupIDs: groups},
 	}
 }
 
-// set fills the model from identity's record; the sealed token is the resource's own
-// and stays as it is. Of the account's groups, the model shows those it names (the
-// groups it joined itself), never those that list the account from their side.
-func (r *serviceAccountResource) set(ctx context.Context, m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
-	md := account.Metadata
-	m.setCommon(ctx, md.ID, md.OrganizationID, md.Name, md.Description, md.Tags, diags)
+// setServiceAccount fills the model from identity's record; the sealed token is the
+// resource's own and stays as it is. Of the account's groups, the model shows those it
+// names (the groups it joined itself), never those that list the account from their
+// side. A model that has no name yet, an import's first read or a listed account,
+// names every group the account is in: the configuration it is imported into says
+// which to keep.
+func setServiceAccount(ctx context.Context, m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
+	if m.Name.IsNull() {
+		m.GroupIDs = setOf(ctx, account.Spec.GroupIDs, diags)
+	}
+
+	m.setKept(ctx, &account.Metadata, diags)
 
 	if named := identity.Named(account.Spec.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
 		m.GroupIDs = setOf(ctx, named, diags)
@@ -161,13 +160,13 @@ func (r *serviceAccountResource) keepToken(m *serviceAccountModel, account *iden
 		return
 	}
 
-	r.provider.Tokens.Hold(account.Metadata.ID, providerdata.Token{Token: token, Expiry: account.Status.Expiry})
+	r.Provider.Tokens.Hold(account.Metadata.ID, providerdata.Token{Token: token, Expiry: account.Status.Expiry})
 
-	if r.provider.SealKey == nil {
+	if r.Provider.SealKey == nil {
 		return
 	}
 
-	sealed, err := seal.Seal(r.provider.SealKey, account.Metadata.ID, seal.Token{Token: token, Expiry: account.Status.Expiry})
+	sealed, err := seal.Seal(r.Provider.SealKey, account.Metadata.ID, seal.Token{Token: token, Expiry: account.Status.Expiry})
 	if err != nil {
 		diags.Append(diagnostic.Error("Unable to seal the service account's token",
 			fmt.Sprintf("The token of service account %s could not be sealed: %v. It is kept for this run only.", account.Metadata.ID, err),
@@ -183,7 +182,7 @@ func (r *serviceAccountResource) keepToken(m *serviceAccountModel, account *iden
 // calling Unikorn, when the token in state cannot be handed on with this
 // configuration.
 func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() || r.planDeleting(ctx, req, resp) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() || r.PlanDeleting(ctx, req, resp) {
 		return
 	}
 
@@ -203,14 +202,14 @@ func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.Mo
 		return
 	}
 
-	if r.provider == nil || state.SealedToken.IsUnknown() {
+	if r.Provider == nil || state.SealedToken.IsUnknown() {
 		return
 	}
 
 	name, id := state.Name.ValueString(), state.ID.ValueString()
 
 	switch {
-	case r.provider.SealKey == nil:
+	case r.Provider.SealKey == nil:
 		return
 	case state.SealedToken.IsNull():
 		resp.Diagnostics.AddAttributeWarning(pathSealedToken, "Service account token not kept",
@@ -218,7 +217,7 @@ func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.Mo
 				"imported, or its create's answer was lost. `unikorn_service_account_token` cannot hand its token on "+
 				"in a later run. Change `rotation_trigger` to issue a new token, sealed with this key.", name, id))
 	default:
-		if _, err := seal.Open(r.provider.SealKey, id, state.SealedToken.ValueString()); err != nil {
+		if _, err := seal.Open(r.Provider.SealKey, id, state.SealedToken.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeWarning(pathSealedToken, "Service account token sealed under another key",
 				fmt.Sprintf("The sealed token of service account %q (%s) does not open with the provider's "+
 					"`token_seal_key` (%v). Give the provider the key it was sealed with, or change `rotation_trigger` "+
@@ -227,30 +226,28 @@ func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.Mo
 	}
 }
 
+// Create keeps the token the answer carries, and the account even when it was adopted
+// without its token (a create whose answer was lost).
 func (r *serviceAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceAccountModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("create", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, memberTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	organizationID := r.organization(plan.OrganizationID, &resp.Diagnostics)
+	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, nil, nil, &resp.Diagnostics)
 
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	account, err := r.provider.Identity.CreateServiceAccount(ctx, organizationID, write)
+	account, err := r.Provider.Identity.CreateServiceAccount(ctx, organizationID, write)
 	if account != nil {
-		r.set(ctx, &plan, account, &resp.Diagnostics)
 		r.keepToken(&plan, account, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		saveIdentity(ctx, resp.Identity, &plan.commonModel, &resp.Diagnostics)
-		private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
-		private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&account.Metadata.ReadMetadata), &resp.Diagnostics)
+		r.Save(ctx, &plan, account, family.Created(resp))
 	}
 
 	var adopted *identity.AdoptedError
@@ -261,45 +258,8 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.AddWarning("Service account created without its token", err.Error()+"\n\n"+
 			"Change `rotation_trigger` on this resource to issue a new token.")
 	case err != nil:
-		resp.Diagnostics.Append(failed("create", "service account", err)...)
+		resp.Diagnostics.Append(r.Failed("create", err)...)
 	}
-}
-
-func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state serviceAccountModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.refreshable(state.ID, &resp.Diagnostics) {
-		return
-	}
-
-	organizationID := r.organization(state.OrganizationID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	account, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.Append(failed("read", "service account", err)...)
-
-		return
-	}
-
-	if account == nil {
-		resp.State.RemoveResource(ctx)
-
-		return
-	}
-
-	// An import's first read (nothing but the ID known) names every group the
-	// account is in: the configuration it is imported into says which to keep.
-	if state.Name.IsNull() {
-		state.GroupIDs = setOf(ctx, account.Spec.GroupIDs, &resp.Diagnostics)
-	}
-
-	r.set(ctx, &state, account, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	saveIdentity(ctx, resp.Identity, &state.commonModel, &resp.Diagnostics)
-	private.KeepCreationTime(ctx, resp.Private, account.Metadata.CreationTime, &resp.Diagnostics)
-	private.KeepDeleting(ctx, resp.Private, cloud.Deleting(&account.Metadata.ReadMetadata), &resp.Diagnostics)
 }
 
 // Update changes the account's metadata and groups, then, when rotation_trigger
@@ -308,7 +268,7 @@ func (r *serviceAccountResource) Read(ctx context.Context, req resource.ReadRequ
 // next plan asks for the rotation again.
 func (r *serviceAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state serviceAccountModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -316,7 +276,7 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, memberTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
@@ -328,9 +288,9 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 
 	if r.accountChanged(&plan, &state) {
 		// The groups that list the account from their side are kept: read them now.
-		current, err := r.provider.Identity.ReadServiceAccount(ctx, organizationID, id)
+		current, err := r.Provider.Identity.ReadServiceAccount(ctx, organizationID, id)
 		if err != nil {
-			resp.Diagnostics.Append(failed("read", "service account", err)...)
+			resp.Diagnostics.Append(r.Failed("read", err)...)
 
 			return
 		}
@@ -347,28 +307,28 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 			return
 		}
 
-		account, err := r.provider.Identity.UpdateServiceAccount(ctx, organizationID, id, write)
+		account, err := r.Provider.Identity.UpdateServiceAccount(ctx, organizationID, id, write)
 		if account != nil {
-			r.set(ctx, &updated, account, &resp.Diagnostics)
+			setServiceAccount(ctx, &updated, account, &resp.Diagnostics)
 			updated.TokenExpiry = state.TokenExpiry
 			resp.Diagnostics.Append(resp.State.Set(ctx, &updated)...)
 		}
 
 		if err != nil {
-			resp.Diagnostics.Append(failed("update", "service account", err)...)
+			resp.Diagnostics.Append(r.Failed("update", err)...)
 
 			return
 		}
 	}
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &updated)...)
-	saveIdentity(ctx, resp.Identity, &updated.commonModel, &resp.Diagnostics)
+	family.SaveIdentity(ctx, r.Scope, &updated, resp.Identity, &resp.Diagnostics)
 
 	if !rotate || resp.Diagnostics.HasError() {
 		return
 	}
 
-	account, err := r.provider.Identity.RotateServiceAccount(ctx, organizationID, id)
+	account, err := r.Provider.Identity.RotateServiceAccount(ctx, organizationID, id)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Error("Unable to rotate the service account's token", err.Error(),
 			"The state keeps the previous `rotation_trigger`, so the next apply asks for the rotation again."))
@@ -389,21 +349,15 @@ func (r *serviceAccountResource) accountChanged(plan, state *serviceAccountModel
 		!plan.Tags.Equal(state.Tags) || !plan.GroupIDs.Equal(state.GroupIDs)
 }
 
+// Delete deletes the account, which revokes its token, and forgets the token this run
+// holds for it.
 func (r *serviceAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state serviceAccountModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.reachable("delete", &resp.Diagnostics) {
+	if r.Resource.Delete(ctx, req, resp); resp.Diagnostics.HasError() {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, memberTimeout, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.Identity.DeleteServiceAccount(ctx, state.OrganizationID.ValueString(), state.ID.ValueString(), created); err != nil {
-		resp.Diagnostics.Append(failed("delete", "service account", err)...)
-
-		return
+	var id types.String
+	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...); !resp.Diagnostics.HasError() {
+		r.Provider.Tokens.Forget(id.ValueString())
 	}
-
-	r.provider.Tokens.Forget(state.ID.ValueString())
 }

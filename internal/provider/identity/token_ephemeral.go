@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -34,7 +35,7 @@ func NewTokenEphemeralResource() ephemeral.EphemeralResource {
 // resource keeps, or taking the token this provider instance received in this run.
 // It never calls Unikorn, and so never rotates.
 type tokenEphemeral struct {
-	configured
+	provider *providerdata.Data
 }
 
 type tokenModel struct {
@@ -49,7 +50,9 @@ func (e *tokenEphemeral) Metadata(_ context.Context, _ ephemeral.MetadataRequest
 }
 
 func (e *tokenEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.configure(req.ProviderData, &resp.Diagnostics)
+	if req.ProviderData != nil {
+		e.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
 }
 
 func (e *tokenEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {

@@ -10,22 +10,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -36,10 +32,7 @@ const TypeName = "unikorn_snapshot"
 // waits out the instances still booted from the image.
 const defaultTimeout = 30 * time.Minute
 
-var (
-	pathID             = path.Root("id")
-	pathOrganizationID = path.Root("organization_id")
-)
+var pathID = path.Root("id")
 
 var (
 	_ resource.ResourceWithConfigure   = (*snapshotResource)(nil)
@@ -49,21 +42,32 @@ var (
 
 // NewResource returns the unikorn_snapshot resource.
 func NewResource() resource.Resource {
-	return &snapshotResource{}
+	return &snapshotResource{family.Resource[compute.Image, *model]{
+		Base: family.Base{Type: family.Type{
+			Name: TypeName, Noun: "snapshot image", Service: "region", Scope: family.Global,
+			Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
+		}},
+		// Region reads and deletes an image in its region, which an ID alone does not
+		// name: Read and Delete are the resource's own, and Object has no Read or Remove.
+		Object: family.Object[compute.Image, *model]{
+			New:       func() *model { return &model{} },
+			Set:       setImage,
+			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, false },
+		},
+	}}
 }
 
 // snapshotResource manages an image made from an instance. Region cannot change an
 // image, so every change replaces it.
 type snapshotResource struct {
-	provider *providerdata.Data
+	family.Resource[compute.Image, *model]
 }
 
 type model struct {
+	family.Metadata
+
 	ID             types.String   `tfsdk:"id"`
 	InstanceID     types.String   `tfsdk:"instance_id"`
-	Name           types.String   `tfsdk:"name"`
-	Description    types.String   `tfsdk:"description"`
-	Tags           types.Map      `tfsdk:"tags"`
 	OrganizationID types.String   `tfsdk:"organization_id"`
 	RegionID       types.String   `tfsdk:"region_id"`
 	Status         types.String   `tfsdk:"status"`
@@ -71,19 +75,10 @@ type model struct {
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
-type identityModel struct {
-	ID types.String `tfsdk:"id"`
-}
+// Keys are the image's ID: region's image IDs are unique.
+func (m *model) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
 
-func (r *snapshotResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		r.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
-}
+func (m *model) Limits() timeouts.Value { return m.Timeouts }
 
 func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -144,30 +139,18 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	}
 }
 
-func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		"id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the image in region."},
-	}}
-}
-
-// ImportState takes the image's ID alone: region's image IDs are unique, and Read
-// finds the image's region among the organization's (the provider's organization_id).
-func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importing.Type{Name: TypeName, Noun: "snapshot image"}.Import(ctx, r.provider, req, resp)
-}
-
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("snapshot the instance", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
-	request := compute.SnapshotRequest{Name: plan.Name.ValueString(), Description: plan.Description.ValueString()}
-	resp.Diagnostics.Append(plan.Tags.ElementsAs(ctx, &request.Tags, false)...)
+	request := compute.SnapshotRequest{
+		Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Tags: plan.TagMap(ctx, &resp.Diagnostics),
+	}
 
 	if resp.Diagnostics.HasError() {
 		return
@@ -175,27 +158,21 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 	// Each back end finds the instance its own way; reading it first gives the image's
 	// organization and region, which region's image API needs, whichever made it.
-	instance, err := r.provider.Instances.Get(ctx, compute.Ref{
-		ID: plan.InstanceID.ValueString(), OrganizationID: r.provider.OrganizationID, ProjectID: r.provider.ProjectID,
+	instance, err := r.Provider.Instances.Get(ctx, compute.Ref{
+		ID: plan.InstanceID.ValueString(), OrganizationID: r.Provider.OrganizationID, ProjectID: r.Provider.ProjectID,
 	})
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not read the instance to snapshot", err)...)
+		resp.Diagnostics.Append(r.Diagnose("Unable to read the instance to snapshot", err)...)
 
 		return
 	}
 
 	progress := func(message string) { tflog.Info(ctx, message) }
 
-	image, err := r.provider.Images.SnapshotImage(ctx, r.provider.Instances, instance, request, progress)
-	if image != nil {
-		// An image that exists is saved whatever went wrong, so that Terraform keeps
-		// track of it (and, the create having failed, replaces it next time).
-		save(ctx, &plan, image, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-	}
-
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Could not snapshot the instance", err)...)
-	}
+	// An image that exists is saved whatever went wrong, so that Terraform keeps track
+	// of it (and, the create having failed, replaces it next time).
+	image, err := r.Provider.Images.SnapshotImage(ctx, r.Provider.Instances, instance, request, progress)
+	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
 // Read refreshes the state; only region's 404, lasting past its read lag, removes the
@@ -203,7 +180,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state model
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Refreshable("snapshot image", state.ID.ValueString(), &resp.Diagnostics) {
+		!r.Provider.Refreshable(r.Noun, state.ID.ValueString(), &resp.Diagnostics) {
 		return
 	}
 
@@ -215,19 +192,19 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	)
 
 	if imported {
-		organizationID := r.provider.Organization(state.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+		organizationID := r.Organization(state.OrganizationID, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 
-		image, err = r.provider.Images.FindImage(ctx, organizationID, state.ID.ValueString())
+		image, err = r.Provider.Images.FindImage(ctx, organizationID, state.ID.ValueString())
 	} else {
-		image, err = r.provider.Images.ReadImage(ctx, imageRef(&state))
+		image, err = r.Provider.Images.ReadImage(ctx, imageRef(&state))
 	}
 
 	switch {
 	case err != nil:
-		resp.Diagnostics.Append(diagnostic.Compute("Could not read the snapshot image", err)...)
+		resp.Diagnostics.Append(r.Failed("read", err)...)
 
 		return
 	case image == nil:
@@ -245,7 +222,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 
-	save(ctx, &state, image, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	r.Save(ctx, &state, image, family.Saved{State: &resp.State, Identity: resp.Identity, Private: resp.Private, Diags: &resp.Diagnostics})
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -258,17 +235,16 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 // gone is deleted.
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.provider.Reachable("delete the snapshot image", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.Reachable("delete", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Held("Could not delete the snapshot image", err, diagnostic.Compute)...)
+	if err := r.Provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
+		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
 	}
 }
 
@@ -276,34 +252,14 @@ func imageRef(m *model) compute.ImageRef {
 	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
 }
 
-// save records image in the state, identity and private state. A description or tags
-// left out of the configuration stay null while region holds none.
-func save(ctx context.Context, m *model, image *compute.Image, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
-	privateState private.Writer, diags *diag.Diagnostics,
-) {
+// setImage fills the model from region's image. A description or tags left out of
+// the configuration stay null while region holds none (see family.Metadata.Set).
+func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
+	m.Set(ctx, image.Name, image.Description, image.Tags, diags)
 	m.ID = types.StringValue(image.ID)
-	m.Name = types.StringValue(image.Name)
 	m.InstanceID = types.StringValue(image.InstanceID)
 	m.OrganizationID = types.StringValue(image.OrganizationID)
 	m.RegionID = types.StringValue(image.RegionID)
 	m.Status = types.StringValue(image.Status)
 	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
-
-	if image.Description != "" || !m.Description.IsNull() {
-		m.Description = types.StringValue(image.Description)
-	}
-
-	if len(image.Tags) > 0 || !m.Tags.IsNull() {
-		tags, d := types.MapValueFrom(ctx, types.StringType, image.Tags)
-		diags.Append(d...)
-		m.Tags = tags
-	}
-
-	diags.Append(state.Set(ctx, m)...)
-
-	if identity != nil {
-		diags.Append(identity.Set(ctx, identityModel{ID: m.ID})...)
-	}
-
-	private.KeepCreationTime(ctx, privateState, image.CreationTime, diags)
 }

@@ -195,7 +195,7 @@ resource "unikorn_snapshot" "golden" {
   name        = "golden"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Could not read the instance to snapshot.*The instance does not exist`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to read the instance to snapshot.*The instance does not exist`),
 		}},
 	})
 
@@ -299,4 +299,29 @@ func TestAccSnapshotResource_deletedOutside(t *testing.T) {
 			},
 		}
 	})
+}
+
+// TestAccSnapshotResource_importNotASnapshot refuses to import an image that was not
+// made from an instance: the resource manages only snapshots.
+func TestAccSnapshotResource_importNotASnapshot(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	config := env.ProviderConfig() + `
+resource "unikorn_snapshot" "golden" {
+  instance_id = "c0000000-0000-4000-8000-000000000001"
+  name        = "golden"
+}
+`
+	refused := regexp.MustCompile(`(?s)Not a snapshot image.*` + regexp.QuoteMeta(env.ImageID) + `.*was\s+not\s+made\s+from\s+a\s+compute\s+instance`)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		Steps: []resource.TestStep{
+			{Config: config, ResourceName: snapshotAddress, ImportState: true, ImportStateId: env.ImageID, ExpectError: refused},
+		},
+	})
+
+	assert.Zero(t, snapshotsSent(t, env), "nothing was snapshotted")
 }

@@ -9,6 +9,8 @@ package compute
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +49,11 @@ type Config struct {
 	Now func() time.Time
 	// Authenticate tells a valid bearer token, as identity would.
 	Authenticate func(token string) bool
+	// Authorize is the ACL identity gives compute for a bearer token, asked whether it
+	// allows an operation on an endpoint in a project (identity's rbac
+	// AllowProjectScope): nil when it does, else identity's refusal as an
+	// *unikorn.APIError. Nil allows everything.
+	Authorize func(token, organizationID, projectID, endpoint, operation string) error
 	// State is what Persist last received, to carry on from; empty starts afresh.
 	State []byte
 	// Persist receives the encoded records after every request that changed them.
@@ -98,6 +105,7 @@ type Service struct {
 	service    *unikorn.Client
 	now        func() time.Time
 	auth       func(token string) bool
+	authorize  func(token, organizationID, projectID, endpoint, operation string) error
 	persist    func(state []byte)
 	cache      Cache
 	changes    func() uint64
@@ -152,6 +160,7 @@ func New(cfg Config) (*Service, error) {
 		service:    service,
 		now:        cfg.Now,
 		auth:       cfg.Authenticate,
+		authorize:  cfg.Authorize,
 		persist:    cfg.Persist,
 		cache:      cfg.Cache,
 		changes:    cfg.Changes,
@@ -198,7 +207,24 @@ func newClient(transport http.RoundTripper, token string) (*unikorn.Client, erro
 // the caller.
 type request struct {
 	*http.Request
-	user *unikorn.Client
+	user  *unikorn.Client
+	token string
+}
+
+// RBAC endpoint and operations of compute's instances, as identity's roles name them.
+const (
+	rbacInstances = "compute:instances"
+	opCreate      = "create"
+)
+
+// allowProject asks identity's ACL for the caller whether it may act on the endpoint
+// in the project, as compute's handlers do before anything else.
+func (s *Service) allowProject(req *request, organizationID, projectID, endpoint, operation string) error {
+	if s.authorize == nil {
+		return nil
+	}
+
+	return s.authorize(req.token, organizationID, projectID, endpoint, operation)
 }
 
 type handler func(req *request) (int, any, error)
@@ -243,7 +269,7 @@ func (s *Service) serve(r *http.Request, h handler) (int, any, error) {
 	// not see what the next read hides again.
 	s.pass(r.Context())
 
-	req := &request{Request: r, user: user}
+	req := &request{Request: r, user: user, token: token}
 
 	if r.Method == http.MethodGet {
 		latest := s.instances
@@ -507,12 +533,24 @@ func writeError(w http.ResponseWriter, err error) {
 		body.Error, body.ErrorDescription = unikorn.ErrorServerError, serverErrorDescription
 	}
 
+	// Every error body of core carries the trace of the request that failed.
+	if body.TraceID == "" {
+		body.TraceID = newTraceID()
+	}
+
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q", unikorn.ErrorAccessDenied))
 	}
 
 	w.Header().Set("Cache-Control", "no-cache")
 	writeJSON(w, status, body)
+}
+
+func newTraceID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+
+	return hex.EncodeToString(b)
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {

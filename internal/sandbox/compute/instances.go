@@ -143,6 +143,10 @@ func (s *Service) createInstance(req *request) (int, any, error) {
 		return 0, nil, errBadRequest("request body has an error: metadata.name, spec.organizationId, spec.projectId, spec.networkId, spec.flavorId and spec.imageId are required")
 	}
 
+	if err := s.allowProject(req, spec.OrganizationID, spec.ProjectID, rbacInstances, opCreate); err != nil {
+		return 0, nil, err
+	}
+
 	if _, err := req.user.GetProject(ctx, spec.OrganizationID, spec.ProjectID); err != nil {
 		return 0, nil, err
 	}

@@ -37,10 +37,12 @@ func (s Scope) add(other Scope) {
 }
 
 // Group is what RBAC reads of a group: the roles it holds and who belongs to it.
+// Subjects are the IDs of its subjects, whatever their issuer.
 type Group struct {
 	ID                string
 	RoleIDs           []string
 	UserIDs           []string
+	Subjects          []string
 	ServiceAccountIDs []string
 }
 
@@ -51,14 +53,20 @@ type Project struct {
 	GroupIDs []string
 }
 
-// Member is who a principal is within an organization: a user or a service account.
+// Member is who a principal is within an organization: a user, by its subject and
+// its organization user ID, or a service account.
 type Member struct {
 	UserID           string
+	Subject          string
 	ServiceAccountID string
 }
 
+// in is identity's group filter (pkg/rbac groupSubjectFilter): a user is in a group
+// that names its subject, whatever the issuer, or else its organization user ID;
+// a service account in one that names its ID.
 func (m Member) in(group Group) bool {
-	return (m.UserID != "" && slices.Contains(group.UserIDs, m.UserID)) ||
+	return (m.Subject != "" && slices.Contains(group.Subjects, m.Subject)) ||
+		(m.UserID != "" && slices.Contains(group.UserIDs, m.UserID)) ||
 		(m.ServiceAccountID != "" && slices.Contains(group.ServiceAccountIDs, m.ServiceAccountID))
 }
 
@@ -95,6 +103,11 @@ func (a *ACL) organization(id string) *OrganizationACL {
 // membership alone lets it list the organization.
 func (a *ACL) Join(organizationID string) {
 	a.organization(organizationID)
+}
+
+// Leave takes the principal out of the organization with everything granted there.
+func (a *ACL) Leave(organizationID string) {
+	delete(a.Organizations, organizationID)
 }
 
 // GrantRole gives a role to the principal in an organization: its organization scope

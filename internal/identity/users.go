@@ -1,0 +1,122 @@
+package identity
+
+import (
+	"context"
+	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// A user of an organization, as identity keeps it.
+type (
+	User      = unikorn.User
+	UserWrite = unikorn.UserWrite
+	UserSpec  = unikorn.UserSpec
+)
+
+// User states.
+const (
+	UserActive    = unikorn.UserActive
+	UserPending   = unikorn.UserPending
+	UserSuspended = unikorn.UserSuspended
+)
+
+// users reads a user by listing, since identity has no read of one by ID, as it does
+// service accounts. A user is named by its subject: its metadata's name is identity's
+// placeholder, so a lost create is looked for by subject.
+func (s *Service) users(organizationID string) cloud.Object[User] {
+	return cloud.Object[User]{
+		Kind: "user",
+		Get: func(ctx context.Context, id string) (*User, error) {
+			users, err := s.ListUsers(ctx, organizationID)
+			if err != nil {
+				return nil, err
+			}
+
+			for i := range users {
+				if users[i].Metadata.ID == id {
+					return &users[i], nil
+				}
+			}
+
+			return nil, notFound("/api/v1/organizations/" + organizationID + "/users")
+		},
+		Del: func(ctx context.Context, id string) error {
+			return s.client.DeleteUser(ctx, organizationID, id)
+		},
+		Metadata: func(user *User) *unikorn.ReadMetadata {
+			metadata := user.Metadata.ReadMetadata
+			metadata.Name = user.Spec.Subject
+
+			return &metadata
+		},
+	}
+}
+
+// ReadUser returns the user, or nil when identity's list definitely has it no longer:
+// a miss is believed only once the read lag has passed.
+func (s *Service) ReadUser(ctx context.Context, organizationID, id string) (*User, error) {
+	return s.users(organizationID).Read(ctx, s.session, id)
+}
+
+// ListUsers lists the organization's users.
+func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User, error) {
+	return s.client.ListUsers(ctx, organizationID)
+}
+
+// CreateUser makes a subject a user of the organization, in the groups named, sent
+// once; a create whose answer was lost is looked for by its subject and adopted. The
+// user is returned once identity's list shows it in its groups.
+func (s *Service) CreateUser(ctx context.Context, organizationID string, write UserWrite) (*User, error) {
+	list := func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, organizationID) }
+
+	user, err := s.users(organizationID).Post(ctx, s.session, write.Spec.Subject, list, func(ctx context.Context) (*User, error) {
+		return s.client.CreateUser(ctx, organizationID, write)
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	return s.waitUser(ctx, organizationID, user, write)
+}
+
+// UpdateUser replaces a user's state and groups.
+func (s *Service) UpdateUser(ctx context.Context, organizationID, id string, write UserWrite) (*User, error) {
+	user, err := s.client.UpdateUser(ctx, organizationID, id, write)
+	if err != nil {
+		return nil, err
+	}
+
+	return s.waitUser(ctx, organizationID, user, write)
+}
+
+// waitUser waits until identity's list shows the user as write made it: its groups are
+// kept on the groups, and the list comes from a cache that may lag the write.
+func (s *Service) waitUser(ctx context.Context, organizationID string, user *User, write UserWrite) (*User, error) {
+	id := user.Metadata.ID
+	shown := user
+
+	err := s.session.WaitFor(ctx, "user "+id+" to show the change", func(ctx context.Context) (bool, error) {
+		read, err := s.users(organizationID).Get(ctx, id)
+		if unikorn.IsNotFound(err) {
+			return false, nil
+		}
+
+		if err != nil {
+			return false, cloud.ReadFailed(err)
+		}
+
+		shown = read
+
+		return read.Spec.State == write.Spec.State && sameSet(read.Spec.GroupIDs, write.Spec.GroupIDs), nil
+	})
+
+	return shown, err
+}
+
+// DeleteUser takes the user out of the organization, which revokes its tokens, until
+// identity's list definitely no longer has it.
+func (s *Service) DeleteUser(ctx context.Context, organizationID, id string, created time.Time) error {
+	return s.users(organizationID).Delete(ctx, s.session, id, created)
+}

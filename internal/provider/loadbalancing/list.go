@@ -1,0 +1,109 @@
+package loadbalancing
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+var (
+	_ list.ListResource              = (*listResource)(nil)
+	_ list.ListResourceWithConfigure = (*listResource)(nil)
+)
+
+// NewListResource returns the unikorn_load_balancer list resource.
+func NewListResource() list.ListResource {
+	return &listResource{Base: listing.Base{TypeName: TypeName, Nouns: "load balancers", Diagnose: diagnostic.LoadBalancing}}
+}
+
+// listResource finds load balancers for `terraform query`. Each result is what the
+// resource's Read makes of the load balancer, so generated configuration imports
+// cleanly.
+type listResource struct {
+	listing.Base
+}
+
+type listConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	ProjectID      types.String `tfsdk:"project_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+	NetworkID      types.String `tfsdk:"network_id"`
+	Tags           types.Map    `tfsdk:"tags"`
+}
+
+func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	uuid := []validator.String{validators.UUID()}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds load balancers for `terraform query`, to review them or to generate configuration " +
+			"that imports them. Each result is named `<name> (<id>)` and carries the identity the resource has. Load " +
+			"balancers that are being deleted are left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": listing.OrganizationAttribute(),
+			"project_id": schema.StringAttribute{
+				Optional: true, Validators: uuid,
+				MarkdownDescription: "Only load balancers of this project; without it, every project of the organization " +
+					"the token can see is searched.",
+			},
+			"region_id": schema.StringAttribute{
+				Optional: true, Validators: uuid, MarkdownDescription: "Only load balancers in this region.",
+			},
+			"network_id": schema.StringAttribute{
+				Optional: true, Validators: uuid, MarkdownDescription: "Only load balancers on this network.",
+			},
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only load balancers that carry every one of these tags with these values.",
+			},
+		},
+	}
+}
+
+func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var config listConfig
+
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]loadbalancing.LoadBalancer, error) {
+			query := loadbalancing.Query{
+				OrganizationID: organizationID,
+				ProjectID:      config.ProjectID.ValueString(),
+				RegionID:       config.RegionID.ValueString(),
+				NetworkID:      config.NetworkID.ValueString(),
+				Tags:           map[string]string{},
+			}
+
+			if diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...); diags.HasError() {
+				return nil, nil
+			}
+
+			return l.Provider.LoadBalancers.List(ctx, query)
+		},
+		func(lb *loadbalancing.LoadBalancer) bool { return !lb.Deleting },
+		func(lb *loadbalancing.LoadBalancer) list.ListResult {
+			identity := family.IdentityOf(family.Global, types.StringNull(), types.StringValue(lb.ID))
+
+			return listing.Result(ctx, req, lb.Name, lb.ID, identity,
+				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
+					// What an import reads: a configuration that sets none of the
+					// optional attributes, so that generated configuration leaves
+					// them out.
+					state := &resourceModel{model: model{Metadata: family.UnsetMetadata(), Listeners: types.MapNull(listenerType)}}
+					state.setKept(ctx, lb, diags)
+
+					return state, &state.Timeouts
+				})
+		})
+}
+
+func (c *listConfig) Organization() types.String { return c.OrganizationID }

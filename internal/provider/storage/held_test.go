@@ -1,0 +1,101 @@
+package storage_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+)
+
+// attachedNetwork is file storage attached to a network made beside it; without the
+// network, the storage is attached to nothing. createBeforeDestroy puts the lifecycle
+// setting on the network.
+func attachedNetwork(env *acctest.Environment, t *testing.T, network, createBeforeDestroy bool) string {
+	config := ""
+	attachments := "[]"
+
+	if network {
+		lifecycle := ""
+		if createBeforeDestroy {
+			lifecycle = "\n  lifecycle {\n    create_before_destroy = true\n  }\n"
+		}
+
+		config = `
+resource "unikorn_network" "held" {
+  name      = "held"
+  region_id = ` + acctest.Quote(env.RegionID) + `
+  prefix    = "10.83.0.0/24"` + lifecycle + `
+}
+`
+		attachments = "[unikorn_network.held.id]"
+	}
+
+	return config + `
+resource "unikorn_file_storage" "shared" {
+  name             = "shared"
+  region_id        = ` + acctest.Quote(env.RegionID) + `
+  storage_class_id = ` + acctest.Quote(env.StorageClassID(t)) + `
+  size_gib         = 1
+  attachments      = ` + attachments + `
+}
+`
+}
+
+func spaced(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
+}
+
+// Detaching a network from file storage and deleting the network in one apply:
+// Terraform deletes the network before it updates the storage, and region refuses the
+// delete while the storage is attached. The apply fails in seconds, naming the
+// storage and the remedies; the storage's update applied on its own, the next apply
+// deletes the network.
+func TestAccFileStorageNetworkRemovedWithItsAttachment(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t, acctest.Production(t))
+	cli := env.CLI(t, attachedNetwork(env, t, true, false))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+
+	cli.WriteConfig(env.ProviderConfig() + attachedNetwork(env, t, false, false))
+
+	began := time.Now()
+	out, err := cli.Try("apply", "-auto-approve", "-input=false")
+
+	require.Error(t, err, out)
+	assert.Less(t, time.Since(began), time.Minute, "the refusal is reported at once, not at the delete's timeout")
+	assert.Regexp(t, spaced(`Unable to delete the network`), out)
+	assert.Regexp(t, spaced(`file storage "shared"`), out)
+	assert.Regexp(t, spaced(`create_before_destroy`), out)
+	assert.Regexp(t, spaced("then run `terraform apply` again"), out)
+
+	cli.Run("apply", "-auto-approve", "-input=false", "-target=unikorn_file_storage.shared")
+
+	began = time.Now()
+	cli.Run("apply", "-auto-approve", "-input=false")
+	assert.Less(t, time.Since(began), time.Minute)
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+}
+
+// With create_before_destroy on the network, Terraform detaches it first, and one
+// apply removes it.
+func TestAccFileStorageNetworkRemovedCreateBeforeDestroy(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t, acctest.Production(t))
+	cli := env.CLI(t, attachedNetwork(env, t, true, true))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+
+	cli.WriteConfig(env.ProviderConfig() + attachedNetwork(env, t, false, false))
+	cli.Run("apply", "-auto-approve", "-input=false")
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+}
