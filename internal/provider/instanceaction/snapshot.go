@@ -49,7 +49,7 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 		"name": schema.StringAttribute{
 			Required:            true,
 			MarkdownDescription: "Name of the image: " + validators.NameRule + ". Image names need not be unique.",
-			Validators:          []validator.String{validators.ImageName()},
+			Validators:          []validator.String{validators.Name("image")},
 		},
 		"description": schema.StringAttribute{
 			Optional:            true,
