@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -63,27 +63,14 @@ func (e *ValidationError) orNil() error {
 	return e
 }
 
-// labelValue is the Kubernetes label value rule that core applies to every name.
-var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za-z])?$`)
-
 // ValidateName checks an instance name without calling the API.
 func ValidateName(name string) error {
-	return validateLabel("instance", name)
+	return cloud.ValidateName("instance", name)
 }
 
 // ValidateImageName checks the name of an image to be made from an instance.
 func ValidateImageName(name string) error {
-	return validateLabel("image", name)
-}
-
-// validateLabel applies core's one rule for every name, worded for what is named.
-func validateLabel(noun, name string) error {
-	if !labelValue.MatchString(name) {
-		return fmt.Errorf("%q is not a valid %s name: use 1 to 63 letters, digits, '-', '_' or '.', "+
-			"starting and ending with a letter or digit", name, noun)
-	}
-
-	return nil
+	return cloud.ValidateName("image", name)
 }
 
 // ValidateTagName checks that a tag name is not reserved by Unikorn.

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
 // Region's defaults for what a document leaves out.
@@ -60,16 +62,9 @@ func problem(listener, field, summary, detail string, args ...any) Problem {
 	return Problem{Listener: listener, Field: field, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
 }
 
-// labelValue is core's rule for every resource name: a Kubernetes label value.
-var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za-z])?$`)
-
 // ValidateName returns why region would refuse name for a load balancer, or nil.
 func ValidateName(name string) error {
-	if !labelValue.MatchString(name) {
-		return fmt.Errorf("load balancer name %q is not a Kubernetes label value", name)
-	}
-
-	return nil
+	return cloud.ValidateName("load balancer", name)
 }
 
 // listenerName is region's rule for listener names: a DNS label that starts with a

@@ -4,23 +4,71 @@ package catalogue
 
 import (
 	"context"
+	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
-// configured is embedded by every data source of the package to receive the
-// provider's data.
-type configured struct {
-	provider *providerdata.Data
+// source is what every data source of the package is: a look-up of one
+// organization's view of the catalogue.
+type source struct {
+	family.DataSource
 }
 
-func (c *configured) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	c.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+func newSource(name, looks string) source {
+	return source{family.DataSource{Name: name, Looks: looks}}
+}
+
+// begin starts a read: the configuration into m, and the organization whose view to
+// read, which organizationID (m's) names or the provider's. It reports false, with
+// diagnostics, when the read cannot go on.
+func (s *source) begin(ctx context.Context, config tfsdk.Config, m any, organizationID *types.String, diags *diag.Diagnostics) (string, bool) {
+	if !s.Begin(ctx, config, m, diags) {
+		return "", false
+	}
+
+	organization := s.Organization(*organizationID, diags)
+
+	return organization, !diags.HasError()
+}
+
+// failed reports a listing the catalogue refused.
+func (s *source) failed(err error) diag.Diagnostic {
+	return diagnostic.APIError("Unable to "+s.Looks, err)
+}
+
+// matching is what a look-up of a region's flavors or images answers: those of objects
+// that matches keeps, as model shows them, in the catalogue's order. A name asked for
+// that no object carries at all is an error on name, which lists the names there are:
+// a typo, unlike a filter that matches nothing, should not pass for an empty answer.
+func matching[T, M any](objects []T, noun string, name types.String, nameOf func(*T) string, matches func(*T) bool,
+	model func(*T) M, diags *diag.Diagnostics,
+) []M {
+	kept := []M{}
+	names := make([]string, len(objects))
+
+	for i := range objects {
+		names[i] = nameOf(&objects[i])
+
+		if matches(&objects[i]) {
+			kept = append(kept, model(&objects[i]))
+		}
+	}
+
+	if wanted := name.ValueString(); wanted != "" && !slices.Contains(names, wanted) {
+		diags.Append(diagnostic.NoneNamed(path.Root("name"), noun, wanted, names))
+	}
+
+	return kept
 }
 
 // organizationIDAttribute is the optional scope every catalogue look-up takes.

@@ -2,20 +2,16 @@ package catalogue
 
 import (
 	"context"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*flavorsDataSource)(nil)
@@ -23,11 +19,11 @@ var _ datasource.DataSourceWithConfigure = (*flavorsDataSource)(nil)
 // NewFlavorsDataSource is the `unikorn_flavors` data source: the machine sizes of a
 // region, narrowed by what a workload needs.
 func NewFlavorsDataSource() datasource.DataSource {
-	return &flavorsDataSource{}
+	return &flavorsDataSource{newSource("unikorn_flavors", "list flavors")}
 }
 
 type flavorsDataSource struct {
-	configured
+	source
 }
 
 type flavorsModel struct {
@@ -62,10 +58,6 @@ type flavorGPUModel struct {
 
 // GPU vendors a flavor may carry.
 var gpuVendors = []string{"NVIDIA", "AMD"}
-
-func (d *flavorsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_flavors"
-}
 
 func (d *flavorsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -139,41 +131,21 @@ func flavorAttributes() map[string]schema.Attribute {
 func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model flavorsModel
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("list flavors", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
-	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	flavors, err := d.provider.Catalogue.Flavors(ctx, organizationID, model.RegionID.ValueString())
+	flavors, err := d.Provider.Catalogue.Flavors(ctx, organizationID, model.RegionID.ValueString())
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.APIError("Unable to list flavors", err))
+		resp.Diagnostics.Append(d.failed(err))
 
 		return
 	}
 
 	model.OrganizationID = types.StringValue(organizationID)
-	model.Flavors = []flavorModel{}
-
-	names := make([]string, len(flavors))
-
-	for i, flavor := range flavors {
-		names[i] = flavor.Metadata.Name
-
-		if model.matches(&flavor) {
-			model.Flavors = append(model.Flavors, newFlavorModel(&flavor))
-		}
-	}
-
-	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
-		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "flavor", name, names))
-	}
+	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *compute.Flavor) string { return flavor.Metadata.Name },
+		model.matches, newFlavorModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

@@ -2,21 +2,17 @@ package catalogue
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*imagesDataSource)(nil)
@@ -24,11 +20,11 @@ var _ datasource.DataSourceWithConfigure = (*imagesDataSource)(nil)
 // NewImagesDataSource is the `unikorn_images` data source: the images of a region an
 // organization may boot, including its own snapshots.
 func NewImagesDataSource() datasource.DataSource {
-	return &imagesDataSource{}
+	return &imagesDataSource{newSource("unikorn_images", "list images")}
 }
 
 type imagesDataSource struct {
-	configured
+	source
 }
 
 type imagesModel struct {
@@ -74,10 +70,6 @@ type imageGPUModel struct {
 
 // imageStates are the states an image passes through; only ready ones can boot.
 var imageStates = []string{compute.ImagePending, compute.ImageCreating, compute.ImageReady, compute.ImageFailed}
-
-func (d *imagesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_images"
-}
 
 func (d *imagesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -186,51 +178,33 @@ func imageAttributes() map[string]schema.Attribute {
 func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model imagesModel
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("list images", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-
-	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
 
 	statuses := []string{compute.ImageReady}
 	if !model.Status.IsNull() {
-		resp.Diagnostics.Append(model.Status.ElementsAs(ctx, &statuses, false)...)
-	}
-
-	if resp.Diagnostics.HasError() {
-		return
+		if resp.Diagnostics.Append(model.Status.ElementsAs(ctx, &statuses, false)...); resp.Diagnostics.HasError() {
+			return
+		}
 	}
 
 	// The v2 list, unlike v1, can include images that are not ready yet, which is
 	// what a snapshot in progress is.
-	images, err := d.provider.Catalogue.Images(ctx, model.RegionID.ValueString(), compute.ImageQuery{
+	images, err := d.Provider.Catalogue.Images(ctx, model.RegionID.ValueString(), compute.ImageQuery{
 		OrganizationIDs: []string{organizationID},
 		Status:          statuses,
 	})
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.APIError("Unable to list images", err))
+		resp.Diagnostics.Append(d.failed(err))
 
 		return
 	}
 
 	model.OrganizationID = types.StringValue(organizationID)
-	model.Images = []imageModel{}
-
-	names := make([]string, len(images))
-
-	for i, image := range images {
-		names[i] = image.Metadata.Name
-
-		if model.matches(&image) {
-			model.Images = append(model.Images, newImageModel(&image))
-		}
-	}
-
-	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
-		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "image", name, names))
-	}
+	model.Images = matching(images, "image", model.Name, func(image *compute.CatalogueImage) string { return image.Metadata.Name },
+		model.matches, newImageModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

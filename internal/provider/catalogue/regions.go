@@ -5,11 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var _ datasource.DataSourceWithConfigure = (*regionsDataSource)(nil)
@@ -17,11 +13,11 @@ var _ datasource.DataSourceWithConfigure = (*regionsDataSource)(nil)
 // NewRegionsDataSource is the `unikorn_regions` data source: the regions an
 // organization may use.
 func NewRegionsDataSource() datasource.DataSource {
-	return &regionsDataSource{}
+	return &regionsDataSource{newSource("unikorn_regions", "list regions")}
 }
 
 type regionsDataSource struct {
-	configured
+	source
 }
 
 type regionsModel struct {
@@ -33,10 +29,6 @@ type regionModel struct {
 	ID   string `tfsdk:"id"`
 	Name string `tfsdk:"name"`
 	Type string `tfsdk:"type"`
-}
-
-func (d *regionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_regions"
 }
 
 func (d *regionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -66,21 +58,14 @@ func (d *regionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model regionsModel
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("list regions", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
-	organizationID := d.provider.Organization(model.OrganizationID, path.Root("organization_id"), &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	regions, err := d.provider.Catalogue.Regions(ctx, organizationID)
+	regions, err := d.Provider.Catalogue.Regions(ctx, organizationID)
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.APIError("Unable to list regions", err))
+		resp.Diagnostics.Append(d.failed(err))
 
 		return
 	}

@@ -12,10 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 // TypeName is the data source's Terraform type.
@@ -28,13 +27,12 @@ var (
 
 // DataSource is the unikorn_compute_instance_console_output data source.
 type DataSource struct {
-	provider *providerdata.Data
-	compute  compute.Instances
+	family.DataSource
 }
 
 // NewDataSource returns the data source for the provider to serve.
 func NewDataSource() datasource.DataSource {
-	return &DataSource{}
+	return &DataSource{family.DataSource{Name: TypeName, Looks: "read the instance's console output"}}
 }
 
 type model struct {
@@ -42,16 +40,6 @@ type model struct {
 
 	Lines    types.Int64  `tfsdk:"lines"`
 	Contents types.String `tfsdk:"contents"`
-}
-
-func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.provider, d.compute = data, data.Instances
-	}
 }
 
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -80,14 +68,12 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data model
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("read the instance's console output", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
 	// Zero asks the cloud for everything, which is what a null lines means.
-	contents, err := d.compute.ConsoleOutput(ctx, data.Ref(), int(data.Lines.ValueInt64()))
+	contents, err := d.Provider.Instances.ConsoleOutput(ctx, data.Ref(), int(data.Lines.ValueInt64()))
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance's console output", err)...)
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // attribute describes one attribute of an instance once, for the resource, the data
@@ -43,7 +45,7 @@ var attributes = map[string]attribute{
 	},
 	"name": {
 		about:  "The instance name, unique on its network; names are immutable.",
-		rules:  "1 to 63 letters, digits, `-`, `_` or `.`, starting and ending with a letter or digit.",
+		rules:  validators.NameRule + ".",
 		change: replaces,
 	},
 	"network_id": {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -25,23 +25,12 @@ var (
 // DataSource is the unikorn_compute_instance data source: one instance, by ID or by
 // network and name.
 type DataSource struct {
-	provider *providerdata.Data
-	compute  compute.Instances
+	family.DataSource
 }
 
 // NewDataSource returns the data source for the provider to serve.
 func NewDataSource() datasource.DataSource {
-	return &DataSource{}
-}
-
-func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.provider, d.compute = data, data.Instances
-	}
+	return &DataSource{family.DataSource{Name: TypeName, Looks: "read the instance"}}
 }
 
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -66,7 +55,7 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"name": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: observedDescription("name", "With `network_id`, an alternative to `id`."),
-				Validators:          []validator.String{nameValidator{}},
+				Validators:          []validator.String{validators.Name("instance")},
 			},
 			"flavor_id":                    computed("flavor_id"),
 			"image_id":                     computed("image_id"),
@@ -109,9 +98,7 @@ func (d *DataSource) ConfigValidators(context.Context) []datasource.ConfigValida
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data observed
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("read the instance", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
@@ -121,9 +108,9 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 
 	var err error
 	if data.ID.IsNull() {
-		instance, err = d.compute.Lookup(ctx, ref, data.Name.ValueString())
+		instance, err = d.Provider.Instances.Lookup(ctx, ref, data.Name.ValueString())
 	} else {
-		instance, err = d.compute.Get(ctx, ref)
+		instance, err = d.Provider.Instances.Get(ctx, ref)
 	}
 
 	if err != nil {

@@ -7,15 +7,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -27,12 +25,12 @@ var (
 // ListResource is the unikorn_compute_instance list resource: `terraform query`
 // finds instances, typically to import them with generated configuration.
 type ListResource struct {
-	provider *providerdata.Data
+	listing.Base
 }
 
 // NewListResource returns the list resource for the provider to serve.
 func NewListResource() list.ListResource {
-	return &ListResource{}
+	return &ListResource{listing.Base{TypeName: TypeName, Nouns: "instances", Diagnose: diagnostic.Compute}}
 }
 
 // listModel is the `config` block of a list block: the filters.
@@ -44,13 +42,7 @@ type listModel struct {
 	Tags           types.Map    `tfsdk:"tags"`
 }
 
-func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (l *ListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-}
+func (c *listModel) Organization() types.String { return c.OrganizationID }
 
 func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -96,57 +88,50 @@ func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 
 func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var (
-		config listModel
-		diags  diag.Diagnostics
+		config    listModel
+		conflicts []*compute.ConsistencyError
 	)
 
-	diags.Append(req.Config.Get(ctx, &config)...)
-	l.provider.Reachable("list instances", providerdata.RemedyQuery, &diags)
-
-	query := compute.ListQuery{
-		ProjectID: config.ProjectID.ValueString(),
-		RegionID:  config.RegionID.ValueString(),
-		NetworkID: config.NetworkID.ValueString(),
-	}
-
-	if !diags.HasError() {
-		query.OrganizationID = l.provider.Organization(config.OrganizationID, path.Root("organization_id"), &diags)
-		diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...)
-	}
-
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-
-		return
-	}
-
-	listing, err := l.provider.Instances.List(ctx, query)
-	if err != nil {
-		stream.Results = list.ListResultsStreamDiagnostics(diagnostic.Compute("Unable to list instances", err))
-
-		return
-	}
-
-	stream.Results = func(push func(list.ListResult) bool) {
-		// Warnings carry no identity, so Terraform shows them without counting them
-		// as results; they come first so that the limit never hides them.
-		for _, conflict := range listing.Conflicts {
-			warning := list.ListResult{}
-			warning.Diagnostics.AddWarning("Instance left out: more than one server claims it", conflict.Error())
-
-			if !push(warning) {
-				return
-			}
-		}
-
-		for i, instance := range listing.Instances {
-			if int64(i) >= req.Limit {
-				return
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]*compute.Instance, error) {
+			query := compute.ListQuery{
+				OrganizationID: organizationID,
+				ProjectID:      config.ProjectID.ValueString(),
+				RegionID:       config.RegionID.ValueString(),
+				NetworkID:      config.NetworkID.ValueString(),
 			}
 
-			if !push(listResult(ctx, req, instance)) {
-				return
+			if diags.Append(config.Tags.ElementsAs(ctx, &query.Tags, false)...); diags.HasError() {
+				return nil, nil
 			}
+
+			found, err := l.Provider.Instances.List(ctx, query)
+			if err != nil {
+				return nil, err
+			}
+
+			conflicts = found.Conflicts
+
+			return found.Instances, nil
+		},
+		// The façade leaves out instances being deleted.
+		func(**compute.Instance) bool { return true },
+		func(instance **compute.Instance) list.ListResult { return listResult(ctx, req, *instance) })
+
+	// Warnings carry no identity, so Terraform shows them without counting them as
+	// results; they come first so that the limit never hides them.
+	if results := stream.Results; len(conflicts) > 0 {
+		stream.Results = func(push func(list.ListResult) bool) {
+			for _, conflict := range conflicts {
+				warning := list.ListResult{}
+				warning.Diagnostics.AddWarning("Instance left out: more than one server claims it", conflict.Error())
+
+				if !push(warning) {
+					return
+				}
+			}
+
+			results(push)
 		}
 	}
 }
@@ -160,9 +145,9 @@ func listResult(ctx context.Context, req list.ListRequest, instance *compute.Ins
 
 	listed := model{
 		observed: observed{
+			Metadata:               family.UnsetMetadata(),
 			SecurityGroupIDs:       types.SetNull(types.StringType),
 			AllowedSourceAddresses: types.SetNull(types.StringType),
-			Tags:                   types.MapNull(types.StringType),
 		},
 		UserData:          types.StringNull(),
 		UserDataWO:        types.StringNull(),

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 )
 
@@ -20,10 +21,13 @@ var (
 	pathSecurityGroupIDs   = path.Root("security_group_ids")
 )
 
-// observed is what the resource and the data source both show of an instance.
+// observed is what the resource and the data source both show of an instance. Its
+// name, description and tags follow the resource rule (family.Metadata's Set) in the
+// data source too, as they always have: tags an instance has none of are null.
 type observed struct {
+	family.Metadata
+
 	ID                        types.String `tfsdk:"id"`
-	Name                      types.String `tfsdk:"name"`
 	NetworkID                 types.String `tfsdk:"network_id"`
 	FlavorID                  types.String `tfsdk:"flavor_id"`
 	ImageID                   types.String `tfsdk:"image_id"`
@@ -31,8 +35,6 @@ type observed struct {
 	SecurityGroupIDs          types.Set    `tfsdk:"security_group_ids"`
 	PublicIP                  types.Bool   `tfsdk:"public_ip"`
 	AllowedSourceAddresses    types.Set    `tfsdk:"allowed_source_addresses"`
-	Description               types.String `tfsdk:"description"`
-	Tags                      types.Map    `tfsdk:"tags"`
 	OrganizationID            types.String `tfsdk:"organization_id"`
 	ProjectID                 types.String `tfsdk:"project_id"`
 	RegionID                  types.String `tfsdk:"region_id"`
@@ -131,14 +133,13 @@ func (m *observed) seen() *compute.Instance {
 // collections and descriptions keep their configured spelling (null or empty). User
 // data is not part of it: the resource reads it back only on import (see save).
 func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diags *diag.Diagnostics) {
+	m.Metadata.Set(ctx, instance.Spec.Name, instance.Spec.Description, instance.Spec.Tags, diags)
 	m.ID = types.StringValue(instance.ID)
-	m.Name = types.StringValue(instance.Spec.Name)
 	m.NetworkID = types.StringValue(instance.Spec.NetworkID)
 	m.FlavorID = types.StringValue(instance.Spec.FlavorID)
 	m.ImageID = types.StringValue(instance.Spec.ImageID)
 	m.SSHCertificateAuthorityID = optionalString(instance.Spec.SSHCertificateAuthorityID)
 	m.PublicIP = types.BoolValue(instance.Spec.PublicIP)
-	m.Description = keepEmpty(m.Description, instance.Spec.Description)
 	m.OrganizationID = types.StringValue(instance.OrganizationID)
 	m.ProjectID = types.StringValue(instance.ProjectID)
 	m.RegionID = types.StringValue(instance.RegionID)
@@ -152,16 +153,6 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 
 	m.SecurityGroupIDs = stringSet(ctx, m.SecurityGroupIDs, instance.Spec.SecurityGroupIDs, diags)
 	m.AllowedSourceAddresses = stringSet(ctx, m.AllowedSourceAddresses, instance.Spec.AllowedSourceAddresses, diags)
-
-	if len(instance.Spec.Tags) == 0 && (m.Tags.IsNull() || len(m.Tags.Elements()) == 0) {
-		if m.Tags.IsUnknown() {
-			m.Tags = types.MapNull(types.StringType)
-		}
-	} else {
-		tags, d := types.MapValueFrom(ctx, types.StringType, instance.Spec.Tags)
-		diags.Append(d...)
-		m.Tags = tags
-	}
 }
 
 // identity returns the identity of the instance in the model.
@@ -175,16 +166,6 @@ func optionalString(value string) types.String {
 	}
 
 	return types.StringValue(value)
-}
-
-// keepEmpty returns value, or prior when both are empty, so that a description
-// configured as "" does not read back as null.
-func keepEmpty(prior types.String, value string) types.String {
-	if value == "" && !prior.IsUnknown() && prior.ValueString() == "" {
-		return prior
-	}
-
-	return optionalString(value)
 }
 
 // stringSet returns values as a set, keeping prior's null-or-empty spelling when the

@@ -28,7 +28,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 
 	// An instance being deleted is replaced, and its replacement checked as a new one.
-	deleting := (private.Deletion{Noun: "instance"}).PlanDeleting(ctx, req, resp)
+	deleting := (private.Deletion{Noun: r.Noun}).PlanDeleting(ctx, req, resp)
 	if !deleting && unchanged(ctx, req) {
 		return
 	}
@@ -83,7 +83,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		needsCheck = creating || !plannedGroups.Equal(state.SecurityGroupIDs)
 	}
 
-	if !needsCheck || r.compute == nil || resp.Diagnostics.HasError() {
+	if !needsCheck || r.Provider == nil || r.Provider.Instances == nil || resp.Diagnostics.HasError() {
 		return
 	}
 
@@ -102,14 +102,14 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	spec := plan.spec(ctx, &resp.Diagnostics)
 
 	if !creating {
-		if err := r.compute.ValidateUpdate(ctx, spec); err != nil {
+		if err := r.Provider.Instances.ValidateUpdate(ctx, spec); err != nil {
 			resp.Diagnostics.Append(planDiagnostics(err, false)...)
 		}
 
 		return
 	}
 
-	location, err := r.compute.Validate(ctx, spec)
+	location, err := r.Provider.Instances.Validate(ctx, spec)
 	if err != nil {
 		resp.Diagnostics.Append(planDiagnostics(err, !config.UserDataWO.IsNull())...)
 

@@ -16,11 +16,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/deadline"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/importing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 // TypeName is the resource's Terraform type.
@@ -55,27 +54,20 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*Resource)(nil)
 )
 
-// Resource is unikorn_compute_instance.
+// Resource is unikorn_compute_instance. Its lifecycle is its own (two back ends, the
+// handle in private state that releases what an instance holds, a server that vanished
+// behind Terraform's back), and so is its identity, which carries the project: it
+// stands on family.Base alone.
 type Resource struct {
-	provider *providerdata.Data
-	compute  compute.Instances
-	// instanceAPI names the back end compute is.
-	instanceAPI string
+	family.Base
 }
 
 // NewResource returns the resource for the provider to serve.
 func NewResource() resource.Resource {
-	return &Resource{}
-}
-
-func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.provider, r.compute, r.instanceAPI = data, data.Instances, data.InstanceAPI
-	}
+	return &Resource{family.Base{Type: family.Type{
+		Name: TypeName, Noun: "instance", Service: "compute", Scope: family.Global,
+		Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
+	}}}
 }
 
 // sameInstanceAPI reports whether the instance in state was made by the configured
@@ -93,11 +85,11 @@ func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, privateSta
 		made = instanceAPIOfOldState
 	}
 
-	if made == "" || made == r.instanceAPI {
+	if made == "" || made == r.Provider.InstanceAPI {
 		return true
 	}
 
-	diags.Append(diagnostic.InstanceAPIMismatch(state.Name.ValueString(), state.ID.ValueString(), made, r.instanceAPI))
+	diags.Append(diagnostic.InstanceAPIMismatch(state.Name.ValueString(), state.ID.ValueString(), made, r.Provider.InstanceAPI))
 
 	return false
 }
@@ -112,11 +104,11 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 
-	if !r.provider.Reachable("create the instance", providerdata.RemedyApply, &resp.Diagnostics) {
+	if !r.Reachable("create", &resp.Diagnostics) {
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Create, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 
 	// Write-only values exist only in the configuration.
@@ -130,13 +122,13 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	// Record the instance before waiting, so that a failed wait leaves it in state
 	// (tainted, to be replaced) rather than unknown to Terraform; so is one whose
 	// creation failed without saying whether it exists, for the next run to read.
-	instance, err := r.compute.Create(ctx, spec)
+	instance, err := r.Provider.Instances.Create(ctx, spec)
 	if instance != nil {
 		r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
 
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Unable to create the instance", err)...)
+		resp.Diagnostics.Append(r.Failed("create", err)...)
 
 		return
 	}
@@ -145,7 +137,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 
-	ready, err := r.compute.WaitReady(ctx, instance)
+	ready, err := r.Provider.Instances.WaitReady(ctx, instance)
 	if ready != nil {
 		r.save(ctx, &plan, ready, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
@@ -160,7 +152,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() || !r.provider.Refreshable("instance", state.ID.ValueString(), &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Provider.Refreshable(r.Noun, state.ID.ValueString(), &resp.Diagnostics) {
 		return
 	}
 
@@ -170,7 +162,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 	// Get takes the instance for gone only on a definite answer (see compute.Get);
 	// a token that lost access is an error, and the instance stays in state.
-	instance, err := r.compute.Get(ctx, state.ref())
+	instance, err := r.Provider.Instances.Get(ctx, state.ref())
 	if errors.Is(err, compute.ErrNotFound) {
 		r.vanished(ctx, &state, req.Private, resp)
 
@@ -178,7 +170,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance", err)...)
+		resp.Diagnostics.Append(r.Failed("read", err)...)
 
 		return
 	}
@@ -192,7 +184,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() || !r.provider.Reachable("update the instance", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
 		return
 	}
 
@@ -200,7 +192,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, plan.Timeouts.Update, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 
 	spec := plan.spec(ctx, &resp.Diagnostics)
@@ -209,13 +201,13 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 
-	instance, err := r.compute.Update(ctx, state.ref(), spec)
+	instance, err := r.Provider.Instances.Update(ctx, state.ref(), spec)
 	if instance != nil {
 		r.save(ctx, &plan, instance, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
 
 	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Unable to update the instance", err)...)
+		resp.Diagnostics.Append(r.Failed("update", err)...)
 	}
 }
 
@@ -224,7 +216,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	if resp.Diagnostics.HasError() || !r.provider.Reachable("delete the instance", providerdata.RemedyApply, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Reachable("delete", &resp.Diagnostics) {
 		return
 	}
 
@@ -232,21 +224,22 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 
-	ctx, cancel := deadline.Within(ctx, state.Timeouts.Delete, defaultTimeout, &resp.Diagnostics)
+	ctx, cancel := r.Within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 
 	handle := privateHandle(ctx, req.Private, &resp.Diagnostics)
 
-	if err := r.compute.Delete(ctx, state.seen(), handle); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Unable to delete the instance", err)...)
+	if err := r.Provider.Instances.Delete(ctx, state.seen(), handle); err != nil {
+		resp.Diagnostics.Append(r.Failed("delete", err)...)
 	}
 }
 
-// ImportState accepts `<id>`, `<organization_id>/<project_id>/<id>`, or an identity.
+// ImportState accepts `<id>`, `<organization_id>/<project_id>/<id>`, or an identity:
+// the project, which the identity carries, narrows the search.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importing.Type{
-		Name: TypeName, Noun: "instance", Forms: []importing.Form{importing.ID, {"organization_id", "project_id", "id"}},
-	}.Import(ctx, r.provider, req, resp)
+		Name: r.Name, Noun: r.Noun, Forms: []importing.Form{importing.ID, {"organization_id", "project_id", "id"}},
+	}.Import(ctx, r.Provider, req, resp)
 }
 
 // save writes instance into m, and m into state, identity and private state.
@@ -277,8 +270,8 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 		diags.Append(privateState.SetKey(ctx, privateHandleKey, value)...)
 	}
 
-	if r.instanceAPI != "" {
-		value, _ := json.Marshal(r.instanceAPI) //nolint:errchkjson // a string always marshals
+	if api := r.Provider.InstanceAPI; api != "" {
+		value, _ := json.Marshal(api) //nolint:errchkjson // a string always marshals
 		diags.Append(privateState.SetKey(ctx, privateInstanceAPIKey, value)...)
 	}
 }

@@ -38,7 +38,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				Required:            true,
 				MarkdownDescription: resourceDescription("name"),
 				PlanModifiers:       replace,
-				Validators:          []validator.String{nameValidator{}},
+				Validators:          []validator.String{validators.Name("instance")},
 			},
 			"network_id": schema.StringAttribute{
 				Required:            true,

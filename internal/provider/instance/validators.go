@@ -13,24 +13,6 @@ import (
 // The validators below run the façade's own rules at plan time, so that a value is
 // judged by exactly one implementation whether Terraform or the façade sees it first.
 
-type nameValidator struct{}
-
-func (nameValidator) Description(context.Context) string {
-	return "must be a valid instance name (a Kubernetes label value)"
-}
-
-func (v nameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (nameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-
-	if err := compute.ValidateName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid instance name", err.Error())
-	}
-}
-
 type cidrValidator struct{}
 
 func (cidrValidator) Description(context.Context) string { return "must be an IPv4 CIDR prefix" }

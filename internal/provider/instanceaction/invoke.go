@@ -15,32 +15,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // defaultTimeout matches the instance resource's: clouds that are slow to boot a
 // server are as slow to stop or snapshot it.
 const defaultTimeout = 30 * time.Minute
-
-// configured is embedded by every action of the package to receive the façade.
-type configured struct {
-	provider *providerdata.Data
-	compute  compute.Instances
-}
-
-func (c *configured) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		c.provider, c.compute = data, data.Instances
-	}
-}
-
-// reachable says whether the action can reach Unikorn; Terraform invokes actions
-// when it applies, where the provider's configuration is known.
-func (c *configured) reachable(operation string, diags *diag.Diagnostics) bool {
-	return c.provider.Reachable(operation, providerdata.RemedyApply, diags)
-}
 
 // timeoutAttribute bounds the wait for what the action waits for.
 func timeoutAttribute(waitsFor string) schema.StringAttribute {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
 )
 
@@ -29,12 +30,12 @@ var (
 // operation, which the configuration names, because they differ only in the call
 // they make and the state they wait for, and the façade knows both.
 type Power struct {
-	configured
+	family.Action
 }
 
 // NewPower returns the action for the provider to serve.
 func NewPower() action.Action {
-	return &Power{}
+	return &Power{family.Action{DataSource: family.DataSource{Name: PowerTypeName, Looks: "change the instance's power state"}}}
 }
 
 type powerModel struct {
@@ -42,10 +43,6 @@ type powerModel struct {
 
 	Operation types.String `tfsdk:"operation"`
 	Timeout   types.String `tfsdk:"timeout"`
-}
-
-func (a *Power) Metadata(_ context.Context, _ action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = PowerTypeName
 }
 
 func (a *Power) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -80,9 +77,7 @@ func (a *Power) Schema(_ context.Context, _ action.SchemaRequest, resp *action.S
 func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data powerModel
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-
-	if resp.Diagnostics.HasError() || !a.reachable("change the instance's power state", &resp.Diagnostics) {
+	if !a.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
@@ -96,7 +91,7 @@ func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *acti
 	operation := compute.PowerOperation(data.Operation.ValueString())
 	report := &reporter{resp: resp}
 
-	instance, err := a.compute.Power(ctx, data.Ref(), operation, report.progress)
+	instance, err := a.Provider.Instances.Power(ctx, data.Ref(), operation, report.progress)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute(fmt.Sprintf("Unable to %s the instance", strings.ReplaceAll(string(operation), "_", " ")), err)...)
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -25,12 +26,12 @@ var (
 
 // Snapshot is the unikorn_compute_instance_snapshot action.
 type Snapshot struct {
-	configured
+	family.Action
 }
 
 // NewSnapshot returns the action for the provider to serve.
 func NewSnapshot() action.Action {
-	return &Snapshot{}
+	return &Snapshot{family.Action{DataSource: family.DataSource{Name: SnapshotTypeName, Looks: "snapshot the instance"}}}
 }
 
 type snapshotModel struct {
@@ -42,18 +43,13 @@ type snapshotModel struct {
 	Timeout     types.String `tfsdk:"timeout"`
 }
 
-func (a *Snapshot) Metadata(_ context.Context, _ action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = SnapshotTypeName
-}
-
 func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attributes := instanceref.ActionAttributes()
 	maps.Copy(attributes, map[string]schema.Attribute{
 		"name": schema.StringAttribute{
-			Required: true,
-			MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
-				"ending with a letter or digit. Image names need not be unique.",
-			Validators: []validator.String{validators.ImageName()},
+			Required:            true,
+			MarkdownDescription: "Name of the image: " + validators.NameRule + ". Image names need not be unique.",
+			Validators:          []validator.String{validators.Name("image")},
 		},
 		"description": schema.StringAttribute{
 			Optional:            true,
@@ -82,9 +78,7 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data snapshotModel
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-
-	if resp.Diagnostics.HasError() || !a.reachable("snapshot the instance", &resp.Diagnostics) {
+	if !a.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
@@ -104,7 +98,7 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 
 	report := &reporter{resp: resp}
 
-	if _, err := a.compute.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
+	if _, err := a.Provider.Instances.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -79,8 +78,8 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
-				Required: true, MarkdownDescription: "Name of the network. Region does not require names to be unique.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				Required: true, MarkdownDescription: "Name of the network: " + validators.NameRule + ". Region does not require names to be unique.",
+				Validators: []validator.String{validators.Name("network")},
 			},
 			"description": schema.StringAttribute{
 				Optional: true, MarkdownDescription: "Description of the network.",

@@ -77,8 +77,8 @@ func (r *securityGroupResource) Schema(ctx context.Context, _ resource.SchemaReq
 				PlanModifiers: computedFromNetwork,
 			},
 			"name": schema.StringAttribute{
-				Required: true, MarkdownDescription: "Name of the security group.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				Required: true, MarkdownDescription: "Name of the security group: " + validators.NameRule + ".",
+				Validators: []validator.String{validators.Name("security group")},
 			},
 			"description": schema.StringAttribute{Optional: true, MarkdownDescription: "Description of the security group."},
 			"tags": schema.MapAttribute{

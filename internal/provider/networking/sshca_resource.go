@@ -3,7 +3,6 @@ package networking
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -61,8 +60,8 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
-				Required: true, MarkdownDescription: "Name of the SSH certificate authority. Changing it replaces the authority.",
-				PlanModifiers: replace, Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				Required: true, MarkdownDescription: "Name of the SSH certificate authority: " + validators.NameRule + ". Changing it replaces the authority.",
+				PlanModifiers: replace, Validators: []validator.String{validators.Name("SSH certificate authority")},
 			},
 			"description": schema.StringAttribute{
 				Optional: true, PlanModifiers: replace,

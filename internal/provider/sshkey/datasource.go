@@ -7,9 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var (
@@ -19,23 +18,12 @@ var (
 
 // DataSource is the unikorn_compute_instance_ssh_key data source.
 type DataSource struct {
-	provider *providerdata.Data
-	compute  compute.Instances
+	family.DataSource
 }
 
 // NewDataSource returns the data source for the provider to serve.
 func NewDataSource() datasource.DataSource {
-	return &DataSource{}
-}
-
-func (d *DataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		d.provider, d.compute = data, data.Instances
-	}
+	return &DataSource{family.DataSource{Name: TypeName, Looks: "read the instance's SSH key"}}
 }
 
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -58,13 +46,11 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var data model
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("read the instance's SSH key", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
 		return
 	}
 
-	resp.Diagnostics.Append(data.read(ctx, d.compute)...)
+	resp.Diagnostics.Append(data.read(ctx, d.Provider.Instances)...)
 
 	if resp.Diagnostics.HasError() {
 		return

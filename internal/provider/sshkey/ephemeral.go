@@ -8,9 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceref"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 var (
@@ -20,23 +19,12 @@ var (
 
 // EphemeralResource is the unikorn_compute_instance_ssh_key ephemeral resource.
 type EphemeralResource struct {
-	provider *providerdata.Data
-	compute  compute.Instances
+	family.Ephemeral
 }
 
 // NewEphemeralResource returns the ephemeral resource for the provider to serve.
 func NewEphemeralResource() ephemeral.EphemeralResource {
-	return &EphemeralResource{}
-}
-
-func (r *EphemeralResource) Metadata(_ context.Context, _ ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = TypeName
-}
-
-func (r *EphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	if data := providerdata.From(req.ProviderData, &resp.Diagnostics); data != nil {
-		r.provider, r.compute = data, data.Instances
-	}
+	return &EphemeralResource{family.Ephemeral{DataSource: family.DataSource{Name: TypeName}}}
 }
 
 func (r *EphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -65,14 +53,14 @@ func (r *EphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest,
 
 	// While the provider's configuration is not known (in a plan), the key is not
 	// either: Terraform opens the resource again when it applies.
-	if !r.provider.Online() {
+	if !r.Provider.Online() {
 		data.PrivateKey, data.PublicKeyOpenSSH = types.StringUnknown(), types.StringUnknown()
 		resp.Diagnostics.Append(resp.Result.Set(ctx, &data)...)
 
 		return
 	}
 
-	resp.Diagnostics.Append(data.read(ctx, r.compute)...)
+	resp.Diagnostics.Append(data.read(ctx, r.Provider.Instances)...)
 
 	if resp.Diagnostics.HasError() {
 		return

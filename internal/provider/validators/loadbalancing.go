@@ -10,32 +10,10 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
 
-var (
-	_ validator.String = loadBalancerName{}
-	_ validator.String = ipv4Address{}
-)
+var _ validator.String = ipv4Address{}
 
 // LoadBalancerName rejects a load balancer name region would refuse.
-func LoadBalancerName() validator.String { return loadBalancerName{} }
-
-type loadBalancerName struct{}
-
-func (loadBalancerName) Description(context.Context) string {
-	return "must be a valid load balancer name (a Kubernetes label value)"
-}
-
-func (v loadBalancerName) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (loadBalancerName) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-
-	if err := loadbalancing.ValidateName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid load balancer name", err.Error()+".",
-			"Use 1 to 63 letters, digits, `-`, `_` or `.`, starting and ending with a letter or digit."))
-	}
-}
+func LoadBalancerName() validator.String { return Name("load balancer") }
 
 // IPv4Address accepts an IPv4 address only in the form region writes it, so that the
 // state never differs from the configuration.

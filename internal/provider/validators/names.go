@@ -2,9 +2,11 @@ package validators
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 )
 
@@ -12,28 +14,38 @@ import (
 // judged by exactly one implementation whether Terraform or the façade sees it first.
 
 var (
-	_ validator.String = imageName{}
+	_ validator.String = name{}
 	_ validator.Map    = tagNames{}
 )
 
-// ImageName rejects an image name region would refuse.
-func ImageName() validator.String { return imageName{} }
+// NameRule is Unikorn's name rule in words, as Markdown, for an attribute's description.
+var NameRule = strings.ReplaceAll(cloud.NameRule, "'", "`")
 
-type imageName struct{}
+// Name rejects, naming the attribute, a name Unikorn would refuse for an object of
+// noun (e.g. "network"): core's one rule for the name of every object (see
+// cloud.ValidateName).
+func Name(noun string) validator.String { return name{noun: noun} }
 
-func (imageName) Description(context.Context) string {
-	return "must be a valid image name (a Kubernetes label value)"
+// ImageName rejects an image name region would refuse: Name("image").
+func ImageName() validator.String { return Name("image") }
+
+type name struct {
+	noun string
 }
 
-func (v imageName) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v name) Description(context.Context) string {
+	return "must be a valid " + v.noun + " name (a Kubernetes label value)"
+}
 
-func (imageName) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v name) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v name) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 
-	if err := compute.ValidateImageName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid image name", err.Error())
+	if err := cloud.ValidateName(v.noun, req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+v.noun+" name", err.Error())
 	}
 }
 
