@@ -153,15 +153,7 @@ func TestAccNetworkResource_quota(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	quotas, err := env.Client.GetQuotas(t.Context(), sandbox.OrganizationID)
-	require.NoError(t, err)
-
-	free := 0
-	for _, quota := range quotas.Quotas {
-		if quota.Kind == "networks" {
-			free = quota.Free
-		}
-	}
+	free := env.FreeQuota(t, "networks")
 
 	for i := range free {
 		_, err := env.Client.CreateNetwork(t.Context(), unikorn.NetworkCreate{
