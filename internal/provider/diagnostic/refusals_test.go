@@ -148,6 +148,18 @@ resource "unikorn_file_storage" "fs" {
 	}
 }
 
+// instanceOnTheDefaultNetwork is an instance of the sandbox's standard flavor and
+// image on its default network: what the refusals of an instance's create and of its
+// snapshot are asked of.
+var instanceOnTheDefaultNetwork = `
+resource "unikorn_compute_instance" "i" {
+  name       = "i"
+  network_id = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
+  flavor_id  = ` + acctest.Quote(sandbox.FlavorStandardID) + `
+  image_id   = ` + acctest.Quote(sandbox.ImageUbuntuID) + `
+}
+`
+
 // TestAccRBACRefusalOfAnInstanceIsNotQuota refuses an instance's create on each
 // instance path with a 403 that is not about quota, where each path charges the
 // quota: compute's create, or identity's allocation on the region path. Both answer
@@ -163,14 +175,7 @@ func TestAccRBACRefusalOfAnInstanceIsNotQuota(t *testing.T) {
 
 		env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 403, Count: 1})
 
-		cli := env.CLI(t, `
-resource "unikorn_compute_instance" "i" {
-  name       = "i"
-  network_id = `+acctest.Quote(sandbox.NetworkDefaultID)+`
-  flavor_id  = `+acctest.Quote(sandbox.FlavorStandardID)+`
-  image_id   = `+acctest.Quote(sandbox.ImageUbuntuID)+`
-}
-`)
+		cli := env.CLI(t, instanceOnTheDefaultNetwork)
 
 		output, err := cli.Try("apply", "-input=false", "-auto-approve")
 		require.Error(t, err, output)
@@ -187,15 +192,7 @@ func TestAccRBACRefusalOfASnapshotIsNotQuota(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		instance := `
-resource "unikorn_compute_instance" "i" {
-  name       = "i"
-  network_id = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
-  flavor_id  = ` + acctest.Quote(sandbox.FlavorStandardID) + `
-  image_id   = ` + acctest.Quote(sandbox.ImageUbuntuID) + `
-}
-`
-		cli := env.CLI(t, instance)
+		cli := env.CLI(t, instanceOnTheDefaultNetwork)
 		cli.Run("apply", "-input=false", "-auto-approve")
 
 		t.Cleanup(func() { cli.Run("destroy", "-input=false", "-auto-approve") })
@@ -207,7 +204,7 @@ resource "unikorn_compute_instance" "i" {
 
 		env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 403, Count: 1})
 
-		cli.WriteConfig(env.ProviderConfig() + instance + `
+		cli.WriteConfig(env.ProviderConfig() + instanceOnTheDefaultNetwork + `
 resource "unikorn_snapshot" "s" {
   instance_id = unikorn_compute_instance.i.id
   name        = "s"

@@ -90,7 +90,6 @@ func TestAccLoadBalancerQueryGeneratesConfigurationThatImports(t *testing.T) {
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
 	found := lb{
 		Name: "found", Description: "found by a query", Tags: map[string]string{"run": "query"},
@@ -107,12 +106,7 @@ func TestAccLoadBalancerQueryGeneratesConfigurationThatImports(t *testing.T) {
 		},
 	}
 
-	creator := env.CLI(t, render(t, found))
-	creator.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
-
-	importer := env.CLI(t, "")
-	importer.WriteFile("find.tfquery.hcl", fmt.Sprintf(`
+	query := env.QueryWhatOthersMade(t, render(t, found), fmt.Sprintf(`
 list "unikorn_load_balancer" "found" {
   provider         = unikorn
   include_resource = true
@@ -123,19 +117,10 @@ list "unikorn_load_balancer" "found" {
 }
 `, acctest.Quote(env.NetworkID)))
 
-	output := importer.Run("query", "-generate-config-out=generated.tf")
-	generated := importer.ReadFile("generated.tf")
+	assert.Contains(t, query.Output, "found (")
+	assert.Regexp(t, `resource "unikorn_load_balancer"`, query.Generated)
+	assert.Contains(t, query.Generated, `"192.0.2.0/24"`)
+	assert.Contains(t, query.Plan, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
 
-	assert.Contains(t, output, "found (")
-	assert.Contains(t, generated, "identity = {")
-	assert.Regexp(t, `resource "unikorn_load_balancer"`, generated)
-	assert.Contains(t, generated, `"192.0.2.0/24"`)
-
-	plan := importer.Run("plan", "-input=false")
-	assert.Contains(t, plan, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
-
-	importer.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
-
-	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+	query.ImportLeavesNothingToDo(t)
 }

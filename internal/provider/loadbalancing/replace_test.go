@@ -65,12 +65,12 @@ func TestAccLoadBalancer_listenerChangeByReplacement(t *testing.T) {
 		resource.TestStep{Config: env.ProviderConfig() + render(t, pinned), Check: id.take("id")},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, moved),
-			ConfigPlanChecks: expect(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			Check:            resource.ComposeTestCheckFunc(id.changed("id"), portOf(t, env, 8080)),
 		},
 		resource.TestStep{
 			Config: env.ProviderConfig() + render(t, tainted), Taint: []string{address},
-			ConfigPlanChecks: expect(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			Check:            resource.ComposeTestCheckFunc(id.changed("id"), portOf(t, env, 8081)),
 		},
 		// Planned only: the destroy that ends the test plans it.
@@ -187,12 +187,12 @@ resource "unikorn_network" "lb" {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{
 			Config:           createdConfig,
-			ConfigPlanChecks: expect(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionCreate),
 			Check:            holds(2, 2),
 		},
 		resource.TestStep{
 			Config:           updatedConfig,
-			ConfigPlanChecks: expect(plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionUpdate),
 			Check:            holds(3, 3),
 		},
 	))

@@ -22,17 +22,15 @@ import (
 
 const address = "unikorn_load_balancer.this"
 
-// testCase is a test case of the environment's provider.
+// testCase is a test case of the environment's provider whose destroy must leave
+// nothing behind.
 func testCase(t *testing.T, env *acctest.Environment, steps ...resource.TestStep) resource.TestCase {
 	t.Helper()
 
-	return resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             nothingLeft(t, env),
-		Steps:                    steps,
-	}
+	c := env.TestCase(t, steps...)
+	c.CheckDestroy = nothingLeft(t, env)
+
+	return c
 }
 
 // nothingLeft checks, in the sandbox's own records (a list may show what was just
@@ -107,10 +105,6 @@ func inNetwork(t *testing.T, env *acctest.Environment) resource.TestCheckFunc {
 	}
 }
 
-func expect(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, action)}}
-}
-
 // TestAccLoadBalancer_lifecycle drives a load balancer through its whole life under
 // production's harshness (read lag, visibility): created with a public IP, changed in
 // place (members, a listener added, tags, the public IP dropped and taken again) with
@@ -147,7 +141,7 @@ func TestAccLoadBalancer_lifecycle(t *testing.T) {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, first),
-			ConfigPlanChecks: expect(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("provisioning_status"), knownvalue.StringExact("provisioned")),
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
@@ -163,7 +157,7 @@ func TestAccLoadBalancer_lifecycle(t *testing.T) {
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, second),
-			ConfigPlanChecks: expect(plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("public_ip"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("listeners").AtMapKey("dns").AtMapKey("idle_timeout_seconds"), knownvalue.Null()),
@@ -179,7 +173,7 @@ func TestAccLoadBalancer_lifecycle(t *testing.T) {
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, third),
-			ConfigPlanChecks: expect(plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("public_ip"), knownvalue.NotNull()),
 			},
@@ -346,7 +340,7 @@ func TestAccLoadBalancer_listenerChanges(t *testing.T) {
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, renamed),
-			ConfigPlanChecks: expect(plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionUpdate),
 			Check:            resource.ComposeTestCheckFunc(vip.same("vip_address"), id.same("id")),
 		},
 	))
@@ -377,14 +371,14 @@ func TestAccLoadBalancer_replace(t *testing.T) {
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, moved),
-			ConfigPlanChecks: expect(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("vip_address"), knownvalue.StringExact("10.0.0.201")),
 			},
 		},
 		resource.TestStep{
 			Config:           env.ProviderConfig() + render(t, elsewhere),
-			ConfigPlanChecks: expect(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks: acctest.ExpectAction(address, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("network_id"), knownvalue.StringExact(sandbox.NetworkSecondaryID)),
 			},
@@ -399,17 +393,9 @@ func TestAccLoadBalancer_quota(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 
 	// Identity's allocations take up every public IP of the organization.
-	quotas, err := env.Client.GetQuotas(t.Context(), sandbox.OrganizationID)
-	require.NoError(t, err)
+	free := env.FreeQuota(t, "publicips")
 
-	free := 0
-	for _, quota := range quotas.Quotas {
-		if quota.Kind == "publicips" {
-			free = quota.Free
-		}
-	}
-
-	_, err = env.Client.CreateAllocation(t.Context(), sandbox.OrganizationID, sandbox.ProjectID, unikorn.AllocationWrite{
+	_, err := env.Client.CreateAllocation(t.Context(), sandbox.OrganizationID, sandbox.ProjectID, unikorn.AllocationWrite{
 		Metadata: unikorn.WriteMetadata{Name: "undefined"},
 		Spec: unikorn.AllocationSpec{Kind: "test.example.com", ID: "c0000000-0000-4000-8000-0000000000aa",
 			Allocations: []unikorn.ResourceAllocation{{Kind: "publicips", Committed: free}}},

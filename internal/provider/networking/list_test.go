@@ -17,11 +17,10 @@ func TestAccQueryGeneratesConfigurationThatImports(t *testing.T) {
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
 
 	// The other project holds nothing else, so the query finds only what this makes.
 	project := acctest.Quote(sandbox.OtherProjectID)
-	creator := env.CLI(t, fmt.Sprintf(`
+	made := fmt.Sprintf(`
 resource "unikorn_network" "found" {
   name            = "found"
   project_id      = %[1]s
@@ -43,11 +42,7 @@ resource "unikorn_ssh_certificate_authority" "found" {
   project_id  = %[1]s
   public_key  = %[3]s
 }
-`, project, acctest.Quote(env.RegionID), acctest.Quote(acctest.NewAuthorityKey(t)+" ops@example.com")))
-	creator.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
-
-	importer := env.CLI(t, "")
+`, project, acctest.Quote(env.RegionID), acctest.Quote(acctest.NewAuthorityKey(t)+" ops@example.com"))
 
 	var queries string
 	for _, kind := range []string{"unikorn_network", "unikorn_security_group", "unikorn_ssh_certificate_authority"} {
@@ -62,26 +57,17 @@ list %q "found" {
 `, kind, project)
 	}
 
-	importer.WriteFile("find.tfquery.hcl", queries)
-	found := importer.Run("query", "-generate-config-out=generated.tf")
-	generated := importer.ReadFile("generated.tf")
+	query := env.QueryWhatOthersMade(t, made, queries)
 
-	assert.Contains(t, found, "found (")
-	assert.Contains(t, generated, "identity = {")
-	assert.Regexp(t, `resource "unikorn_network"`, generated)
-	assert.Regexp(t, `resource "unikorn_security_group"`, generated)
-	assert.Regexp(t, `resource "unikorn_ssh_certificate_authority"`, generated)
+	assert.Contains(t, query.Output, "found (")
+	assert.Regexp(t, `resource "unikorn_network"`, query.Generated)
+	assert.Regexp(t, `resource "unikorn_security_group"`, query.Generated)
+	assert.Regexp(t, `resource "unikorn_ssh_certificate_authority"`, query.Generated)
 
 	// Beside the three made here, the project holds the sandbox's own network and
 	// authority, which the query finds too.
-	plan := importer.Run("plan", "-input=false")
-	assert.Contains(t, plan, "Plan: 5 to import, 0 to add, 0 to change, 0 to destroy.")
-	assert.Contains(t, plan, `description     = "found by a query"`)
+	assert.Contains(t, query.Plan, "Plan: 5 to import, 0 to add, 0 to change, 0 to destroy.")
+	assert.Contains(t, query.Plan, `description     = "found by a query"`)
 
-	importer.Run("apply", "-auto-approve", "-input=false")
-	// The importer now manages them; it destroys them before the creator, which then
-	// finds them gone.
-	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
-
-	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+	query.ImportLeavesNothingToDo(t)
 }

@@ -21,17 +21,13 @@ func TestAccLostCreateAnswersAreAdopted(t *testing.T) {
 	before := recordsOf(t, env)
 	key := acctest.NewAuthorityKey(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				for _, route := range []string{"/api/v2/networks", "/api/v2/securitygroups", "/api/v2/sshcertificateauthorities"} {
-					env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
-				}
-			},
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		PreConfig: func() {
+			for _, route := range []string{"/api/v2/networks", "/api/v2/securitygroups", "/api/v2/sshcertificateauthorities"} {
+				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
+			}
+		},
+		Config: env.ProviderConfig() + `
 resource "unikorn_network" "lost" {
   name      = "lost"
   region_id = ` + acctest.Quote(env.RegionID) + `
@@ -49,14 +45,13 @@ resource "unikorn_ssh_certificate_authority" "lost" {
   public_key = ` + acctest.Quote(key) + `
 }
 `,
-			Check: func(*terraform.State) error {
-				after := recordsOf(t, env)
-				assert.Len(t, after.networks, len(before.networks)+1, "one network, adopted")
-				assert.Len(t, after.groups, len(before.groups)+1, "one security group, adopted")
-				assert.Len(t, after.authorities, len(before.authorities)+1, "one authority, adopted")
+		Check: func(*terraform.State) error {
+			after := recordsOf(t, env)
+			assert.Len(t, after.networks, len(before.networks)+1, "one network, adopted")
+			assert.Len(t, after.groups, len(before.groups)+1, "one security group, adopted")
+			assert.Len(t, after.authorities, len(before.authorities)+1, "one authority, adopted")
 
-				return nil
-			},
-		}},
-	})
+			return nil
+		},
+	}))
 }

@@ -64,74 +64,63 @@ func TestAccNetworkResource_lifecycle(t *testing.T) {
 
 	var firstID string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: networkConfig(env, "10.20.0.0/24", "192.0.2.53"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionCreate),
-				}},
-				ConfigStateChecks: attributesAre(networkAddress, map[string]knownvalue.Check{
-					"organization_id": knownvalue.StringExact(sandbox.OrganizationID),
-					"project_id":      knownvalue.StringExact(sandbox.ProjectID),
-					"prefix":          knownvalue.StringExact("10.20.0.0/24"),
-					"dns_nameservers": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("192.0.2.53")}),
-					"tags":            knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("web")}),
-				}),
-				Check: func(s *terraform.State) error {
-					firstID = s.RootModule().Resources[networkAddress].Primary.ID
-					network, err := env.Client.GetNetwork(t.Context(), firstID)
-					if err != nil {
-						return err
-					}
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config:           networkConfig(env, "10.20.0.0/24", "192.0.2.53"),
+			ConfigPlanChecks: acctest.ExpectAction(networkAddress, plancheck.ResourceActionCreate),
+			ConfigStateChecks: attributesAre(networkAddress, map[string]knownvalue.Check{
+				"organization_id": knownvalue.StringExact(sandbox.OrganizationID),
+				"project_id":      knownvalue.StringExact(sandbox.ProjectID),
+				"prefix":          knownvalue.StringExact("10.20.0.0/24"),
+				"dns_nameservers": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("192.0.2.53")}),
+				"tags":            knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("web")}),
+			}),
+			Check: func(s *terraform.State) error {
+				firstID = s.RootModule().Resources[networkAddress].Primary.ID
+				network, err := env.Client.GetNetwork(t.Context(), firstID)
+				if err != nil {
+					return err
+				}
 
-					assert.Equal(t, "provisioned", network.Metadata.ProvisioningStatus, "create waits for provisioning")
+				assert.Equal(t, "provisioned", network.Metadata.ProvisioningStatus, "create waits for provisioning")
 
-					return nil
-				},
-			},
-			{
-				Config: networkConfig(env, "10.20.0.0/24", "192.0.2.53", "192.0.2.54"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(s *terraform.State) error {
-					network, err := env.Client.GetNetwork(t.Context(), firstID)
-					if err != nil {
-						return err
-					}
-
-					assert.Equal(t, []string{"192.0.2.53", "192.0.2.54"}, network.Spec.DNSNameservers, "updated in place")
-
-					return nil
-				},
-			},
-			{
-				Config: networkConfig(env, "10.21.0.0/23", "192.0.2.53", "192.0.2.54"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{identityIsID(networkAddress)},
-				Check: func(s *terraform.State) error {
-					if s.RootModule().Resources[networkAddress].Primary.ID == firstID {
-						return fmt.Errorf("a new prefix kept network %s", firstID)
-					}
-
-					_, err := env.Client.GetNetwork(t.Context(), firstID)
-					assert.True(t, unikorn.IsNotFound(err), "the replaced network is gone: %v", err)
-
-					return nil
-				},
-			},
-			{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
-			{
-				ResourceName: networkAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config:           networkConfig(env, "10.20.0.0/24", "192.0.2.53", "192.0.2.54"),
+			ConfigPlanChecks: acctest.ExpectAction(networkAddress, plancheck.ResourceActionUpdate),
+			Check: func(s *terraform.State) error {
+				network, err := env.Client.GetNetwork(t.Context(), firstID)
+				if err != nil {
+					return err
+				}
+
+				assert.Equal(t, []string{"192.0.2.53", "192.0.2.54"}, network.Spec.DNSNameservers, "updated in place")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:            networkConfig(env, "10.21.0.0/23", "192.0.2.53", "192.0.2.54"),
+			ConfigPlanChecks:  acctest.ExpectAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{identityIsID(networkAddress)},
+			Check: func(s *terraform.State) error {
+				if s.RootModule().Resources[networkAddress].Primary.ID == firstID {
+					return fmt.Errorf("a new prefix kept network %s", firstID)
+				}
+
+				_, err := env.Client.GetNetwork(t.Context(), firstID)
+				assert.True(t, unikorn.IsNotFound(err), "the replaced network is gone: %v", err)
+
+				return nil
+			},
+		},
+		resource.TestStep{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
+		resource.TestStep{
+			ResourceName: networkAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+		},
+	))
 
 	assert.Len(t, projectNetworks(t, env), before, "destroy leaves no network behind")
 }
@@ -155,12 +144,7 @@ func TestAccNetworkResource_invalidPrefix(t *testing.T) {
 		})
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps:                    steps,
-	})
+	resource.ParallelTest(t, env.TestCase(t, steps...))
 }
 
 // TestAccNetworkResource_quota names the `networks` quota when the organization has
@@ -169,15 +153,7 @@ func TestAccNetworkResource_quota(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	quotas, err := env.Client.GetQuotas(t.Context(), sandbox.OrganizationID)
-	require.NoError(t, err)
-
-	free := 0
-	for _, quota := range quotas.Quotas {
-		if quota.Kind == "networks" {
-			free = quota.Free
-		}
-	}
+	free := env.FreeQuota(t, "networks")
 
 	for i := range free {
 		_, err := env.Client.CreateNetwork(t.Context(), unikorn.NetworkCreate{
@@ -193,15 +169,10 @@ func TestAccNetworkResource_quota(t *testing.T) {
 
 	full := len(projectNetworks(t, env))
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config:      networkConfig(env, "10.20.0.0/24"),
-			ExpectError: regexp.MustCompile("(?s)`networks`\\s+quota.*total networks allocation of 6 would\\s+exceed\\s+quota\\s+limit\\s+of\\s+5"),
-		}},
-	})
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config:      networkConfig(env, "10.20.0.0/24"),
+		ExpectError: regexp.MustCompile("(?s)`networks`\\s+quota.*total networks allocation of 6 would\\s+exceed\\s+quota\\s+limit\\s+of\\s+5"),
+	}))
 
 	assert.Len(t, projectNetworks(t, env), full, "a refused create leaves nothing")
 }
@@ -242,28 +213,23 @@ resource "unikorn_network" "this" {
 		return err
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{Config: config, Check: occupy},
-			{
-				Config: config, Destroy: true,
-				ExpectError: regexp.MustCompile(`(?s)while\s+server\s+"squatter".*none\s+of\s+them\s+is\s+being\s+deleted.*Nothing\s+was\s+deleted`),
-			},
-			{
-				// The server goes while the delete is being asked again.
-				Config: config, Destroy: true,
-				PreConfig: func() {
-					go func() {
-						time.Sleep(time.Second)
-						assert.NoError(t, env.Client.DeleteServer(context.WithoutCancel(t.Context()), serverID))
-					}()
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{Config: config, Check: occupy},
+		resource.TestStep{
+			Config: config, Destroy: true,
+			ExpectError: regexp.MustCompile(`(?s)while\s+server\s+"squatter".*none\s+of\s+them\s+is\s+being\s+deleted.*Nothing\s+was\s+deleted`),
+		},
+		resource.TestStep{
+			// The server goes while the delete is being asked again.
+			Config: config, Destroy: true,
+			PreConfig: func() {
+				go func() {
+					time.Sleep(time.Second)
+					assert.NoError(t, env.Client.DeleteServer(context.WithoutCancel(t.Context()), serverID))
+				}()
 			},
 		},
-	})
+	))
 
 	assert.Len(t, projectNetworks(t, env), before, "the network is gone once its server went")
 }
@@ -301,67 +267,56 @@ func TestAccNetworkResource_routesAndReservations(t *testing.T) {
 
 	var firstID string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, route),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"prefix_length": knownvalue.Int64Exact(26), "provider_reserved_prefix_length": knownvalue.Null(),
-					})),
-					statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("routes"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"prefix": knownvalue.StringExact("192.168.0.0/16"), "nexthop": knownvalue.StringExact("10.30.0.1"),
-						}),
-					})),
-					statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("reservations").AtMapKey("prefix_length"),
-						knownvalue.Int64Exact(26)),
-				},
-				Check: func(s *terraform.State) error {
-					firstID = s.RootModule().Resources[networkAddress].Primary.ID
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, route),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"prefix_length": knownvalue.Int64Exact(26), "provider_reserved_prefix_length": knownvalue.Null(),
+				})),
+				statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("routes"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"prefix": knownvalue.StringExact("192.168.0.0/16"), "nexthop": knownvalue.StringExact("10.30.0.1"),
+					}),
+				})),
+				statecheck.ExpectKnownValue("data.unikorn_network.this", tfjsonpath.New("reservations").AtMapKey("prefix_length"),
+					knownvalue.Int64Exact(26)),
+			},
+			Check: func(s *terraform.State) error {
+				firstID = s.RootModule().Resources[networkAddress].Primary.ID
 
-					return nil
-				},
+				return nil
 			},
-			{
-				Config: routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, twoRoutes),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(s *terraform.State) error {
-					network, err := env.Client.GetNetwork(t.Context(), firstID)
-					if err != nil {
-						return err
-					}
-
-					assert.Len(t, network.Spec.Routes, 2, "routes change in place")
-
-					return nil
-				},
-			},
-			{
-				Config: routedNetworkConfig(env, `reservations = { prefix_length = 27, provider_reserved_prefix_length = 29 }`, twoRoutes),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations").AtMapKey("provider_reserved_prefix_length"),
-						knownvalue.Int64Exact(29)),
-				},
-			},
-			{
-				// Without reservations in the configuration, region's stand.
-				Config: routedNetworkConfig(env, "", twoRoutes),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(networkAddress, plancheck.ResourceActionNoop),
-				}},
-			},
-			{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
 		},
-	})
+		resource.TestStep{
+			Config:           routedNetworkConfig(env, `reservations = { prefix_length = 26 }`, twoRoutes),
+			ConfigPlanChecks: acctest.ExpectAction(networkAddress, plancheck.ResourceActionUpdate),
+			Check: func(s *terraform.State) error {
+				network, err := env.Client.GetNetwork(t.Context(), firstID)
+				if err != nil {
+					return err
+				}
+
+				assert.Len(t, network.Spec.Routes, 2, "routes change in place")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:           routedNetworkConfig(env, `reservations = { prefix_length = 27, provider_reserved_prefix_length = 29 }`, twoRoutes),
+			ConfigPlanChecks: acctest.ExpectAction(networkAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(networkAddress, tfjsonpath.New("reservations").AtMapKey("provider_reserved_prefix_length"),
+					knownvalue.Int64Exact(29)),
+			},
+		},
+		resource.TestStep{
+			// Without reservations in the configuration, region's stand.
+			Config:           routedNetworkConfig(env, "", twoRoutes),
+			ConfigPlanChecks: acctest.ExpectAction(networkAddress, plancheck.ResourceActionNoop),
+		},
+		resource.TestStep{ResourceName: networkAddress, ImportState: true, ImportStateVerify: true},
+	))
 }
 
 // TestAccNetworkResource_invalidRouting refuses at plan, on the attribute, a route or
@@ -384,10 +339,5 @@ func TestAccNetworkResource_invalidRouting(t *testing.T) {
 		})
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps:                    steps,
-	})
+	resource.ParallelTest(t, env.TestCase(t, steps...))
 }

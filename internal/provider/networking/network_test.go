@@ -33,26 +33,21 @@ func TestAccNetwork_byID(t *testing.T) {
 	network, err := env.Client.GetNetwork(t.Context(), env.NetworkID)
 	require.NoError(t, err)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   id = ` + acctest.Quote(env.NetworkID) + `
 }
 `,
-			ConfigStateChecks: attributesAre("data.unikorn_network.this", map[string]knownvalue.Check{
-				"id":              knownvalue.StringExact(network.Metadata.ID),
-				"name":            knownvalue.StringExact(network.Metadata.Name),
-				"organization_id": knownvalue.StringExact(network.Metadata.OrganizationID),
-				"project_id":      knownvalue.StringExact(network.Metadata.ProjectID),
-				"region_id":       knownvalue.StringExact(env.RegionID),
-				"prefix":          knownvalue.StringExact(network.Status.Prefix),
-			}),
-		}},
-	})
+		ConfigStateChecks: attributesAre("data.unikorn_network.this", map[string]knownvalue.Check{
+			"id":              knownvalue.StringExact(network.Metadata.ID),
+			"name":            knownvalue.StringExact(network.Metadata.Name),
+			"organization_id": knownvalue.StringExact(network.Metadata.OrganizationID),
+			"project_id":      knownvalue.StringExact(network.Metadata.ProjectID),
+			"region_id":       knownvalue.StringExact(env.RegionID),
+			"prefix":          knownvalue.StringExact(network.Status.Prefix),
+		}),
+	}))
 }
 
 // TestAccNetwork_byName finds networks by name in the provider's project and in one
@@ -98,11 +93,8 @@ func TestAccNetwork_byName(t *testing.T) {
 		"project_id": knownvalue.StringExact(sandbox.OtherProjectID),
 	})...)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_network" "described" {
   name = "described"
 }
@@ -116,9 +108,8 @@ data "unikorn_network" "other_project" {
   project_id = ` + acctest.Quote(sandbox.OtherProjectID) + `
 }
 `,
-			ConfigStateChecks: checks,
-		}},
-	})
+		ConfigStateChecks: checks,
+	}))
 }
 
 // TestAccNetwork_notFound covers an ID nobody has, a name of another project, and a
@@ -137,38 +128,34 @@ func TestAccNetwork_notFound(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   id = "c0000000-0000-4000-8000-0000000000ff"
 }
 `,
-				ExpectError: regexp.MustCompile(`Network not found(.|\n)*Network c0000000-0000-4000-8000-0000000000ff does not\s+exist`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Network not found(.|\n)*Network c0000000-0000-4000-8000-0000000000ff does not\s+exist`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   name = "other"
 }
 `,
-				ExpectError: regexp.MustCompile(`Network not found(.|\n)*No network is named "other" in project\s+` + sandbox.ProjectID),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Network not found(.|\n)*No network is named "other" in project\s+` + sandbox.ProjectID),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   name = "default"
 }
 `,
-				ExpectError: regexp.MustCompile(`Ambiguous network name(.|\n)*The name "default" does not say which network\s+is\s+meant:\s+2\s+in\s+project(.|\n)*\((` +
-					sandbox.NetworkDefaultID + `,\s+` + twin.Metadata.ID + `|` + twin.Metadata.ID + `,\s+` + sandbox.NetworkDefaultID +
-					`)\)(.|\n)*Look the network up by\s+` + "`id`"),
-			},
+			ExpectError: regexp.MustCompile(`Ambiguous network name(.|\n)*The name "default" does not say which network\s+is\s+meant:\s+2\s+in\s+project(.|\n)*\((` +
+				sandbox.NetworkDefaultID + `,\s+` + twin.Metadata.ID + `|` + twin.Metadata.ID + `,\s+` + sandbox.NetworkDefaultID +
+				`)\)(.|\n)*Look the network up by\s+` + "`id`"),
 		},
-	})
+	))
 }
 
 // TestAccNetwork_selectorValidation rejects configurations that do not say how to
@@ -177,34 +164,30 @@ func TestAccNetwork_selectorValidation(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config:      env.ProviderConfig() + `data "unikorn_network" "this" {}`,
-				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured: \[id,name\]`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config:      env.ProviderConfig() + `data "unikorn_network" "this" {}`,
+			ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured: \[id,name\]`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   id   = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
   name = "default"
 }
 `,
-				ExpectError: regexp.MustCompile(`Invalid Attribute Combination(.|\n)*Exactly one of these attributes must be configured: \[id,name\]`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Invalid Attribute Combination(.|\n)*Exactly one of these attributes must be configured: \[id,name\]`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_network" "this" {
   id         = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
   project_id = ` + acctest.Quote(sandbox.ProjectID) + `
 }
 `,
-				ExpectError: regexp.MustCompile(`Invalid Attribute Combination(.|\n)*cannot be configured together`),
-			},
+			ExpectError: regexp.MustCompile(`Invalid Attribute Combination(.|\n)*cannot be configured together`),
 		},
-	})
+	))
 
 	require.Zero(t, env.Stats(t).Routes["GET /api/v2/networks"])
 	require.Zero(t, env.Stats(t).Routes["GET /api/v2/networks/{networkID}"])

@@ -57,62 +57,53 @@ func TestAccSecurityGroupResource_lifecycle(t *testing.T) {
 
 	var firstID string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: groupConfig(env, "a", "192.0.2.0/24"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs(groupAddress, tfjsonpath.New("network_id"),
-						"unikorn_network.a", tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("prefix"),
-						knownvalue.StringExact("0.0.0.0/0")),
-					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("port_max"),
-						knownvalue.Int64Exact(61000)),
-				},
-				Check: func(s *terraform.State) error {
-					firstID = s.RootModule().Resources[groupAddress].Primary.ID
-
-					return nil
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: groupConfig(env, "a", "192.0.2.0/24"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs(groupAddress, tfjsonpath.New("network_id"),
+					"unikorn_network.a", tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("prefix"),
+					knownvalue.StringExact("0.0.0.0/0")),
+				statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("rules").AtSliceIndex(2).AtMapKey("port_max"),
+					knownvalue.Int64Exact(61000)),
 			},
-			{
-				Config: groupConfig(env, "a", "198.51.100.0/24"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(*terraform.State) error {
-					group, err := env.Client.GetSecurityGroup(t.Context(), firstID)
-					if err != nil {
-						return err
-					}
+			Check: func(s *terraform.State) error {
+				firstID = s.RootModule().Resources[groupAddress].Primary.ID
 
-					assert.Equal(t, "198.51.100.0/24", group.Spec.Rules[1].Prefix, "the rule changed in place")
-
-					return nil
-				},
-			},
-			{
-				Config: groupConfig(env, "b", "198.51.100.0/24"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{identityIsID(groupAddress)},
-				Check: func(*terraform.State) error {
-					_, err := env.Client.GetSecurityGroup(t.Context(), firstID)
-					assert.True(t, unikorn.IsNotFound(err), "the group on the old network is gone: %v", err)
-
-					return nil
-				},
-			},
-			{ResourceName: groupAddress, ImportState: true, ImportStateVerify: true},
-			{
-				ResourceName: groupAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config:           groupConfig(env, "a", "198.51.100.0/24"),
+			ConfigPlanChecks: acctest.ExpectAction(groupAddress, plancheck.ResourceActionUpdate),
+			Check: func(*terraform.State) error {
+				group, err := env.Client.GetSecurityGroup(t.Context(), firstID)
+				if err != nil {
+					return err
+				}
+
+				assert.Equal(t, "198.51.100.0/24", group.Spec.Rules[1].Prefix, "the rule changed in place")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:            groupConfig(env, "b", "198.51.100.0/24"),
+			ConfigPlanChecks:  acctest.ExpectAction(groupAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{identityIsID(groupAddress)},
+			Check: func(*terraform.State) error {
+				_, err := env.Client.GetSecurityGroup(t.Context(), firstID)
+				assert.True(t, unikorn.IsNotFound(err), "the group on the old network is gone: %v", err)
+
+				return nil
+			},
+		},
+		resource.TestStep{ResourceName: groupAddress, ImportState: true, ImportStateVerify: true},
+		resource.TestStep{
+			ResourceName: groupAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+		},
+	))
 }
 
 // TestAccSecurityGroupResource_invalidRules points each rule problem region would
@@ -140,16 +131,11 @@ resource "unikorn_security_group" "web" {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			config(`{ direction = "ingress", protocol = "icmp", port = 8 }`, `Port on a protocol without ports`),
-			config(`{ direction = "ingress", protocol = "tcp", port = 90, port_max = 80 }`, `Invalid port range`),
-			config(`{ direction = "ingress", protocol = "tcp", port = 70000 }`, `Invalid port`),
-			config(`{ direction = "ingress", protocol = "tcp", prefix = "10.0.0.1/8" }`, `Invalid rule prefix`),
-			config(`{ direction = "sideways", protocol = "tcp" }`, `Invalid Attribute Value Match`),
-		},
-	})
+	resource.ParallelTest(t, env.TestCase(t,
+		config(`{ direction = "ingress", protocol = "icmp", port = 8 }`, `Port on a protocol without ports`),
+		config(`{ direction = "ingress", protocol = "tcp", port = 90, port_max = 80 }`, `Invalid port range`),
+		config(`{ direction = "ingress", protocol = "tcp", port = 70000 }`, `Invalid port`),
+		config(`{ direction = "ingress", protocol = "tcp", prefix = "10.0.0.1/8" }`, `Invalid rule prefix`),
+		config(`{ direction = "sideways", protocol = "tcp" }`, `Invalid Attribute Value Match`),
+	))
 }

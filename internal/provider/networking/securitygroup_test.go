@@ -72,41 +72,38 @@ func TestAccSecurityGroup_byIDAndByName(t *testing.T) {
 	checks = append(checks,
 		statecheck.ExpectKnownValue("data.unikorn_security_group.ssh", tfjsonpath.New("id"), knownvalue.StringExact(sandbox.SecurityGroupAllowSSHID)))
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_security_group" "ambiguous" {
   name = "allow-web"
 }
 `,
-				ExpectError: regexp.MustCompile(`Ambiguous security group name(.|\n)*\((` +
-					sandbox.SecurityGroupAllowWebID + `, ` + twin.Metadata.ID + `|` + twin.Metadata.ID + `, ` + sandbox.SecurityGroupAllowWebID +
-					`)\)(.|\n)*narrow\s+the\s+look-up\s+with\s+` + "`network_id`"),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Ambiguous security group name(.|\n)*\((` +
+				sandbox.SecurityGroupAllowWebID + `, ` + twin.Metadata.ID + `|` + twin.Metadata.ID + `, ` + sandbox.SecurityGroupAllowWebID +
+				`)\)(.|\n)*narrow\s+the\s+look-up\s+with\s+` + "`network_id`"),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_security_group" "wrong_network" {
   name       = "allow-ssh"
   network_id = ` + acctest.Quote(sandbox.NetworkOtherID) + `
 }
 `,
-				ExpectError: regexp.MustCompile(`Security group not found(.|\n)*No security group is named "allow-ssh" in\s+network\s+` + sandbox.NetworkOtherID +
-					`(.|\n)*organization_id,\s+project_id,\s+network_id`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Security group not found(.|\n)*No security group is named "allow-ssh" in\s+network\s+` + sandbox.NetworkOtherID +
+				`(.|\n)*organization_id,\s+project_id,\s+network_id`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_security_group" "both" {
   id         = ` + acctest.Quote(sandbox.SecurityGroupAllowWebID) + `
   network_id = ` + acctest.Quote(sandbox.NetworkDefaultID) + `
 }
 `,
-				ExpectError: regexp.MustCompile(`Invalid Attribute Combination`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`Invalid Attribute Combination`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_security_group" "by_id" {
   id = ` + acctest.Quote(sandbox.SecurityGroupAllowWebID) + `
 }
@@ -121,8 +118,7 @@ data "unikorn_security_group" "ssh" {
   name = "allow-ssh"
 }
 `,
-				ConfigStateChecks: checks,
-			},
+			ConfigStateChecks: checks,
 		},
-	})
+	))
 }

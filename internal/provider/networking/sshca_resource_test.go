@@ -33,38 +33,29 @@ func TestAccSSHCertificateAuthorityResource_lifecycle(t *testing.T) {
 
 	first, second := acctest.NewAuthorityKey(t), acctest.NewAuthorityKey(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				// plugin-testing fails the step if the plan after apply is not empty.
-				Config: authorityConfig(env, first+"  ops@example.com"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(authorityAddress, tfjsonpath.New("public_key"),
-						knownvalue.StringExact(first+"  ops@example.com")),
-				},
-			},
-			{
-				Config: authorityConfig(env, first+" renamed@example.com"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(authorityAddress, plancheck.ResourceActionReplace),
-				}},
-			},
-			{
-				Config: authorityConfig(env, second),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(authorityAddress, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{identityIsID(authorityAddress)},
-			},
-			{ResourceName: authorityAddress, ImportState: true, ImportStateVerify: true},
-			{
-				ResourceName: authorityAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			// plugin-testing fails the step if the plan after apply is not empty.
+			Config: authorityConfig(env, first+"  ops@example.com"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(authorityAddress, tfjsonpath.New("public_key"),
+					knownvalue.StringExact(first+"  ops@example.com")),
 			},
 		},
-	})
+		resource.TestStep{
+			Config:           authorityConfig(env, first+" renamed@example.com"),
+			ConfigPlanChecks: acctest.ExpectAction(authorityAddress, plancheck.ResourceActionReplace),
+		},
+		resource.TestStep{
+			Config:            authorityConfig(env, second),
+			ConfigPlanChecks:  acctest.ExpectAction(authorityAddress, plancheck.ResourceActionReplace),
+			ConfigStateChecks: []statecheck.StateCheck{identityIsID(authorityAddress)},
+		},
+		resource.TestStep{ResourceName: authorityAddress, ImportState: true, ImportStateVerify: true},
+		resource.TestStep{
+			ResourceName: authorityAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+		},
+	))
 }
 
 // TestAccSSHCertificateAuthorityResource_invalidKey refuses, at plan, keys region
@@ -80,14 +71,9 @@ func TestAccSSHCertificateAuthorityResource_invalidKey(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			step("not a key", `not an OpenSSH public key`),
-			step(`command="true" `+key, `carries authorized_keys options`),
-			step(key+"\n"+key, `more than one line`),
-		},
-	})
+	resource.ParallelTest(t, env.TestCase(t,
+		step("not a key", `not an OpenSSH public key`),
+		step(`command="true" `+key, `carries authorized_keys options`),
+		step(key+"\n"+key, `more than one line`),
+	))
 }

@@ -36,28 +36,25 @@ func TestAccSSHCertificateAuthority_byIDAndByName(t *testing.T) {
 		statecheck.ExpectKnownValue("data.unikorn_ssh_certificate_authority.other", tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.OtherProjectID)),
 	)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_ssh_certificate_authority" "this" {
   name = "other-ca"
 }
 `,
-				ExpectError: regexp.MustCompile(`SSH certificate authority not found(.|\n)*No SSH certificate authority is\s+named\s+"other-ca"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`SSH certificate authority not found(.|\n)*No SSH certificate authority is\s+named\s+"other-ca"`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_ssh_certificate_authority" "this" {
   id = "e0000000-0000-4000-8000-0000000000ff"
 }
 `,
-				ExpectError: regexp.MustCompile(`SSH certificate authority not found`),
-			},
-			{
-				Config: env.ProviderConfig() + `
+			ExpectError: regexp.MustCompile(`SSH certificate authority not found`),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + `
 data "unikorn_ssh_certificate_authority" "by_id" {
   id = ` + acctest.Quote(sandbox.SSHCAID) + `
 }
@@ -71,8 +68,7 @@ data "unikorn_ssh_certificate_authority" "other" {
   project_id = ` + acctest.Quote(sandbox.OtherProjectID) + `
 }
 `,
-				ConfigStateChecks: checks,
-			},
+			ConfigStateChecks: checks,
 		},
-	})
+	))
 }

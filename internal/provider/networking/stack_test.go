@@ -148,43 +148,38 @@ func TestAccStack_fromEmptyProject(t *testing.T) {
 			plancheck.ExpectResourceAction("unikorn_ssh_certificate_authority.ops", plancheck.ResourceActionNoop),
 		}
 
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			Steps: []resource.TestStep{
-				{Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", false)},
-				{
-					Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", true),
-					Check: func(s *terraform.State) error {
-						after := recordsOf(t, env)
-						assert.Len(t, after.servers, len(before.servers)+2, "two instances")
-						assert.Len(t, after.images, len(before.images)+1, "one snapshot")
-						assert.Len(t, after.allocations, len(before.allocations)+3, "the two instances and the network charged")
+		resource.Test(t, env.TestCase(t,
+			resource.TestStep{Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", false)},
+			resource.TestStep{
+				Config: stackConfig(env, key, "192.0.2.0/24", "192.0.2.53", true),
+				Check: func(s *terraform.State) error {
+					after := recordsOf(t, env)
+					assert.Len(t, after.servers, len(before.servers)+2, "two instances")
+					assert.Len(t, after.images, len(before.images)+1, "one snapshot")
+					assert.Len(t, after.allocations, len(before.allocations)+3, "the two instances and the network charged")
 
-						restored := s.RootModule().Resources["unikorn_compute_instance.restored"].Primary.Attributes["image_id"]
-						assert.Equal(t, s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, restored,
-							"the second instance boots from the snapshot")
+					restored := s.RootModule().Resources["unikorn_compute_instance.restored"].Primary.Attributes["image_id"]
+					assert.Equal(t, s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, restored,
+						"the second instance boots from the snapshot")
 
-						return nil
-					},
-				},
-				{
-					Config:           stackConfig(env, key, "198.51.100.0/24", "192.0.2.54", true),
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: inPlace},
-					Check: func(s *terraform.State) error {
-						network, err := env.Client.GetNetwork(t.Context(), s.RootModule().Resources["unikorn_network.stack"].Primary.ID)
-						if err != nil {
-							return err
-						}
-
-						assert.Equal(t, []string{"192.0.2.54"}, network.Spec.DNSNameservers)
-
-						return nil
-					},
+					return nil
 				},
 			},
-		})
+			resource.TestStep{
+				Config:           stackConfig(env, key, "198.51.100.0/24", "192.0.2.54", true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: inPlace},
+				Check: func(s *terraform.State) error {
+					network, err := env.Client.GetNetwork(t.Context(), s.RootModule().Resources["unikorn_network.stack"].Primary.ID)
+					if err != nil {
+						return err
+					}
+
+					assert.Equal(t, []string{"192.0.2.54"}, network.Spec.DNSNameservers)
+
+					return nil
+				},
+			},
+		))
 
 		after := recordsOf(t, env)
 		assert.ElementsMatch(t, before.networks, after.networks, "no network left")

@@ -23,18 +23,13 @@ func TestAccSeamsDeletingIsNoHealthyObject(t *testing.T) {
 	t.Parallel()
 
 	forEachGroup(t, func(t *testing.T, w *world) {
-		var blocks, support []string
+		var blocks []string
 
 		for _, typeName := range w.typesOf() {
-			f := fixtures[typeName]
-			if f.support != nil {
-				support = append(support, f.support(w))
-			}
-
 			blocks = append(blocks, block(w, typeName, "deleting", nil))
 		}
 
-		cli := w.cli(t, supports(support...)+"\n"+strings.Join(blocks, "\n"))
+		cli := w.cli(t, supports(w.fixtureSupport()...)+"\n"+strings.Join(blocks, "\n"))
 		cli.Run("apply", "-auto-approve", "-input=false")
 		resources := state(t, cli)
 

@@ -30,16 +30,12 @@ func (w *world) importTargets(t *testing.T) ([]importTarget, string) {
 	var (
 		targets []importTarget
 		blocks  []string
-		support []string
 	)
 
 	served := schema(t)
 
 	for _, typeName := range w.typesOf() {
 		f := fixtures[typeName]
-		if f.support != nil {
-			support = append(support, f.support(w))
-		}
 
 		id := missingID()
 
@@ -58,7 +54,7 @@ func (w *world) importTargets(t *testing.T) ([]importTarget, string) {
 		}
 	}
 
-	return targets, supports(support...) + "\n" + strings.Join(blocks, "\n")
+	return targets, supports(w.fixtureSupport()...) + "\n" + strings.Join(blocks, "\n")
 }
 
 // requireCannotImport checks that output says, for address, Terraform's own

@@ -46,18 +46,14 @@ func render(support string, cases []seamCase, dropped []string) string {
 func (w *world) unknownCases(t *testing.T) (string, []seamCase) {
 	t.Helper()
 
-	var (
-		cases   []seamCase
-		support []string
-	)
+	var cases []seamCase
+
+	support := w.fixtureSupport()
 
 	served := schema(t)
 
 	for _, typeName := range w.typesOf() {
 		f := fixtures[typeName]
-		if f.support != nil {
-			support = append(support, f.support(w))
-		}
 
 		short := strings.TrimPrefix(typeName, "unikorn_")
 

@@ -167,6 +167,20 @@ func (w *world) prefix(name string) string {
 	return w.prefixes[name]
 }
 
+// fixtureSupport is what the fixtures of the world's group need beside them (a
+// network to stand on, an instance to snapshot), as supports writes it.
+func (w *world) fixtureSupport() []string {
+	var support []string
+
+	for _, typeName := range w.typesOf() {
+		if f := fixtures[typeName]; f.support != nil {
+			support = append(support, f.support(w))
+		}
+	}
+
+	return support
+}
+
 // typesOf are the table's types of the world's group, sorted.
 func (w *world) typesOf() []string {
 	var names []string

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"text/template"
 
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
@@ -12,6 +13,11 @@ import (
 )
 
 const storageAddress = "unikorn_file_storage.this"
+
+// storageID is the ID of the storage at storageAddress in state s.
+func storageID(s *terraform.State) string {
+	return s.RootModule().Resources[storageAddress].Primary.ID
+}
 
 // policy is one snapshot policy of a test configuration.
 type policy struct {

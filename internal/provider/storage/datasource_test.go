@@ -53,41 +53,36 @@ data "unikorn_file_storage" "by_name" {
 
 	mount := tfjsonpath.New("mounts").AtMapKey(sandbox.NetworkDefaultID).AtMapKey("mount_source")
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: c.String(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs("data.unikorn_file_storage.by_id", tfjsonpath.New("id"),
-						storageAddress, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.CompareValuePairs("data.unikorn_file_storage.by_name", tfjsonpath.New("id"),
-						storageAddress, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.CompareValuePairs("data.unikorn_file_storage.by_name", mount, storageAddress, mount, compare.ValuesSame()),
-					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("description"), knownvalue.StringExact("found")),
-					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
-					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("size_gib"), knownvalue.Int64Exact(10)),
-					// A look-up's tags are always a map, empty when the storage has none.
-					statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("tags"),
-						knownvalue.MapExact(map[string]knownvalue.Check{})),
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: c.String(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs("data.unikorn_file_storage.by_id", tfjsonpath.New("id"),
+					storageAddress, tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.CompareValuePairs("data.unikorn_file_storage.by_name", tfjsonpath.New("id"),
+					storageAddress, tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.CompareValuePairs("data.unikorn_file_storage.by_name", mount, storageAddress, mount, compare.ValuesSame()),
+				statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("description"), knownvalue.StringExact("found")),
+				statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
+				statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("size_gib"), knownvalue.Int64Exact(10)),
+				// A look-up's tags are always a map, empty when the storage has none.
+				statecheck.ExpectKnownValue("data.unikorn_file_storage.by_id", tfjsonpath.New("tags"),
+					knownvalue.MapExact(map[string]knownvalue.Check{})),
 			},
-			{
-				Config: c.String() + `
+		},
+		resource.TestStep{
+			Config: c.String() + `
 data "unikorn_file_storage" "missing" {
   name = "nobody-has-this"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)File storage not found.*No file storage is named "nobody-has-this"`),
-			},
-			{
-				Config:      duplicate.String(),
-				ExpectError: regexp.MustCompile(`(?s)Ambiguous file storage name.*with data.unikorn_file_storage.by_name.*2 in project`),
-			},
+			ExpectError: regexp.MustCompile(`(?s)File storage not found.*No file storage is named "nobody-has-this"`),
 		},
-	})
+		resource.TestStep{
+			Config:      duplicate.String(),
+			ExpectError: regexp.MustCompile(`(?s)Ambiguous file storage name.*with data.unikorn_file_storage.by_name.*2 in project`),
+		},
+	))
 }
 
 // TestAccFileStorageClassesDataSource narrows the classes by region, name and
@@ -105,12 +100,8 @@ func TestAccFileStorageClassesDataSource(t *testing.T) {
 		return statecheck.ExpectKnownValue(address, tfjsonpath.New("classes"), knownvalue.ListExact(checks))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + fmt.Sprintf(`
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + fmt.Sprintf(`
 data "unikorn_file_storage_classes" "all" {}
 
 data "unikorn_file_storage_classes" "region" {
@@ -130,23 +121,22 @@ data "unikorn_file_storage_classes" "none" {
   name = "no-such-class"
 }
 `, acctest.Quote(env.RegionID)),
-			ConfigStateChecks: []statecheck.StateCheck{
-				// The foreign organization's class is never listed.
-				ids("data.unikorn_file_storage_classes.all", sandbox.StorageClassStandardID, sandbox.StorageClassLegacyID,
-					sandbox.StorageClassDedicatedID, sandbox.StorageClassRemoteID),
-				ids("data.unikorn_file_storage_classes.region", sandbox.StorageClassStandardID, sandbox.StorageClassLegacyID,
-					sandbox.StorageClassDedicatedID),
-				ids("data.unikorn_file_storage_classes.nfsv3", sandbox.StorageClassLegacyID, sandbox.StorageClassDedicatedID),
-				ids("data.unikorn_file_storage_classes.none"),
-				statecheck.ExpectKnownValue("data.unikorn_file_storage_classes.named", tfjsonpath.New("classes"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id":          knownvalue.StringExact(sandbox.StorageClassDedicatedID),
-						"name":        knownvalue.StringExact("sandbox-dedicated"),
-						"region_id":   knownvalue.StringExact(sandbox.RegionID),
-						"protocols":   knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("nfsv3"), knownvalue.StringExact("nfsv4")}),
-						"parallelism": knownvalue.Int64Exact(8),
-					})})),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			// The foreign organization's class is never listed.
+			ids("data.unikorn_file_storage_classes.all", sandbox.StorageClassStandardID, sandbox.StorageClassLegacyID,
+				sandbox.StorageClassDedicatedID, sandbox.StorageClassRemoteID),
+			ids("data.unikorn_file_storage_classes.region", sandbox.StorageClassStandardID, sandbox.StorageClassLegacyID,
+				sandbox.StorageClassDedicatedID),
+			ids("data.unikorn_file_storage_classes.nfsv3", sandbox.StorageClassLegacyID, sandbox.StorageClassDedicatedID),
+			ids("data.unikorn_file_storage_classes.none"),
+			statecheck.ExpectKnownValue("data.unikorn_file_storage_classes.named", tfjsonpath.New("classes"),
+				knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id":          knownvalue.StringExact(sandbox.StorageClassDedicatedID),
+					"name":        knownvalue.StringExact("sandbox-dedicated"),
+					"region_id":   knownvalue.StringExact(sandbox.RegionID),
+					"protocols":   knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("nfsv3"), knownvalue.StringExact("nfsv4")}),
+					"parallelism": knownvalue.Int64Exact(8),
+				})})),
+		},
+	}))
 }

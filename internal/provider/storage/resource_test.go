@@ -48,103 +48,93 @@ func TestAccFileStorage_lifecycle(t *testing.T) {
 
 	var firstID string
 
-	id := func(s *terraform.State) string { return s.RootModule().Resources[storageAddress].Primary.ID }
 	network := func(s *terraform.State, name string) string {
 		return s.RootModule().Resources["unikorn_network."+name].Primary.ID
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: created.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(storageAddress, tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("root_squash"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("default_snapshot_protection"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("snapshot_policies"), knownvalue.MapSizeExact(0)),
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("usage").AtMapKey("capacity_bytes"), knownvalue.Int64Exact(10<<30)),
-					statecheck.ExpectIdentityValueMatchesState(storageAddress, tfjsonpath.New("id")),
-				},
-				Check: func(s *terraform.State) error {
-					firstID = id(s)
-					first := network(s, "first")
-					attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
-
-					// The create waited for the mount, not only for provisioned.
-					assert.Equal(t, "10.80.0.16:/volumes/_nogroup/"+firstID, attributes["mounts."+first+".mount_source"])
-					assert.Equal(t, "10.80.0.16-10.80.0.19", attributes["mounts."+first+".mount_options.remoteports"])
-					assert.Equal(t, 10<<30, chargedBytes(t, env, firstID), "the size is charged in bytes")
-
-					return nil
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: created.String(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionCreate),
+				plancheck.ExpectKnownValue(storageAddress, tfjsonpath.New("project_id"), knownvalue.StringExact(sandbox.ProjectID)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("root_squash"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("default_snapshot_protection"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("snapshot_policies"), knownvalue.MapSizeExact(0)),
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("usage").AtMapKey("capacity_bytes"), knownvalue.Int64Exact(10<<30)),
+				statecheck.ExpectIdentityValueMatchesState(storageAddress, tfjsonpath.New("id")),
 			},
-			{
-				Config: grown.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-					// The network that stays attached keeps its mount source through the
-					// update, so that nothing built on it changes.
-					plancheck.ExpectKnownValue(storageAddress, tfjsonpath.New("size_gib"), knownvalue.Int64Exact(20)),
-					mountSourceKnown("unikorn_network.first"),
-				}},
-				Check: func(s *terraform.State) error {
-					require.Equal(t, firstID, id(s), "updated in place")
+			Check: func(s *terraform.State) error {
+				firstID = storageID(s)
+				first := network(s, "first")
+				attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
 
-					record := storageRecord(t, env, firstID)
-					require.NotNil(t, record)
-					assert.Equal(t, int64(20), record.Spec.SizeGiB)
-					assert.Equal(t, 20<<30, chargedBytes(t, env, firstID), "the charge follows the size")
-					assert.Len(t, *record.Spec.SnapshotPolicies, 1)
+				// The create waited for the mount, not only for provisioned.
+				assert.Equal(t, "10.80.0.16:/volumes/_nogroup/"+firstID, attributes["mounts."+first+".mount_source"])
+				assert.Equal(t, "10.80.0.16-10.80.0.19", attributes["mounts."+first+".mount_options.remoteports"])
+				assert.Equal(t, 10<<30, chargedBytes(t, env, firstID), "the size is charged in bytes")
 
-					attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
-					assert.Equal(t, "10.81.0.8:/volumes/_nogroup/"+firstID, attributes["mounts."+network(s, "second")+".mount_source"],
-						"the second network's range starts after its /29 carve-out")
-					assert.Equal(t, "provisioned", attributes["snapshot_policy_status.nightly"])
-
-					return nil
-				},
+				return nil
 			},
-			{
-				Config: detached.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(s *terraform.State) error {
-					record := storageRecord(t, env, firstID)
-					require.NotNil(t, record)
-					require.Len(t, record.Status.Attachments, 1, "the detach was waited for")
-					assert.Equal(t, network(s, "second"), record.Status.Attachments[0].NetworkID)
-
-					return nil
-				},
-			},
-			{
-				Config: replaced.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: func(s *terraform.State) error {
-					assert.NotEqual(t, firstID, id(s), "a new class is new storage")
-					assert.Nil(t, storageRecord(t, env, firstID), "the replaced storage is gone")
-					assert.Zero(t, chargedBytes(t, env, firstID), "and so is its charge")
-
-					attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
-					assert.Equal(t, "10.81.0.8", attributes["mounts."+network(s, "second")+".mount_options.remoteports"],
-						"one address: the class's parallelism")
-
-					return nil
-				},
-			},
-			{ResourceName: storageAddress, ImportState: true, ImportStateVerify: true},
-			{ResourceName: storageAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
 		},
-	})
+		resource.TestStep{
+			Config: grown.String(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
+				// The network that stays attached keeps its mount source through the
+				// update, so that nothing built on it changes.
+				plancheck.ExpectKnownValue(storageAddress, tfjsonpath.New("size_gib"), knownvalue.Int64Exact(20)),
+				mountSourceKnown("unikorn_network.first"),
+			}},
+			Check: func(s *terraform.State) error {
+				require.Equal(t, firstID, storageID(s), "updated in place")
+
+				record := storageRecord(t, env, firstID)
+				require.NotNil(t, record)
+				assert.Equal(t, int64(20), record.Spec.SizeGiB)
+				assert.Equal(t, 20<<30, chargedBytes(t, env, firstID), "the charge follows the size")
+				assert.Len(t, *record.Spec.SnapshotPolicies, 1)
+
+				attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
+				assert.Equal(t, "10.81.0.8:/volumes/_nogroup/"+firstID, attributes["mounts."+network(s, "second")+".mount_source"],
+					"the second network's range starts after its /29 carve-out")
+				assert.Equal(t, "provisioned", attributes["snapshot_policy_status.nightly"])
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:           detached.String(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionUpdate),
+			Check: func(s *terraform.State) error {
+				record := storageRecord(t, env, firstID)
+				require.NotNil(t, record)
+				require.Len(t, record.Status.Attachments, 1, "the detach was waited for")
+				assert.Equal(t, network(s, "second"), record.Status.Attachments[0].NetworkID)
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:           replaced.String(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			Check: func(s *terraform.State) error {
+				assert.NotEqual(t, firstID, storageID(s), "a new class is new storage")
+				assert.Nil(t, storageRecord(t, env, firstID), "the replaced storage is gone")
+				assert.Zero(t, chargedBytes(t, env, firstID), "and so is its charge")
+
+				attributes := s.RootModule().Resources[storageAddress].Primary.Attributes
+				assert.Equal(t, "10.81.0.8", attributes["mounts."+network(s, "second")+".mount_options.remoteports"],
+					"one address: the class's parallelism")
+
+				return nil
+			},
+		},
+		resource.TestStep{ResourceName: storageAddress, ImportState: true, ImportStateVerify: true},
+		resource.TestStep{ResourceName: storageAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+	))
 
 	after := recordsOf(t, env)
 	assert.ElementsMatch(t, before.storage, after.storage, "no file storage left")
@@ -216,36 +206,31 @@ resource "unikorn_network" "bare" {
 }
 `
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			step(func(c *config) { c.Attachments = []string{acctest.Quote(sandbox.NetworkOtherID)} },
-				`Network of another project.*with unikorn_file_storage.this.*attachments.*`+sandbox.OtherProjectID),
-			step(func(c *config) { c.Attachments = []string{acctest.Quote("c0000000-0000-4000-8000-0000000000ff")} },
-				`Network not found.*attachments`),
-			step(func(c *config) { c.ClassID = sandbox.StorageClassRemoteID },
-				`Storage class of another region.*storage_class_id.*sim-nfs-standard`),
-			step(func(c *config) { c.ClassID = sandbox.StorageClassForeignID }, `Storage class not found.*storage_class_id`),
-			step(func(c *config) {
-				c.Policies = map[string]policy{"hourly": {Interval: "hourly", TimeOfDay: "01:00Z", Keep: 24}}
-			}, `Invalid snapshot schedule.*Policy "hourly": an hourly schedule takes no time of day`),
-			step(func(c *config) {
-				c.Policies = map[string]policy{"system-default": {Interval: "daily", TimeOfDay: "01:00Z", Keep: 1}}
-			}, `Invalid snapshot policy name.*reserved`),
-			step(func(c *config) {
-				c.Policies = map[string]policy{"weekly": {Interval: "weekly", TimeOfDay: "01:00Z", Keep: 4}}
-			}, `Invalid snapshot schedule.*Policy "weekly": a weekly schedule needs a day of the week`),
-			step(func(c *config) {
-				c.Policies = map[string]policy{}
-				for _, name := range []string{"a", "b", "c", "d", "e"} {
-					c.Policies[name] = policy{Interval: "hourly", Keep: 1}
-				}
-			}, `snapshot_policies.*at most 4`),
-			step(func(c *config) { c.SizeGiB = 0 }, `size_gib.*at least 1`),
-		},
-	})
+	resource.ParallelTest(t, env.TestCase(t,
+		step(func(c *config) { c.Attachments = []string{acctest.Quote(sandbox.NetworkOtherID)} },
+			`Network of another project.*with unikorn_file_storage.this.*attachments.*`+sandbox.OtherProjectID),
+		step(func(c *config) { c.Attachments = []string{acctest.Quote("c0000000-0000-4000-8000-0000000000ff")} },
+			`Network not found.*attachments`),
+		step(func(c *config) { c.ClassID = sandbox.StorageClassRemoteID },
+			`Storage class of another region.*storage_class_id.*sim-nfs-standard`),
+		step(func(c *config) { c.ClassID = sandbox.StorageClassForeignID }, `Storage class not found.*storage_class_id`),
+		step(func(c *config) {
+			c.Policies = map[string]policy{"hourly": {Interval: "hourly", TimeOfDay: "01:00Z", Keep: 24}}
+		}, `Invalid snapshot schedule.*Policy "hourly": an hourly schedule takes no time of day`),
+		step(func(c *config) {
+			c.Policies = map[string]policy{"system-default": {Interval: "daily", TimeOfDay: "01:00Z", Keep: 1}}
+		}, `Invalid snapshot policy name.*reserved`),
+		step(func(c *config) {
+			c.Policies = map[string]policy{"weekly": {Interval: "weekly", TimeOfDay: "01:00Z", Keep: 4}}
+		}, `Invalid snapshot schedule.*Policy "weekly": a weekly schedule needs a day of the week`),
+		step(func(c *config) {
+			c.Policies = map[string]policy{}
+			for _, name := range []string{"a", "b", "c", "d", "e"} {
+				c.Policies[name] = policy{Interval: "hourly", Keep: 1}
+			}
+		}, `snapshot_policies.*at most 4`),
+		step(func(c *config) { c.SizeGiB = 0 }, `size_gib.*at least 1`),
+	))
 
 	// A network without a storage range is found out once it exists: its ID is known.
 	bare := newConfig(t, env)
@@ -279,35 +264,30 @@ func TestAccFileStorage_shrinkIsRefused(t *testing.T) {
 	shrunk := created
 	shrunk.SizeGiB = 5
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: created.String(),
-				Check: func(s *terraform.State) error {
-					env.SetFileStorageUsage(t, s.RootModule().Resources[storageAddress].Primary.ID, 7<<30)
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: created.String(),
+			Check: func(s *terraform.State) error {
+				env.SetFileStorageUsage(t, storageID(s), 7<<30)
 
-					return nil
-				},
-			},
-			{
-				Config: shrunk.String(),
-				ExpectError: regexp.MustCompile(`(?s)File storage cannot shrink.*size_gib.*from 10 to 5 GiB.*holds 7516192768 bytes.*` +
-					`Keep size_gib at 10 or more`),
-			},
-			{
-				Config: created.String(), PlanOnly: true,
-				Check: func(s *terraform.State) error {
-					id := s.RootModule().Resources[storageAddress].Primary.ID
-					assert.Equal(t, 10<<30, chargedBytes(t, env, id), "nothing changed")
-
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config: shrunk.String(),
+			ExpectError: regexp.MustCompile(`(?s)File storage cannot shrink.*size_gib.*from 10 to 5 GiB.*holds 7516192768 bytes.*` +
+				`Keep size_gib at 10 or more`),
+		},
+		resource.TestStep{
+			Config: created.String(), PlanOnly: true,
+			Check: func(s *terraform.State) error {
+				id := storageID(s)
+				assert.Equal(t, 10<<30, chargedBytes(t, env, id), "nothing changed")
+
+				return nil
+			},
+		},
+	))
 }
 
 // TestAccFileStorage_observedSettings keeps snapshot policies and default protection
@@ -331,60 +311,51 @@ func TestAccFileStorage_observedSettings(t *testing.T) {
 
 	var id string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: set.String(),
-				Check: func(s *terraform.State) error {
-					id = s.RootModule().Resources[storageAddress].Primary.ID
-					// The back end reports data written through a mount.
-					env.SetFileStorageUsage(t, id, 3<<30)
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: set.String(),
+			Check: func(s *terraform.State) error {
+				id = storageID(s)
+				// The back end reports data written through a mount.
+				env.SetFileStorageUsage(t, id, 3<<30)
 
-					return nil
-				},
-			},
-			{
-				// Left out: kept as they are, and the new use plans nothing.
-				Config: leftOut.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("snapshot_policies"), knownvalue.MapSizeExact(2)),
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("default_snapshot_protection"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("usage").AtMapKey("used_bytes"), knownvalue.Int64Exact(3<<30)),
-				},
-			},
-			{
-				// A description sent leaves the snapshot settings as region has them.
-				Config: func() string { c := leftOut; c.Description = "changed"; return c.String() }(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(*terraform.State) error {
-					record := storageRecord(t, env, id)
-					assert.Len(t, *record.Spec.SnapshotPolicies, 2, "omitted policies are kept")
-					assert.False(t, *record.Spec.DefaultSnapshotProtectionEnabled, "omitted protection is kept")
-
-					return nil
-				},
-			},
-			{
-				Config: cleared.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-				}},
-				Check: func(*terraform.State) error {
-					assert.Empty(t, *storageRecord(t, env, id).Spec.SnapshotPolicies, "{} removes them")
-
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			// Left out: kept as they are, and the new use plans nothing.
+			Config: leftOut.String(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("snapshot_policies"), knownvalue.MapSizeExact(2)),
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("default_snapshot_protection"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(storageAddress, tfjsonpath.New("usage").AtMapKey("used_bytes"), knownvalue.Int64Exact(3<<30)),
+			},
+		},
+		resource.TestStep{
+			// A description sent leaves the snapshot settings as region has them.
+			Config:           func() string { c := leftOut; c.Description = "changed"; return c.String() }(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionUpdate),
+			Check: func(*terraform.State) error {
+				record := storageRecord(t, env, id)
+				assert.Len(t, *record.Spec.SnapshotPolicies, 2, "omitted policies are kept")
+				assert.False(t, *record.Spec.DefaultSnapshotProtectionEnabled, "omitted protection is kept")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:           cleared.String(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionUpdate),
+			Check: func(*terraform.State) error {
+				assert.Empty(t, *storageRecord(t, env, id).Spec.SnapshotPolicies, "{} removes them")
+
+				return nil
+			},
+		},
+	))
 }
 
 // TestAccFileStorage_quota names the `filestorage` quota when it does not hold the
@@ -397,15 +368,10 @@ func TestAccFileStorage_quota(t *testing.T) {
 	huge := newConfig(t, env)
 	huge.SizeGiB = 2048
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config:      huge.String(),
-			ExpectError: regexp.MustCompile("(?s)`filestorage` quota does not hold 2048 GiB.*Nothing was\\s+created"),
-		}},
-	})
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config:      huge.String(),
+		ExpectError: regexp.MustCompile("(?s)`filestorage` quota does not hold 2048 GiB.*Nothing was\\s+created"),
+	}))
 
 	assert.ElementsMatch(t, before.storage, recordsOf(t, env).storage, "nothing was created")
 }
@@ -421,27 +387,22 @@ func TestAccFileStorage_emptyIsNone(t *testing.T) {
 	empty := none
 	empty.EmptyLists = true
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: none.String(),
-				Check: func(*terraform.State) error {
-					env.ResetStats(t)
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: none.String(),
+			Check: func(*terraform.State) error {
+				env.ResetStats(t)
 
-					return nil
-				},
-			},
-			{
-				Config: empty.String(),
-				Check: func(*terraform.State) error {
-					assert.Zero(t, env.Stats(t).Routes["PUT /api/v2/filestorage/{filestorageID}"], "nothing was sent")
-
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config: empty.String(),
+			Check: func(*terraform.State) error {
+				assert.Zero(t, env.Stats(t).Routes["PUT /api/v2/filestorage/{filestorageID}"], "nothing was sent")
+
+				return nil
+			},
+		},
+	))
 }

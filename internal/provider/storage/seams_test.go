@@ -28,7 +28,7 @@ func attachedTo(t *testing.T, env *acctest.Environment, networks ...string) reso
 			want = append(want, s.RootModule().Resources["unikorn_network."+name].Primary.ID)
 		}
 
-		record := storageRecord(t, env, s.RootModule().Resources[storageAddress].Primary.ID)
+		record := storageRecord(t, env, storageID(s))
 		if record == nil {
 			return fmt.Errorf("no record of the storage")
 		}
@@ -85,39 +85,32 @@ resource "unikorn_network" %[1]q {
 	pending.Attachments = []string{"unikorn_network.first.id", "unikorn_network.third.id", "unikorn_network.fourth.id"}
 	pending.Extra = moved.Extra + network("fourth", "10.84.0.0/24")
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				// The network is made in the same apply.
-				Config: created.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionCreate),
-				}},
-				Check: attachedTo(t, env, "first"),
-			},
-			{
-				Config: added.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("unikorn_network.third", plancheck.ResourceActionCreate),
-				}},
-				Check: attachedTo(t, env, "first", "third"),
-			},
-			{
-				// Planned only: applying it deletes the old network while the storage
-				// is still attached to it, which is another matter than the plan's.
-				Config: moved.String(), PlanOnly: true, ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("unikorn_network.third", plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-			},
-			{Config: pending.String(), PlanOnly: true, ExpectNonEmptyPlan: true},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			// The network is made in the same apply.
+			Config:           created.String(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionCreate),
+			Check:            attachedTo(t, env, "first"),
 		},
-	})
+		resource.TestStep{
+			Config: added.String(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("unikorn_network.third", plancheck.ResourceActionCreate),
+			}},
+			Check: attachedTo(t, env, "first", "third"),
+		},
+		resource.TestStep{
+			// Planned only: applying it deletes the old network while the storage
+			// is still attached to it, which is another matter than the plan's.
+			Config: moved.String(), PlanOnly: true, ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("unikorn_network.third", plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+		},
+		resource.TestStep{Config: pending.String(), PlanOnly: true, ExpectNonEmptyPlan: true},
+	))
 
 	after := recordsOf(t, env)
 	assert.ElementsMatch(t, before.storage, after.storage, "no file storage left")
@@ -140,26 +133,21 @@ resource "terraform_data" "scope" {
 	scoped := strings.Replace(c.String(), "  size_gib", "  organization_id  = terraform_data.scope.output.organization\n"+
 		"  project_id       = terraform_data.scope.output.project\n  size_gib", 1)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: scoped,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionCreate),
-				plancheck.ExpectUnknownValue(storageAddress, tfjsonpath.New("project_id")),
-			}},
-			Check: func(s *terraform.State) error {
-				record := storageRecord(t, env, s.RootModule().Resources[storageAddress].Primary.ID)
-				require.NotNil(t, record)
-				assert.Equal(t, sandbox.ProjectID, record.Metadata.ProjectID)
-				assert.Equal(t, sandbox.OrganizationID, record.Metadata.OrganizationID)
-
-				return nil
-			},
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: scoped,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionCreate),
+			plancheck.ExpectUnknownValue(storageAddress, tfjsonpath.New("project_id")),
 		}},
-	})
+		Check: func(s *terraform.State) error {
+			record := storageRecord(t, env, storageID(s))
+			require.NotNil(t, record)
+			assert.Equal(t, sandbox.ProjectID, record.Metadata.ProjectID)
+			assert.Equal(t, sandbox.OrganizationID, record.Metadata.OrganizationID)
+
+			return nil
+		},
+	}))
 }
 
 // TestAccFileStorage_shrinkByReplacement refuses a smaller size only where the storage
@@ -187,7 +175,7 @@ func TestAccFileStorage_shrinkByReplacement(t *testing.T) {
 
 	sized := func(size int64, replaced bool) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
-			now := s.RootModule().Resources[storageAddress].Primary.ID
+			now := storageID(s)
 			if replaced == (now == id) {
 				return fmt.Errorf("storage %s after %s: replaced should be %v", now, id, replaced)
 			}
@@ -206,28 +194,19 @@ func TestAccFileStorage_shrinkByReplacement(t *testing.T) {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{Config: created.String(), Check: sized(20, true)},
-			{
-				Config: reclassed.String(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: sized(10, true),
-			},
-			{
-				Config: tainted.String(), Taint: []string{storageAddress},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: sized(8, true),
-			},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{Config: created.String(), Check: sized(20, true)},
+		resource.TestStep{
+			Config:           reclassed.String(),
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			Check:            sized(10, true),
 		},
-	})
+		resource.TestStep{
+			Config: tainted.String(), Taint: []string{storageAddress},
+			ConfigPlanChecks: acctest.ExpectAction(storageAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			Check:            sized(8, true),
+		},
+	))
 
 	after := recordsOf(t, env)
 	assert.ElementsMatch(t, before.storage, after.storage, "no file storage left")
