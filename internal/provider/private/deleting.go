@@ -65,7 +65,7 @@ func (d Deletion) PlanDeleting(ctx context.Context, req resource.ModifyPlanReque
 
 	resp.Diagnostics.AddWarning(fmt.Sprintf("The %s is being deleted", d.Noun),
 		fmt.Sprintf("The %s %s is being deleted: the cloud accepted a delete of it (outside Terraform, or by a "+
-			"destroy that stopped waiting) and reports it deprovisioning.%s Terraform replaces it: the apply waits "+
+			"destroy that stopped waiting), and it is not gone yet.%s Terraform replaces it: the apply waits "+
 			"until it is gone, then creates it again, and replaces what is built on it. To let it go instead, "+
 			"remove it from the configuration.", d.Noun, id.ValueString(), holds))
 

@@ -52,7 +52,11 @@ func NewResource() resource.Resource {
 		Object: family.Object[compute.Image, *model]{
 			New:       func() *model { return &model{} },
 			Set:       setImage,
-			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, false },
+			// Region marks an image it is deleting failed until it is gone (its image
+			// cache's mark); a failed image is of no use whichever way it got there.
+			Lifecycle: func(image *compute.Image) (time.Time, bool) {
+				return image.CreationTime, image.Status == compute.ImageFailed
+			},
 		},
 	}}
 }
