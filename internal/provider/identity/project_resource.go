@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -70,8 +69,8 @@ func commonAttributes(noun string) map[string]schema.Attribute {
 			Validators:    []validator.String{validators.UUID()},
 		},
 		"name": schema.StringAttribute{
-			Required: true, MarkdownDescription: "Name of the " + noun + "; identity can rename it in place.",
-			Validators: []validator.String{stringvalidator.LengthBetween(1, 63)},
+			Required: true, MarkdownDescription: "Name of the " + noun + ": " + validators.NameRule + "; identity can rename it in place.",
+			Validators: []validator.String{validators.Name(noun)},
 		},
 		"description": schema.StringAttribute{
 			Optional: true, MarkdownDescription: "Description of the " + noun + ".",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // TypeName is the Terraform type of the resource, the data source and the list resource.
@@ -110,7 +111,7 @@ var listenerAttributes = map[string]attribute{
 	},
 }
 
-const nameRule = "1 to 63 letters, digits, `-`, `_` or `.`, starting and ending with a letter or digit."
+var nameRule = validators.NameRule + "."
 
 // resourceDescription is the resource's description of an attribute of table: what it
 // is, what it accepts, and what changing it does.

@@ -40,7 +40,7 @@ func resourceSchema(ctx context.Context) schema.Schema {
 			},
 			"name": schema.StringAttribute{
 				Required: true, MarkdownDescription: describe("name"),
-				Validators: []validator.String{validators.LoadBalancerName()},
+				Validators: []validator.String{validators.Name("load balancer")},
 			},
 			"description": schema.StringAttribute{
 				Optional: true, MarkdownDescription: describe("description"),

@@ -107,7 +107,7 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"Changing it replaces the image.",
 			},
 			"name": schema.StringAttribute{
-				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.ImageName()},
+				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.Name("image")},
 				MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
 					"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
 			},

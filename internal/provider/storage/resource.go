@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -50,9 +49,6 @@ const (
 	defaultWriteTimeout  = 30 * time.Minute
 	defaultDeleteTimeout = 20 * time.Minute
 )
-
-// labelValue is the rule region applies to every name (a Kubernetes label value).
-var labelValue = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-_.]{0,61}[0-9A-Za-z])?$`)
 
 // NewResource returns the unikorn_file_storage resource.
 func NewResource() resource.Resource {
@@ -119,8 +115,7 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 			},
 			"name": schema.StringAttribute{
 				Required: true, MarkdownDescription: descriptionName + " Changed in place.",
-				Validators: []validator.String{stringvalidator.RegexMatches(labelValue,
-					"must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")},
+				Validators: []validator.String{validators.Name("file storage")},
 			},
 			"description": schema.StringAttribute{
 				Optional: true, MarkdownDescription: descriptionDescription + " Changed in place.",

@@ -12,9 +12,6 @@ import (
 
 var _ validator.String = ipv4Address{}
 
-// LoadBalancerName rejects a load balancer name region would refuse.
-func LoadBalancerName() validator.String { return Name("load balancer") }
-
 // IPv4Address accepts an IPv4 address only in the form region writes it, so that the
 // state never differs from the configuration.
 func IPv4Address() validator.String { return ipv4Address{} }

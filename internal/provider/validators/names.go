@@ -26,9 +26,6 @@ var NameRule = strings.ReplaceAll(cloud.NameRule, "'", "`")
 // cloud.ValidateName).
 func Name(noun string) validator.String { return name{noun: noun} }
 
-// ImageName rejects an image name region would refuse: Name("image").
-func ImageName() validator.String { return Name("image") }
-
 type name struct {
 	noun string
 }
