@@ -70,6 +70,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	// The operation's OpenAPI contract is checked before its handler runs (validate.go).
+	if s.refuseInvalid(recorder, r, pattern) {
+		return
+	}
+
 	mux.ServeHTTP(recorder, r)
 }
 

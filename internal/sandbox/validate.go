@@ -1,0 +1,203 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
+)
+
+// Every Unikorn service checks a request against its own OpenAPI document before a
+// handler sees it (identity's pkg/middleware/openapi, which region and compute use too):
+// once core's routeresolver has found the operation (404 and 405 otherwise),
+// openapi3filter.ValidateRequest runs the operation's security first, authenticating
+// the bearer token (a failure is the 401 of the authentication itself), then its
+// parameters, then its body, stopping at the first error (no MultiError). That error's
+// text is the description of a 400 invalid_request. RBAC comes later, in the handlers, so
+// a malformed request from an authenticated caller is refused as malformed even where it
+// would also be forbidden.
+
+// contracts are the services' documents, loaded once per process: parsing them is far
+// too slow for a request, and they never change.
+var contracts = sync.OnceValues(func() (map[string]*openapi3.T, error) {
+	specs := map[string]*openapi3.T{}
+
+	for _, name := range []string{openapi.Identity, openapi.Region, openapi.Compute} {
+		spec, err := openapi.Load(name)
+		if err != nil {
+			return nil, err
+		}
+
+		specs[name] = spec
+	}
+
+	return specs, nil
+})
+
+// contractOperation is the operation of a service's document that a sandbox route
+// serves, with the document's path template split at its slashes to read the path
+// parameters by position.
+type contractOperation struct {
+	route    *routers.Route
+	segments []string
+	prefix   string
+	secured  bool
+}
+
+// contractOperations caches, per process, the operation each "service pattern" key
+// resolves to; nil where the document has none (the sandbox's own extras).
+var contractOperations sync.Map
+
+// operationFor is the operation of the contract a request to a route pattern falls
+// under: compute's below ComputePrefix, region's below RegionPrefix or on region's
+// paths, identity's otherwise.
+func operationFor(r *http.Request, pattern string) *contractOperation {
+	method, path, _ := strings.Cut(pattern, " ")
+
+	name, prefix := openapi.Identity, ""
+
+	switch {
+	case strings.HasPrefix(path, ComputePrefix+"/"):
+		name, prefix = openapi.Compute, ComputePrefix
+	case mountPrefix(r) == RegionPrefix || isRegionPath(path):
+		name = openapi.Region
+	}
+
+	key := name + " " + pattern
+	if cached, ok := contractOperations.Load(key); ok {
+		return cached.(*contractOperation) //nolint:forcetypeassert // only this function stores
+	}
+
+	operation := resolveOperation(name, method, strings.TrimPrefix(path, prefix))
+	if operation != nil {
+		operation.prefix = prefix
+	}
+
+	contractOperations.Store(key, operation)
+
+	return operation
+}
+
+// resolveOperation finds the operation of a document by method and path template; the
+// document's parameter names may differ from the sandbox's.
+func resolveOperation(name, method, template string) *contractOperation {
+	specs, err := contracts()
+	if err != nil {
+		return nil
+	}
+
+	spec := specs[name]
+
+	item := spec.Paths.Find(template)
+	if item == nil {
+		return nil
+	}
+
+	operation := item.GetOperation(method)
+	if operation == nil {
+		return nil
+	}
+
+	var specPath string
+
+	for candidate, value := range spec.Paths.Map() {
+		if value == item {
+			specPath = candidate
+		}
+	}
+
+	security := operation.Security
+	if security == nil {
+		security = &spec.Security
+	}
+
+	return &contractOperation{
+		route: &routers.Route{
+			Spec: spec, Path: specPath, PathItem: item, Method: method, Operation: operation,
+		},
+		segments: strings.Split(specPath, "/"),
+		secured:  len(*security) > 0,
+	}
+}
+
+// pathParameters reads the values of the document's path parameters off the request's
+// path, which has as many segments as the template it matched.
+func (o *contractOperation) pathParameters(path string) map[string]string {
+	values := strings.Split(strings.TrimPrefix(path, o.prefix), "/")
+	if len(values) != len(o.segments) {
+		return nil
+	}
+
+	params := map[string]string{}
+
+	for i, segment := range o.segments {
+		if name, ok := strings.CutPrefix(segment, "{"); ok {
+			params[strings.TrimSuffix(name, "}")] = values[i]
+		}
+	}
+
+	return params
+}
+
+// refuseInvalid answers a request that breaks its operation's contract with the 400
+// the service gives, and reports whether it did. A request the contract takes, or
+// whose caller fails to authenticate, goes on to its handler, which authenticates it as
+// before (the 401 comes first, as upstream's security check precedes the rest).
+func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern string) bool {
+	operation := operationFor(r, pattern)
+	if operation == nil {
+		return false
+	}
+
+	input := &openapi3filter.RequestValidationInput{
+		Request:    r,
+		PathParams: operation.pathParameters(r.URL.Path),
+		Route:      operation.route,
+		Options:    &openapi3filter.Options{AuthenticationFunc: s.authenticatesPlausibly},
+	}
+
+	err := openapi3filter.ValidateRequest(r.Context(), input)
+	if err == nil {
+		return false
+	}
+
+	var security *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &security) {
+		return false
+	}
+
+	// Only a plausible token was seen so far: one that no longer resolves (expired,
+	// revoked) is the handler's 401, not this 400. Checked only here, where it is rare.
+	if operation.secured {
+		if token, tokenErr := bearerToken(r); tokenErr != nil || !s.validToken(token) {
+			return false
+		}
+	}
+
+	writeError(w, errBadRequest("%s", err.Error()))
+
+	return true
+}
+
+// authenticatesPlausibly is the security check of the validation: the bearer token at
+// least names a principal. Resolving it fully takes the world's lock, which a valid
+// request leaves to its handler.
+func (s *Sandbox) authenticatesPlausibly(_ context.Context, input *openapi3filter.AuthenticationInput) error {
+	token, err := bearerToken(input.RequestValidationInput.Request)
+	if err != nil {
+		return err
+	}
+
+	if !s.plausibleToken(token) {
+		return errors.New("token validation failed")
+	}
+
+	return nil
+}
