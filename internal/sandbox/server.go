@@ -100,12 +100,6 @@ func (s *Sandbox) authenticated(handler apiHandler) http.HandlerFunc {
 			return
 		}
 
-		if err := validatePathIDs(r); err != nil {
-			writeError(w, err)
-
-			return
-		}
-
 		status, cacheControl, body, err := s.run(r, token, handler)
 
 		var unauthenticated *errUnauthenticated
@@ -166,23 +160,6 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 	}
 
 	return rep.status, rep.cacheControl, body, nil
-}
-
-// uuidPathParameters are the path parameters the contract declares `format: uuid`.
-var uuidPathParameters = []string{
-	"organizationID", "projectID", "regionID", "imageID", "networkID",
-	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
-	"groupid", "serviceAccountID", "providerID",
-}
-
-func validatePathIDs(r *http.Request) error {
-	for _, name := range uuidPathParameters {
-		if value := r.PathValue(name); value != "" && !uuidPattern.MatchString(value) {
-			return errBadRequest("parameter %q in path has an error: string doesn't match the format \"uuid\"", name)
-		}
-	}
-
-	return nil
 }
 
 // writeUnauthorized is the 401 of a failed authentication, pointing the client at the

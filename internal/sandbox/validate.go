@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
+	"github.com/google/uuid"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
 )
@@ -22,7 +23,9 @@ import (
 // parameters, then its body, stopping at the first error (no MultiError). That error's
 // text is the description of a 400 invalid_request. RBAC comes later, in the handlers, so
 // a malformed request from an authenticated caller is refused as malformed even where it
-// would also be forbidden.
+// would also be forbidden. Between the two, the router oapi-codegen generated binds the
+// path and query parameters to their Go types, refusing a UUID that does not parse with
+// its own 400 (bindsUUIDs).
 
 // contracts are the services' documents, loaded once per process: parsing them is far
 // too slow for a request, and they never change.
@@ -49,6 +52,9 @@ type contractOperation struct {
 	segments []string
 	prefix   string
 	secured  bool
+	// uuids are the path and query parameters whose schema is `format: uuid`, which
+	// the generated server binds to a UUID type.
+	uuids []*openapi3.Parameter
 }
 
 // contractOperations caches, per process, the operation each "service pattern" key
@@ -118,13 +124,66 @@ func resolveOperation(name, method, template string) *contractOperation {
 		security = &spec.Security
 	}
 
+	var uuids []*openapi3.Parameter
+
+	for _, parameters := range []openapi3.Parameters{item.Parameters, operation.Parameters} {
+		for _, parameter := range parameters {
+			if isUUIDParameter(parameter.Value) {
+				uuids = append(uuids, parameter.Value)
+			}
+		}
+	}
+
 	return &contractOperation{
 		route: &routers.Route{
 			Spec: spec, Path: specPath, PathItem: item, Method: method, Operation: operation,
 		},
 		segments: strings.Split(specPath, "/"),
 		secured:  len(*security) > 0,
+		uuids:    uuids,
 	}
+}
+
+func isUUIDParameter(parameter *openapi3.Parameter) bool {
+	if parameter == nil || parameter.Schema == nil || parameter.Schema.Value == nil {
+		return false
+	}
+
+	in := parameter.In == openapi3.ParameterInPath || parameter.In == openapi3.ParameterInQuery
+
+	return in && parameter.Schema.Value.Format == "uuid"
+}
+
+// errUnboundParameter is what the services' generated routers answer when a path or
+// query parameter will not bind to its type (region's and identity's
+// pkg/handler/error.go HandleError), after the OpenAPI middleware has passed the request.
+var errUnboundParameter = errBadRequest("invalid path/query element")
+
+// bindsUUIDs reports whether every UUID parameter present binds as the generated
+// server's UUID type (google/uuid's parser) does; a path parameter is always present.
+func (o *contractOperation) bindsUUIDs(r *http.Request, path map[string]string) bool {
+	for _, parameter := range o.uuids {
+		value, present := path[parameter.Name]
+
+		if parameter.In == openapi3.ParameterInQuery {
+			values, ok := r.URL.Query()[parameter.Name]
+			if !ok {
+				continue
+			}
+
+			value, present = values[0], true
+		}
+
+		if !present {
+			continue
+		}
+
+		if _, err := uuid.Parse(value); err != nil {
+			return false
+		}
+	}
+
+	return true
 }
 
 // pathParameters reads the values of the document's path parameters off the request's
@@ -156,14 +215,20 @@ func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern 
 		return false
 	}
 
+	path := operation.pathParameters(r.URL.Path)
+
 	input := &openapi3filter.RequestValidationInput{
 		Request:    r,
-		PathParams: operation.pathParameters(r.URL.Path),
+		PathParams: path,
 		Route:      operation.route,
 		Options:    &openapi3filter.Options{AuthenticationFunc: s.authenticatesPlausibly},
 	}
 
 	err := openapi3filter.ValidateRequest(r.Context(), input)
+	if err == nil && !operation.bindsUUIDs(r, path) {
+		err = errUnboundParameter
+	}
+
 	if err == nil {
 		return false
 	}
@@ -181,7 +246,11 @@ func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern 
 		}
 	}
 
-	writeError(w, errBadRequest("%s", err.Error()))
+	if !errors.Is(err, errUnboundParameter) {
+		err = errBadRequest("%s", err.Error())
+	}
+
+	writeError(w, err)
 
 	return true
 }

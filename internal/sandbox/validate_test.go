@@ -86,3 +86,23 @@ func TestAuthenticationPrecedesTheContractAndAuthorizationFollows(t *testing.T) 
 	h.callAs(ForeignToken, http.MethodPost, "/api/v2/networks", networkCreate("fine", "10.9.0.0/24")).
 		expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 }
+
+// TestParametersBindAsTheGeneratedRouterDoes shows the refusal of a path or query
+// parameter that will not bind to its UUID type, which upstream's generated router
+// makes after the contract check and before the handler: a 400 of its own words.
+func TestParametersBindAsTheGeneratedRouterDoes(t *testing.T) {
+	h := newHarness(t)
+
+	for _, path := range []string{
+		"/api/v1/organizations/invalid-org-123/regions",
+		"/api/v1/organizations/" + OrganizationID + "/regions/invalid-region-id/flavors",
+		ComputePrefix + "/api/v2/instances/not-an-id",
+	} {
+		body := h.call(http.MethodGet, path, nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+		assert.Equal(t, "invalid path/query element", body.ErrorDescription, path)
+	}
+
+	// The token is authenticated first.
+	h.callAs("not-a-token", http.MethodGet, "/api/v1/organizations/invalid-org-123/regions", nil).
+		expectError(http.StatusUnauthorized, unikorn.ErrorAccessDenied)
+}
