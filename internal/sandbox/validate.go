@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -30,6 +31,8 @@ import (
 // contracts are the services' documents, loaded once per process: parsing them is far
 // too slow for a request, and they never change.
 var contracts = sync.OnceValues(func() (map[string]*openapi3.T, error) {
+	openapi3filter.RegisterBodyDecoder(formMediaType, formBodyAsUpstream)
+
 	specs := map[string]*openapi3.T{}
 
 	for _, name := range []string{openapi.Identity, openapi.Region, openapi.Compute} {
@@ -269,4 +272,45 @@ func (s *Sandbox) authenticatesPlausibly(_ context.Context, input *openapi3filte
 	}
 
 	return nil
+}
+
+const formMediaType = "application/x-www-form-urlencoded"
+
+// formBodyAsUpstream decodes a form body as the kin-openapi that Unikorn builds with
+// (v0.132.0, newer than which the module's own copy is) does: every property the schema
+// declares is present, nil where the form lacks it, so that `required` holds of an omitted
+// nullable field. Identity's token endpoint thus leaves a missing grant_type to its
+// handler, whose refusal names it. The decoder is registered process-wide, as
+// kin-openapi keeps them.
+func formBodyAsUpstream(body io.Reader, header http.Header, schema *openapi3.SchemaRef, encode openapi3filter.EncodingFn) (any, error) {
+	value, err := openapi3filter.UrlencodedBodyDecoder(body, header, schema, encode)
+	if err != nil {
+		return nil, err
+	}
+
+	if form, ok := value.(map[string]any); ok {
+		declareAbsent(form, schema)
+	}
+
+	return value, nil
+}
+
+// declareAbsent sets to nil each property of schema, and of the schemas it combines,
+// that form lacks.
+func declareAbsent(form map[string]any, schema *openapi3.SchemaRef) {
+	if schema == nil || schema.Value == nil {
+		return
+	}
+
+	for _, combined := range [][]*openapi3.SchemaRef{schema.Value.AllOf, schema.Value.AnyOf, schema.Value.OneOf} {
+		for _, part := range combined {
+			declareAbsent(form, part)
+		}
+	}
+
+	for name := range schema.Value.Properties {
+		if _, present := form[name]; !present {
+			form[name] = nil
+		}
+	}
 }
