@@ -218,7 +218,12 @@ func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern 
 		return false
 	}
 
+	// A path that is not the template's shape is one the mux redirects to its clean
+	// form (a doubled slash), not one this operation serves.
 	path := operation.pathParameters(r.URL.Path)
+	if path == nil {
+		return false
+	}
 
 	input := &openapi3filter.RequestValidationInput{
 		Request:    r,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -105,4 +106,24 @@ func TestParametersBindAsTheGeneratedRouterDoes(t *testing.T) {
 	// The token is authenticated first.
 	h.callAs("not-a-token", http.MethodGet, "/api/v1/organizations/invalid-org-123/regions", nil).
 		expectError(http.StatusUnauthorized, unikorn.ErrorAccessDenied)
+}
+
+// TestAnUncleanPathIsRedirectedNotJudged shows a path with an empty segment left to the
+// mux, which redirects it to its clean form, rather than judged against the operation
+// the clean form names.
+func TestAnUncleanPathIsRedirectedNotJudged(t *testing.T) {
+	h := newHarness(t)
+
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	req, err := http.NewRequest(http.MethodGet, h.url+"/api/v1/organizations//regions", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+
+	assert.True(t, resp.StatusCode >= 300 && resp.StatusCode < 400, "status %d", resp.StatusCode)
+	assert.Equal(t, "/api/v1/organizations/regions", resp.Header.Get("Location"))
 }
