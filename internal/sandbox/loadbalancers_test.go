@@ -209,7 +209,7 @@ func TestLoadBalancerRefusals(t *testing.T) {
 
 	missing := `{"metadata":{"name":"x"},"spec":{"networkId":"` + NetworkDefaultID + `","listeners":[{"name":"web","protocol":"tcp","port":80,"pool":{}}]}}`
 	body := h.call(http.MethodPost, loadBalancersPath, missing).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
-	assert.Contains(t, body.ErrorDescription, "/spec/listeners/0/pool/members")
+	assert.Contains(t, body.ErrorDescription, `Error at "/listeners/0/pool/members": property "members" is missing`)
 
 	// Another organization's member is refused its network, never told it is missing.
 	h.callAs(ForeignToken, http.MethodPost, loadBalancersPath, loadBalancerCreate("foreign", NetworkDefaultID, false)).

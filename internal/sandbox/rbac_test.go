@@ -17,24 +17,33 @@ func TestServiceAPIsAreForServicesAlone(t *testing.T) {
 	server := h.createReadyServer("service-made")
 	allocations := "/api/v1/organizations/" + OrganizationID + "/projects/" + ProjectID + "/allocations"
 
-	service := []struct{ method, path string }{
-		{http.MethodGet, "/api/v2/servers"},
-		{http.MethodPost, "/api/v2/servers"},
-		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID},
-		{http.MethodPut, "/api/v2/servers/" + server.Metadata.ID},
-		{http.MethodDelete, "/api/v2/servers/" + server.Metadata.ID},
-		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/stop"},
-		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/sshkey"},
-		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/consoleoutput"},
-		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/snapshot"},
-		{http.MethodPost, allocations},
-		{http.MethodGet, allocations + "/f0000000-0000-4000-8000-000000000000"},
-		{http.MethodDelete, allocations + "/f0000000-0000-4000-8000-000000000000"},
+	// Each request is well formed: a malformed one is refused as such (400) before any
+	// handler weighs who sent it.
+	update := unikorn.ServerUpdate{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: server.Spec}
+	snapshot := `{"metadata":{"name":"snap"},"spec":{}}`
+	allocation := instanceAllocation("f0000000-0000-4000-8000-000000000000", 0, 0)
+
+	service := []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodGet, "/api/v2/servers", nil},
+		{http.MethodPost, "/api/v2/servers", serverCreate("by-user")},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID, nil},
+		{http.MethodPut, "/api/v2/servers/" + server.Metadata.ID, update},
+		{http.MethodDelete, "/api/v2/servers/" + server.Metadata.ID, nil},
+		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/stop", nil},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/sshkey", nil},
+		{http.MethodGet, "/api/v2/servers/" + server.Metadata.ID + "/consoleoutput", nil},
+		{http.MethodPost, "/api/v2/servers/" + server.Metadata.ID + "/snapshot", snapshot},
+		{http.MethodPost, allocations, allocation},
+		{http.MethodGet, allocations + "/f0000000-0000-4000-8000-000000000000", nil},
+		{http.MethodDelete, allocations + "/f0000000-0000-4000-8000-000000000000", nil},
 	}
 
 	for _, call := range service {
 		t.Run(call.method+" "+call.path, func(t *testing.T) {
-			h.callAs(DefaultToken, call.method, call.path, "{}").expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+			h.callAs(DefaultToken, call.method, call.path, call.body).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
 		})
 	}
 

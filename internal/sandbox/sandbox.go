@@ -179,6 +179,11 @@ func newSandbox(opts Options, w *world) (*Sandbox, error) {
 
 	s.mountRegion()
 
+	// The services' OpenAPI contracts, once per process, before the first request.
+	if _, err := contracts(); err != nil {
+		return nil, err
+	}
+
 	return s, nil
 }
 

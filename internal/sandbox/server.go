@@ -72,6 +72,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	// The operation's OpenAPI contract is checked before its handler runs (validate.go).
+	if s.refuseInvalid(recorder, routed, pattern) {
+		return
+	}
+
 	mux.ServeHTTP(recorder, routed)
 }
 
