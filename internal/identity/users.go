@@ -65,6 +65,18 @@ func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User,
 	return s.client.ListUsers(ctx, organizationID)
 }
 
+// User finds one user by ID, or by subject (the selector's Name), in the selector's
+// organization.
+func (s *Service) User(ctx context.Context, selector Selector) (*User, error) {
+	return s.users(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, selector.OrganizationID) })
+}
+
+// Organization reads an organization: its type, domain and identity provider.
+func (s *Service) Organization(ctx context.Context, id string) (*Organization, error) {
+	return s.client.GetOrganization(ctx, id)
+}
+
 // CreateUser makes a subject a user of the organization, in the groups named, sent
 // once; a create whose answer was lost is looked for by its subject and adopted. The
 // user is returned once identity's list shows it in its groups.
