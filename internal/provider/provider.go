@@ -191,6 +191,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
+		identity.NewUserResource,
 		loadbalancer.NewResource,
 		filestorage.NewResource,
 	}
@@ -213,6 +214,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
+		identity.NewUserDataSource,
+		identity.NewOrganizationDataSource,
 		loadbalancer.NewDataSource,
 		filestorage.NewDataSource,
 		filestorage.NewClassesDataSource,
@@ -246,6 +249,7 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
+		identity.NewUserListResource,
 		loadbalancer.NewListResource,
 		filestorage.NewListResource,
 	}
