@@ -2,7 +2,6 @@ package identity
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 )
 
@@ -174,17 +172,8 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
 
-	current, err := r.Provider.Identity.ReadUser(ctx, organizationID, id)
-	if err != nil {
-		resp.Diagnostics.Append(r.Failed("read", err)...)
-
-		return
-	}
-
+	current := currently(ctx, &r.Base, r.Provider.Identity.ReadUser, organizationID, id, &resp.Diagnostics)
 	if current == nil {
-		resp.Diagnostics.Append(diagnostic.Error("Unable to update the user",
-			fmt.Sprintf("User %s no longer exists.", id), "Run `terraform apply` again to create it anew."))
-
 		return
 	}
 
