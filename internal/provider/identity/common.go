@@ -1,6 +1,7 @@
-// Package identity holds the Terraform types of identity's objects: projects, groups
-// and service accounts (resources), a service account's token (an ephemeral
-// resource), and the roles, projects, groups and quotas a configuration looks up.
+// Package identity holds the Terraform types of identity's objects: projects, groups,
+// service accounts and users (resources), a service account's token (an ephemeral
+// resource), and the roles, projects, groups, users, quotas and the organization a
+// configuration looks up.
 package identity
 
 import (
