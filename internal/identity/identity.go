@@ -33,6 +33,7 @@ type (
 	Quota                      = unikorn.Quota
 	Tag                        = unikorn.Tag
 	OrganizationScopedMetadata = unikorn.OrganizationScopedMetadata
+	Organization               = unikorn.Organization
 	WriteMetadata              = unikorn.WriteMetadata
 	Selector                   = cloud.Selector
 	LookupError                = cloud.LookupError
@@ -60,6 +61,9 @@ type Objects interface {
 	UpdateUser(ctx context.Context, organizationID, id string, write UserWrite) (*User, error)
 	DeleteUser(ctx context.Context, organizationID, id string, created time.Time) error
 	ListUsers(ctx context.Context, organizationID string) ([]User, error)
+	User(ctx context.Context, selector Selector) (*User, error)
+
+	Organization(ctx context.Context, id string) (*Organization, error)
 
 	ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error)
 	CreateServiceAccount(ctx context.Context, organizationID string, write ServiceAccountWrite) (*ServiceAccount, error)

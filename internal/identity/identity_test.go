@@ -220,3 +220,41 @@ func TestAProjectUpdateRidesOutAFailureThatIsNoAnswer(t *testing.T) {
 		})
 	}
 }
+
+// Identity ignores a group ID that names no group when it makes a user: the create
+// says so, and the user it made is kept.
+func TestAUserIsNotPutInAGroupThatDoesNotExist(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+	ctx := t.Context()
+	missing := "f0000000-0000-4000-8000-0000000000aa"
+
+	user, err := e.service.CreateUser(ctx, sandbox.EmptyOrganizationID, identity.UserWrite{
+		Spec: identity.UserSpec{Subject: "nogroup@example.com", State: identity.UserActive, GroupIDs: []string{missing}},
+	})
+
+	var notJoined *identity.GroupsNotJoinedError
+	require.ErrorAs(t, err, &notJoined)
+	assert.Equal(t, []string{missing}, notJoined.Missing)
+	require.NotNil(t, user)
+
+	found, err := e.service.User(ctx, identity.Selector{OrganizationID: sandbox.EmptyOrganizationID, Name: "nogroup@example.com"})
+	require.NoError(t, err)
+	assert.Equal(t, user.Metadata.ID, found.Metadata.ID)
+
+	_, err = e.service.UpdateUser(ctx, sandbox.EmptyOrganizationID, user.Metadata.ID, identity.UserWrite{
+		Spec: identity.UserSpec{Subject: "nogroup@example.com", State: identity.UserSuspended, GroupIDs: []string{missing}},
+	})
+	require.ErrorAs(t, err, &notJoined)
+
+	require.NoError(t, e.service.DeleteUser(ctx, sandbox.EmptyOrganizationID, user.Metadata.ID, time.Time{}))
+}
+
+// The organization's settings are read through the façade.
+func TestTheOrganizationIsRead(t *testing.T) {
+	e := newEnv(t, sandbox.AdminToken, 0)
+
+	organization, err := e.service.Organization(t.Context(), sandbox.EmptyOrganizationID)
+	require.NoError(t, err)
+	assert.Equal(t, sandbox.EmptyOrganizationID, organization.Metadata.ID)
+	assert.NotEmpty(t, organization.Spec.OrganizationType)
+}

@@ -26,16 +26,17 @@ func (e *AdoptedError) Error() string {
 
 func (e *AdoptedError) Unwrap() error { return e.Err }
 
-// GroupsNotJoinedError means identity did not put a service account in every group
-// asked for: it ignores group IDs that name no group of the organization.
+// GroupsNotJoinedError means identity did not put a service account or a user in
+// every group asked for: it ignores group IDs that name no group of the organization.
 type GroupsNotJoinedError struct {
-	ServiceAccountID string
-	Missing          []string
+	// Member names who was to join: "service account ID" or "user ID".
+	Member  string
+	Missing []string
 }
 
 func (e *GroupsNotJoinedError) Error() string {
-	return fmt.Sprintf("service account %s was not put in the groups %v: identity ignores group IDs that name no group of the organization; "+
-		"check that they exist", e.ServiceAccountID, e.Missing)
+	return fmt.Sprintf("%s was not put in the groups %v: identity ignores group IDs that name no group of the organization; "+
+		"check that they exist", e.Member, e.Missing)
 }
 
 func (s *Service) groups(organizationID string) cloud.Object[Group] {
@@ -253,16 +254,21 @@ func (s *Service) CreateServiceAccount(ctx context.Context, organizationID strin
 
 // joined checks that identity put the account in every group asked for.
 func joined(account *ServiceAccount, wanted []string) error {
+	return joinedAll("service account "+account.Metadata.ID, account.Spec.GroupIDs, wanted)
+}
+
+// joinedAll checks that the groups a member is in (got) hold every group asked for.
+func joinedAll(member string, got, wanted []string) error {
 	var missing []string
 
 	for _, id := range wanted {
-		if !slices.Contains(account.Spec.GroupIDs, id) {
+		if !slices.Contains(got, id) {
 			missing = append(missing, id)
 		}
 	}
 
 	if len(missing) > 0 {
-		return &GroupsNotJoinedError{ServiceAccountID: account.Metadata.ID, Missing: missing}
+		return &GroupsNotJoinedError{Member: member, Missing: missing}
 	}
 
 	return nil

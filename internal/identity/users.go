@@ -65,17 +65,41 @@ func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User,
 	return s.client.ListUsers(ctx, organizationID)
 }
 
+// User finds one user by ID, or by subject (the selector's Name), in the selector's
+// organization.
+func (s *Service) User(ctx context.Context, selector Selector) (*User, error) {
+	return s.users(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, selector.OrganizationID) })
+}
+
+// Organization reads an organization: its type, domain and identity provider.
+func (s *Service) Organization(ctx context.Context, id string) (*Organization, error) {
+	return s.client.GetOrganization(ctx, id)
+}
+
 // CreateUser makes a subject a user of the organization, in the groups named, sent
 // once; a create whose answer was lost is looked for by its subject and adopted. The
-// user is returned once identity's list shows it in its groups.
+// user is returned once identity's list shows it in its groups. Identity ignores group
+// IDs that name no group, which an answer shows and a *GroupsNotJoinedError reports.
 func (s *Service) CreateUser(ctx context.Context, organizationID string, write UserWrite) (*User, error) {
 	list := func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, organizationID) }
 
+	var answer *User
+
 	user, err := s.users(organizationID).Post(ctx, s.session, write.Spec.Subject, list, func(ctx context.Context) (*User, error) {
-		return s.client.CreateUser(ctx, organizationID, write)
+		created, err := s.client.CreateUser(ctx, organizationID, write)
+		answer = created
+
+		return created, err
 	})
 	if err != nil {
 		return nil, err
+	}
+
+	if answer != nil {
+		if err := joinedAll("user "+answer.Metadata.ID, answer.Spec.GroupIDs, write.Spec.GroupIDs); err != nil {
+			return answer, err
+		}
 	}
 
 	return s.waitUser(ctx, organizationID, user, write)
@@ -86,6 +110,10 @@ func (s *Service) UpdateUser(ctx context.Context, organizationID, id string, wri
 	user, err := s.client.UpdateUser(ctx, organizationID, id, write)
 	if err != nil {
 		return nil, err
+	}
+
+	if err := joinedAll("user "+id, user.Spec.GroupIDs, write.Spec.GroupIDs); err != nil {
+		return user, err
 	}
 
 	return s.waitUser(ctx, organizationID, user, write)

@@ -191,6 +191,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,
+		identity.NewUserResource,
 		loadbalancing.NewResource,
 		storage.NewResource,
 	}
@@ -213,6 +214,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		identity.NewQuotasDataSource,
 		identity.NewProjectDataSource,
 		identity.NewGroupDataSource,
+		identity.NewUserDataSource,
+		identity.NewOrganizationDataSource,
 		loadbalancing.NewDataSource,
 		storage.NewDataSource,
 		storage.NewClassesDataSource,
@@ -246,6 +249,7 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewProjectListResource,
 		identity.NewGroupListResource,
 		identity.NewServiceAccountListResource,
+		identity.NewUserListResource,
 		loadbalancing.NewListResource,
 		storage.NewListResource,
 	}

@@ -33,7 +33,7 @@ func Identity(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Lookup(lookup.Kind, nil, err)}
 	case errors.As(err, &notJoined):
 		return diag.Diagnostics{AttributeError(path.Root("group_ids"), summary,
-			"Identity did not put service account "+notJoined.ServiceAccountID+" in the groups "+
+			"Identity did not put "+notJoined.Member+" in the groups "+
 				strings.Join(notJoined.Missing, ", ")+": it ignores IDs that name no group of the organization.",
 			"Set group_ids to groups of the organization (`unikorn_group.<name>.id`, or the `unikorn_group` data "+
 				"source), then apply again.")}

@@ -1,11 +1,14 @@
-// Package identity holds the Terraform types of identity's objects: projects, groups
-// and service accounts (resources), a service account's token (an ephemeral
-// resource), and the roles, projects, groups and quotas a configuration looks up.
+// Package identity holds the Terraform types of identity's objects: projects, groups,
+// service accounts and users (resources), a service account's token (an ephemeral
+// resource), and the roles, projects, groups, users, quotas and the organization a
+// configuration looks up.
 package identity
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -123,4 +126,26 @@ func stringsOf(ctx context.Context, set types.Set, diags *diag.Diagnostics) []st
 
 func timeoutsAttribute(ctx context.Context) schema.Attribute {
 	return timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+}
+
+// currently reads the object an update is about to change, for the memberships the
+// update must keep (see identity.Joined); nil, with diagnostics, when it cannot be
+// read or is gone.
+func currently[T any](ctx context.Context, b *family.Base, read func(context.Context, string, string) (*T, error),
+	organizationID, id string, diags *diag.Diagnostics,
+) *T {
+	object, err := read(ctx, organizationID, id)
+	if err != nil {
+		diags.Append(b.Failed("read", err)...)
+
+		return nil
+	}
+
+	if object == nil {
+		diags.Append(diagnostic.Error("Unable to update the "+b.Noun,
+			fmt.Sprintf("%s%s %s no longer exists.", strings.ToUpper(b.Noun[:1]), b.Noun[1:], id),
+			"Run `terraform apply` again to create it anew."))
+	}
+
+	return object
 }

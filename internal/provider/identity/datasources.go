@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -350,4 +351,167 @@ func (d *objectDataSource[T, M]) Read(ctx context.Context, req datasource.ReadRe
 
 	d.set(ctx, &m, object, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// NewUserDataSource returns the unikorn_user data source.
+func NewUserDataSource() datasource.DataSource {
+	return &userDataSource{family.DataSource{Name: UserTypeName, Looks: "look the user up"}}
+}
+
+type userDataSource struct{ family.DataSource }
+
+type userLookup struct {
+	ID             types.String `tfsdk:"id"`
+	Subject        types.String `tfsdk:"subject"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	State          types.String `tfsdk:"state"`
+	GroupIDs       types.Set    `tfsdk:"group_ids"`
+	LastActive     types.String `tfsdk:"last_active"`
+}
+
+func (d *userDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("subject")),
+	}
+}
+
+func (d *userDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Looks up a user of the organization, by `id` or by `subject` (their email address), " +
+			"for a group's `user_ids`. Reading users needs `identity:users` `read`, which an organization " +
+			"administrator holds.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Optional: true, Computed: true, MarkdownDescription: "ID of the user; give this or `subject`.",
+				Validators: []validator.String{validators.UUID()},
+			},
+			"subject": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Subject of the user, their email address; give this or `id`.",
+			},
+			"organization_id": organizationAttribute(),
+			"state":           schema.StringAttribute{Computed: true, MarkdownDescription: "The user's state: `active`, `pending` or `suspended`."},
+			"group_ids": schema.SetAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Every group the user is in, whichever side made the membership.",
+			},
+			"last_active": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "When the user last signed in, RFC 3339; null if never.",
+			},
+		},
+	}
+}
+
+func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m userLookup
+
+	organizationID, ok := begin(ctx, &d.DataSource, req.Config, &m, func() types.String { return m.OrganizationID }, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+
+	user, err := d.Provider.Identity.User(ctx, identity.Selector{
+		ID: m.ID.ValueString(), Name: m.Subject.ValueString(), OrganizationID: organizationID,
+	})
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Identity("Unable to find the user", err)...)
+
+		return
+	}
+
+	m.ID = types.StringValue(user.Metadata.ID)
+	m.OrganizationID = types.StringValue(user.Metadata.OrganizationID)
+	m.Subject = types.StringValue(user.Spec.Subject)
+	m.State = types.StringValue(user.Spec.State)
+	m.GroupIDs = setOf(ctx, user.Spec.GroupIDs, &resp.Diagnostics)
+	m.LastActive = types.StringNull()
+
+	if user.Status.LastActive != nil {
+		m.LastActive = types.StringValue(user.Status.LastActive.UTC().Format(time.RFC3339))
+	}
+
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// OrganizationTypeName is the organization data source's Terraform type.
+const OrganizationTypeName = "unikorn_organization"
+
+// NewOrganizationDataSource returns the unikorn_organization data source.
+func NewOrganizationDataSource() datasource.DataSource {
+	return &organizationDataSource{family.DataSource{Name: OrganizationTypeName, Looks: "read the organization"}}
+}
+
+type organizationDataSource struct{ family.DataSource }
+
+type organizationModel struct {
+	family.Metadata
+
+	ID               types.String `tfsdk:"id"`
+	OrganizationType types.String `tfsdk:"organization_type"`
+	Domain           types.String `tfsdk:"domain"`
+	ProviderScope    types.String `tfsdk:"provider_scope"`
+	ProviderID       types.String `tfsdk:"provider_id"`
+}
+
+func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	optional := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: description + " Null when it has none."}
+	}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads an organization's settings: its name, its type, and, for an organization " +
+			"that signs its users in through an identity provider of its own, its email domain and that provider, " +
+			"which modules need to name things.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "ID of the organization; defaults to the provider's `organization_id`.",
+				Validators:          []validator.String{validators.UUID()},
+			},
+			"name":              schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the organization."},
+			"description":       schema.StringAttribute{Computed: true, MarkdownDescription: "Description of the organization."},
+			"tags":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the organization."},
+			"organization_type": schema.StringAttribute{Computed: true, MarkdownDescription: "How the organization's users sign in: `adhoc` (users are added by group membership, and sign in through a provider they choose) or `domain` (users sign in by their email address, whose domain maps to the organization's identity provider)."},
+			"domain":            optional("The email domain whose users belong to the organization, for a `domain` organization."),
+			"provider_scope":    optional("Where the identity provider is found: `global`, one built into identity (e.g. Google, Microsoft), or `organization`, one of the organization's own."),
+			"provider_id":       optional("ID of the organization's identity provider."),
+		},
+	}
+}
+
+func (d *organizationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m organizationModel
+
+	if !d.Begin(ctx, req.Config, &m, &resp.Diagnostics) {
+		return
+	}
+
+	id := d.Provider.Organization(m.ID, path.Root("id"), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	organization, err := d.Provider.Identity.Organization(ctx, id)
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.Identity("Unable to read the organization", err)...)
+
+		return
+	}
+
+	m.ID = types.StringValue(organization.Metadata.ID)
+	m.Found(ctx, organization.Metadata.Name, organization.Metadata.Description, cloud.TagMap(organization.Metadata.Tags), &resp.Diagnostics)
+	m.OrganizationType = types.StringValue(organization.Spec.OrganizationType)
+	m.Domain = stringOrNull(organization.Spec.Domain)
+	m.ProviderScope = stringOrNull(organization.Spec.ProviderScope)
+	m.ProviderID = stringOrNull(organization.Spec.ProviderID)
+
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+
+	return types.StringValue(s)
 }

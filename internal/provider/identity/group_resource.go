@@ -61,9 +61,13 @@ func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 		Validators: []validator.Set{uuids()},
 	}
 	attributes["user_ids"] = schema.SetAttribute{
-		Optional: true, ElementType: types.StringType,
+		Optional: true, Computed: true, ElementType: types.StringType,
 		MarkdownDescription: "Organization users in the group, by ID. Identity refuses a user who is not a member " +
-			"of the organization (400).",
+			"of the organization (400). Set, it is the group's whole membership: an update takes out every user it " +
+			"does not list, including one whose `unikorn_user` names this group in `group_ids` (the plan warns when " +
+			"it would). Unset, the users join the group from their side (`group_ids`), and this shows who is in it. " +
+			"A membership is managed from one side: list the users here, or name the group in their `group_ids`, " +
+			"not both.",
 		Validators: []validator.Set{uuids(), setvalidator.SizeAtLeast(1)},
 	}
 	attributes["service_account_ids"] = schema.SetAttribute{
@@ -91,9 +95,20 @@ func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	r.warnLeaving(ctx, req, resp)
 }
 
-// warnLeaving warns when a set service_account_ids would take out accounts that are
-// in the group: they joined from their side or outside Terraform, and if a
-// unikorn_service_account names the group, the two resources undo each other.
+// members are a group's two memberships, each seen from two sides: the group's list,
+// and the group_ids of the resource of each member.
+var members = []struct {
+	attribute, nouns, title, resource string
+	ids                               func(*groupModel) types.Set
+}{
+	{"user_ids", "users", "Users", "unikorn_user", func(m *groupModel) types.Set { return m.UserIDs }},
+	{"service_account_ids", "service accounts", "Service accounts", "unikorn_service_account", func(m *groupModel) types.Set { return m.ServiceAccountIDs }},
+}
+
+// warnLeaving warns when a set user_ids or service_account_ids would take out members
+// that are in the group: they joined from their side or outside Terraform, and if a
+// unikorn_user or unikorn_service_account names the group, the two resources undo each
+// other.
 func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
@@ -104,31 +119,37 @@ func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 
-	// An account not known until apply may be one that would otherwise leave: the plan
-	// made again at apply judges it.
-	wanted, unknown := planning.KnownStrings(plan.ServiceAccountIDs)
-	if resp.Diagnostics.HasError() || unknown || plan.ServiceAccountIDs.IsNull() {
+	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	var leaving []string
-
-	for _, id := range stringsOf(ctx, state.ServiceAccountIDs, &resp.Diagnostics) {
-		if !slices.Contains(wanted, id) {
-			leaving = append(leaving, id)
+	for _, member := range members {
+		// A member not known until apply may be one that would otherwise leave: the plan
+		// made again at apply judges it.
+		wanted, unknown := planning.KnownStrings(member.ids(&plan))
+		if unknown || member.ids(&plan).IsNull() {
+			continue
 		}
-	}
 
-	if len(leaving) == 0 {
-		return
-	}
+		var leaving []string
 
-	resp.Diagnostics.AddAttributeWarning(path.Root("service_account_ids"), "Service accounts will leave the group",
-		fmt.Sprintf("Group %q has service accounts that its service_account_ids does not list: %s. Set, "+
-			"service_account_ids is the group's whole membership, so this apply takes them out. If a "+
-			"unikorn_service_account names this group in its group_ids, the two resources undo each other on every "+
-			"apply. A membership is managed from one side: list the accounts here, or leave service_account_ids "+
-			"unset and let the accounts name the group.", state.Name.ValueString(), strings.Join(leaving, ", ")))
+		for _, id := range stringsOf(ctx, member.ids(&state), &resp.Diagnostics) {
+			if !slices.Contains(wanted, id) {
+				leaving = append(leaving, id)
+			}
+		}
+
+		if len(leaving) == 0 {
+			continue
+		}
+
+		resp.Diagnostics.AddAttributeWarning(path.Root(member.attribute), member.title+" will leave the group",
+			fmt.Sprintf("Group %q has %s that its %s does not list: %s. Set, %s is the group's whole membership, "+
+				"so this apply takes them out. If a %s names this group in its group_ids, the two resources undo "+
+				"each other on every apply. A membership is managed from one side: list the %s here, or leave %s "+
+				"unset and let the %s name the group.", state.Name.ValueString(), member.nouns, member.attribute,
+				strings.Join(leaving, ", "), member.attribute, member.resource, member.nouns, member.attribute, member.nouns))
+	}
 }
 
 func (r *groupResource) write(ctx context.Context, plan *groupModel, current *identity.Group, diags *diag.Diagnostics) identity.GroupWrite {
@@ -141,23 +162,31 @@ func (r *groupResource) write(ctx context.Context, plan *groupModel, current *id
 		},
 	}
 
-	// Unset, the membership is the service accounts' to manage: keep what they chose.
+	// Unset, a membership is the members' to manage: keep what they chose. Identity
+	// takes out of a group every user and service account its update does not name.
 	if plan.ServiceAccountIDs.IsUnknown() && current != nil {
 		write.Spec.ServiceAccountIDs = append([]string{}, current.Spec.ServiceAccountIDs...)
+	}
+
+	if plan.UserIDs.IsUnknown() && current != nil {
+		write.Spec.UserIDs = append([]string{}, current.Spec.UserIDs...)
 	}
 
 	return write
 }
 
-// setGroup fills the model from identity's record; user_ids that the configuration
-// leaves unset stay null while the group has no users.
+// setGroup fills the model from identity's record; user_ids that is unset stays null
+// while the group has no users, as user_ids may not be empty.
 func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *diag.Diagnostics) {
 	m.setKept(ctx, &group.Metadata, diags)
 	m.RoleIDs = setOf(ctx, group.Spec.RoleIDs, diags)
 	m.ServiceAccountIDs = setOf(ctx, group.Spec.ServiceAccountIDs, diags)
 
-	if len(group.Spec.UserIDs) > 0 || !m.UserIDs.IsNull() {
+	switch {
+	case len(group.Spec.UserIDs) > 0 || (!m.UserIDs.IsNull() && !m.UserIDs.IsUnknown()):
 		m.UserIDs = setOf(ctx, group.Spec.UserIDs, diags)
+	default:
+		m.UserIDs = types.SetNull(types.StringType)
 	}
 }
 

@@ -140,3 +140,58 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 }
 
 func (c *listConfig) Organization() types.String { return c.OrganizationID }
+
+// NewUserListResource returns the unikorn_user list resource. A user is named by its
+// subject, which the list may filter by.
+func NewUserListResource() list.ListResource {
+	return &userListResource{listing.Base{TypeName: UserTypeName, Nouns: "users", Diagnose: diagnostic.Identity}}
+}
+
+type userListResource struct{ listing.Base }
+
+type userListConfig struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+	Subject        types.String `tfsdk:"subject"`
+}
+
+func (c *userListConfig) Organization() types.String { return c.OrganizationID }
+
+func (l *userListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Finds an organization's users for `terraform query`, to review them or to generate " +
+			"configuration that imports them. Each result is named `<subject> (<id>)` and carries the identity the " +
+			"resource has; as imported, a user names every group it is in. Users that are being deleted are left out.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id": listing.OrganizationAttribute(),
+			"subject": schema.StringAttribute{
+				Optional: true, MarkdownDescription: "Only the user of this subject (email address).",
+			},
+		},
+	}
+}
+
+func (l *userListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var config userListConfig
+
+	listing.Stream(ctx, &l.Base, req, stream, &config,
+		func(ctx context.Context, organizationID string, _ *diag.Diagnostics) ([]identity.User, error) {
+			return l.Provider.Identity.ListUsers(ctx, organizationID)
+		},
+		func(user *identity.User) bool {
+			subject := config.Subject.ValueString()
+
+			return user.Metadata.DeletionTime == nil && (subject == "" || user.Spec.Subject == subject)
+		},
+		func(user *identity.User) list.ListResult {
+			identity := family.IdentityOf(family.InOrganization, types.StringValue(user.Metadata.OrganizationID), types.StringValue(user.Metadata.ID))
+
+			return listing.Result(ctx, req, user.Spec.Subject, user.Metadata.ID, identity,
+				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
+					// As imported, a user names every group it is in (see setUser).
+					m := &userModel{Subject: types.StringNull(), GroupIDs: types.SetNull(types.StringType)}
+					setUser(ctx, m, user, diags)
+
+					return m, &m.Timeouts
+				})
+		})
+}

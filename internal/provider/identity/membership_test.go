@@ -168,3 +168,110 @@ resource "unikorn_service_account" "robot" {
 	assert.Less(t, time.Since(began), time.Minute)
 	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
 }
+
+// aliceInBase is a user that names the base group itself.
+const aliceInBase = `
+resource "unikorn_user" "alice" {
+  subject   = "alice@example.com"
+  group_ids = [unikorn_group.base.id]
+%s}
+`
+
+// groupsOfUser are the groups identity has the user of subject in.
+func groupsOfUser(t *testing.T, env *acctest.Environment, subject string) []string {
+	t.Helper()
+
+	for _, user := range usersOf(t, env) {
+		if user.Spec.Subject == subject {
+			return user.Spec.GroupIDs
+		}
+	}
+
+	return nil
+}
+
+// A user that names one group itself, and another group that lists the user in
+// user_ids: each side manages its own membership, and the second plan is empty.
+// Identity's update of a user rewrites every group of the organization, so an update
+// of the user (its state here) keeps it in the group that lists it only because the
+// provider sends that group too.
+func TestAccUserMembershipFromBothSidesPlansNothing(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	listing := `
+resource "unikorn_group" "listing" {
+  name     = "listing"
+  role_ids = [data.unikorn_roles.all.ids["user"]]
+  user_ids = [unikorn_user.alice.id]
+}
+`
+	cli := appliedAdminCLI(t, env, membershipGroups+fmt.Sprintf(aliceInBase, "")+listing)
+
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2)
+
+	// An update of the user leaves it in the group that lists it.
+	cli.WriteConfig(adminConfig(env) + membershipGroups + fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n") + listing)
+	cli.Run("apply", "-auto-approve", "-input=false")
+	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group that lists it")
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+
+	// An update of a group whose user_ids is unset leaves in it the user that names it.
+	described := `
+data "unikorn_roles" "all" {}
+
+resource "unikorn_group" "base" {
+  name        = "base"
+  description = "joined from the users' side"
+  role_ids    = [data.unikorn_roles.all.ids["user"]]
+}
+`
+	cli.WriteConfig(adminConfig(env) + described + fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n") + listing)
+	cli.Run("apply", "-auto-approve", "-input=false")
+	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group it names")
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+
+	// The user leaves the group it named, and stays in the one that lists it.
+	cli.WriteConfig(adminConfig(env) + described + `
+resource "unikorn_user" "alice" {
+  subject = "alice@example.com"
+  state   = "suspended"
+}
+` + listing)
+	cli.Run("apply", "-auto-approve", "-input=false")
+	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 1)
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+}
+
+// A group whose user_ids leaves out a user that names the group from its side: the
+// plan warns that the two undo each other.
+func TestAccUserMembershipClaimedInconsistentlyWarns(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	bob := `
+resource "unikorn_user" "bob" {
+  subject = "bob@example.com"
+}
+`
+	cli := appliedAdminCLI(t, env, membershipGroups+fmt.Sprintf(aliceInBase, "")+bob)
+
+	cli.WriteConfig(adminConfig(env) + `
+data "unikorn_roles" "all" {}
+
+resource "unikorn_group" "base" {
+  name     = "base"
+  role_ids = [data.unikorn_roles.all.ids["user"]]
+  user_ids = [unikorn_user.bob.id]
+}
+` + fmt.Sprintf(aliceInBase, "") + bob)
+
+	plan := cli.Run("plan", "-input=false")
+	assert.Contains(t, plan, "Warning: Users will leave the group")
+	assert.Regexp(t, acctest.Says("unikorn_user names this group", "the two resources undo each other"), plan)
+}

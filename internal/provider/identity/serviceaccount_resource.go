@@ -288,17 +288,8 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 
 	if r.accountChanged(&plan, &state) {
 		// The groups that list the account from their side are kept: read them now.
-		current, err := r.Provider.Identity.ReadServiceAccount(ctx, organizationID, id)
-		if err != nil {
-			resp.Diagnostics.Append(r.Failed("read", err)...)
-
-			return
-		}
-
+		current := currently(ctx, &r.Base, r.Provider.Identity.ReadServiceAccount, organizationID, id, &resp.Diagnostics)
 		if current == nil {
-			resp.Diagnostics.Append(diagnostic.Error("Unable to update the service account",
-				fmt.Sprintf("Service account %s no longer exists.", id), "Run `terraform apply` again to create it anew."))
-
 			return
 		}
 

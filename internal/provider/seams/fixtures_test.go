@@ -278,6 +278,19 @@ func init() {
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
+		"unikorn_user": {
+			group: groupIdentity,
+			attributes: func(w *world, name string) []attribute {
+				return []attribute{{"subject", quote(hclName(name) + "@example.com")}, {"group_ids", fmt.Sprintf("[%s]", quote(w.knownGroup))}}
+			},
+			importIDs: byOrganizationAndID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteUser(ctx, w.org, id) },
+			references: map[string]referenceFixture{
+				"organization_id": existing(func(w *world) string { return w.org }),
+				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
+			},
+			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
+		},
 	}
 }
 

@@ -1,0 +1,3 @@
+data "unikorn_user" "alice" {
+  subject = "alice@example.com"
+}

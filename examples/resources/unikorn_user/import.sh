@@ -1,0 +1,2 @@
+# Imported by ORGANIZATION_ID/ID, or by the ID alone in the provider's organization.
+terraform import unikorn_user.alice a0000000-0000-4000-8000-000000000001/6d1e3f0a-2b4c-4a8e-9f17-3c5d7e9a1b22
