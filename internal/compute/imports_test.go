@@ -1,12 +1,15 @@
 package compute_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -99,4 +102,35 @@ func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	assert.NotEqual(t, earlier.ID, image.ID, "the earlier image is not adopted")
 	assert.Equal(t, unikorn.ImageReady, image.Status)
 	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the import was sent once")
+}
+
+// An image that compute's instances boot from is held by them: a user's token sees
+// no server of theirs in region's list, so the delete's refusal names them from
+// compute's instances.
+func TestDeleteImageNamesTheComputeInstancesBootedFromIt(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	service := compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, nil), testReadLag)).HeldByComputeInstances()
+	instances := compute.NewComputeInstances(service)
+
+	image, err := service.ImportImage(t.Context(), importOf("golden", "https://images.example.com/golden.raw"), ignoreProgress)
+	require.NoError(t, err)
+
+	spec := standardSpec("booted")
+	spec.ImageID = image.ID
+	created, err := instances.Create(t.Context(), spec)
+	require.NoError(t, err)
+	_, err = instances.WaitReady(t.Context(), created)
+	require.NoError(t, err)
+
+	ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+
+	var held *cloud.HeldError
+	require.ErrorAs(t, service.DeleteImage(ctx, ref, image.CreationTime), &held)
+	require.Len(t, held.Holders, 1)
+	assert.Equal(t, "instance", held.Holders[0].Kind)
+	assert.Equal(t, created.ID, held.Holders[0].ID)
 }
