@@ -319,3 +319,42 @@ variable "image_id" {
 		})
 	}, acctest.Production(t))
 }
+
+// TestAccImageResource_importSnapshotRefused refuses to import an image made from an
+// instance: that is unikorn_snapshot's to manage.
+func TestAccImageResource_importSnapshotRefused(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	snapshot := fmt.Sprintf(`
+resource "unikorn_compute_instance" "web" {
+  name       = "web"
+  network_id = %[1]s
+  flavor_id  = %[2]s
+  image_id   = %[3]s
+}
+
+resource "unikorn_snapshot" "web" {
+  instance_id = unikorn_compute_instance.web.id
+  name        = "web"
+}
+`, acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		CheckDestroy:             checkNothingLeft(t, env),
+		Steps: []resource.TestStep{
+			{Config: env.ProviderConfig() + snapshot},
+			{
+				Config:       env.ProviderConfig() + snapshot + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
+				ResourceName: imageAddress, ImportState: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, nil
+				},
+				ExpectError: regexp.MustCompile(`(?s)A snapshot image.*was\s+made\s+from\s+compute\s+instance.*Import it as a\s+unikorn_snapshot`),
+			},
+		},
+	})
+}
