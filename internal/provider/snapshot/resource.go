@@ -50,9 +50,10 @@ func NewResource() resource.Resource {
 		// Region reads and deletes an image in its region, which an ID alone does not
 		// name: Read and Delete are the resource's own, and Object has no Read or Remove.
 		Object: family.Object[compute.Image, *model]{
-			New:       func() *model { return &model{} },
-			Set:       setImage,
-			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, false },
+			New: func() *model { return &model{} },
+			Set: setImage,
+			// A failed image is being deleted, or of no use: the plan replaces it.
+			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
 		},
 	}}
 }
