@@ -21,7 +21,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/regionimage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -176,54 +176,19 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
-// Read refreshes the state; only region's 404, lasting past its read lag, removes the
-// image from it.
+// Read refreshes the state (see regionimage.Read); an import of an image not made from
+// an instance is refused.
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.Provider.Refreshable(r.Noun, state.ID.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
-	imported := state.RegionID.IsNull() || state.RegionID.ValueString() == ""
-
-	var (
-		image *compute.Image
-		err   error
-	)
-
-	if imported {
-		organizationID := r.Organization(state.OrganizationID, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
+	regionimage.Read(ctx, &r.Resource, req, resp, func(image *compute.Image) diag.Diagnostic {
+		if image.InstanceID != "" {
+			return nil
 		}
 
-		image, err = r.Provider.Images.FindImage(ctx, organizationID, state.ID.ValueString())
-	} else {
-		image, err = r.Provider.Images.ReadImage(ctx, imageRef(&state))
-	}
-
-	switch {
-	case err != nil:
-		resp.Diagnostics.Append(r.Failed("read", err)...)
-
-		return
-	case image == nil:
-		// Imported or not: removed, Terraform says what that means (for an import,
-		// "Cannot import non-existent remote object"), as for every importable type.
-		resp.State.RemoveResource(ctx)
-
-		return
-	case imported && image.InstanceID == "":
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Not a snapshot image",
+		return diagnostic.AttributeError(pathID, "Not a snapshot image",
 			"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
 				compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
-			"Import only images made from instances; read other images with the unikorn_images data source."))
-
-		return
-	}
-
-	r.Save(ctx, &state, image, family.Saved{State: &resp.State, Identity: resp.Identity, Private: resp.Private, Diags: &resp.Diagnostics})
+			"Import only images made from instances; read other images with the unikorn_images data source.")
+	})
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -232,24 +197,13 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
 }
 
-// Delete deletes the image and waits until region answers 404 for it; one already
-// gone is deleted.
+// Delete deletes the image and waits until it is gone (see regionimage.Delete).
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.Reachable("delete", &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := r.Within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.Provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
-	}
+	regionimage.Delete(ctx, &r.Resource, req, resp)
 }
 
-func imageRef(m *model) compute.ImageRef {
+// Ref locates the image: region reads and deletes it in its organization and region.
+func (m *model) Ref() compute.ImageRef {
 	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
 }
 
