@@ -145,15 +145,8 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
 			},
-			"name": schema.StringAttribute{
-				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.ImageName()},
-				MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
-					"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
-			},
-			"description": schema.StringAttribute{
-				Optional: true, PlanModifiers: replace,
-				MarkdownDescription: "Description of the image. Changing it replaces the image.",
-			},
+			"name":        regionimage.NameAttribute(),
+			"description": regionimage.DescriptionAttribute(),
 			"tags": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},

@@ -9,11 +9,16 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // Model is the state of an image resource.
@@ -92,5 +97,23 @@ func Delete[M Model](ctx context.Context, r *family.Resource[compute.Image, M], 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
 	if err := r.Provider.Images.DeleteImage(ctx, state.Ref(), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
+	}
+}
+
+// NameAttribute is an image's name, refused at plan as region refuses it.
+func NameAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators: []validator.String{validators.ImageName()},
+		MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
+			"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
+	}
+}
+
+// DescriptionAttribute is an image's description: region cannot change it.
+func DescriptionAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		MarkdownDescription: "Description of the image. Changing it replaces the image.",
 	}
 }

@@ -103,15 +103,8 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"It is looked for in the provider's `organization_id` and `project_id` where those are set. " +
 					"Changing it replaces the image.",
 			},
-			"name": schema.StringAttribute{
-				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.ImageName()},
-				MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
-					"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
-			},
-			"description": schema.StringAttribute{
-				Optional: true, PlanModifiers: replace,
-				MarkdownDescription: "Description of the image. Changing it replaces the image.",
-			},
+			"name":        regionimage.NameAttribute(),
+			"description": regionimage.DescriptionAttribute(),
 			"tags": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
