@@ -127,3 +127,12 @@ func (e *Environment) LeftBehind(t *testing.T) []sandbox.Object {
 
 	return objects
 }
+
+// SetImageSource says what image imports find at a URI from now on, e.g. that the
+// import fails.
+func (e *Environment) SetImageSource(t *testing.T, source sandbox.ImageSource) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.SetImageSource(context.Background(), source))
+}

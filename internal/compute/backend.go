@@ -81,3 +81,8 @@ type Image struct {
 	// the disk it needs.
 	Spec ImageSpec
 }
+
+// Leaving reports whether the image is of no more use: region's image cache shows a
+// deleted image failed until the cloud has let it go, and an image that failed to be
+// made cannot boot anything either.
+func (i *Image) Leaving() bool { return i.Status == ImageFailed }

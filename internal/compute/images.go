@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
@@ -306,16 +307,32 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 }
 
 // bootedFrom names the servers of the image's organization and region that boot from
-// it, which hold its deletion.
+// it, which hold its deletion, and compute's instances that do when they are
+// compute's (region's server list may show the token none of their servers).
 func (s *Service) bootedFrom(ctx context.Context, ref ImageRef, imageID string) ([]cloud.Holder, error) {
+	var holders []cloud.Holder
+
+	if s.heldByCompute {
+		instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{
+			OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
+		})
+		if err != nil {
+			return nil, err
+		}
+
+		for i := range instances {
+			if instances[i].Spec.ImageID == imageID {
+				holders = append(holders, cloud.HolderOf("instance", &instances[i].Metadata.ReadMetadata))
+			}
+		}
+	}
+
 	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
 		OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
 	})
 	if err != nil {
-		return nil, err
+		return holders, err
 	}
-
-	var holders []cloud.Holder
 
 	for i := range servers {
 		if servers[i].Spec.ImageID != imageID {
@@ -327,7 +344,10 @@ func (s *Service) bootedFrom(ctx context.Context, ref ImageRef, imageID string) 
 			holder.Kind, holder.ID = "instance", instanceID
 		}
 
-		holders = append(holders, holder)
+		// A compute instance's server, when region shows it too, is named once.
+		if !slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == holder.ID }) {
+			holders = append(holders, holder)
+		}
 	}
 
 	return holders, nil

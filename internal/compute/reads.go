@@ -31,6 +31,9 @@ const (
 	ImageReady    = unikorn.ImageReady
 	ImageFailed   = unikorn.ImageFailed
 
+	// ImageScopeOwned lists only the organization's own images.
+	ImageScopeOwned = unikorn.ImageScopeOwned
+
 	// ProvisioningError is the provisioning status of an instance the cloud gave up on.
 	ProvisioningError = unikorn.ProvisioningError
 )

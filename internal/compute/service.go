@@ -22,6 +22,19 @@ type Service struct {
 	// checkServiceRights): the rights of a token do not change within a run.
 	rightsMu sync.Mutex
 	rights   map[string]*rightsProbe
+	// heldByCompute says that instances are compute's, whose servers region may not
+	// show the token: what boots from an image is also looked for among compute's
+	// instances.
+	heldByCompute bool
+}
+
+// HeldByComputeInstances makes the look for what holds an image ask compute's
+// instances too, for a provider whose instances are compute's (see cloud.HeldError),
+// as networking.Service.HeldByComputeInstances does for networks.
+func (s *Service) HeldByComputeInstances() *Service {
+	s.heldByCompute = true
+
+	return s
 }
 
 // NewService returns the instance façade over session.

@@ -302,7 +302,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 
 	var instances compute.Instances = compute.NewRegionInstances(service)
 	if instanceAPI == instanceAPICompute {
-		instances = compute.NewComputeInstances(service)
+		instances = compute.NewComputeInstances(service.HeldByComputeInstances())
 	}
 
 	data.Instances = instances

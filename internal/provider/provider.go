@@ -21,6 +21,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/console"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
@@ -188,6 +189,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		networking.NewSecurityGroupResource,
 		networking.NewSSHCertificateAuthorityResource,
 		snapshot.NewResource,
+		image.NewResource,
 		identity.NewProjectResource,
 		identity.NewGroupResource,
 		identity.NewServiceAccountResource,

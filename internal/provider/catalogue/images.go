@@ -2,6 +2,7 @@ package catalogue
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -36,6 +37,7 @@ type imagesModel struct {
 	OSVersion      types.String `tfsdk:"os_version"`
 	Status         types.Set    `tfsdk:"status"`
 	InstanceID     types.String `tfsdk:"instance_id"`
+	Owned          types.Bool   `tfsdk:"owned"`
 	Images         []imageModel `tfsdk:"images"`
 }
 
@@ -118,6 +120,12 @@ func (d *imagesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					compute.SnapshotInstanceIDTag + "` with its ID).",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
+			"owned": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "`true`: only the organization's own images (those it imported, such as " +
+					"`unikorn_image`'s, and its snapshots); `false`: only the region's images that the " +
+					"organization does not own. Both when not set.",
+			},
 			"images": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The matching images, sorted by name.",
@@ -192,10 +200,16 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	// The v2 list, unlike v1, can include images that are not ready yet, which is
 	// what a snapshot in progress is.
-	images, err := d.Provider.Catalogue.Images(ctx, model.RegionID.ValueString(), compute.ImageQuery{
-		OrganizationIDs: []string{organizationID},
-		Status:          statuses,
-	})
+	query := compute.ImageQuery{OrganizationIDs: []string{organizationID}, Status: statuses}
+	if model.Owned.ValueBool() {
+		query.Scope = compute.ImageScopeOwned
+	}
+
+	images, err := d.Provider.Catalogue.Images(ctx, model.RegionID.ValueString(), query)
+	if err == nil && !model.Owned.IsNull() && !model.Owned.ValueBool() {
+		images, err = d.notOwned(ctx, model.RegionID.ValueString(), query, images)
+	}
+
 	if err != nil {
 		resp.Diagnostics.Append(d.failed(err))
 
@@ -207,6 +221,23 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		model.matches, newImageModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// notOwned leaves out of images, all the organization may boot, those it owns: region's
+// image, unlike its list, does not say who owns it.
+func (d *imagesDataSource) notOwned(ctx context.Context, regionID string, query compute.ImageQuery,
+	images []compute.CatalogueImage,
+) ([]compute.CatalogueImage, error) {
+	query.Scope = compute.ImageScopeOwned
+
+	owned, err := d.Provider.Catalogue.Images(ctx, regionID, query)
+	if err != nil {
+		return nil, err
+	}
+
+	return slices.DeleteFunc(images, func(image compute.CatalogueImage) bool {
+		return slices.ContainsFunc(owned, func(o compute.CatalogueImage) bool { return o.Metadata.ID == image.Metadata.ID })
+	}), nil
 }
 
 func (m *imagesModel) matches(image *compute.CatalogueImage) bool {

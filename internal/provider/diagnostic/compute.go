@@ -33,6 +33,7 @@ func Compute(summary string, err error) diag.Diagnostics {
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
+		imported     *compute.ImageImportFailedError
 		inUse        *cloud.InUseError
 		networkQuota *networking.NetworkQuotaError
 	)
@@ -99,6 +100,13 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &snapshot):
 		return diag.Diagnostics{Error(summary, sentence(snapshot.Error()),
 			"Delete the failed image and try again; if it fails again, report the instance ID to the platform operator.")}
+	case errors.As(err, &imported) && imported.Removed:
+		return diag.Diagnostics{Error(summary, sentence(imported.Error())+" Nothing is left behind.",
+			"Check that the URI serves a raw disk image (not qcow2) that region can reach, then apply again.")}
+	case errors.As(err, &imported):
+		return diag.Diagnostics{Error(summary, sentence(imported.Error()),
+			"Terraform keeps the failed image in its state as tainted: the next apply deletes and replaces it. "+
+				"Check that the URI serves a raw disk image (not qcow2) that region can reach.")}
 	case errors.As(err, &wait) && wait.Interrupted():
 		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
 			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where the cloud got to.")}

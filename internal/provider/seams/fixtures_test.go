@@ -229,6 +229,27 @@ func init() {
 				"instance_id": {target: func(*world) string { return "unikorn_compute_instance.seam_source.id" }, support: sourceInstance},
 			},
 		},
+		"unikorn_image": {
+			group: groupRegion,
+			attributes: func(w *world, name string) []attribute {
+				return []attribute{
+					{"name", quote(hclName(name))},
+					{"region_id", quote(w.region)},
+					{"uri", quote("https://images.example.com/" + hclName(name) + ".raw")},
+					{"architecture", quote("x86_64")},
+					{"virtualization", quote("virtualized")},
+					{"os", "{\n    kernel  = \"linux\"\n    family  = \"debian\"\n    distro  = \"ubuntu\"\n    version = \"24.04\"\n  }"},
+				}
+			},
+			importIDs: byID,
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.env.Client.DeleteImage(ctx, w.org, w.region, id)
+			},
+			references: map[string]referenceFixture{
+				"region_id":       existing(func(w *world) string { return w.region }),
+				"organization_id": existing(func(w *world) string { return w.org }),
+			},
+		},
 		"unikorn_group": {
 			group: groupIdentity,
 			attributes: func(w *world, name string) []attribute {

@@ -21,7 +21,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/regionimage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -50,13 +50,10 @@ func NewResource() resource.Resource {
 		// Region reads and deletes an image in its region, which an ID alone does not
 		// name: Read and Delete are the resource's own, and Object has no Read or Remove.
 		Object: family.Object[compute.Image, *model]{
-			New:       func() *model { return &model{} },
-			Set:       setImage,
-			// Region marks an image it is deleting failed until it is gone (its image
-			// cache's mark); a failed image is of no use whichever way it got there.
-			Lifecycle: func(image *compute.Image) (time.Time, bool) {
-				return image.CreationTime, image.Status == compute.ImageFailed
-			},
+			New: func() *model { return &model{} },
+			Set: setImage,
+			// A failed image is being deleted, or of no use: the plan replaces it.
+			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
 		},
 	}}
 }
@@ -106,15 +103,8 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					"It is looked for in the provider's `organization_id` and `project_id` where those are set. " +
 					"Changing it replaces the image.",
 			},
-			"name": schema.StringAttribute{
-				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.Name("image")},
-				MarkdownDescription: "Name of the image: 1 to 63 letters, digits, `-`, `_` or `.`, starting and " +
-					"ending with a letter or digit. Image names need not be unique. Changing it replaces the image.",
-			},
-			"description": schema.StringAttribute{
-				Optional: true, PlanModifiers: replace,
-				MarkdownDescription: "Description of the image. Changing it replaces the image.",
-			},
+			"name":        regionimage.NameAttribute(),
+			"description": regionimage.DescriptionAttribute(),
 			"tags": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
@@ -179,54 +169,19 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
-// Read refreshes the state; only region's 404, lasting past its read lag, removes the
-// image from it.
+// Read refreshes the state (see regionimage.Read); an import of an image not made from
+// an instance is refused.
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() ||
-		!r.Provider.Refreshable(r.Noun, state.ID.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
-	imported := state.RegionID.IsNull() || state.RegionID.ValueString() == ""
-
-	var (
-		image *compute.Image
-		err   error
-	)
-
-	if imported {
-		organizationID := r.Organization(state.OrganizationID, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
+	regionimage.Read(ctx, &r.Resource, req, resp, func(image *compute.Image) diag.Diagnostic {
+		if image.InstanceID != "" {
+			return nil
 		}
 
-		image, err = r.Provider.Images.FindImage(ctx, organizationID, state.ID.ValueString())
-	} else {
-		image, err = r.Provider.Images.ReadImage(ctx, imageRef(&state))
-	}
-
-	switch {
-	case err != nil:
-		resp.Diagnostics.Append(r.Failed("read", err)...)
-
-		return
-	case image == nil:
-		// Imported or not: removed, Terraform says what that means (for an import,
-		// "Cannot import non-existent remote object"), as for every importable type.
-		resp.State.RemoveResource(ctx)
-
-		return
-	case imported && image.InstanceID == "":
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Not a snapshot image",
+		return diagnostic.AttributeError(pathID, "Not a snapshot image",
 			"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
 				compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
-			"Import only images made from instances; read other images with the unikorn_images data source."))
-
-		return
-	}
-
-	r.Save(ctx, &state, image, family.Saved{State: &resp.State, Identity: resp.Identity, Private: resp.Private, Diags: &resp.Diagnostics})
+			"Import only images made from instances; read other images with the unikorn_images data source.")
+	})
 }
 
 // Update is never called with a change, every attribute replaces; it only carries
@@ -235,24 +190,13 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
 }
 
-// Delete deletes the image and waits until region answers 404 for it; one already
-// gone is deleted.
+// Delete deletes the image and waits until it is gone (see regionimage.Delete).
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state model
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || !r.Reachable("delete", &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := r.Within(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	defer cancel()
-
-	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.Provider.Images.DeleteImage(ctx, imageRef(&state), created); err != nil {
-		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
-	}
+	regionimage.Delete(ctx, &r.Resource, req, resp)
 }
 
-func imageRef(m *model) compute.ImageRef {
+// Ref locates the image: region reads and deletes it in its organization and region.
+func (m *model) Ref() compute.ImageRef {
 	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
 }
 

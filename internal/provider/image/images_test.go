@@ -1,0 +1,92 @@
+package image_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+)
+
+// TestAccImageResource_foundByImages: unikorn_images finds the imported image beside
+// the catalogue's, and `owned` tells them apart.
+func TestAccImageResource_foundByImages(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	uri := "https://images.example.com/golden.raw"
+	lookups := `
+data "unikorn_images" "all" {
+  region_id  = %[1]s
+  depends_on = [unikorn_image.golden]
+}
+
+data "unikorn_images" "owned" {
+  region_id  = %[1]s
+  owned      = true
+  depends_on = [unikorn_image.golden]
+}
+
+data "unikorn_images" "catalogue" {
+  region_id  = %[1]s
+  owned      = false
+  depends_on = [unikorn_image.golden]
+}
+
+data "unikorn_images" "ubuntu_owned" {
+  region_id    = %[1]s
+  owned        = true
+  architecture = "x86_64"
+  os_distro    = "ubuntu"
+  os_version   = "24.04"
+  depends_on   = [unikorn_image.golden]
+}
+`
+
+	has := func(address string, want bool) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			attributes := s.RootModule().Resources[address].Primary.Attributes
+			found := false
+
+			for key, value := range attributes {
+				if regexp.MustCompile(`^images\.\d+\.id$`).MatchString(key) && value == imageID(s) {
+					found = true
+				}
+			}
+
+			if found != want {
+				return fmt.Errorf("%s lists the imported image: %v, want %v (%s images)", address, found, want, attributes["images.#"])
+			}
+
+			return nil
+		}
+	}
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { env.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
+		CheckDestroy:             checkNothingLeft(t, env),
+		Steps: []resource.TestStep{{
+			Config: env.ProviderConfig() + imageBlock(env, uri, "first", "") + fmt.Sprintf(lookups, acctest.Quote(env.RegionID)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				has("data.unikorn_images.all", true),
+				has("data.unikorn_images.owned", true),
+				has("data.unikorn_images.catalogue", false),
+				has("data.unikorn_images.ubuntu_owned", true),
+				resource.TestCheckResourceAttr("data.unikorn_images.owned", "images.#", "1"),
+				// The catalogue's own images are there, and not among the owned.
+				resource.TestCheckResourceAttrWith("data.unikorn_images.catalogue", "images.#", func(value string) error {
+					if value == "0" {
+						return fmt.Errorf("the catalogue's images are missing")
+					}
+
+					return nil
+				}),
+			),
+		}},
+	})
+}

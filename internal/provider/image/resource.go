@@ -1,0 +1,374 @@
+// Package image is the unikorn_image resource: an image an organization brings into a
+// region from the URL of a raw disk image, whose life Terraform manages.
+package image
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/regionimage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+)
+
+// TypeName is the resource's Terraform type.
+const TypeName = "unikorn_image"
+
+// defaultTimeout bounds an import, which copies a whole disk image over the network,
+// and a delete, which waits out the instances still booted from the image.
+const defaultTimeout = 60 * time.Minute
+
+var pathID = path.Root("id")
+
+var (
+	_ resource.ResourceWithConfigure   = (*imageResource)(nil)
+	_ resource.ResourceWithImportState = (*imageResource)(nil)
+	_ resource.ResourceWithIdentity    = (*imageResource)(nil)
+)
+
+// NewResource returns the unikorn_image resource.
+func NewResource() resource.Resource {
+	return &imageResource{family.Resource[compute.Image, *model]{
+		Base: family.Base{Type: family.Type{
+			Name: TypeName, Noun: "image", Service: "region", Scope: family.Global,
+			Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
+		}},
+		// Region reads and deletes an image in its region, which an ID alone does not
+		// name: Read and Delete are the resource's own, as the snapshot's are.
+		Object: family.Object[compute.Image, *model]{
+			New: func() *model { return &model{} },
+			Set: setImage,
+			// A failed image is being deleted, or of no use: the plan replaces it.
+			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
+		},
+	}}
+}
+
+// imageResource manages an imported image. Region cannot change an image, so every
+// change replaces it.
+type imageResource struct {
+	family.Resource[compute.Image, *model]
+}
+
+type model struct {
+	family.Metadata
+
+	ID               types.String   `tfsdk:"id"`
+	OrganizationID   types.String   `tfsdk:"organization_id"`
+	RegionID         types.String   `tfsdk:"region_id"`
+	URI              types.String   `tfsdk:"uri"`
+	Architecture     types.String   `tfsdk:"architecture"`
+	Virtualization   types.String   `tfsdk:"virtualization"`
+	OS               *osModel       `tfsdk:"os"`
+	SoftwareVersions types.Map      `tfsdk:"software_versions"`
+	GPU              *gpuModel      `tfsdk:"gpu"`
+	SizeGiB          types.Int64    `tfsdk:"size_gib"`
+	State            types.String   `tfsdk:"state"`
+	CreationTime     types.String   `tfsdk:"creation_time"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+type osModel struct {
+	Kernel   types.String `tfsdk:"kernel"`
+	Family   types.String `tfsdk:"family"`
+	Distro   types.String `tfsdk:"distro"`
+	Version  types.String `tfsdk:"version"`
+	Variant  types.String `tfsdk:"variant"`
+	Codename types.String `tfsdk:"codename"`
+}
+
+type gpuModel struct {
+	Vendor types.String `tfsdk:"vendor"`
+	Driver types.String `tfsdk:"driver"`
+	Models []string     `tfsdk:"models"`
+}
+
+// Keys are the image's ID: region's image IDs are unique.
+func (m *model) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
+
+func (m *model) Limits() timeouts.Value { return m.Timeouts }
+
+// The values region's imageCreate accepts (region-v1.20.0: architecture,
+// imageVirtualization, osKernel, gpuVendor).
+var (
+	architectures   = []string{"x86_64", "aarch64"}
+	virtualizations = []string{"virtualized", "baremetal", "any"}
+	kernels         = []string{"linux"}
+	gpuVendors      = []string{"NVIDIA", "AMD"}
+)
+
+// uriReplaces replaces the image when its URI changes, except when the state holds
+// none: region does not keep an image's URI, so an imported image takes the
+// configured one in place.
+var uriReplaces = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !req.StateValue.IsNull()
+	},
+	"Changing the URI replaces the image, unless the state has none (an imported image).",
+	"Changing the URI replaces the image, unless the state has none (an imported image).")
+
+func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	known := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
+	oneOf := func(values []string) []validator.String { return []validator.String{stringvalidator.OneOf(values...)} }
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An image the organization brings into a region from the URL of a raw disk image, " +
+			"whose life Terraform manages: region fetches it on create, and Terraform waits until it is `ready`; " +
+			"an import that region marks `failed` is an error, and the failed image is deleted, not left behind. " +
+			"Boot instances from it with `image_id = unikorn_image.NAME.id`; while any does, region refuses to " +
+			"delete it, and the error names them. Region cannot change an image, so every change replaces it.\n\n" +
+			"The URL must serve a raw disk image (not qcow2): region reads its first sector before it accepts " +
+			"the import. Images made from instances are `unikorn_snapshot`'s.",
+		Attributes: map[string]schema.Attribute{
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
+			},
+			"name":        regionimage.NameAttribute(),
+			"description": regionimage.DescriptionAttribute(),
+			"tags": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:    []validator.Map{validators.TagNames()},
+				MarkdownDescription: "Tags of the image, by name. Names in Unikorn's reserved prefixes " +
+					"(`*.unikorn-cloud.org`) are refused. Changing them replaces the image.",
+			},
+			"organization_id": schema.StringAttribute{
+				Optional: true, Computed: true, Validators: []validator.String{validators.UUID()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Organization that owns the image; the provider's `organization_id` when not set. " +
+					"Changing it replaces the image.",
+			},
+			"region_id": schema.StringAttribute{
+				Required: true, PlanModifiers: replace,
+				MarkdownDescription: "Region to import the image into, e.g. `data.unikorn_regions.all.regions[0].id`; instances " +
+					"of that region may boot from it. Changing it replaces the image.",
+			},
+			"uri": schema.StringAttribute{
+				Required: true, PlanModifiers: []planmodifier.String{uriReplaces},
+				Validators: []validator.String{validators.HTTPURL()},
+				MarkdownDescription: "http or https URL of the raw disk image region fetches. Region does not keep " +
+					"it: an imported image takes the configured one without a change. Changing it replaces the image.",
+			},
+			"architecture": schema.StringAttribute{
+				Required: true, PlanModifiers: replace, Validators: oneOf(architectures),
+				MarkdownDescription: "CPU architecture the image is for: `x86_64` or `aarch64`. Changing it replaces the image.",
+			},
+			"virtualization": schema.StringAttribute{
+				Required: true, PlanModifiers: replace, Validators: oneOf(virtualizations),
+				MarkdownDescription: "Machines the image is for: `virtualized`, `baremetal` or `any`. " +
+					"Changing it replaces the image.",
+			},
+			"os": schema.SingleNestedAttribute{
+				Required: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Operating system of the image, which image look-ups filter on. Changing it replaces the image.",
+				Attributes: map[string]schema.Attribute{
+					"kernel": schema.StringAttribute{
+						Required: true, Validators: oneOf(kernels), MarkdownDescription: "Kernel: `linux`.",
+					},
+					"family": schema.StringAttribute{
+						Required: true, Validators: nonEmpty,
+						MarkdownDescription: "Family of operating systems, which usually names the package format, e.g. `debian` or `redhat`.",
+					},
+					"distro": schema.StringAttribute{
+						Required: true, Validators: nonEmpty, MarkdownDescription: "Distribution, e.g. `ubuntu` or `rocky`.",
+					},
+					"version": schema.StringAttribute{
+						Required: true, Validators: nonEmpty, MarkdownDescription: "Version of the distribution, e.g. `24.04`.",
+					},
+					"variant": schema.StringAttribute{
+						Optional: true, Validators: nonEmpty, MarkdownDescription: "Free-form variant, e.g. `server`.",
+					},
+					"codename": schema.StringAttribute{
+						Optional: true, Validators: nonEmpty, MarkdownDescription: "Free-form code name, e.g. `noble`.",
+					},
+				},
+			},
+			"software_versions": schema.MapAttribute{
+				Optional: true, ElementType: types.StringType,
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:    []validator.Map{mapvalidator.SizeAtLeast(1)},
+				MarkdownDescription: "Versions of the software installed in the image, by name, each a semantic " +
+					"version (e.g. `kubernetes = \"v1.30.2\"`). Changing them replaces the image.",
+			},
+			"gpu": schema.SingleNestedAttribute{
+				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "GPU driver installed in the image, if any. Changing it replaces the image.",
+				Attributes: map[string]schema.Attribute{
+					"vendor": schema.StringAttribute{
+						Required: true, Validators: oneOf(gpuVendors), MarkdownDescription: "GPU vendor: `NVIDIA` or `AMD`.",
+					},
+					"driver": schema.StringAttribute{
+						Required: true, Validators: nonEmpty, MarkdownDescription: "Version of the driver, as the vendor numbers it.",
+					},
+					"models": schema.ListAttribute{
+						Optional: true, ElementType: types.StringType, Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+						MarkdownDescription: "GPU models the driver supports.",
+					},
+				},
+			},
+			"size_gib": schema.Int64Attribute{
+				Computed: true, PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Smallest disk, in GiB, an instance booted from the image needs: region tells it once the image is imported.",
+			},
+			"state": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "State of the image: `ready` once imported.",
+			},
+			"creation_time": schema.StringAttribute{
+				Computed: true, PlanModifiers: known,
+				MarkdownDescription: "When the image was made (RFC 3339).",
+			},
+		},
+	}
+}
+
+func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan model
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+		return
+	}
+
+	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
+
+	request := compute.ImageImport{
+		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
+		RegionID:       plan.RegionID.ValueString(),
+		Name:           plan.Name.ValueString(), Description: plan.Description.ValueString(),
+		Tags: plan.TagMap(ctx, &resp.Diagnostics),
+		URI:  plan.URI.ValueString(),
+		Spec: plan.spec(ctx, &resp.Diagnostics),
+	}
+
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	progress := func(message string) { tflog.Info(ctx, message) }
+
+	// An image that exists is saved whatever went wrong, so that Terraform keeps track
+	// of it; a failed import's image is deleted by the import, and none comes back.
+	image, err := r.Provider.Images.ImportImage(ctx, request, progress)
+	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
+}
+
+// spec is the image's description as region's import takes it.
+func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.ImageSpec {
+	spec := compute.ImageSpec{Architecture: m.Architecture.ValueString(), Virtualization: m.Virtualization.ValueString()}
+
+	if m.OS != nil {
+		spec.OS = compute.ImageOS{
+			Kernel: m.OS.Kernel.ValueString(), Family: m.OS.Family.ValueString(), Distro: m.OS.Distro.ValueString(),
+			Version: m.OS.Version.ValueString(), Variant: m.OS.Variant.ValueString(), Codename: m.OS.Codename.ValueString(),
+		}
+	}
+
+	if !m.SoftwareVersions.IsNull() {
+		diags.Append(m.SoftwareVersions.ElementsAs(ctx, &spec.SoftwareVersions, false)...)
+	}
+
+	if m.GPU != nil {
+		spec.GPU = &compute.ImageGPU{Vendor: m.GPU.Vendor.ValueString(), Driver: m.GPU.Driver.ValueString(), Models: m.GPU.Models}
+	}
+
+	return spec
+}
+
+// Read refreshes the state (see regionimage.Read); an import of a snapshot image is
+// refused, being unikorn_snapshot's.
+func (r *imageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	regionimage.Read(ctx, &r.Resource, req, resp, func(image *compute.Image) diag.Diagnostic {
+		if image.InstanceID == "" {
+			return nil
+		}
+
+		return diagnostic.AttributeError(pathID, "A snapshot image",
+			"Image "+image.ID+" ("+image.Name+") was made from compute instance "+image.InstanceID+
+				", so unikorn_image cannot manage it.",
+			"Import it as a unikorn_snapshot instead.")
+	})
+}
+
+// Update is never called with a change region holds, every such attribute replaces; it
+// carries over the timeouts, and an imported image's URI.
+func (r *imageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
+}
+
+// Delete deletes the image and waits until it is gone (see regionimage.Delete).
+func (r *imageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	regionimage.Delete(ctx, &r.Resource, req, resp)
+}
+
+// Ref locates the image: region reads and deletes it in its organization and region.
+func (m *model) Ref() compute.ImageRef {
+	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
+}
+
+// setImage fills the model from region's image. A description or tags left out of
+// the configuration stay null while region holds none (see family.Metadata.Set), and
+// so do the optional parts of its specification. The URI is the configuration's:
+// region does not say it.
+func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
+	m.Set(ctx, image.Name, image.Description, image.Tags, diags)
+	m.ID = types.StringValue(image.ID)
+	m.OrganizationID = types.StringValue(image.OrganizationID)
+	m.RegionID = types.StringValue(image.RegionID)
+	m.Architecture = types.StringValue(image.Spec.Architecture)
+	m.Virtualization = types.StringValue(image.Spec.Virtualization)
+	m.OS = &osModel{
+		Kernel: types.StringValue(image.Spec.OS.Kernel), Family: types.StringValue(image.Spec.OS.Family),
+		Distro: types.StringValue(image.Spec.OS.Distro), Version: types.StringValue(image.Spec.OS.Version),
+		Variant: optional(image.Spec.OS.Variant), Codename: optional(image.Spec.OS.Codename),
+	}
+
+	m.SoftwareVersions = types.MapNull(types.StringType)
+	if len(image.Spec.SoftwareVersions) > 0 {
+		versions, d := types.MapValueFrom(ctx, types.StringType, image.Spec.SoftwareVersions)
+		diags.Append(d...)
+		m.SoftwareVersions = versions
+	}
+
+	m.GPU = nil
+	if gpu := image.Spec.GPU; gpu != nil {
+		m.GPU = &gpuModel{Vendor: types.StringValue(gpu.Vendor), Driver: types.StringValue(gpu.Driver)}
+		if len(gpu.Models) > 0 {
+			m.GPU.Models = gpu.Models
+		}
+	}
+
+	m.SizeGiB = types.Int64Value(int64(image.Spec.SizeGiB))
+	m.State = types.StringValue(image.Status)
+	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
+}
+
+// optional is a value region leaves empty when not set, null then.
+func optional(value string) types.String {
+	if value == "" {
+		return types.StringNull()
+	}
+
+	return types.StringValue(value)
+}
