@@ -21,7 +21,7 @@ func (r *run) identityObjects(t *testing.T) {
 
 	group, err := call(r.coverage, r.admin.CreateGroup)(ctx, organizationID, unikorn.GroupWrite{
 		Metadata: unikorn.WriteMetadata{Name: "team", Description: "the team"},
-		Spec:     unikorn.GroupSpec{RoleIDs: []string{sandbox.UserRoleID}, ServiceAccountIDs: []string{}, UserIDs: []string{sandbox.AdminUserID}},
+		Spec:     unikorn.GroupSpec{RoleIDs: []string{sandbox.UserRoleID}, ServiceAccountIDs: []string{}, UserIDs: []string{sandbox.EmptyAdminUserID}},
 	})
 	require.NoError(t, err)
 
@@ -75,6 +75,26 @@ func (r *run) identityObjects(t *testing.T) {
 	rotated, err := call(r.coverage, r.admin.RotateServiceAccount)(ctx, organizationID, account.Metadata.ID)
 	require.NoError(t, err)
 	require.NotEqual(t, account.Status.AccessToken, rotated.Status.AccessToken)
+
+	// A person made a user of the organization, in the group, then suspended, then
+	// taken out of it.
+	user, err := call(r.coverage, r.admin.CreateUser)(ctx, organizationID, unikorn.UserWrite{
+		Spec: unikorn.UserSpec{Subject: "new@example.com", State: unikorn.UserActive, GroupIDs: []string{group.Metadata.ID}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, []string{group.Metadata.ID}, user.Spec.GroupIDs)
+
+	suspended, err := call(r.coverage, r.admin.UpdateUser)(ctx, organizationID, user.Metadata.ID, unikorn.UserWrite{
+		Spec: unikorn.UserSpec{Subject: "new@example.com", State: unikorn.UserSuspended, GroupIDs: []string{}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, unikorn.UserSuspended, suspended.Spec.State)
+
+	users, err := call(r.coverage, r.admin.ListUsers)(ctx, organizationID)
+	require.NoError(t, err)
+	require.Len(t, users, 2, "the administrator and the new user")
+
+	require.NoError(t, call(r.coverage, r.admin.DeleteUser)(ctx, organizationID, user.Metadata.ID))
 
 	// The project user may not make projects: identity names the permission.
 	_, err = call(r.coverage, r.user.CreateProject)(ctx, sandbox.OrganizationID, unikorn.ProjectWrite{
