@@ -271,3 +271,99 @@ resource "unikorn_compute_instance" "web" {
 	cli.Run("destroy", "-input=false", "-auto-approve")
 	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
+
+// TestAccPeopleAndImagesFromAnEmptyOrganization is an organization administrator
+// onboarding a team in one apply, from an organization with no project: a group with a
+// role, a colleague made a user in it, a project, an image of the team's own brought
+// from a URL, and, with the team's own token, an instance booted from that image. The
+// next plan has nothing to do, and one destroy leaves nothing in the sandbox's records:
+// no user, group, image, instance or allocation.
+func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
+
+	_, encodedKey := newSealKey(t)
+
+	// Two blocks of the provider, the team's with the service account's token, which
+	// the next run opens again from the state: a process of its own each, and a seal key.
+	cli := acctest.NewProcessCLI(t, t.TempDir())
+	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
+	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
+resource "unikorn_user" "colleague" {
+  subject   = "colleague@example.com"
+  group_ids = [unikorn_group.team.id]
+}
+
+resource "unikorn_image" "own" {
+  name           = "own"
+  region_id      = ` + acctest.Quote(env.RegionID) + `
+  uri            = "https://images.example.com/own.raw"
+  architecture   = "x86_64"
+  virtualization = "virtualized"
+
+  os = {
+    kernel  = "linux"
+    family  = "debian"
+    distro  = "ubuntu"
+    version = "24.04"
+  }
+}
+
+resource "unikorn_compute_instance" "web" {
+  provider   = unikorn.team
+  name       = "web"
+  network_id = unikorn_network.team.id
+  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
+  image_id   = unikorn_image.own.id
+}
+`}.config(t, env))
+
+	cli.Run("apply", "-input=false", "-auto-approve")
+
+	state := cli.ReadFile("terraform.tfstate")
+	group := stateResource(t, state, "unikorn_group.team")
+	user := stateResource(t, state, "unikorn_user.colleague")
+	image := stateResource(t, state, "unikorn_image.own")
+	instance := stateResource(t, state, "unikorn_compute_instance.web")
+
+	assert.Equal(t, "ready", attribute(t, image, "state"))
+	assert.Equal(t, attribute(t, image, "id"), attribute(t, instance, "image_id"), "the instance boots from the team's image")
+
+	// Identity has the colleague in the group, with the group's role.
+	users, err := env.ClientAs(t, sandbox.AdminToken).ListUsers(t.Context(), sandbox.EmptyOrganizationID)
+	require.NoError(t, err)
+
+	found := false
+
+	for _, u := range users {
+		if u.Metadata.ID == attribute(t, user, "id") {
+			found = true
+
+			assert.Equal(t, "colleague@example.com", u.Spec.Subject)
+			assert.Equal(t, []string{attribute(t, group, "id")}, u.Spec.GroupIDs)
+		}
+	}
+
+	assert.True(t, found, "identity lists the colleague")
+
+	built := map[string]string{}
+	for _, object := range env.LeftBehind(t) {
+		built[object.Kind+" "+object.ID] = object.OrganizationID
+	}
+
+	for _, record := range []string{
+		sandbox.ObjectGroup + " " + attribute(t, group, "id"),
+		sandbox.ObjectUser + " " + attribute(t, user, "id"),
+		sandbox.ObjectImage + " " + attribute(t, image, "id"),
+		sandbox.ObjectInstance + " " + attribute(t, instance, "id"),
+	} {
+		assert.Equal(t, sandbox.EmptyOrganizationID, built[record], "%s is in the sandbox's records", record)
+	}
+
+	cli.Run("plan", "-input=false", "-detailed-exitcode")
+
+	cli.Run("destroy", "-input=false", "-auto-approve")
+	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
+}
