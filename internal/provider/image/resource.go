@@ -341,7 +341,7 @@ func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.D
 	m.OS = &osModel{
 		Kernel: types.StringValue(image.Spec.OS.Kernel), Family: types.StringValue(image.Spec.OS.Family),
 		Distro: types.StringValue(image.Spec.OS.Distro), Version: types.StringValue(image.Spec.OS.Version),
-		Variant: optional(image.Spec.OS.Variant), Codename: optional(image.Spec.OS.Codename),
+		Variant: family.OptionalString(image.Spec.OS.Variant), Codename: family.OptionalString(image.Spec.OS.Codename),
 	}
 
 	m.SoftwareVersions = types.MapNull(types.StringType)
@@ -362,13 +362,4 @@ func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.D
 	m.SizeGiB = types.Int64Value(int64(image.Spec.SizeGiB))
 	m.State = types.StringValue(image.Status)
 	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
-}
-
-// optional is a value region leaves empty when not set, null then.
-func optional(value string) types.String {
-	if value == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(value)
 }
