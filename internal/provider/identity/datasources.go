@@ -501,17 +501,9 @@ func (d *organizationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.ID = types.StringValue(organization.Metadata.ID)
 	m.Found(ctx, organization.Metadata.Name, organization.Metadata.Description, cloud.TagMap(organization.Metadata.Tags), &resp.Diagnostics)
 	m.OrganizationType = types.StringValue(organization.Spec.OrganizationType)
-	m.Domain = stringOrNull(organization.Spec.Domain)
-	m.ProviderScope = stringOrNull(organization.Spec.ProviderScope)
-	m.ProviderID = stringOrNull(organization.Spec.ProviderID)
+	m.Domain = family.OptionalString(organization.Spec.Domain)
+	m.ProviderScope = family.OptionalString(organization.Spec.ProviderScope)
+	m.ProviderID = family.OptionalString(organization.Spec.ProviderID)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(s)
 }

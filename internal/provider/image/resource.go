@@ -47,26 +47,26 @@ var (
 
 // NewResource returns the unikorn_image resource.
 func NewResource() resource.Resource {
-	return &imageResource{family.Resource[compute.Image, *model]{
-		Base: family.Base{Type: family.Type{
-			Name: TypeName, Noun: "image", Service: "region", Scope: family.Global,
-			Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
-		}},
-		// Region reads and deletes an image in its region, which an ID alone does not
-		// name: Read and Delete are the resource's own, as the snapshot's are.
-		Object: family.Object[compute.Image, *model]{
-			New: func() *model { return &model{} },
-			Set: setImage,
-			// A failed image is being deleted, or of no use: the plan replaces it.
-			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
-		},
-	}}
+	return &imageResource{regionimage.New(TypeName, "image", defaultTimeout,
+		func() *model { return &model{} }, setImage, aSnapshot)}
+}
+
+// aSnapshot refuses the import of a snapshot image, being unikorn_snapshot's.
+func aSnapshot(image *compute.Image) diag.Diagnostic {
+	if image.InstanceID == "" {
+		return nil
+	}
+
+	return diagnostic.AttributeError(pathID, "A snapshot image",
+		"Image "+image.ID+" ("+image.Name+") was made from compute instance "+image.InstanceID+
+			", so unikorn_image cannot manage it.",
+		"Import it as a unikorn_snapshot instead.")
 }
 
 // imageResource manages an imported image. Region cannot change an image, so every
 // change replaces it.
 type imageResource struct {
-	family.Resource[compute.Image, *model]
+	regionimage.Resource[*model]
 }
 
 type model struct {
@@ -140,20 +140,7 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"delete it, and the error names them. Region cannot change an image, so every change replaces it.\n\n" +
 			"The URL must serve a raw disk image (not qcow2): region reads its first sector before it accepts " +
 			"the import. Images made from instances are `unikorn_snapshot`'s.",
-		Attributes: map[string]schema.Attribute{
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
-			"id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
-			},
-			"name":        regionimage.NameAttribute(),
-			"description": regionimage.DescriptionAttribute(),
-			"tags": schema.MapAttribute{
-				Optional: true, ElementType: types.StringType,
-				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-				Validators:    []validator.Map{validators.TagNames()},
-				MarkdownDescription: "Tags of the image, by name. Names in Unikorn's reserved prefixes " +
-					"(`*.unikorn-cloud.org`) are refused. Changing them replaces the image.",
-			},
+		Attributes: regionimage.Attributes(ctx, "", map[string]schema.Attribute{
 			"organization_id": schema.StringAttribute{
 				Optional: true, Computed: true, Validators: []validator.String{validators.UUID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
@@ -236,11 +223,7 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				Computed: true, PlanModifiers: known,
 				MarkdownDescription: "State of the image: `ready` once imported.",
 			},
-			"creation_time": schema.StringAttribute{
-				Computed: true, PlanModifiers: known,
-				MarkdownDescription: "When the image was made (RFC 3339).",
-			},
-		},
+		}),
 	}
 }
 
@@ -296,36 +279,8 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Image
 	return spec
 }
 
-// Read refreshes the state (see regionimage.Read); an import of a snapshot image is
-// refused, being unikorn_snapshot's.
-func (r *imageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	regionimage.Read(ctx, &r.Resource, req, resp, func(image *compute.Image) diag.Diagnostic {
-		if image.InstanceID == "" {
-			return nil
-		}
-
-		return diagnostic.AttributeError(pathID, "A snapshot image",
-			"Image "+image.ID+" ("+image.Name+") was made from compute instance "+image.InstanceID+
-				", so unikorn_image cannot manage it.",
-			"Import it as a unikorn_snapshot instead.")
-	})
-}
-
-// Update is never called with a change region holds, every such attribute replaces; it
-// carries over the timeouts, and an imported image's URI.
-func (r *imageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
-}
-
-// Delete deletes the image and waits until it is gone (see regionimage.Delete).
-func (r *imageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	regionimage.Delete(ctx, &r.Resource, req, resp)
-}
-
 // Ref locates the image: region reads and deletes it in its organization and region.
-func (m *model) Ref() compute.ImageRef {
-	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
-}
+func (m *model) Ref() compute.ImageRef { return regionimage.Ref(m.ID, m.OrganizationID, m.RegionID) }
 
 // setImage fills the model from region's image. A description or tags left out of
 // the configuration stay null while region holds none (see family.Metadata.Set), and
@@ -341,7 +296,7 @@ func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.D
 	m.OS = &osModel{
 		Kernel: types.StringValue(image.Spec.OS.Kernel), Family: types.StringValue(image.Spec.OS.Family),
 		Distro: types.StringValue(image.Spec.OS.Distro), Version: types.StringValue(image.Spec.OS.Version),
-		Variant: optional(image.Spec.OS.Variant), Codename: optional(image.Spec.OS.Codename),
+		Variant: family.OptionalString(image.Spec.OS.Variant), Codename: family.OptionalString(image.Spec.OS.Codename),
 	}
 
 	m.SoftwareVersions = types.MapNull(types.StringType)
@@ -362,13 +317,4 @@ func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.D
 	m.SizeGiB = types.Int64Value(int64(image.Spec.SizeGiB))
 	m.State = types.StringValue(image.Status)
 	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
-}
-
-// optional is a value region leaves empty when not set, null then.
-func optional(value string) types.String {
-	if value == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(value)
 }

@@ -138,13 +138,13 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 	m.NetworkID = types.StringValue(instance.Spec.NetworkID)
 	m.FlavorID = types.StringValue(instance.Spec.FlavorID)
 	m.ImageID = types.StringValue(instance.Spec.ImageID)
-	m.SSHCertificateAuthorityID = optionalString(instance.Spec.SSHCertificateAuthorityID)
+	m.SSHCertificateAuthorityID = family.OptionalString(instance.Spec.SSHCertificateAuthorityID)
 	m.PublicIP = types.BoolValue(instance.Spec.PublicIP)
 	m.OrganizationID = types.StringValue(instance.OrganizationID)
 	m.ProjectID = types.StringValue(instance.ProjectID)
 	m.RegionID = types.StringValue(instance.RegionID)
 	m.PrivateIP = types.StringValue(instance.PrivateIP)
-	m.PublicIPAddress = stringOrNull(instance.PublicIP)
+	m.PublicIPAddress = family.OptionalString(instance.PublicIP)
 	m.MACAddress = types.StringValue(instance.MACAddress)
 	m.PowerState = types.StringValue(instance.PowerState)
 	m.ProvisioningStatus = types.StringValue(instance.ProvisioningStatus)
@@ -158,14 +158,6 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 // identity returns the identity of the instance in the model.
 func (m *observed) identity() identityModel {
 	return identityModel{ID: m.ID, OrganizationID: m.OrganizationID, ProjectID: m.ProjectID}
-}
-
-func optionalString(value string) types.String {
-	if value == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(value)
 }
 
 // stringSet returns values as a set, keeping prior's null-or-empty spelling when the
@@ -183,13 +175,4 @@ func stringSet(ctx context.Context, prior types.Set, values []string, diags *dia
 	diags.Append(d...)
 
 	return set
-}
-
-// stringOrNull is null for what the cloud has not given, rather than "".
-func stringOrNull(value string) types.String {
-	if value == "" {
-		return types.StringNull()
-	}
-
-	return types.StringValue(value)
 }

@@ -1,18 +1,23 @@
 // Package regionimage is what the resources of region's images (unikorn_snapshot,
 // unikorn_image) share: region reads and deletes an image within its organization's
 // view of its region, which an ID alone does not name, so their Read and Delete are not
-// the skeleton's, and are said here once.
+// the skeleton's, and are said here once, with what else the two say alike: the
+// resource's type, its life, and the attributes every image has.
 package regionimage
 
 import (
 	"context"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -28,13 +33,45 @@ type Model interface {
 	Ref() compute.ImageRef
 }
 
+// Resource is an image resource: the skeleton, with region's Read, Update and Delete.
+type Resource[M Model] struct {
+	family.Resource[compute.Image, M]
+
+	// Foreign says why an imported image is not this resource's to manage (a
+	// diagnostic), nil when it is.
+	Foreign func(*compute.Image) diag.Diagnostic
+}
+
+// New is the image resource of Terraform type name: set fills its model from region's
+// image, and foreign refuses the imports of images it cannot manage. Timeout bounds a
+// create and a delete, which waits out the instances still booted from the image.
+func New[M Model](name, noun string, timeout time.Duration, newModel func() M,
+	set func(context.Context, M, *compute.Image, *diag.Diagnostics), foreign func(*compute.Image) diag.Diagnostic,
+) Resource[M] {
+	return Resource[M]{
+		Resource: family.Resource[compute.Image, M]{
+			Base: family.Base{Type: family.Type{
+				Name: name, Noun: noun, Service: "region", Scope: family.Global,
+				Timeout: timeout, Diagnose: diagnostic.Compute,
+			}},
+			// Region reads and deletes an image in its region, which an ID alone does
+			// not name: Read and Delete are this type's, and Object has no Read or Remove.
+			Object: family.Object[compute.Image, M]{
+				New: newModel,
+				Set: set,
+				// A failed image is being deleted, or of no use: the plan replaces it.
+				Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
+			},
+		},
+		Foreign: foreign,
+	}
+}
+
 // Read refreshes the state; only region's 404, lasting past its read lag, removes the
 // image from it. An import knows only the image's ID: the image is looked for in each
-// of the organization's regions, and refused when foreign says this resource cannot
-// manage it (a diagnostic that says why, nil when it can).
-func Read[M Model](ctx context.Context, r *family.Resource[compute.Image, M], req resource.ReadRequest,
-	resp *resource.ReadResponse, foreign func(*compute.Image) diag.Diagnostic,
-) {
+// of the organization's regions, and refused when Foreign says this resource cannot
+// manage it.
+func (r *Resource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	state := r.Object.New()
 	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() ||
 		!r.Provider.Refreshable(r.Noun, state.Ref().ID, &resp.Diagnostics) {
@@ -72,7 +109,7 @@ func Read[M Model](ctx context.Context, r *family.Resource[compute.Image, M], re
 
 		return
 	case imported:
-		if refused := foreign(image); refused != nil {
+		if refused := r.Foreign(image); refused != nil {
 			resp.Diagnostics.Append(refused)
 
 			return
@@ -82,10 +119,17 @@ func Read[M Model](ctx context.Context, r *family.Resource[compute.Image, M], re
 	r.Save(ctx, state, image, family.Saved{State: &resp.State, Identity: resp.Identity, Private: resp.Private, Diags: &resp.Diagnostics})
 }
 
+// Update is never called with a change region holds, every such attribute replaces; it
+// carries over the state of an apply that changed nothing region holds (the timeouts,
+// and an imported image's URI).
+func (r *Resource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
+}
+
 // Delete deletes the image and waits until region answers 404 for it; one already gone
 // is deleted. Region refuses while instances boot from it, and the diagnostic names
 // them.
-func Delete[M Model](ctx context.Context, r *family.Resource[compute.Image, M], req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *Resource[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state := r.Object.New()
 	if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() || !r.Reachable("delete", &resp.Diagnostics) {
 		return
@@ -100,8 +144,47 @@ func Delete[M Model](ctx context.Context, r *family.Resource[compute.Image, M], 
 	}
 }
 
-// NameAttribute is an image's name, refused at plan as region refuses it.
-func NameAttribute() schema.StringAttribute {
+// Attributes are those every image resource has, to which each adds its own: the
+// timeouts, ID, name, description, tags and creation time. tagsNote follows "Names in
+// Unikorn's reserved prefixes (`*.unikorn-cloud.org`) are refused" in the tags'
+// description.
+func Attributes(ctx context.Context, tagsNote string, own map[string]schema.Attribute) map[string]schema.Attribute {
+	known := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+
+	attributes := map[string]schema.Attribute{
+		"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
+		"id": schema.StringAttribute{
+			Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
+		},
+		"name":        nameAttribute(),
+		"description": descriptionAttribute(),
+		"tags": schema.MapAttribute{
+			Optional: true, ElementType: types.StringType,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			Validators:    []validator.Map{validators.TagNames()},
+			MarkdownDescription: "Tags of the image, by name. Names in Unikorn's reserved prefixes " +
+				"(`*.unikorn-cloud.org`) are refused" + tagsNote + ". Changing them replaces the image.",
+		},
+		"creation_time": schema.StringAttribute{
+			Computed: true, PlanModifiers: known,
+			MarkdownDescription: "When the image was made (RFC 3339).",
+		},
+	}
+
+	for name, attribute := range own {
+		attributes[name] = attribute
+	}
+
+	return attributes
+}
+
+// Ref locates an image: region reads and deletes it in its organization and region.
+func Ref(id, organizationID, regionID types.String) compute.ImageRef {
+	return compute.ImageRef{ID: id.ValueString(), OrganizationID: organizationID.ValueString(), RegionID: regionID.ValueString()}
+}
+
+// nameAttribute is an image's name, refused at plan as region refuses it.
+func nameAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		Validators: []validator.String{validators.Name("image")},
@@ -110,8 +193,8 @@ func NameAttribute() schema.StringAttribute {
 	}
 }
 
-// DescriptionAttribute is an image's description: region cannot change it.
-func DescriptionAttribute() schema.StringAttribute {
+// descriptionAttribute is an image's description: region cannot change it.
+func descriptionAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		MarkdownDescription: "Description of the image. Changing it replaces the image.",

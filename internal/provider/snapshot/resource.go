@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -42,26 +41,26 @@ var (
 
 // NewResource returns the unikorn_snapshot resource.
 func NewResource() resource.Resource {
-	return &snapshotResource{family.Resource[compute.Image, *model]{
-		Base: family.Base{Type: family.Type{
-			Name: TypeName, Noun: "snapshot image", Service: "region", Scope: family.Global,
-			Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
-		}},
-		// Region reads and deletes an image in its region, which an ID alone does not
-		// name: Read and Delete are the resource's own, and Object has no Read or Remove.
-		Object: family.Object[compute.Image, *model]{
-			New: func() *model { return &model{} },
-			Set: setImage,
-			// A failed image is being deleted, or of no use: the plan replaces it.
-			Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
-		},
-	}}
+	return &snapshotResource{regionimage.New(TypeName, "snapshot image", defaultTimeout,
+		func() *model { return &model{} }, setImage, notSnapshot)}
+}
+
+// notSnapshot refuses the import of an image not made from an instance.
+func notSnapshot(image *compute.Image) diag.Diagnostic {
+	if image.InstanceID != "" {
+		return nil
+	}
+
+	return diagnostic.AttributeError(pathID, "Not a snapshot image",
+		"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
+			compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
+		"Import only images made from instances; read other images with the unikorn_images data source.")
 }
 
 // snapshotResource manages an image made from an instance. Region cannot change an
 // image, so every change replaces it.
 type snapshotResource struct {
-	family.Resource[compute.Image, *model]
+	regionimage.Resource[*model]
 }
 
 type model struct {
@@ -92,26 +91,13 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"it with a new snapshot of the instance as it is then.\n\n" +
 			"Snapshot a stopped instance (see the `unikorn_compute_instance_power` action) for a consistent disk. " +
 			"For an image made once and not managed by Terraform, use the `unikorn_compute_instance_snapshot` action.",
-		Attributes: map[string]schema.Attribute{
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true}),
-			"id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "ID of the image.", PlanModifiers: known,
-			},
+		Attributes: regionimage.Attributes(ctx, ": Unikorn sets `"+compute.SnapshotInstanceIDTag+
+			"` to the instance's ID itself, so that the image's origin cannot be forged", map[string]schema.Attribute{
 			"instance_id": schema.StringAttribute{
 				Required: true, PlanModifiers: replace, Validators: []validator.String{validators.UUID()},
 				MarkdownDescription: "ID of the compute instance to snapshot, e.g. `unikorn_compute_instance.web.id`. " +
 					"It is looked for in the provider's `organization_id` and `project_id` where those are set. " +
 					"Changing it replaces the image.",
-			},
-			"name":        regionimage.NameAttribute(),
-			"description": regionimage.DescriptionAttribute(),
-			"tags": schema.MapAttribute{
-				Optional: true, ElementType: types.StringType,
-				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-				Validators:    []validator.Map{validators.TagNames()},
-				MarkdownDescription: "Tags of the image, by name. Names in Unikorn's reserved prefixes " +
-					"(`*.unikorn-cloud.org`) are refused: Unikorn sets `" + compute.SnapshotInstanceIDTag +
-					"` to the instance's ID itself, so that the image's origin cannot be forged. Changing them replaces the image.",
 			},
 			"organization_id": schema.StringAttribute{
 				Computed: true, PlanModifiers: known,
@@ -125,11 +111,7 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed: true, PlanModifiers: known,
 				MarkdownDescription: "State of the image: `ready` once made; `failed` if the cloud could not make it.",
 			},
-			"creation_time": schema.StringAttribute{
-				Computed: true, PlanModifiers: known,
-				MarkdownDescription: "When the image was made (RFC 3339).",
-			},
-		},
+		}),
 	}
 }
 
@@ -169,36 +151,8 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
-// Read refreshes the state (see regionimage.Read); an import of an image not made from
-// an instance is refused.
-func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	regionimage.Read(ctx, &r.Resource, req, resp, func(image *compute.Image) diag.Diagnostic {
-		if image.InstanceID != "" {
-			return nil
-		}
-
-		return diagnostic.AttributeError(pathID, "Not a snapshot image",
-			"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
-				compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
-			"Import only images made from instances; read other images with the unikorn_images data source.")
-	})
-}
-
-// Update is never called with a change, every attribute replaces; it only carries
-// over the state of an apply that changed nothing region holds (the timeouts).
-func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan.Raw)...)
-}
-
-// Delete deletes the image and waits until it is gone (see regionimage.Delete).
-func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	regionimage.Delete(ctx, &r.Resource, req, resp)
-}
-
 // Ref locates the image: region reads and deletes it in its organization and region.
-func (m *model) Ref() compute.ImageRef {
-	return compute.ImageRef{ID: m.ID.ValueString(), OrganizationID: m.OrganizationID.ValueString(), RegionID: m.RegionID.ValueString()}
-}
+func (m *model) Ref() compute.ImageRef { return regionimage.Ref(m.ID, m.OrganizationID, m.RegionID) }
 
 // setImage fills the model from region's image. A description or tags left out of
 // the configuration stay null while region holds none (see family.Metadata.Set).
