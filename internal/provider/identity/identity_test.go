@@ -52,15 +52,19 @@ func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CL
 	return cli
 }
 
-func stackConfig(env *acctest.Environment, description string) string {
-	return adminConfig(env) + `
+// teamGroup is a group called team with the user role, for projects, users and
+// service accounts to be in.
+const teamGroup = `
 data "unikorn_roles" "all" {}
 
 resource "unikorn_group" "team" {
   name     = "team"
   role_ids = [data.unikorn_roles.all.ids["user"]]
 }
+`
 
+func stackConfig(env *acctest.Environment, description string) string {
+	return adminConfig(env) + teamGroup + `
 resource "unikorn_project" "team" {
   name        = "team"
   description = ` + acctest.Quote(description) + `

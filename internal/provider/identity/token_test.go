@@ -181,14 +181,7 @@ func TestAccLostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
 		provider := adminConfig(env)
 		provider = provider[:len(provider)-2] + "  token_seal_key = " + acctest.Quote(encodedKey) + "\n}\n"
 
-		return provider + `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "team" {
-  name     = "team"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+		return provider + teamGroup + `
 resource "unikorn_service_account" "lost" {
   name             = "lost"
   group_ids        = [unikorn_group.team.id]
