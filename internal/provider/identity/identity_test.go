@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,19 +53,21 @@ func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CL
 	return cli
 }
 
-// teamGroup is a group called team with the user role, for projects, users and
-// service accounts to be in.
-const teamGroup = `
+// userGroup is a group called name with the user role, for projects, users and
+// service accounts to be in, and the look-up of the roles.
+func userGroup(name string) string {
+	return fmt.Sprintf(`
 data "unikorn_roles" "all" {}
 
-resource "unikorn_group" "team" {
-  name     = "team"
+resource "unikorn_group" %[1]q {
+  name     = %[1]q
   role_ids = [data.unikorn_roles.all.ids["user"]]
 }
-`
+`, name)
+}
 
 func stackConfig(env *acctest.Environment, description string) string {
-	return adminConfig(env) + teamGroup + `
+	return adminConfig(env) + userGroup("team") + `
 resource "unikorn_project" "team" {
   name        = "team"
   description = ` + acctest.Quote(description) + `

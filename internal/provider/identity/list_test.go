@@ -18,14 +18,7 @@ func TestAccQueryGeneratesIdentityConfigurationThatImports(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 	actAsAdmin(env)
 
-	made := `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "found" {
-  name     = "found"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+	made := userGroup("found") + `
 resource "unikorn_project" "found" {
   name        = "found"
   description = "found by a query"
@@ -74,14 +67,7 @@ func TestAccQueryGeneratesUserConfigurationThatImports(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 	actAsAdmin(env)
 
-	made := `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "found" {
-  name     = "found"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+	made := userGroup("found") + `
 resource "unikorn_user" "found" {
   subject   = "found@example.com"
   group_ids = [unikorn_group.found.id]

@@ -181,7 +181,7 @@ func TestAccLostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
 		provider := adminConfig(env)
 		provider = provider[:len(provider)-2] + "  token_seal_key = " + acctest.Quote(encodedKey) + "\n}\n"
 
-		return provider + teamGroup + `
+		return provider + userGroup("team") + `
 resource "unikorn_service_account" "lost" {
   name             = "lost"
   group_ids        = [unikorn_group.team.id]

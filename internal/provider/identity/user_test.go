@@ -25,7 +25,7 @@ const userAddress = "unikorn_user.alice"
 // userConfig is a group and a user in it, of subject and state (empty: unset), and
 // the look-ups of the user and of the organization.
 func userConfig(env *acctest.Environment, subject, state string) string {
-	config := adminConfig(env) + teamGroup + `
+	config := adminConfig(env) + userGroup("team") + `
 resource "unikorn_user" "alice" {
   subject   = ` + acctest.Quote(subject) + `
   group_ids = [unikorn_group.team.id]
