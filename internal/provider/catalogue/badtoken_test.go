@@ -41,15 +41,10 @@ func TestAccCatalogue_badToken(t *testing.T) {
 			settings := env.Settings
 			settings.Token = "not-a-valid-token"
 
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { env.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-				Steps: []resource.TestStep{{
-					Config:      settings.Config() + tc.config(env) + "\n",
-					ExpectError: regexp.MustCompile(`(?s)` + tc.summary + `.*401.*token\s+was\s+not\s+accepted`),
-				}},
-			})
+			resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+				Config:      settings.Config() + tc.config(env) + "\n",
+				ExpectError: regexp.MustCompile(`(?s)` + tc.summary + `.*401.*token\s+was\s+not\s+accepted`),
+			}))
 		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
 
 // namesAre checks that the list at attribute of the data source address holds
@@ -17,4 +19,14 @@ func namesAre(address, attribute string, names ...string) statecheck.StateCheck 
 	}
 
 	return statecheck.ExpectKnownValue(address, tfjsonpath.New(attribute), knownvalue.ListExact(checks))
+}
+
+// regionConfig is the provider block, a local region_id naming the environment's
+// region, and blocks, the data sources that list in it.
+func regionConfig(env *acctest.Environment, blocks string) string {
+	return env.ProviderConfig() + `
+locals {
+  region_id = ` + acctest.Quote(env.RegionID) + `
+}
+` + blocks
 }

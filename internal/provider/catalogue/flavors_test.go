@@ -25,15 +25,8 @@ func TestAccFlavors_filters(t *testing.T) {
 
 	const all = "data.unikorn_flavors.all"
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
-locals {
-  region_id = ` + acctest.Quote(env.RegionID) + `
-}
-
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: regionConfig(env, `
 data "unikorn_flavors" "all" {
   region_id = local.region_id
 }
@@ -89,50 +82,49 @@ data "unikorn_flavors" "nothing" {
   region_id = local.region_id
   name      = "no-such-flavor"
 }
-`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				namesAre(all, "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
-				namesAre("data.unikorn_flavors.name", "flavors", "sim-arm-2"),
-				namesAre("data.unikorn_flavors.aarch64", "flavors", "sim-arm-2"),
-				namesAre("data.unikorn_flavors.min_cpus", "flavors", "sim-metal-32", "sim-gpu-8"),
-				namesAre("data.unikorn_flavors.min_memory", "flavors", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
-				namesAre("data.unikorn_flavors.gpu", "flavors", "sim-gpu-8"),
-				namesAre("data.unikorn_flavors.no_gpu", "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32"),
-				namesAre("data.unikorn_flavors.nvidia", "flavors", "sim-gpu-8"),
-				namesAre("data.unikorn_flavors.amd", "flavors"),
-				namesAre("data.unikorn_flavors.combined", "flavors", "sim-standard-4", "sim-metal-32"),
-				namesAre("data.unikorn_flavors.nothing", "flavors"),
+`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			namesAre(all, "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
+			namesAre("data.unikorn_flavors.name", "flavors", "sim-arm-2"),
+			namesAre("data.unikorn_flavors.aarch64", "flavors", "sim-arm-2"),
+			namesAre("data.unikorn_flavors.min_cpus", "flavors", "sim-metal-32", "sim-gpu-8"),
+			namesAre("data.unikorn_flavors.min_memory", "flavors", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
+			namesAre("data.unikorn_flavors.gpu", "flavors", "sim-gpu-8"),
+			namesAre("data.unikorn_flavors.no_gpu", "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32"),
+			namesAre("data.unikorn_flavors.nvidia", "flavors", "sim-gpu-8"),
+			namesAre("data.unikorn_flavors.amd", "flavors"),
+			namesAre("data.unikorn_flavors.combined", "flavors", "sim-standard-4", "sim-metal-32"),
+			namesAre("data.unikorn_flavors.nothing", "flavors"),
 
-				// Every attribute, once with a GPU and once without.
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(4), knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"id":           knownvalue.StringExact(sandbox.FlavorGPUID),
-					"name":         knownvalue.StringExact("sim-gpu-8"),
-					"cpus":         knownvalue.Int64Exact(8),
-					"memory":       knownvalue.Int64Exact(16),
-					"disk":         knownvalue.Int64Exact(200),
-					"architecture": knownvalue.StringExact("x86_64"),
-					"baremetal":    knownvalue.Bool(false),
-					"gpu": knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"vendor": knownvalue.StringExact("NVIDIA"),
-						"model":  knownvalue.StringExact("L4"),
-						"memory": knownvalue.Int64Exact(16),
-						"count":  knownvalue.Int64Exact(1),
-					}),
-				})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"id":           knownvalue.StringExact(sandbox.FlavorMetalID),
-					"name":         knownvalue.StringExact("sim-metal-32"),
-					"cpus":         knownvalue.Int64Exact(32),
-					"memory":       knownvalue.Int64Exact(128),
-					"disk":         knownvalue.Int64Exact(1000),
-					"architecture": knownvalue.StringExact("x86_64"),
-					"baremetal":    knownvalue.Bool(true),
-					"gpu":          knownvalue.Null(),
-				})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.OrganizationID)),
-			},
-		}},
-	})
+			// Every attribute, once with a GPU and once without.
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(4), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"id":           knownvalue.StringExact(sandbox.FlavorGPUID),
+				"name":         knownvalue.StringExact("sim-gpu-8"),
+				"cpus":         knownvalue.Int64Exact(8),
+				"memory":       knownvalue.Int64Exact(16),
+				"disk":         knownvalue.Int64Exact(200),
+				"architecture": knownvalue.StringExact("x86_64"),
+				"baremetal":    knownvalue.Bool(false),
+				"gpu": knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"vendor": knownvalue.StringExact("NVIDIA"),
+					"model":  knownvalue.StringExact("L4"),
+					"memory": knownvalue.Int64Exact(16),
+					"count":  knownvalue.Int64Exact(1),
+				}),
+			})),
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"id":           knownvalue.StringExact(sandbox.FlavorMetalID),
+				"name":         knownvalue.StringExact("sim-metal-32"),
+				"cpus":         knownvalue.Int64Exact(32),
+				"memory":       knownvalue.Int64Exact(128),
+				"disk":         knownvalue.Int64Exact(1000),
+				"architecture": knownvalue.StringExact("x86_64"),
+				"baremetal":    knownvalue.Bool(true),
+				"gpu":          knownvalue.Null(),
+			})),
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.OrganizationID)),
+		},
+	}))
 }
 
 // TestAccFlavors_byName finds the environment's flavor by its name; it runs against
@@ -153,26 +145,21 @@ func TestAccFlavors_byName(t *testing.T) {
 
 	require.NotEmpty(t, name, "flavor %s is not in region %s", env.FlavorID, env.RegionID)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_flavors" "this" {
   region_id = ` + acctest.Quote(env.RegionID) + `
   name      = ` + acctest.Quote(name) + `
 }
 `,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.unikorn_flavors.this", tfjsonpath.New("flavors"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"id":   knownvalue.StringExact(env.FlavorID),
-						"name": knownvalue.StringExact(name),
-					})})),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.unikorn_flavors.this", tfjsonpath.New("flavors"),
+				knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"id":   knownvalue.StringExact(env.FlavorID),
+					"name": knownvalue.StringExact(name),
+				})})),
+		},
+	}))
 }
 
 func TestAccFlavors_invalidFilters(t *testing.T) {
@@ -225,17 +212,12 @@ data "unikorn_flavors" "this" {
 func TestAccFlavors_unknownRegion(t *testing.T) {
 	env := acctest.New(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_flavors" "this" {
   region_id = "b0000000-0000-4000-8000-0000000000ff"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Unable to list flavors.*404.*does\s+not\s+exist`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Unable to list flavors.*404.*does\s+not\s+exist`),
+	}))
 }

@@ -2,6 +2,7 @@ package catalogue_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -27,15 +28,8 @@ func TestAccImages_filters(t *testing.T) {
 
 	const all = "data.unikorn_images.all"
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
-locals {
-  region_id = ` + acctest.Quote(env.RegionID) + `
-}
-
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: regionConfig(env, `
 data "unikorn_images" "all" {
   region_id = local.region_id
 }
@@ -76,50 +70,49 @@ data "unikorn_images" "nothing" {
   region_id  = local.region_id
   os_version = "99.99"
 }
-`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				namesAre(all, "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-				namesAre("data.unikorn_images.name", "images", "ubuntu-24.04-metal"),
-				namesAre("data.unikorn_images.aarch64", "images", "ubuntu-24.04-arm64"),
-				namesAre("data.unikorn_images.debian", "images", "debian-12-amd64"),
-				namesAre("data.unikorn_images.ubuntu_x86_64", "images", "ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-				namesAre("data.unikorn_images.ready", "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-				namesAre("data.unikorn_images.failed", "images"),
-				namesAre("data.unikorn_images.nothing", "images"),
+`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			namesAre(all, "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
+			namesAre("data.unikorn_images.name", "images", "ubuntu-24.04-metal"),
+			namesAre("data.unikorn_images.aarch64", "images", "ubuntu-24.04-arm64"),
+			namesAre("data.unikorn_images.debian", "images", "debian-12-amd64"),
+			namesAre("data.unikorn_images.ubuntu_x86_64", "images", "ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
+			namesAre("data.unikorn_images.ready", "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
+			namesAre("data.unikorn_images.failed", "images"),
+			namesAre("data.unikorn_images.nothing", "images"),
 
-				// Every attribute, once with a GPU driver and once without.
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"id":             knownvalue.StringExact(sandbox.ImageUbuntuGPUID),
-					"name":           knownvalue.StringExact("ubuntu-24.04-gpu-amd64"),
-					"architecture":   knownvalue.StringExact("x86_64"),
-					"size_gib":       knownvalue.Int64Exact(30),
-					"virtualization": knownvalue.StringExact("virtualized"),
-					"os": knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"kernel":   knownvalue.StringExact("linux"),
-						"family":   knownvalue.StringExact("debian"),
-						"distro":   knownvalue.StringExact("ubuntu"),
-						"version":  knownvalue.StringExact("24.04"),
-						"variant":  knownvalue.StringExact("server"),
-						"codename": knownvalue.StringExact("noble"),
-					}),
-					"gpu": knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"vendor": knownvalue.StringExact("NVIDIA"),
-						"driver": knownvalue.StringExact("550.54.15"),
-						"models": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("L4")}),
-					}),
-					"software_versions": knownvalue.MapExact(map[string]knownvalue.Check{}),
-					"status":            knownvalue.StringExact("ready"),
-					"tags":              knownvalue.MapExact(map[string]knownvalue.Check{}),
-					"creation_time":     knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`)),
-				})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"id":             knownvalue.StringExact(sandbox.ImageDebianID),
-					"virtualization": knownvalue.StringExact("any"),
-					"gpu":            knownvalue.Null(),
-				})),
-			},
-		}},
-	})
+			// Every attribute, once with a GPU driver and once without.
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"id":             knownvalue.StringExact(sandbox.ImageUbuntuGPUID),
+				"name":           knownvalue.StringExact("ubuntu-24.04-gpu-amd64"),
+				"architecture":   knownvalue.StringExact("x86_64"),
+				"size_gib":       knownvalue.Int64Exact(30),
+				"virtualization": knownvalue.StringExact("virtualized"),
+				"os": knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"kernel":   knownvalue.StringExact("linux"),
+					"family":   knownvalue.StringExact("debian"),
+					"distro":   knownvalue.StringExact("ubuntu"),
+					"version":  knownvalue.StringExact("24.04"),
+					"variant":  knownvalue.StringExact("server"),
+					"codename": knownvalue.StringExact("noble"),
+				}),
+				"gpu": knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"vendor": knownvalue.StringExact("NVIDIA"),
+					"driver": knownvalue.StringExact("550.54.15"),
+					"models": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("L4")}),
+				}),
+				"software_versions": knownvalue.MapExact(map[string]knownvalue.Check{}),
+				"status":            knownvalue.StringExact("ready"),
+				"tags":              knownvalue.MapExact(map[string]knownvalue.Check{}),
+				"creation_time":     knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`)),
+			})),
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"id":             knownvalue.StringExact(sandbox.ImageDebianID),
+				"virtualization": knownvalue.StringExact("any"),
+				"gpu":            knownvalue.Null(),
+			})),
+		},
+	}))
 }
 
 // TestAccImages_snapshots finds a snapshot still being created by the instance it
@@ -159,23 +152,16 @@ func TestAccImages_snapshots(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
-locals {
-  region_id = ` + acctest.Quote(env.RegionID) + `
-}
-
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: regionConfig(env, fmt.Sprintf(`
 data "unikorn_images" "ready_only" {
   region_id   = local.region_id
-  instance_id = ` + acctest.Quote(instanceID) + `
+  instance_id = %[1]s
 }
 
 data "unikorn_images" "in_progress" {
   region_id   = local.region_id
-  instance_id = ` + acctest.Quote(instanceID) + `
+  instance_id = %[1]s
   status      = ["pending", "creating"]
 }
 
@@ -189,24 +175,23 @@ data "unikorn_images" "every_state" {
   region_id = local.region_id
   status    = ["pending", "creating", "ready", "failed"]
 }
-`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				namesAre("data.unikorn_images.ready_only", "images"),
-				namesAre("data.unikorn_images.other_instance", "images"),
-				namesAre("data.unikorn_images.every_state", "images",
-					"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal", "web-snapshot"),
-				statecheck.ExpectKnownValue("data.unikorn_images.in_progress", tfjsonpath.New("images"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"id":     knownvalue.StringExact(snapshot.Metadata.ID),
-						"status": knownvalue.StringRegexp(regexp.MustCompile(`^(pending|creating)$`)),
-						"tags": knownvalue.MapPartial(map[string]knownvalue.Check{
-							compute.SnapshotInstanceIDTag:     knownvalue.StringExact(instanceID),
-							"images.unikorn-cloud.org:source": knownvalue.StringExact("snapshot"),
-						}),
-					})})),
-			},
-		}},
-	})
+`, acctest.Quote(instanceID))),
+		ConfigStateChecks: []statecheck.StateCheck{
+			namesAre("data.unikorn_images.ready_only", "images"),
+			namesAre("data.unikorn_images.other_instance", "images"),
+			namesAre("data.unikorn_images.every_state", "images",
+				"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal", "web-snapshot"),
+			statecheck.ExpectKnownValue("data.unikorn_images.in_progress", tfjsonpath.New("images"),
+				knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"id":     knownvalue.StringExact(snapshot.Metadata.ID),
+					"status": knownvalue.StringRegexp(regexp.MustCompile(`^(pending|creating)$`)),
+					"tags": knownvalue.MapPartial(map[string]knownvalue.Check{
+						compute.SnapshotInstanceIDTag:     knownvalue.StringExact(instanceID),
+						"images.unikorn-cloud.org:source": knownvalue.StringExact("snapshot"),
+					}),
+				})})),
+		},
+	}))
 }
 
 // TestAccImages_byName finds the environment's image by its name; it runs against a
@@ -217,22 +202,17 @@ func TestAccImages_byName(t *testing.T) {
 	image, err := env.Client.GetImage(context.Background(), env.Settings.OrganizationID, env.RegionID, env.ImageID)
 	require.NoError(t, err)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_images" "this" {
   region_id = ` + acctest.Quote(env.RegionID) + `
   name      = ` + acctest.Quote(image.Metadata.Name) + `
 }
 `,
-			// Names are not unique, so other images may share it.
-			Check: resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_images.this", "images.*",
-				map[string]string{"id": env.ImageID, "name": image.Metadata.Name}),
-		}},
-	})
+		// Names are not unique, so other images may share it.
+		Check: resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_images.this", "images.*",
+			map[string]string{"id": env.ImageID, "name": image.Metadata.Name}),
+	}))
 }
 
 func TestAccImages_invalidFilters(t *testing.T) {

@@ -37,45 +37,36 @@ func TestAccRegions(t *testing.T) {
 			})})))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_regions" "default" {}
 
 data "unikorn_regions" "explicit" {
   organization_id = ` + acctest.Quote(env.Settings.OrganizationID) + `
 }
 `,
-			ConfigStateChecks: checks,
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.default", "regions.*",
-					map[string]string{"id": env.RegionID}),
-				resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.explicit", "regions.*",
-					map[string]string{"id": env.RegionID}),
-			),
-		}},
-	})
+		ConfigStateChecks: checks,
+		Check: resource.ComposeAggregateTestCheckFunc(
+			resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.default", "regions.*",
+				map[string]string{"id": env.RegionID}),
+			resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.explicit", "regions.*",
+				map[string]string{"id": env.RegionID}),
+		),
+	}))
 }
 
 func TestAccRegions_organizationNotVisible(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: env.ProviderConfig() + `
 data "unikorn_regions" "all" {
   organization_id = "a0000000-0000-4000-8000-0000000000ff"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Unable to list regions.*40[34]`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Unable to list regions.*40[34]`),
+	}))
 }
 
 // Not parallel: it clears the environment variable the provider would fall back to.
@@ -86,14 +77,9 @@ func TestAccRegions_noOrganization(t *testing.T) {
 	settings := env.Settings
 	settings.OrganizationID = ""
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: settings.Config() + `data "unikorn_regions" "all" {}`,
-			ExpectError: regexp.MustCompile(
-				`(?s)Missing organization ID.*"organization_id".*UNIKORN_ORGANIZATION_ID`),
-		}},
-	})
+	resource.Test(t, env.TestCase(t, resource.TestStep{
+		Config: settings.Config() + `data "unikorn_regions" "all" {}`,
+		ExpectError: regexp.MustCompile(
+			`(?s)Missing organization ID.*"organization_id".*UNIKORN_ORGANIZATION_ID`),
+	}))
 }

@@ -46,33 +46,22 @@ func consoleOf(t *testing.T, env *acctest.Environment, lines int) knownvalue.Che
 func TestAccConsoleOutput(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 
-		instance := env.ProviderConfig() + `
-resource "unikorn_compute_instance" "web" {
-  name       = "web"
-  network_id = ` + acctest.Quote(env.NetworkID) + `
-  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
-  image_id   = ` + acctest.Quote(env.ImageID) + `
-}
-`
+		instance := env.ProviderConfig() + env.WebInstance()
 
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			Steps: []resource.TestStep{
-				{
-					Config: instance + `
+		resource.ParallelTest(t, env.TestCase(t,
+			resource.TestStep{
+				Config: instance + `
 data "unikorn_compute_instance_console_output" "none" {
   instance_id = "f0000000-0000-4000-8000-000000000001"
   lines       = 0
 }
 `,
-					ExpectError: regexp.MustCompile(`Attribute lines value must be at least 1`),
-				},
-				// The console exists once the instance does, so it is read in a later plan.
-				{Config: instance},
-				{
-					Config: instance + `
+				ExpectError: regexp.MustCompile(`Attribute lines value must be at least 1`),
+			},
+			// The console exists once the instance does, so it is read in a later plan.
+			resource.TestStep{Config: instance},
+			resource.TestStep{
+				Config: instance + `
 data "unikorn_compute_instance_console_output" "all" {
   instance_id = unikorn_compute_instance.web.id
 }
@@ -82,23 +71,22 @@ data "unikorn_compute_instance_console_output" "tail" {
   lines       = 3
 }
 `,
-					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"), consoleOf(t, env, 0)),
-						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.tail", tfjsonpath.New("contents"), consoleOf(t, env, 3)),
-						statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"),
-							knownvalue.StringRegexp(regexp.MustCompile(`(?s)\n.*\n.*\n.*\n`))),
-					},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"), consoleOf(t, env, 0)),
+					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.tail", tfjsonpath.New("contents"), consoleOf(t, env, 3)),
+					statecheck.ExpectKnownValue("data.unikorn_compute_instance_console_output.all", tfjsonpath.New("contents"),
+						knownvalue.StringRegexp(regexp.MustCompile(`(?s)\n.*\n.*\n.*\n`))),
 				},
-				{
-					Config: instance + `
+			},
+			resource.TestStep{
+				Config: instance + `
 data "unikorn_compute_instance_console_output" "missing" {
   instance_id = "f0000000-0000-4000-8000-000000000001"
 }
 `,
-					ExpectError: regexp.MustCompile(`Unable to read the instance's console output(.|\n)*The instance does not exist`),
-				},
-				{Config: instance},
+				ExpectError: regexp.MustCompile(`Unable to read the instance's console output(.|\n)*The instance does not exist`),
 			},
-		})
+			resource.TestStep{Config: instance},
+		))
 	})
 }

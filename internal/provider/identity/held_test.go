@@ -36,52 +36,47 @@ resource "unikorn_project" "held" {
 
 	var holder *unikorn.Network
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: project,
-				Check: func(s *terraform.State) error {
-					projectID = s.RootModule().Resources["unikorn_project.held"].Primary.ID
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: project,
+			Check: func(s *terraform.State) error {
+				projectID = s.RootModule().Resources["unikorn_project.held"].Primary.ID
 
-					return nil
-				},
-			},
-			{
-				PreConfig: func() {
-					var err error
-					holder, err = admin.CreateNetwork(t.Context(), unikorn.NetworkCreate{
-						Metadata: unikorn.WriteMetadata{Name: "holder"},
-						Spec: unikorn.NetworkCreateSpec{
-							OrganizationID: sandbox.EmptyOrganizationID, ProjectID: projectID,
-							NetworkSpec: unikorn.NetworkSpec{DNSNameservers: []string{}},
-							RegionID:    env.RegionID, Prefix: "10.73.0.0/24",
-						},
-					})
-					require.NoError(t, err)
-				},
-				Config: adminConfig(env),
-				ExpectError: regexp.MustCompile(`(?s)project [0-9a-f-]{36} \("held"\) is still being deleted.*` +
-					`These\s+are\s+still\s+in\s+it:\s+network\s+"holder"\s+\([0-9a-f-]{36}\).*` +
-					`GET\s+/api/v2/networks\?projectID=.*run\s+the\s+destroy\s+again`),
-			},
-			{
-				PreConfig: func() {
-					require.NoError(t, admin.DeleteNetwork(t.Context(), holder.Metadata.ID))
-					require.Eventually(t, func() bool {
-						_, err := admin.GetNetwork(t.Context(), holder.Metadata.ID)
-						return unikorn.IsNotFound(err)
-					}, 10*time.Second, 50*time.Millisecond)
-				},
-				Config: adminConfig(env),
-				Check: func(*terraform.State) error {
-					assert.Empty(t, env.LeftBehind(t), "the project is gone, and the network")
-
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			PreConfig: func() {
+				var err error
+				holder, err = admin.CreateNetwork(t.Context(), unikorn.NetworkCreate{
+					Metadata: unikorn.WriteMetadata{Name: "holder"},
+					Spec: unikorn.NetworkCreateSpec{
+						OrganizationID: sandbox.EmptyOrganizationID, ProjectID: projectID,
+						NetworkSpec: unikorn.NetworkSpec{DNSNameservers: []string{}},
+						RegionID:    env.RegionID, Prefix: "10.73.0.0/24",
+					},
+				})
+				require.NoError(t, err)
+			},
+			Config: adminConfig(env),
+			ExpectError: regexp.MustCompile(`(?s)project [0-9a-f-]{36} \("held"\) is still being deleted.*` +
+				`These\s+are\s+still\s+in\s+it:\s+network\s+"holder"\s+\([0-9a-f-]{36}\).*` +
+				`GET\s+/api/v2/networks\?projectID=.*run\s+the\s+destroy\s+again`),
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				require.NoError(t, admin.DeleteNetwork(t.Context(), holder.Metadata.ID))
+				require.Eventually(t, func() bool {
+					_, err := admin.GetNetwork(t.Context(), holder.Metadata.ID)
+					return unikorn.IsNotFound(err)
+				}, 10*time.Second, 50*time.Millisecond)
+			},
+			Config: adminConfig(env),
+			Check: func(*terraform.State) error {
+				assert.Empty(t, env.LeftBehind(t), "the project is gone, and the network")
+
+				return nil
+			},
+		},
+	))
 }

@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,14 +20,25 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// adminConfig is a provider block of the empty organization's administrator.
-func adminConfig(env *acctest.Environment) string {
+// adminSettings are the provider settings of the empty organization's administrator.
+func adminSettings(env *acctest.Environment) acctest.ProviderSettings {
 	settings := env.Settings
 	settings.Token = sandbox.AdminToken
 	settings.OrganizationID = sandbox.EmptyOrganizationID
 	settings.ProjectID = ""
 
-	return settings.Config()
+	return settings
+}
+
+// adminConfig is a provider block of the empty organization's administrator.
+func adminConfig(env *acctest.Environment) string {
+	return adminSettings(env).Config()
+}
+
+// actAsAdmin makes env's provider blocks, and so its CLIs, the empty organization's
+// administrator's.
+func actAsAdmin(env *acctest.Environment) {
+	env.Settings = adminSettings(env)
 }
 
 // adminCLI is a CLI whose configuration is the administrator's provider block and
@@ -41,15 +53,21 @@ func adminCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CL
 	return cli
 }
 
-func stackConfig(env *acctest.Environment, description string) string {
-	return adminConfig(env) + `
+// userGroup is a group called name with the user role, for projects, users and
+// service accounts to be in, and the look-up of the roles.
+func userGroup(name string) string {
+	return fmt.Sprintf(`
 data "unikorn_roles" "all" {}
 
-resource "unikorn_group" "team" {
-  name     = "team"
+resource "unikorn_group" %[1]q {
+  name     = %[1]q
   role_ids = [data.unikorn_roles.all.ids["user"]]
 }
+`, name)
+}
 
+func stackConfig(env *acctest.Environment, description string) string {
+	return adminConfig(env) + userGroup("team") + `
 resource "unikorn_project" "team" {
   name        = "team"
   description = ` + acctest.Quote(description) + `
@@ -82,55 +100,50 @@ func TestAccIdentityStack(t *testing.T) {
 
 	var stateFile string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: stackConfig(env, "first"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("unikorn_project.team", tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
-					statecheck.ExpectKnownValue("unikorn_service_account.ci", tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
-					statecheck.ExpectKnownValue("data.unikorn_quotas.organization", tfjsonpath.New("quotas").AtMapKey("servers").AtMapKey("free"), knownvalue.Int64Exact(10)),
-					// A look-up's description is null when the object has none; its tags are
-					// always a map, empty when it has none.
-					statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("description"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
-					statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("description"), knownvalue.StringExact("first")),
-					statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
-				},
-				Check: func(s *terraform.State) error {
-					stateFile = s.RootModule().Resources["unikorn_service_account.ci"].Primary.ID
-					return nil
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: stackConfig(env, "first"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("unikorn_project.team", tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
+				statecheck.ExpectKnownValue("unikorn_service_account.ci", tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
+				statecheck.ExpectKnownValue("data.unikorn_quotas.organization", tfjsonpath.New("quotas").AtMapKey("servers").AtMapKey("free"), knownvalue.Int64Exact(10)),
+				// A look-up's description is null when the object has none; its tags are
+				// always a map, empty when it has none.
+				statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("description"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.unikorn_group.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
+				statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("description"), knownvalue.StringExact("first")),
+				statecheck.ExpectKnownValue("data.unikorn_project.team", tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 			},
-			{
-				Config: stackConfig(env, "second"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("unikorn_project.team", plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("unikorn_project.team", tfjsonpath.New("description"), knownvalue.StringExact("second")),
-					// The account's membership, kept on the group, shows there once refreshed.
-					statecheck.ExpectKnownValue("unikorn_group.team", tfjsonpath.New("service_account_ids"), knownvalue.SetSizeExact(1)),
-				},
-			},
-			{
-				ResourceName: "unikorn_project.team", ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return sandbox.EmptyOrganizationID + "/" + s.RootModule().Resources["unikorn_project.team"].Primary.ID, nil
-				},
-				ImportStateVerifyIgnore: []string{"timeouts"},
-				Config:                  stackConfig(env, "second"),
-			},
-			{
-				ResourceName: "unikorn_service_account.ci", ImportState: true, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts"},
-				Config:                  stackConfig(env, "second"),
+			Check: func(s *terraform.State) error {
+				stateFile = s.RootModule().Resources["unikorn_service_account.ci"].Primary.ID
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config: stackConfig(env, "second"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("unikorn_project.team", plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("unikorn_project.team", tfjsonpath.New("description"), knownvalue.StringExact("second")),
+				// The account's membership, kept on the group, shows there once refreshed.
+				statecheck.ExpectKnownValue("unikorn_group.team", tfjsonpath.New("service_account_ids"), knownvalue.SetSizeExact(1)),
+			},
+		},
+		resource.TestStep{
+			ResourceName: "unikorn_project.team", ImportState: true, ImportStateVerify: true,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return sandbox.EmptyOrganizationID + "/" + s.RootModule().Resources["unikorn_project.team"].Primary.ID, nil
+			},
+			ImportStateVerifyIgnore: []string{"timeouts"},
+			Config:                  stackConfig(env, "second"),
+		},
+		resource.TestStep{
+			ResourceName: "unikorn_service_account.ci", ImportState: true, ImportStateVerify: true,
+			ImportStateVerifyIgnore: []string{"timeouts"},
+			Config:                  stackConfig(env, "second"),
+		},
+	))
 
 	require.NotEmpty(t, stateFile)
 }
@@ -144,19 +157,14 @@ func TestAccProjectCreateNeedsTheAdministratorRole(t *testing.T) {
 	settings := env.Settings
 	settings.Token = sandbox.DefaultToken
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: settings.Config() + `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: settings.Config() + `
 resource "unikorn_project" "team" {
   name = "team"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)identity:projects.*create.*administrator`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)identity:projects.*create.*administrator`),
+	}))
 }
 
 // tokenAbsent fails when the token appears anywhere in the state file.

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
 // Configuration that `terraform query` generates for projects, groups and service
@@ -17,22 +16,9 @@ func TestAccQueryGeneratesIdentityConfigurationThatImports(t *testing.T) {
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
+	actAsAdmin(env)
 
-	admin := env.Settings
-	admin.Token = sandbox.AdminToken
-	admin.OrganizationID = sandbox.EmptyOrganizationID
-	admin.ProjectID = ""
-	env.Settings = admin
-
-	creator := env.CLI(t, `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "found" {
-  name     = "found"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+	made := userGroup("found") + `
 resource "unikorn_project" "found" {
   name        = "found"
   description = "found by a query"
@@ -44,11 +30,7 @@ resource "unikorn_service_account" "found" {
   name      = "found"
   group_ids = [unikorn_group.found.id]
 }
-`)
-	creator.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
-
-	importer := env.CLI(t, "")
+`
 
 	var queries string
 	for _, kind := range []string{"unikorn_project", "unikorn_group", "unikorn_service_account"} {
@@ -63,27 +45,17 @@ list %q "found" {
 `, kind)
 	}
 
-	importer.WriteFile("find.tfquery.hcl", queries)
-	found := importer.Run("query", "-generate-config-out=generated.tf")
-	generated := importer.ReadFile("generated.tf")
+	query := env.QueryWhatOthersMade(t, made, queries)
 
-	assert.Contains(t, found, "found (")
-	assert.Contains(t, generated, "identity = {")
-	assert.Regexp(t, `resource "unikorn_project"`, generated)
-	assert.Regexp(t, `resource "unikorn_group"`, generated)
-	assert.Regexp(t, `resource "unikorn_service_account"`, generated)
-	assert.NotContains(t, generated, "administrators", "the name filter leaves the organization's own group out")
+	assert.Contains(t, query.Output, "found (")
+	assert.Regexp(t, `resource "unikorn_project"`, query.Generated)
+	assert.Regexp(t, `resource "unikorn_group"`, query.Generated)
+	assert.Regexp(t, `resource "unikorn_service_account"`, query.Generated)
+	assert.NotContains(t, query.Generated, "administrators", "the name filter leaves the organization's own group out")
+	assert.Contains(t, query.Plan, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.")
+	assert.Contains(t, query.Plan, `description     = "found by a query"`)
 
-	plan := importer.Run("plan", "-input=false")
-	assert.Contains(t, plan, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.")
-	assert.Contains(t, plan, `description     = "found by a query"`)
-
-	importer.Run("apply", "-auto-approve", "-input=false")
-	// The importer now manages them; it destroys them before the creator, which then
-	// finds them gone.
-	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
-
-	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+	query.ImportLeavesNothingToDo(t)
 }
 
 // Configuration that `terraform query` generates for a user, found by its subject,
@@ -93,16 +65,9 @@ func TestAccQueryGeneratesUserConfigurationThatImports(t *testing.T) {
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
-	acctest.SkipUnlessSupported(t, acctest.ListResources)
+	actAsAdmin(env)
 
-	creator := adminCLI(t, env, `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "found" {
-  name     = "found"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+	made := userGroup("found") + `
 resource "unikorn_user" "found" {
   subject   = "found@example.com"
   group_ids = [unikorn_group.found.id]
@@ -111,12 +76,9 @@ resource "unikorn_user" "found" {
 resource "unikorn_user" "other" {
   subject = "other@example.com"
 }
-`)
-	creator.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { creator.Run("destroy", "-auto-approve", "-input=false") })
+`
 
-	importer := adminCLI(t, env, "")
-	importer.WriteFile("find.tfquery.hcl", `
+	query := env.QueryWhatOthersMade(t, made, `
 list "unikorn_user" "found" {
   provider         = unikorn
   include_resource = true
@@ -125,19 +87,11 @@ list "unikorn_user" "found" {
   }
 }
 `)
-	found := importer.Run("query", "-generate-config-out=generated.tf")
-	generated := importer.ReadFile("generated.tf")
 
-	assert.Contains(t, found, "found@example.com (")
-	assert.NotContains(t, found, "other@example.com", "the subject filter leaves the other user out")
-	assert.Contains(t, generated, "identity = {")
-	assert.Regexp(t, `resource "unikorn_user"`, generated)
+	assert.Contains(t, query.Output, "found@example.com (")
+	assert.NotContains(t, query.Output, "other@example.com", "the subject filter leaves the other user out")
+	assert.Regexp(t, `resource "unikorn_user"`, query.Generated)
+	assert.Contains(t, query.Plan, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
 
-	plan := importer.Run("plan", "-input=false")
-	assert.Contains(t, plan, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.")
-
-	importer.Run("apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { importer.Run("destroy", "-auto-approve", "-input=false") })
-
-	assert.Contains(t, importer.Run("plan", "-input=false", "-detailed-exitcode"), "No changes.")
+	query.ImportLeavesNothingToDo(t)
 }

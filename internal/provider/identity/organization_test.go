@@ -152,6 +152,23 @@ func stateResource(t *testing.T, state, address string) map[string]any {
 	return nil
 }
 
+// builtInTheEmptyOrganization checks that the sandbox records each of built, the state
+// attributes of a resource by the sandbox's kind of its object, in the empty
+// organization.
+func builtInTheEmptyOrganization(t *testing.T, env *acctest.Environment, built map[string]map[string]any) {
+	t.Helper()
+
+	recorded := map[string]string{}
+	for _, object := range env.LeftBehind(t) {
+		recorded[object.Kind+" "+object.ID] = object.OrganizationID
+	}
+
+	for kind, attributes := range built {
+		record := kind + " " + attribute(t, attributes, "id")
+		assert.Equal(t, sandbox.EmptyOrganizationID, recorded[record], "%s is in the sandbox's records", record)
+	}
+}
+
 // attribute returns a string attribute of a resource in a state file.
 func attribute(t *testing.T, attributes map[string]any, name string) string {
 	t.Helper()
@@ -251,19 +268,12 @@ resource "unikorn_compute_instance" "web" {
 	assert.Equal(t, project["id"], instance["project_id"])
 	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
-	built := map[string]string{}
-	for _, object := range env.LeftBehind(t) {
-		built[object.Kind+" "+object.ID] = object.OrganizationID
-	}
-
-	for _, record := range []string{
-		sandbox.ObjectProject + " " + attribute(t, project, "id"),
-		sandbox.ObjectServiceAccount + " " + attribute(t, account, "id"),
-		sandbox.ObjectNetwork + " " + attribute(t, network, "id"),
-		sandbox.ObjectInstance + " " + attribute(t, instance, "id"),
-	} {
-		assert.Equal(t, sandbox.EmptyOrganizationID, built[record], "%s is in the sandbox's records", record)
-	}
+	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+		sandbox.ObjectProject:        project,
+		sandbox.ObjectServiceAccount: account,
+		sandbox.ObjectNetwork:        network,
+		sandbox.ObjectInstance:       instance,
+	})
 
 	// A later run opens the sealed token again, with no request, and finds nothing to do.
 	cli.Run("plan", "-input=false", "-detailed-exitcode")
@@ -348,19 +358,12 @@ resource "unikorn_compute_instance" "web" {
 
 	assert.True(t, found, "identity lists the colleague")
 
-	built := map[string]string{}
-	for _, object := range env.LeftBehind(t) {
-		built[object.Kind+" "+object.ID] = object.OrganizationID
-	}
-
-	for _, record := range []string{
-		sandbox.ObjectGroup + " " + attribute(t, group, "id"),
-		sandbox.ObjectUser + " " + attribute(t, user, "id"),
-		sandbox.ObjectImage + " " + attribute(t, image, "id"),
-		sandbox.ObjectInstance + " " + attribute(t, instance, "id"),
-	} {
-		assert.Equal(t, sandbox.EmptyOrganizationID, built[record], "%s is in the sandbox's records", record)
-	}
+	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+		sandbox.ObjectGroup:    group,
+		sandbox.ObjectUser:     user,
+		sandbox.ObjectImage:    image,
+		sandbox.ObjectInstance: instance,
+	})
 
 	cli.Run("plan", "-input=false", "-detailed-exitcode")
 

@@ -178,22 +178,10 @@ func TestAccLostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
 	_, encodedKey := newSealKey(t)
 
 	config := func(trigger string) string {
-		settings := env.Settings
-		settings.Token = sandbox.AdminToken
-		settings.OrganizationID = sandbox.EmptyOrganizationID
-		settings.ProjectID = ""
-
-		provider := settings.Config()
+		provider := adminConfig(env)
 		provider = provider[:len(provider)-2] + "  token_seal_key = " + acctest.Quote(encodedKey) + "\n}\n"
 
-		return provider + `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "team" {
-  name     = "team"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+		return provider + userGroup("team") + `
 resource "unikorn_service_account" "lost" {
   name             = "lost"
   group_ids        = [unikorn_group.team.id]
@@ -202,43 +190,38 @@ resource "unikorn_service_account" "lost" {
 `
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					env.AddFault(t, sandbox.FaultRule{
-						Method: "POST", Route: "/api/v1/organizations/{organizationID}/serviceaccounts",
-						Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
-					})
-				},
-				Config: config("1"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("unikorn_service_account.lost", tfjsonpath.New("sealed_token"), knownvalue.Null()),
-				},
-				Check: func(*terraform.State) error {
-					kinds := map[string]int{}
-					for _, object := range env.LeftBehind(t) {
-						kinds[object.Kind]++
-					}
-
-					assert.Equal(t, map[string]int{sandbox.ObjectGroup: 1, sandbox.ObjectServiceAccount: 1}, kinds, "one account, adopted")
-
-					return nil
-				},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			PreConfig: func() {
+				env.AddFault(t, sandbox.FaultRule{
+					Method: "POST", Route: "/api/v1/organizations/{organizationID}/serviceaccounts",
+					Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
+				})
 			},
-			{
-				Config: config("2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("unikorn_service_account.lost", plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("unikorn_service_account.lost", tfjsonpath.New("sealed_token"),
-						knownvalue.StringRegexp(regexp.MustCompile(`^unikorn-sealed-v1:`))),
-				},
+			Config: config("1"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("unikorn_service_account.lost", tfjsonpath.New("sealed_token"), knownvalue.Null()),
+			},
+			Check: func(*terraform.State) error {
+				kinds := map[string]int{}
+				for _, object := range env.LeftBehind(t) {
+					kinds[object.Kind]++
+				}
+
+				assert.Equal(t, map[string]int{sandbox.ObjectGroup: 1, sandbox.ObjectServiceAccount: 1}, kinds, "one account, adopted")
+
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config: config("2"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("unikorn_service_account.lost", plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("unikorn_service_account.lost", tfjsonpath.New("sealed_token"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^unikorn-sealed-v1:`))),
+			},
+		},
+	))
 }

@@ -25,14 +25,7 @@ const userAddress = "unikorn_user.alice"
 // userConfig is a group and a user in it, of subject and state (empty: unset), and
 // the look-ups of the user and of the organization.
 func userConfig(env *acctest.Environment, subject, state string) string {
-	config := adminConfig(env) + `
-data "unikorn_roles" "all" {}
-
-resource "unikorn_group" "team" {
-  name     = "team"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
+	config := adminConfig(env) + userGroup("team") + `
 resource "unikorn_user" "alice" {
   subject   = ` + acctest.Quote(subject) + `
   group_ids = [unikorn_group.team.id]
@@ -97,104 +90,99 @@ func TestAccUser(t *testing.T) {
 
 	admin := env.ClientAs(t, sandbox.AdminToken)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: userConfig(env, "alice@example.com", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("active")),
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
-					statecheck.CompareValuePairs("data.unikorn_user.alice", tfjsonpath.New("id"), userAddress, tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.CompareValuePairs("data.unikorn_user.by_id", tfjsonpath.New("subject"), userAddress, tfjsonpath.New("subject"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
-					statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("last_active"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
-					statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("name"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("organization_type"), knownvalue.NotNull()),
-				},
-				Check: keepID,
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: userConfig(env, "alice@example.com", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("active")),
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
+				statecheck.CompareValuePairs("data.unikorn_user.alice", tfjsonpath.New("id"), userAddress, tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.CompareValuePairs("data.unikorn_user.by_id", tfjsonpath.New("subject"), userAddress, tfjsonpath.New("subject"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("group_ids"), knownvalue.SetSizeExact(1)),
+				statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("last_active"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("id"), knownvalue.StringExact(sandbox.EmptyOrganizationID)),
+				statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("name"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.unikorn_organization.this", tfjsonpath.New("organization_type"), knownvalue.NotNull()),
 			},
-			{
-				Config: userConfig(env, "alice@example.com", "suspended"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
-					statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
-				},
-				Check: func(s *terraform.State) error {
-					before := id
-					if err := keepID(s); err != nil {
-						return err
-					}
+			Check: keepID,
+		},
+		resource.TestStep{
+			Config: userConfig(env, "alice@example.com", "suspended"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
+				statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
+			},
+			Check: func(s *terraform.State) error {
+				before := id
+				if err := keepID(s); err != nil {
+					return err
+				}
 
-					assert.Equal(t, before, id, "a change of state is made in place")
+				assert.Equal(t, before, id, "a change of state is made in place")
 
-					return nil
-				},
-			},
-			{
-				Config: userConfig(env, "alice.b@example.com", "suspended"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("subject"), knownvalue.StringExact("alice.b@example.com")),
-				},
-				Check: keepID,
-			},
-			{ResourceName: userAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
-			{
-				ResourceName: userAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"},
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return sandbox.EmptyOrganizationID + "/" + s.RootModule().Resources[userAddress].Primary.ID, nil
-				},
-			},
-			{ResourceName: userAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
-			{
-				// A state changed outside Terraform is planned back.
-				PreConfig: func() {
-					user := userOf(t, env, id)
-					_, err := admin.UpdateUser(context.Background(), sandbox.EmptyOrganizationID, id, unikorn.UserWrite{
-						Spec: unikorn.UserSpec{Subject: user.Spec.Subject, State: unikorn.UserPending, GroupIDs: user.Spec.GroupIDs},
-					})
-					require.NoError(t, err)
-				},
-				Config: userConfig(env, "alice.b@example.com", "suspended"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
-				},
-			},
-			{
-				// A user deleted outside Terraform is made again.
-				PreConfig: func() {
-					require.NoError(t, admin.DeleteUser(context.Background(), sandbox.EmptyOrganizationID, id))
-				},
-				Config: userConfig(env, "alice.b@example.com", "suspended"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionCreate),
-				}},
-				Check: func(s *terraform.State) error {
-					before := id
-					if err := keepID(s); err != nil {
-						return err
-					}
-
-					assert.NotEqual(t, before, id, "the user is made anew")
-
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+		resource.TestStep{
+			Config: userConfig(env, "alice.b@example.com", "suspended"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("subject"), knownvalue.StringExact("alice.b@example.com")),
+			},
+			Check: keepID,
+		},
+		resource.TestStep{ResourceName: userAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+		resource.TestStep{
+			ResourceName: userAddress, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"},
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return sandbox.EmptyOrganizationID + "/" + s.RootModule().Resources[userAddress].Primary.ID, nil
+			},
+		},
+		resource.TestStep{ResourceName: userAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		resource.TestStep{
+			// A state changed outside Terraform is planned back.
+			PreConfig: func() {
+				user := userOf(t, env, id)
+				_, err := admin.UpdateUser(context.Background(), sandbox.EmptyOrganizationID, id, unikorn.UserWrite{
+					Spec: unikorn.UserSpec{Subject: user.Spec.Subject, State: unikorn.UserPending, GroupIDs: user.Spec.GroupIDs},
+				})
+				require.NoError(t, err)
+			},
+			Config: userConfig(env, "alice.b@example.com", "suspended"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
+			},
+		},
+		resource.TestStep{
+			// A user deleted outside Terraform is made again.
+			PreConfig: func() {
+				require.NoError(t, admin.DeleteUser(context.Background(), sandbox.EmptyOrganizationID, id))
+			},
+			Config: userConfig(env, "alice.b@example.com", "suspended"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionCreate),
+			}},
+			Check: func(s *terraform.State) error {
+				before := id
+				if err := keepID(s); err != nil {
+					return err
+				}
+
+				assert.NotEqual(t, before, id, "the user is made anew")
+
+				return nil
+			},
+		},
+	))
 
 	assert.False(t, slices.ContainsFunc(usersOf(t, env), func(user unikorn.User) bool {
 		return user.Spec.Subject == "alice@example.com" || user.Spec.Subject == "alice.b@example.com"

@@ -65,28 +65,22 @@ data "unikorn_images" "ubuntu_owned" {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + imageBlock(env, uri, "first", "") + fmt.Sprintf(lookups, acctest.Quote(env.RegionID)),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				has("data.unikorn_images.all", true),
-				has("data.unikorn_images.owned", true),
-				has("data.unikorn_images.catalogue", false),
-				has("data.unikorn_images.ubuntu_owned", true),
-				resource.TestCheckResourceAttr("data.unikorn_images.owned", "images.#", "1"),
-				// The catalogue's own images are there, and not among the owned.
-				resource.TestCheckResourceAttrWith("data.unikorn_images.catalogue", "images.#", func(value string) error {
-					if value == "0" {
-						return fmt.Errorf("the catalogue's images are missing")
-					}
+	resource.ParallelTest(t, testCase(t, env, resource.TestStep{
+		Config: env.ProviderConfig() + imageBlock(env, uri, "first", "") + fmt.Sprintf(lookups, acctest.Quote(env.RegionID)),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			has("data.unikorn_images.all", true),
+			has("data.unikorn_images.owned", true),
+			has("data.unikorn_images.catalogue", false),
+			has("data.unikorn_images.ubuntu_owned", true),
+			resource.TestCheckResourceAttr("data.unikorn_images.owned", "images.#", "1"),
+			// The catalogue's own images are there, and not among the owned.
+			resource.TestCheckResourceAttrWith("data.unikorn_images.catalogue", "images.#", func(value string) error {
+				if value == "0" {
+					return fmt.Errorf("the catalogue's images are missing")
+				}
 
-					return nil
-				}),
-			),
-		}},
-	})
+				return nil
+			}),
+		),
+	}))
 }

@@ -62,6 +62,16 @@ func checkNothingLeft(t *testing.T, env *acctest.Environment) resource.TestCheck
 	}
 }
 
+// testCase is the frame of the image's acceptance tests: each ends with nothing left.
+func testCase(t *testing.T, env *acctest.Environment, steps ...resource.TestStep) resource.TestCase {
+	t.Helper()
+
+	test := env.TestCase(t, steps...)
+	test.CheckDestroy = checkNothingLeft(t, env)
+
+	return test
+}
+
 func imageID(s *terraform.State) string { return s.RootModule().Resources[imageAddress].Primary.ID }
 
 // TestAccImageResource_lifecycle imports an image from a URL and waits until it is
@@ -76,61 +86,55 @@ func TestAccImageResource_lifecycle(t *testing.T) {
 
 	var firstID string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("state"), knownvalue.StringExact(unikorn.ImageReady)),
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("size_gib"), knownvalue.Int64Exact(7)),
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("organization_id"),
-						knownvalue.StringExact(env.Settings.OrganizationID)),
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("os").AtMapKey("codename"), knownvalue.StringExact("noble")),
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("os").AtMapKey("variant"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("gpu"), knownvalue.Null()),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrSet(imageAddress, "creation_time"),
-					func(s *terraform.State) error { firstID = imageID(s); return nil },
-				),
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("state"), knownvalue.StringExact(unikorn.ImageReady)),
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("size_gib"), knownvalue.Int64Exact(7)),
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("organization_id"),
+					knownvalue.StringExact(env.Settings.OrganizationID)),
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("os").AtMapKey("codename"), knownvalue.StringExact("noble")),
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("os").AtMapKey("variant"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("gpu"), knownvalue.Null()),
 			},
-			// Region does not keep the URI: an imported image takes the configured one.
-			{
-				ResourceName: imageAddress, ImportState: true, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts", "uri"},
-			},
-			// Imported by identity, the image takes the configured URI in place: an
-			// update, never a replacement.
-			{
-				ResourceName: imageAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
-				ExpectNonEmptyPlan: true,
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionUpdate),
-				}},
-			},
-			{
-				Config: env.ProviderConfig() + imageBlock(env, uri, "second", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: func(s *terraform.State) error {
-					if imageID(s) == firstID {
-						return fmt.Errorf("a new description kept image %s", firstID)
-					}
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrSet(imageAddress, "creation_time"),
+				func(s *terraform.State) error { firstID = imageID(s); return nil },
+			),
+		},
+		// Region does not keep the URI: an imported image takes the configured one.
+		resource.TestStep{
+			ResourceName: imageAddress, ImportState: true, ImportStateVerify: true,
+			ImportStateVerifyIgnore: []string{"timeouts", "uri"},
+		},
+		// Imported by identity, the image takes the configured URI in place: an
+		// update, never a replacement.
+		resource.TestStep{
+			ResourceName: imageAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			ExpectNonEmptyPlan: true,
+			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionUpdate),
+			}},
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + imageBlock(env, uri, "second", ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: func(s *terraform.State) error {
+				if imageID(s) == firstID {
+					return fmt.Errorf("a new description kept image %s", firstID)
+				}
 
-					if left := env.LeftBehind(t); len(left) != 1 || left[0].ID != imageID(s) {
-						return fmt.Errorf("the sandbox holds %v, want only image %s", left, imageID(s))
-					}
+				if left := env.LeftBehind(t); len(left) != 1 || left[0].ID != imageID(s) {
+					return fmt.Errorf("the sandbox holds %v, want only image %s", left, imageID(s))
+				}
 
-					return nil
-				},
+				return nil
 			},
 		},
-	})
+	))
 }
 
 // TestAccImageResource_importedTakesTheURI forgets an image, then imports it again
@@ -144,21 +148,16 @@ func TestAccImageResource_importedTakesTheURI(t *testing.T) {
 	// The image's ID, for the import block, once the first step has made it.
 	variables := config.Variables{}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
-				Check: func(s *terraform.State) error {
-					variables["image_id"] = config.StringVariable(imageID(s))
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{
+			Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
+			Check: func(s *terraform.State) error {
+				variables["image_id"] = config.StringVariable(imageID(s))
 
-					return nil
-				},
+				return nil
 			},
-			{Config: env.ProviderConfig() + `
+		},
+		resource.TestStep{Config: env.ProviderConfig() + `
 removed {
   from = unikorn_image.golden
   lifecycle {
@@ -166,9 +165,9 @@ removed {
   }
 }
 `},
-			{
-				ConfigVariables: variables,
-				Config: env.ProviderConfig() + imageBlock(env, uri, "first", "") + `
+		resource.TestStep{
+			ConfigVariables: variables,
+			Config: env.ProviderConfig() + imageBlock(env, uri, "first", "") + `
 variable "image_id" {
   type = string
 }
@@ -178,15 +177,14 @@ import {
   id = var.image_id
 }
 `,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("uri"), knownvalue.StringExact(uri)),
-				},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(imageAddress, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(imageAddress, tfjsonpath.New("uri"), knownvalue.StringExact(uri)),
 			},
 		},
-	})
+	))
 }
 
 // TestAccImageResource_importMissing: an ID no region of the organization has is
@@ -195,17 +193,13 @@ func TestAccImageResource_importMissing(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config:        env.ProviderConfig() + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
-			ResourceName:  imageAddress,
-			ImportState:   true,
-			ImportStateId: "f0000000-0000-4000-8000-000000000000",
-			ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
-		}},
-	})
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config:        env.ProviderConfig() + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
+		ResourceName:  imageAddress,
+		ImportState:   true,
+		ImportStateId: "f0000000-0000-4000-8000-000000000000",
+		ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
+	}))
 }
 
 // TestAccImageResource_invalid refuses at plan, on the attribute, what region would
@@ -216,27 +210,23 @@ func TestAccImageResource_invalid(t *testing.T) {
 
 	valid := imageBlock(env, "https://images.example.com/golden.raw", "first", "")
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config:      env.ProviderConfig() + regexp.MustCompile(`name           = "golden"`).ReplaceAllString(valid, `name = "-golden"`),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)"-golden" is not a valid image name`),
-			},
-			{
-				Config:      env.ProviderConfig() + imageBlock(env, "ftp://images.example.com/golden.raw", "first", ""),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)uri.*must be an http or https URL`),
-			},
-			{
-				Config:      env.ProviderConfig() + regexp.MustCompile(`"x86_64"`).ReplaceAllString(valid, `"arm64"`),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)architecture.*value must be one of`),
-			},
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config:      env.ProviderConfig() + regexp.MustCompile(`name           = "golden"`).ReplaceAllString(valid, `name = "-golden"`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)"-golden" is not a valid image name`),
 		},
-	})
+		resource.TestStep{
+			Config:      env.ProviderConfig() + imageBlock(env, "ftp://images.example.com/golden.raw", "first", ""),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)uri.*must be an http or https URL`),
+		},
+		resource.TestStep{
+			Config:      env.ProviderConfig() + regexp.MustCompile(`"x86_64"`).ReplaceAllString(valid, `"arm64"`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)architecture.*value must be one of`),
+		},
+	))
 
 	assert.Empty(t, env.LeftBehind(t), "nothing was imported")
 }
@@ -250,16 +240,11 @@ func TestAccImageResource_failed(t *testing.T) {
 	uri := "https://images.example.com/broken.raw"
 	env.SetImageSource(t, sandbox.ImageSource{URI: uri, Outcome: sandbox.ImageSourceFailed})
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps: []resource.TestStep{{
-			Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
-			ExpectError: regexp.MustCompile(`(?s)Unable to create the image.*could not import the image from\s+` +
-				regexp.QuoteMeta(uri) + `.*Nothing is left behind`),
-		}},
-	})
+	resource.ParallelTest(t, testCase(t, env, resource.TestStep{
+		Config: env.ProviderConfig() + imageBlock(env, uri, "first", ""),
+		ExpectError: regexp.MustCompile(`(?s)Unable to create the image.*could not import the image from\s+` +
+			regexp.QuoteMeta(uri) + `.*Nothing is left behind`),
+	}))
 
 	assert.Empty(t, env.LeftBehind(t), "the failed image was deleted")
 }
@@ -286,37 +271,31 @@ resource "unikorn_compute_instance" "booted" {
 		// The image's ID, written out in the second step's configuration.
 		variables := config.Variables{}
 
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			CheckDestroy:             checkNothingLeft(t, env),
-			Steps: []resource.TestStep{
-				{
-					Config: env.ProviderConfig() + imageBlock(env, uri, "first", `  timeouts = { delete = "30s" }`) +
-						instance("unikorn_image.golden.id"),
-					Check: resource.ComposeAggregateTestCheckFunc(
-						resource.TestCheckResourceAttrPair("unikorn_compute_instance.booted", "image_id", imageAddress, "id"),
-						func(s *terraform.State) error {
-							variables["image_id"] = config.StringVariable(imageID(s))
+		resource.ParallelTest(t, testCase(t, env,
+			resource.TestStep{
+				Config: env.ProviderConfig() + imageBlock(env, uri, "first", `  timeouts = { delete = "30s" }`) +
+					instance("unikorn_image.golden.id"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair("unikorn_compute_instance.booted", "image_id", imageAddress, "id"),
+					func(s *terraform.State) error {
+						variables["image_id"] = config.StringVariable(imageID(s))
 
-							return nil
-						},
-					),
-				},
-				{
-					// The instance keeps the image's ID, written out; the image leaves the
-					// configuration, and its delete is refused.
-					ConfigVariables: variables,
-					Config: env.ProviderConfig() + `
+						return nil
+					},
+				),
+			},
+			resource.TestStep{
+				// The instance keeps the image's ID, written out; the image leaves the
+				// configuration, and its delete is refused.
+				ConfigVariables: variables,
+				Config: env.ProviderConfig() + `
 variable "image_id" {
   type = string
 }
 ` + instance("var.image_id"),
-					ExpectError: regexp.MustCompile(`(?s)Unable to delete the image.*while\s+instance\s+"booted"\s+\(.*waiting\s+would\s+not\s+help`),
-				},
+				ExpectError: regexp.MustCompile(`(?s)Unable to delete the image.*while\s+instance\s+"booted"\s+\(.*waiting\s+would\s+not\s+help`),
 			},
-		})
+		))
 	}, acctest.Production(t))
 }
 
@@ -326,35 +305,22 @@ func TestAccImageResource_importSnapshotRefused(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	snapshot := fmt.Sprintf(`
-resource "unikorn_compute_instance" "web" {
-  name       = "web"
-  network_id = %[1]s
-  flavor_id  = %[2]s
-  image_id   = %[3]s
-}
-
+	snapshot := env.WebInstance() + `
 resource "unikorn_snapshot" "web" {
   instance_id = unikorn_compute_instance.web.id
   name        = "web"
 }
-`, acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+`
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps: []resource.TestStep{
-			{Config: env.ProviderConfig() + snapshot},
-			{
-				Config:       env.ProviderConfig() + snapshot + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
-				ResourceName: imageAddress, ImportState: true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, nil
-				},
-				ExpectError: regexp.MustCompile(`(?s)A snapshot image.*was\s+made\s+from\s+compute\s+instance.*Import it as a\s+unikorn_snapshot`),
+	resource.ParallelTest(t, testCase(t, env,
+		resource.TestStep{Config: env.ProviderConfig() + snapshot},
+		resource.TestStep{
+			Config:       env.ProviderConfig() + snapshot + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
+			ResourceName: imageAddress, ImportState: true,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, nil
 			},
+			ExpectError: regexp.MustCompile(`(?s)A snapshot image.*was\s+made\s+from\s+compute\s+instance.*Import it as a\s+unikorn_snapshot`),
 		},
-	})
+	))
 }

@@ -121,17 +121,14 @@ func checkSandbox(check func() error) resource.TestCheckFunc {
 	return func(*terraform.State) error { return check() }
 }
 
-// testCase is the common frame of the instance's acceptance tests.
+// testCase is the frame of the instance's acceptance tests: each ends with nothing left.
 func testCase(t *testing.T, env *acctest.Environment, steps ...resource.TestStep) resource.TestCase {
 	t.Helper()
 
-	return resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		CheckDestroy:             checkNothingLeft(t, env),
-		Steps:                    steps,
-	}
+	test := env.TestCase(t, steps...)
+	test.CheckDestroy = checkNothingLeft(t, env)
+
+	return test
 }
 
 // deleteServerBehindTerraform deletes an instance's server through the API, as a

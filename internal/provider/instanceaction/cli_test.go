@@ -22,7 +22,7 @@ func TestAccActions_invokeFromCLI(t *testing.T) {
 	id, err := unikorn.DeriveServerID(env.NetworkID, "web")
 	require.NoError(t, err)
 
-	cli := env.CLI(t, instance(env)+powerAction("stop", "stop")+snapshotAction(""))
+	cli := env.CLI(t, env.WebInstance()+powerAction("stop", "stop")+snapshotAction(""))
 	cli.Run("apply", "-auto-approve", "-input=false")
 
 	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })

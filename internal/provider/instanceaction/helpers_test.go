@@ -21,19 +21,6 @@ const (
 	routeSnapshot   = "POST /api/v2/servers/{serverID}/snapshot"
 )
 
-// instance is the compute instance web on the environment's network, on which the
-// tests act.
-func instance(env *acctest.Environment) string {
-	return `
-resource "unikorn_compute_instance" "web" {
-  name       = "web"
-  network_id = ` + acctest.Quote(env.NetworkID) + `
-  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
-  image_id   = ` + acctest.Quote(env.ImageID) + `
-}
-`
-}
-
 // powerAction is a power action on instance web.
 func powerAction(name, operation string) string {
 	return `

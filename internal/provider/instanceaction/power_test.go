@@ -21,7 +21,7 @@ func TestAccPower_stop(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		base := env.ProviderConfig() + instance(env) + powerAction("stop", "stop")
+		base := env.ProviderConfig() + env.WebInstance() + powerAction("stop", "stop")
 		powerState := statecheck.ExpectKnownValue("unikorn_compute_instance.web", tfjsonpath.New("power_state"), knownvalue.StringExact("Stopped"))
 
 		resource.ParallelTest(t, resource.TestCase{
@@ -69,7 +69,7 @@ func TestAccPower_transitions(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		base := env.ProviderConfig() + instance(env) +
+		base := env.ProviderConfig() + env.WebInstance() +
 			powerAction("stop", "stop") + powerAction("reboot", "reboot") +
 			powerAction("start", "start") + powerAction("hard_reboot", "hard_reboot") +
 			trigger("stop", "once", "action.unikorn_compute_instance_power.stop")

@@ -102,7 +102,7 @@ func TestAccSnapshot_bootFromSnapshot(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		base := env.ProviderConfig() + instance(env) + snapshotAction("") +
+		base := env.ProviderConfig() + env.WebInstance() + snapshotAction("") +
 			trigger("snapshot", "once", "action.unikorn_compute_instance_snapshot.web")
 
 		resource.ParallelTest(t, resource.TestCase{
@@ -156,7 +156,7 @@ func TestAccSnapshot_failures(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		base := env.ProviderConfig() + instance(env)
+		base := env.ProviderConfig() + env.WebInstance()
 		snapshot := func(input, extra string) string {
 			return snapshotAction(extra) + trigger("snapshot", input, "action.unikorn_compute_instance_snapshot.web")
 		}

@@ -42,23 +42,16 @@ func snapshotsSent(t *testing.T, env *acctest.Environment) int {
 // config is instance web on the environment's network and a snapshot of it, with
 // tags role = role.
 func config(env *acctest.Environment, name, role string) string {
-	return env.ProviderConfig() + fmt.Sprintf(`
-resource "unikorn_compute_instance" "web" {
-  name       = "web"
-  network_id = %[1]s
-  flavor_id  = %[2]s
-  image_id   = %[3]s
-}
-
+	return env.ProviderConfig() + env.WebInstance() + fmt.Sprintf(`
 resource "unikorn_snapshot" "golden" {
   instance_id = unikorn_compute_instance.web.id
-  name        = %[4]s
+  name        = %[1]s
   description = "web, ready to serve"
   tags = {
-    role = %[5]s
+    role = %[2]s
   }
 }
-`, acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID), acctest.Quote(name), acctest.Quote(role))
+`, acctest.Quote(name), acctest.Quote(role))
 }
 
 // snapshotsOf lists the images, in any state, made from instance web.
@@ -171,14 +164,11 @@ func TestAccSnapshotResource_invalidName(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
 			Config:      config(env, "-golden", "web"),
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)Invalid image name.*"-golden" is not a valid image name`),
-		}, {
+		}, resource.TestStep{
 			Config: env.ProviderConfig() + `
 resource "unikorn_snapshot" "golden" {
   instance_id = "c0000000-0000-4000-8000-000000000001"
@@ -188,7 +178,7 @@ resource "unikorn_snapshot" "golden" {
 `,
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)Invalid tag name.*reserved by Unikorn`),
-		}, {
+		}, resource.TestStep{
 			Config: env.ProviderConfig() + `
 resource "unikorn_snapshot" "golden" {
   instance_id = "c0000000-0000-4000-8000-000000000001"
@@ -196,8 +186,7 @@ resource "unikorn_snapshot" "golden" {
 }
 `,
 			ExpectError: regexp.MustCompile(`(?s)Unable to read the instance to snapshot.*The instance does not exist`),
-		}},
-	})
+		}))
 
 	assert.Zero(t, snapshotsSent(t, env), "nothing was snapshotted")
 }
@@ -315,13 +304,9 @@ resource "unikorn_snapshot" "golden" {
 `
 	refused := regexp.MustCompile(`(?s)Not a snapshot image.*` + regexp.QuoteMeta(env.ImageID) + `.*was\s+not\s+made\s+from\s+a\s+compute\s+instance`)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{Config: config, ResourceName: snapshotAddress, ImportState: true, ImportStateId: env.ImageID, ExpectError: refused},
-		},
-	})
+	resource.ParallelTest(t, env.TestCase(t,
+			resource.TestStep{Config: config, ResourceName: snapshotAddress, ImportState: true, ImportStateId: env.ImageID, ExpectError: refused},
+		))
 
 	assert.Zero(t, snapshotsSent(t, env), "nothing was snapshotted")
 }

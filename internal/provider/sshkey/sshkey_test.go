@@ -23,18 +23,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// instanceConfig is one instance on the environment's network, called web.
-func instanceConfig(env *acctest.Environment) string {
-	return `
-resource "unikorn_compute_instance" "web" {
-  name       = "web"
-  network_id = ` + acctest.Quote(env.NetworkID) + `
-  flavor_id  = ` + acctest.Quote(env.FlavorID) + `
-  image_id   = ` + acctest.Quote(env.ImageID) + `
-}
-`
-}
-
 // cloudKey reads the key of instance web straight from the API, as the expected value.
 func cloudKey(t *testing.T, env *acctest.Environment) string {
 	t.Helper()
@@ -79,7 +67,7 @@ func isCloudKey(t *testing.T, env *acctest.Environment, public bool) knownvalue.
 func TestAccSSHKey_ephemeralAndDataSource(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 
-		config := env.ProviderConfig() + instanceConfig(env) + `
+		config := env.ProviderConfig() + env.WebInstance() + `
 ephemeral "unikorn_compute_instance_ssh_key" "web" {
   instance_id = unikorn_compute_instance.web.id
 }
@@ -160,10 +148,10 @@ func TestAccSSHKey_neverInPlanOrState(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		keyFile := filepath.Join(t.TempDir(), "key")
 
-		cli := env.CLI(t, instanceConfig(env))
+		cli := env.CLI(t, env.WebInstance())
 		cli.Run("apply", "-auto-approve", "-input=false")
 
-		cli.WriteConfig(env.ProviderConfig() + instanceConfig(env) + `
+		cli.WriteConfig(env.ProviderConfig() + env.WebInstance() + `
 ephemeral "unikorn_compute_instance_ssh_key" "web" {
   instance_id = unikorn_compute_instance.web.id
 }
