@@ -212,7 +212,8 @@ func (l *life) requireNothingReplaced(p phase) {
 
 	stats := l.env.Stats(l.t)
 	for _, route := range l.subject.replaceRoutes {
-		require.Zero(l.t, stats.Routes[route]+stats.Internal[route], "%s replaced what it made (%s)", p, route)
+		require.Zero(l.t, stats.Routes[route]+stats.Internal[route], "%s replaced what it made (%s); the failed runs said:\n%s",
+			p, route, strings.Join(l.failures, "\n---\n"))
 	}
 }
 
