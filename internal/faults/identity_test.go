@@ -18,13 +18,14 @@ import (
 // life has a sandbox of its own, so one key serves them all.
 var identitySealKey = []byte("fault-matrix-seal-key-32-bytes!!")
 
-// identitySubject is a group, a project and a service account whose token is sealed
-// in state, made by the empty organization's administrator, updated (the group's and
-// the project's descriptions, and a rotation of the account's token), and destroyed.
+// identitySubject is a group, a project, a service account whose token is sealed in
+// state and a user in the group, made by the empty organization's administrator,
+// updated (the group's and the project's descriptions, a rotation of the account's
+// token, and the user suspended in place), and destroyed.
 func identitySubject() subject {
 	return subject{
 		name:   "identity",
-		what:   "a project, a group and a service account",
+		what:   "a project, a group, a service account and a user",
 		kept:   "exactly one of each, none replaced, the sealed token the account's current one",
 		config: identityConfig,
 		agree:  identityAgreement,
@@ -32,16 +33,21 @@ func identitySubject() subject {
 			"DELETE /api/v1/organizations/{organizationID}/projects/{projectID}",
 			"DELETE /api/v1/organizations/{organizationID}/groups/{groupid}",
 			"DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}",
+			"DELETE /api/v1/organizations/{organizationID}/users/{userID}",
 		},
 	}
 }
 
+// identityUserSubject is the user's subject: identity knows a user by it, and a
+// create whose answer was lost is adopted by it.
+const identityUserSubject = "alice@example.com"
+
 // identityConfig is the stack as the phase wants it, through a provider block of the
 // administrator's beside the environment's.
 func identityConfig(env *acctest.Environment, p phase) string {
-	description, generation := "first", "1"
+	description, generation, userState := "first", "1", "active"
 	if p != phaseCreate {
-		description, generation = "second", "2"
+		description, generation, userState = "second", "2", "suspended"
 	}
 
 	return fmt.Sprintf(`
@@ -79,9 +85,16 @@ resource "unikorn_service_account" "pipeline" {
   group_ids        = [unikorn_group.team.id]
   rotation_trigger = { generation = %[8]q }
 }
+
+resource "unikorn_user" "alice" {
+  provider  = unikorn.admin
+  subject   = %[9]q
+  group_ids = [unikorn_group.team.id]
+  state     = %[10]q
+}
 `, acctest.Quote(env.Settings.RegionEndpoint), acctest.Quote(env.Settings.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
 		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(env.Settings.RequestTimeout),
-		acctest.Quote(base64.StdEncoding.EncodeToString(identitySealKey)), description, generation)
+		acctest.Quote(base64.StdEncoding.EncodeToString(identitySealKey)), description, generation, identityUserSubject, userState)
 }
 
 // identityAgreement proves that the sandbox holds exactly the stack (one of each,
@@ -106,8 +119,15 @@ func identityAgreement(l *life, p phase) {
 		kinds[object.Kind]++
 	}
 
-	require.Equal(l.t, map[string]int{sandbox.ObjectProject: 1, sandbox.ObjectGroup: 1, sandbox.ObjectServiceAccount: 1}, kinds,
+	require.Equal(l.t, map[string]int{sandbox.ObjectProject: 1, sandbox.ObjectGroup: 1, sandbox.ObjectServiceAccount: 1, sandbox.ObjectUser: 1}, kinds,
 		"exactly the stack; the failed runs said:\n%s", strings.Join(l.failures, "\n---\n"))
+
+	for _, object := range made {
+		if object.Kind == sandbox.ObjectUser {
+			require.Equal(l.t, identityUserSubject, object.Name, "the user is the subject configured")
+			require.Contains(l.t, l.cli.Run("state", "show", "unikorn_user.alice"), object.ID, "the user in state")
+		}
+	}
 
 	var state struct {
 		Resources []struct {
@@ -130,9 +150,12 @@ func identityAgreement(l *life, p phase) {
 		account := resource.Instances[0].Attributes
 
 		if account.SealedToken == nil {
-			// Only a create whose answer was lost keeps no token, and says so.
+			// Only a create whose answer was lost keeps no token, and says so, in the run
+			// that adopted it: the one that succeeded, or a failed one whose other
+			// resources failed.
 			require.Equal(l.t, phaseCreate, p, "a rotation seals its token")
-			require.Contains(l.t, strings.Join(strings.Fields(l.succeeded), " "), "Service account created without its token")
+			require.Contains(l.t, strings.Join(strings.Fields(strings.Join(append(l.failures, l.succeeded), " ")), " "),
+				"Service account created without its token")
 
 			return
 		}

@@ -32,6 +32,9 @@ type subject struct {
 	// replaceRoutes are the requests that delete what the life made, whoever sends
 	// them: a create or an update must never send one.
 	replaceRoutes []string
+	// replacedIn is the phase whose configuration asks for a replacement, which may
+	// send them; none when everything the update changes changes in place.
+	replacedIn phase
 	// chargedFor is what an error must name when identity charged an allocation whose
 	// answer was lost; empty when the life never charges identity itself.
 	chargedFor func(env *acctest.Environment) string
@@ -45,7 +48,7 @@ func subjects() []subject {
 		all = append(all, instanceSubject(backend))
 	}
 
-	return append(all, loadBalancerSubject(), fileStorageSubject(), identitySubject())
+	return append(all, loadBalancerSubject(), fileStorageSubject(), identitySubject(), imageSubject())
 }
 
 // instanceSubject is an instance on backend.

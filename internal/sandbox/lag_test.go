@@ -251,3 +251,38 @@ func TestReadLagTrailsATransitionFromWhenItFellDue(t *testing.T) {
 	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(quiet.Metadata.ID).Metadata.ProvisioningStatus,
 		"provisioned an hour ago, shown by the first read since")
 }
+
+// Identity keeps a user as two objects, the organization's user and the global one
+// behind it, which its cache sees each in its own time: a list that has the first but
+// not yet the second fails with a consistency error (identity's convertList), never
+// shows a user without its subject.
+func TestReadLagNeverListsAUserWithoutItsSubject(t *testing.T) {
+	h := newHarness(t, withReadLag(3))
+
+	for i := range 5 {
+		write := userWrite{Spec: userSpec{Subject: fmt.Sprintf("lagging-%d@example.com", i), State: userActive, GroupIDs: []string{}}}
+		h.callAs(AdminToken, http.MethodPost, organizationPath("/users"), write).expect(http.StatusCreated, nil)
+	}
+
+	inconsistent := 0
+
+	for range 21 {
+		if r := h.callAs(AdminToken, http.MethodGet, organizationPath("/users"), nil); r.status != http.StatusOK {
+			r.expectError(http.StatusInternalServerError, unikorn.ErrorServerError)
+
+			inconsistent++
+		} else {
+			var users []userRead
+
+			r.expect(http.StatusOK, &users)
+
+			for _, user := range users {
+				assert.NotEmpty(t, user.Spec.Subject, "a listed user has its subject")
+			}
+		}
+
+		h.clock.Advance(testReadLag / 20)
+	}
+
+	assert.Positive(t, inconsistent, "the cache saw an organization's user before its global user")
+}

@@ -212,9 +212,18 @@ func (s *Sandbox) listUsers(req *request) (*reply, error) {
 	result := []userRead{}
 
 	for _, record := range byID(s.world.OrganizationUsers) {
-		if record.Metadata.OrganizationID == organizationID {
-			result = append(result, s.world.renderUser(record))
+		if record.Metadata.OrganizationID != organizationID {
+			continue
 		}
+
+		// Identity's convertList fails the whole list with a consistency error when
+		// its cache has an organization user but not yet the global user behind it,
+		// as just after a create: never a user without its subject.
+		if s.world.Users[record.UserID] == nil {
+			return nil, errServer()
+		}
+
+		result = append(result, s.world.renderUser(record))
 	}
 
 	// As identity's convertList: by subject.
