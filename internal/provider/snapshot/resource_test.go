@@ -165,28 +165,28 @@ func TestAccSnapshotResource_invalidName(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-			Config:      config(env, "-golden", "web"),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)Invalid image name.*"-golden" is not a valid image name`),
-		}, resource.TestStep{
-			Config: env.ProviderConfig() + `
+		Config:      config(env, "-golden", "web"),
+		PlanOnly:    true,
+		ExpectError: regexp.MustCompile(`(?s)Invalid image name.*"-golden" is not a valid image name`),
+	}, resource.TestStep{
+		Config: env.ProviderConfig() + `
 resource "unikorn_snapshot" "golden" {
   instance_id = "c0000000-0000-4000-8000-000000000001"
   name        = "golden"
   tags        = { "compute.unikorn-cloud.org:instance-id" = "forged" }
 }
 `,
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)Invalid tag name.*reserved by Unikorn`),
-		}, resource.TestStep{
-			Config: env.ProviderConfig() + `
+		PlanOnly:    true,
+		ExpectError: regexp.MustCompile(`(?s)Invalid tag name.*reserved by Unikorn`),
+	}, resource.TestStep{
+		Config: env.ProviderConfig() + `
 resource "unikorn_snapshot" "golden" {
   instance_id = "c0000000-0000-4000-8000-000000000001"
   name        = "golden"
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Unable to read the instance to snapshot.*The instance does not exist`),
-		}))
+		ExpectError: regexp.MustCompile(`(?s)Unable to read the instance to snapshot.*The instance does not exist`),
+	}))
 
 	assert.Zero(t, snapshotsSent(t, env), "nothing was snapshotted")
 }
@@ -305,8 +305,8 @@ resource "unikorn_snapshot" "golden" {
 	refused := regexp.MustCompile(`(?s)Not a snapshot image.*` + regexp.QuoteMeta(env.ImageID) + `.*was\s+not\s+made\s+from\s+a\s+compute\s+instance`)
 
 	resource.ParallelTest(t, env.TestCase(t,
-			resource.TestStep{Config: config, ResourceName: snapshotAddress, ImportState: true, ImportStateId: env.ImageID, ExpectError: refused},
-		))
+		resource.TestStep{Config: config, ResourceName: snapshotAddress, ImportState: true, ImportStateId: env.ImageID, ExpectError: refused},
+	))
 
 	assert.Zero(t, snapshotsSent(t, env), "nothing was snapshotted")
 }
