@@ -3,6 +3,7 @@ package cloud
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -14,32 +15,34 @@ import (
 func TestALongWaitSlowsDown(t *testing.T) {
 	t.Parallel()
 
-	count := func(policy PollPolicy) int {
-		session := &Session{poll: policy, pollEpoch: time.Now()}
-		checks := 0
+	synctest.Test(t, func(t *testing.T) {
+		count := func(policy PollPolicy) int {
+			session := &Session{poll: policy, pollEpoch: time.Now()}
+			checks := 0
 
-		ctx, cancel := context.WithTimeout(t.Context(), 400*time.Millisecond)
-		defer cancel()
+			ctx, cancel := context.WithTimeout(t.Context(), 400*time.Millisecond)
+			defer cancel()
 
-		err := session.WaitFor(ctx, "a slow change", func(context.Context) (bool, error) {
-			checks++
+			err := session.WaitFor(ctx, "a slow change", func(context.Context) (bool, error) {
+				checks++
 
-			return false, nil
-		})
+				return false, nil
+			})
 
-		var wait *WaitError
-		require.ErrorAs(t, err, &wait)
+			var wait *WaitError
+			require.ErrorAs(t, err, &wait)
 
-		return checks
-	}
+			return checks
+		}
 
-	steady := PollPolicy{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond, Factor: 2}
-	patient := steady
-	patient.Patience, patient.Slow = 50*time.Millisecond, 80*time.Millisecond
+		steady := PollPolicy{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond, Factor: 2}
+		patient := steady
+		patient.Patience, patient.Slow = 50*time.Millisecond, 80*time.Millisecond
 
-	steadyChecks, patientChecks := count(steady), count(patient)
-	assert.Greater(t, steadyChecks, 50, "a steady wait reads every 5 ms")
-	assert.Less(t, patientChecks, 25, "after 50 ms the reads slow down to one every 80 ms")
+		steadyChecks, patientChecks := count(steady), count(patient)
+		assert.Greater(t, steadyChecks, 50, "a steady wait reads every 5 ms")
+		assert.Less(t, patientChecks, 25, "after 50 ms the reads slow down to one every 80 ms")
+	})
 }
 
 // steadySession polls every interval from now on, and learns how long changes take
@@ -60,30 +63,32 @@ func steadySession(interval, narrow time.Duration) *Session {
 func TestAWaitFirstReadsAWholeIntervalAfterItBegins(t *testing.T) {
 	t.Parallel()
 
-	const (
-		interval = 100 * time.Millisecond
-		takes    = 300 * time.Millisecond
-	)
+	synctest.Test(t, func(t *testing.T) {
+		const (
+			interval = 100 * time.Millisecond
+			takes    = 300 * time.Millisecond
+		)
 
-	session := steadySession(interval, 0)
+		session := steadySession(interval, 0)
 
-	// 50 ms before a tick: reading on every tick would read at 50, 150, 250 and 350 ms.
-	time.Sleep(session.untilTick(time.Now(), interval) + interval - 50*time.Millisecond)
+		// 50 ms before a tick: reading on every tick would read at 50, 150, 250 and 350 ms.
+		time.Sleep(session.untilTick(time.Now(), interval) + interval - 50*time.Millisecond)
 
-	start := time.Now()
+		start := time.Now()
 
-	var reads []time.Duration
+		var reads []time.Duration
 
-	require.NoError(t, session.WaitFor(t.Context(), "a change", func(context.Context) (bool, error) {
-		reads = append(reads, time.Since(start))
+		require.NoError(t, session.WaitFor(t.Context(), "a change", func(context.Context) (bool, error) {
+			reads = append(reads, time.Since(start))
 
-		return time.Since(start) >= takes, nil
-	}))
+			return time.Since(start) >= takes, nil
+		}))
 
-	require.NotEmpty(t, reads)
-	assert.GreaterOrEqual(t, reads[0], interval, "the first read comes a whole interval after the wait began")
-	assert.Len(t, reads, 3, "reads on the ticks at 150, 250 and 350 ms: %v", reads)
-	assert.Less(t, reads[len(reads)-1], takes+interval, "the change is seen done on the first tick after it")
+		require.NotEmpty(t, reads)
+		assert.GreaterOrEqual(t, reads[0], interval, "the first read comes a whole interval after the wait began")
+		assert.Len(t, reads, 3, "reads on the ticks at 150, 250 and 350 ms: %v", reads)
+		assert.Less(t, reads[len(reads)-1], takes+interval, "the change is seen done on the first tick after it")
+	})
 }
 
 // Waits for the same kind of change learn how long it takes: after a few, a wait
@@ -92,46 +97,48 @@ func TestAWaitFirstReadsAWholeIntervalAfterItBegins(t *testing.T) {
 func TestWaitsLearnWhenAChangeIsDone(t *testing.T) {
 	t.Parallel()
 
-	const (
-		interval = 100 * time.Millisecond
-		takes    = 130 * time.Millisecond
-	)
+	synctest.Test(t, func(t *testing.T) {
+		const (
+			interval = 100 * time.Millisecond
+			takes    = 130 * time.Millisecond
+		)
 
-	session := steadySession(interval, interval/10)
-	provisioning := Change{Kind: "ready", Variant: "standard"}
+		session := steadySession(interval, interval/10)
+		provisioning := Change{Kind: "ready", Variant: "standard"}
 
-	// Each wait starts just after a tick, so that on ticks alone it would end 200 ms in.
-	wait := func(c Change) (time.Duration, int) {
-		time.Sleep(session.untilTick(time.Now(), interval) + time.Millisecond)
+		// Each wait starts just after a tick, so that on ticks alone it would end 200 ms in.
+		wait := func(c Change) (time.Duration, int) {
+			time.Sleep(session.untilTick(time.Now(), interval) + time.Millisecond)
 
-		start, checks := time.Now(), 0
+			start, checks := time.Now(), 0
 
-		require.NoError(t, session.WaitForChange(t.Context(), "a change", c, func(context.Context, bool) (bool, error) {
-			checks++
+			require.NoError(t, session.WaitForChange(t.Context(), "a change", c, func(context.Context, bool) (bool, error) {
+				checks++
 
-			return time.Since(start) >= takes, nil
-		}))
+				return time.Since(start) >= takes, nil
+			}))
 
-		return time.Since(start), checks
-	}
+			return time.Since(start), checks
+		}
 
-	first, _ := wait(provisioning)
-	assert.GreaterOrEqual(t, first, takes)
+		first, _ := wait(provisioning)
+		assert.GreaterOrEqual(t, first, takes)
 
-	var last time.Duration
+		var last time.Duration
 
-	for range 6 {
-		var checks int
+		for range 6 {
+			var checks int
 
-		last, checks = wait(provisioning)
-		assert.LessOrEqual(t, checks, int(takes/interval)+1+2, "the ticks' reads and at most two more")
-	}
+			last, checks = wait(provisioning)
+			assert.LessOrEqual(t, checks, int(takes/interval)+1+2, "the ticks' reads and at most two more")
+		}
 
-	assert.Less(t, last, takes+interval/3, "the last wait read when the change was done, not on the next tick")
+		assert.Less(t, last, takes+interval/3, "the last wait read when the change was done, not on the next tick")
 
-	// Another flavor has learnt nothing: its wait ends on a tick.
-	_, checks := wait(Change{Kind: "ready", Variant: "large"})
-	assert.LessOrEqual(t, checks, int(takes/interval)+1)
+		// Another flavor has learnt nothing: its wait ends on a tick.
+		_, checks := wait(Change{Kind: "ready", Variant: "large"})
+		assert.LessOrEqual(t, checks, int(takes/interval)+1)
+	})
 }
 
 // readsOfAWait waits on session for a change c that is done takes after the wait
@@ -156,16 +163,18 @@ func readsOfAWait(t *testing.T, session *Session, c Change, takes time.Duration)
 func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 	t.Parallel()
 
-	// Reads at about 505, 605 and 705 ms (on the 5 ms grid), then just after 800 ms;
-	// no tick before 2 s. The change is done at the span's end, nearly a tenth of a
-	// second after the last quarter, so that a busy machine's late timer does not read
-	// it there.
-	session := steadySession(2*time.Second, 5*time.Millisecond)
-	deletion := Change{Kind: "gone", Variant: "standard"}
-	session.pacer.learn(deletion, 400*time.Millisecond, 800*time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		// Reads at about 505, 605 and 705 ms (on the 5 ms grid), then just after 800 ms;
+		// no tick before 2 s. The change is done at the span's end, nearly a tenth of a
+		// second after the last quarter, so that a busy machine's late timer does not read
+		// it there.
+		session := steadySession(2*time.Second, 5*time.Millisecond)
+		deletion := Change{Kind: "gone", Variant: "standard"}
+		session.pacer.learn(deletion, 400*time.Millisecond, 800*time.Millisecond)
 
-	expected, _ := readsOfAWait(t, session, deletion, 800*time.Millisecond)
-	assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
+		expected, _ := readsOfAWait(t, session, deletion, 800*time.Millisecond)
+		assert.Equal(t, []bool{false, false, false, true}, expected, "three quarters of the span, then its end")
+	})
 }
 
 // A probe that falls on a tick takes the tick's place: one read there, which expects
@@ -173,33 +182,35 @@ func TestAWaitExpectsTheChangeDoneOnlyFromTheEndOfItsSpan(t *testing.T) {
 func TestAProbeOnATickTakesItsPlace(t *testing.T) {
 	t.Parallel()
 
-	const (
-		interval = 200 * time.Millisecond
-		narrow   = 20 * time.Millisecond
-	)
+	synctest.Test(t, func(t *testing.T) {
+		const (
+			interval = 200 * time.Millisecond
+			narrow   = 20 * time.Millisecond
+		)
 
-	session := steadySession(interval, narrow)
-	deletion := Change{Kind: "gone", Variant: "standard"}
-	// A narrow span, read at its end only: 400 ms in, and no tick before.
-	session.pacer.learn(deletion, 380*time.Millisecond, 390*time.Millisecond)
+		session := steadySession(interval, narrow)
+		deletion := Change{Kind: "gone", Variant: "standard"}
+		// A narrow span, read at its end only: 400 ms in, and no tick before.
+		session.pacer.learn(deletion, 380*time.Millisecond, 390*time.Millisecond)
 
-	// Begun half a grid step before a tick, the probe (rounded up to the grid) falls on
-	// the tick two intervals later. The grid is moved to the wait rather than the wait
-	// slept to the grid, which a busy machine may oversleep.
-	session.pollEpoch = time.Now().Add(narrow/2 - interval)
+		// Begun half a grid step before a tick, the probe (rounded up to the grid) falls on
+		// the tick two intervals later. The grid is moved to the wait rather than the wait
+		// slept to the grid, which a busy machine may oversleep.
+		session.pollEpoch = time.Now().Add(narrow/2 - interval)
 
-	start := time.Now()
-	require.Less(t, session.untilTick(start, interval), narrow, "the wait must begin just before a tick")
+		start := time.Now()
+		require.Less(t, session.untilTick(start, interval), narrow, "the wait must begin just before a tick")
 
-	var expected []bool
+		var expected []bool
 
-	require.NoError(t, session.WaitForChange(t.Context(), "a deletion", deletion, func(_ context.Context, expectDone bool) (bool, error) {
-		expected = append(expected, expectDone)
+		require.NoError(t, session.WaitForChange(t.Context(), "a deletion", deletion, func(_ context.Context, expectDone bool) (bool, error) {
+			expected = append(expected, expectDone)
 
-		return true, nil
-	}))
+			return true, nil
+		}))
 
-	assert.Equal(t, []bool{true}, expected, "one read, where the change is expected done")
+		assert.Equal(t, []bool{true}, expected, "one read, where the change is expected done")
+	})
 }
 
 // A change that takes longer (or shorter) than the span says widens the span to hold
@@ -282,53 +293,55 @@ func TestAWaitDoneAtItsFirstReadBelowTheSpanWidensItByItsWidth(t *testing.T) {
 func TestAChangeWhoseEndIsScatteredIsReadOnTheTicks(t *testing.T) {
 	t.Parallel()
 
-	p := newPacer(10*time.Millisecond, 100*time.Millisecond)
-	c := Change{Kind: "gone", Variant: "standard"}
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(10*time.Millisecond, 100*time.Millisecond)
+		c := Change{Kind: "gone", Variant: "standard"}
 
-	p.learn(c, 0, 400*time.Millisecond)
-	p.learn(c, 420*time.Millisecond, 480*time.Millisecond)
+		p.learn(c, 0, 400*time.Millisecond)
+		p.learn(c, 420*time.Millisecond, 480*time.Millisecond)
 
-	probes, _ := p.probes(c)
-	assert.NotEmpty(t, probes, "20 ms apart: still a span, read at its quarters")
+		probes, _ := p.probes(c)
+		assert.NotEmpty(t, probes, "20 ms apart: still a span, read at its quarters")
 
-	p.learn(c, 900*time.Millisecond, 950*time.Millisecond)
-	p.learn(c, 800*time.Millisecond, 1000*time.Millisecond)
-	require.Equal(t, span{above: 800 * time.Millisecond, within: 950 * time.Millisecond}, p.spans[c],
-		"narrowed to the slow ones, whose span alone would be read from 800 ms")
+		p.learn(c, 900*time.Millisecond, 950*time.Millisecond)
+		p.learn(c, 800*time.Millisecond, 1000*time.Millisecond)
+		require.Equal(t, span{above: 800 * time.Millisecond, within: 950 * time.Millisecond}, p.spans[c],
+			"narrowed to the slow ones, whose span alone would be read from 800 ms")
 
-	probes, notBefore := p.probes(c)
-	assert.Empty(t, probes, "nothing but the ticks")
-	assert.Equal(t, 300*time.Millisecond, notBefore, "a tick before the earliest end seen, 400 ms")
+		probes, notBefore := p.probes(c)
+		assert.Empty(t, probes, "nothing but the ticks")
+		assert.Equal(t, 300*time.Millisecond, notBefore, "a tick before the earliest end seen, 400 ms")
 
-	// Waits that agree forget, once ten have followed, an end that lay apart: one that
-	// began with its change half done, or a cloud that has since slowed down.
-	for range 6 {
+		// Waits that agree forget, once ten have followed, an end that lay apart: one that
+		// began with its change half done, or a cloud that has since slowed down.
+		for range 6 {
+			p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
+		}
+
+		probes, _ = p.probes(c)
+		assert.Empty(t, probes, "the end seen at 400 ms is among the last ten")
+
 		p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
-	}
+		p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
+		probes, notBefore = p.probes(c)
+		assert.Equal(t, []probe{{955 * time.Millisecond, true}, {975 * time.Millisecond, true}, {995 * time.Millisecond, true}}, probes,
+			"a span again, read at its end")
+		assert.Equal(t, 955*time.Millisecond, notBefore)
 
-	probes, _ = p.probes(c)
-	assert.Empty(t, probes, "the end seen at 400 ms is among the last ten")
+		// A wait that begins there sees a change done early on the next tick, not at the
+		// span's end.
+		const interval = 50 * time.Millisecond
 
-	p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
-	p.learn(c, 930*time.Millisecond, 950*time.Millisecond)
-	probes, notBefore = p.probes(c)
-	assert.Equal(t, []probe{{955 * time.Millisecond, true}, {975 * time.Millisecond, true}, {995 * time.Millisecond, true}}, probes,
-		"a span again, read at its end")
-	assert.Equal(t, 955*time.Millisecond, notBefore)
+		session := steadySession(interval, 5*time.Millisecond)
+		session.pacer.learn(c, 0, 200*time.Millisecond)
+		session.pacer.learn(c, 600*time.Millisecond, 650*time.Millisecond)
+		session.pacer.learn(c, 550*time.Millisecond, 700*time.Millisecond)
 
-	// A wait that begins there sees a change done early on the next tick, not at the
-	// span's end.
-	const interval = 50 * time.Millisecond
-
-	session := steadySession(interval, 5*time.Millisecond)
-	session.pacer.learn(c, 0, 200*time.Millisecond)
-	session.pacer.learn(c, 600*time.Millisecond, 650*time.Millisecond)
-	session.pacer.learn(c, 550*time.Millisecond, 700*time.Millisecond)
-
-	expected, took := readsOfAWait(t, session, c, 250*time.Millisecond)
-	assert.Less(t, took, 450*time.Millisecond, "seen a tick after it was done, at 250 ms")
-	assert.NotContains(t, expected, true, "every read on a tick, shared with the other waits")
-	assert.LessOrEqual(t, len(expected), 4, "no tick before 150 ms")
+		expected, took := readsOfAWait(t, session, c, 250*time.Millisecond)
+		assert.Less(t, took, 450*time.Millisecond, "seen a tick after it was done, at 250 ms")
+		assert.NotContains(t, expected, true, "every read on a tick, shared with the other waits")
+		assert.LessOrEqual(t, len(expected), 4, "no tick before 150 ms")
+	})
 }
 
 // Waits tick on one grid, so that waits at different stages of their backoff still
