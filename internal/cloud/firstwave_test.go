@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // read is one read of a wait: when it began, counted from the wait's start, and
@@ -105,4 +107,50 @@ func millis(durations []time.Duration) []time.Duration {
 	}
 
 	return out
+}
+
+// The deletes of a kind of object learn how long it takes to go, as an instance's
+// do: the first reads on the ticks (and their halves), the next when its object is
+// likely gone.
+func TestTheDeletesOfAKindLearnHowLongItTakesToGo(t *testing.T) {
+	t.Parallel()
+
+	synctest.Test(t, func(t *testing.T) {
+		const takes = 230 * time.Millisecond
+
+		s := NewSession(nil, WithPollPolicy(PollPolicy{Min: 100 * time.Millisecond, Max: 100 * time.Millisecond, Factor: 1}))
+		s.pollEpoch = time.Now()
+
+		deleteOne := func() (reads int, took time.Duration) {
+			cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+				StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: time.Now().Add(-time.Hour)},
+			}}}
+			object := cloud.object()
+			get := object.Get
+			object.Get = func(ctx context.Context, id string) (*thing, error) {
+				reads++
+
+				return get(ctx, id)
+			}
+			object.Del = func(context.Context, string) error {
+				cloud.goneAt = time.Now().Add(takes)
+
+				return nil
+			}
+
+			start := time.Now()
+			require.NoError(t, object.Delete(t.Context(), s, "x", cloud.created.Metadata.CreationTime))
+
+			return reads, time.Since(start)
+		}
+
+		reads, first := deleteOne()
+		assert.Equal(t, 4, reads, "read at 100 ms, then every 50 ms")
+		assert.Equal(t, 250*time.Millisecond, first, "seen gone on a half tick, not at 300 ms")
+
+		// Begun on a tick too: the ticks alone would read at 100, 200 and 300 ms.
+		reads, second := deleteOne()
+		assert.LessOrEqual(t, reads, 2, "read in the span where the first was seen gone")
+		assert.Less(t, second, takes+20*time.Millisecond, "read when it is gone: %v", second)
+	})
 }

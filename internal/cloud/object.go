@@ -154,6 +154,9 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 	return object, err
 }
 
+// objectGone is the change an object's delete waits for, by the object's kind.
+const objectGone = "gone"
+
 // HeldGrace is the least a delete refused as in use is asked again before the refusal
 // is judged, however short the read lag: what releases the object (a holder's delete
 // sent by another process) may be on its way.
@@ -289,7 +292,11 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 	// cannot be hiding the object any more.
 	var settled time.Time
 
-	return s.WaitFor(ctx, o.Kind+" "+id+" to be deleted", func(ctx context.Context) (bool, error) {
+	// Objects of one kind take about as long to go as each other: the session learns
+	// how long, so that the next of a destroy reads when it is likely gone.
+	deleted := Change{Kind: objectGone, Variant: o.Kind}
+
+	return s.WaitForChange(ctx, o.Kind+" "+id+" to be deleted", deleted, func(ctx context.Context, _ bool) (bool, error) {
 		err := read(ctx)
 
 		switch {
