@@ -44,8 +44,8 @@ const (
 var pathServiceAccountID = path.Root("service_account_id")
 
 // newResource is the skeleton of identity's resources, objects of one kind in an
-// organization: read and remove take the organization and the ID, metadata is the
-// what identity keeps of the object. Each resource adds its schema, create and update.
+// organization: read and remove take the organization and the ID, record is what
+// identity keeps of the object. Each resource adds its schema, create and update.
 func newResource[T any, M family.Model](typeName, noun string, timeout time.Duration, newModel func() M,
 	read func(identity.Objects, context.Context, string, string) (*T, error),
 	remove func(identity.Objects, context.Context, string, string, time.Time) error,
