@@ -17,28 +17,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// Identity's own shapes, named by the façade.
-type (
-	Project                    = unikorn.Project
-	ProjectWrite               = unikorn.ProjectWrite
-	ProjectSpec                = unikorn.ProjectSpec
-	Group                      = unikorn.Group
-	GroupWrite                 = unikorn.GroupWrite
-	GroupSpec                  = unikorn.GroupSpec
-	Subject                    = unikorn.Subject
-	ServiceAccount             = unikorn.ServiceAccount
-	ServiceAccountWrite        = unikorn.ServiceAccountWrite
-	ServiceAccountSpec         = unikorn.ServiceAccountSpec
-	Role                       = unikorn.Role
-	Quota                      = unikorn.Quota
-	Tag                        = unikorn.Tag
-	OrganizationScopedMetadata = unikorn.OrganizationScopedMetadata
-	Organization               = unikorn.Organization
-	WriteMetadata              = unikorn.WriteMetadata
-	Selector                   = cloud.Selector
-	LookupError                = cloud.LookupError
-)
-
 // Objects manages identity's projects, groups and service accounts, and reads roles
 // and quotas.
 type Objects interface {
@@ -148,16 +126,16 @@ func (e *ProjectHeldError) Error() string {
 
 func (e *ProjectHeldError) Unwrap() error { return e.Err }
 
-func (s *Service) projects(organizationID string) cloud.Object[Project] {
-	return cloud.Object[Project]{
+func (s *Service) projects(organizationID string) cloud.Object[unikorn.Project] {
+	return cloud.Object[unikorn.Project]{
 		Kind: "project",
-		Get: func(ctx context.Context, id string) (*Project, error) {
+		Get: func(ctx context.Context, id string) (*unikorn.Project, error) {
 			return s.client.GetProject(ctx, organizationID, id)
 		},
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteProject(ctx, organizationID, id)
 		},
-		Metadata: func(project *Project) *unikorn.ReadMetadata { return &project.Metadata.ReadMetadata },
+		Metadata: func(project *unikorn.Project) *unikorn.ReadMetadata { return &project.Metadata.ReadMetadata },
 	}
 }
 
@@ -165,22 +143,28 @@ func (s *Service) projects(organizationID string) cloud.Object[Project] {
 // is believed only once the read lag has passed, since a project made moments ago
 // may not be in identity's cache yet.
 func (s *Service) ReadProject(ctx context.Context, organizationID, id string) (*Project, error) {
-	return s.projects(organizationID).Read(ctx, s.session, id)
+	project, err := s.projects(organizationID).Read(ctx, s.session, id)
+
+	return converted(project, err, projectFromWire)
 }
 
 // ListProjects lists the organization's projects the token may read.
 func (s *Service) ListProjects(ctx context.Context, organizationID string) ([]Project, error) {
-	return s.client.ListProjects(ctx, organizationID)
+	projects, err := s.client.ListProjects(ctx, organizationID)
+
+	return listed(projects, err, projectFromWire)
 }
 
 // CreateProject creates a project, sent once, and waits until identity has
 // provisioned it; a create whose answer was lost is looked for and adopted.
 func (s *Service) CreateProject(ctx context.Context, organizationID string, write ProjectWrite) (*Project, error) {
-	list := func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, organizationID) }
+	list := func(ctx context.Context) ([]unikorn.Project, error) {
+		return s.client.ListProjects(ctx, organizationID)
+	}
 	projects := s.projects(organizationID)
 
-	project, err := projects.Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Project, error) {
-		project, err := s.client.CreateProject(ctx, organizationID, write)
+	project, err := projects.Post(ctx, s.session, write.Name, list, func(ctx context.Context) (*unikorn.Project, error) {
+		project, err := s.client.CreateProject(ctx, organizationID, write.wire())
 		if cloud.Classify(err).Class == cloud.ClassRBAC {
 			return nil, &ProjectCreationError{OrganizationID: organizationID, Err: err}
 		}
@@ -191,7 +175,9 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 		return nil, err
 	}
 
-	return projects.WaitProvisionedAfter(ctx, s.session, project)
+	project, err = projects.WaitProvisionedAfter(ctx, s.session, project)
+
+	return converted(project, err, projectFromWire)
 }
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
@@ -201,7 +187,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 // when a read shows it, provisioned.
 func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
 	update := func(ctx context.Context) (bool, error) {
-		err := s.client.UpdateProject(ctx, organizationID, id, write)
+		err := s.client.UpdateProject(ctx, organizationID, id, write.wire())
 
 		switch {
 		case err == nil:
@@ -219,16 +205,20 @@ func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, 
 		return nil, err
 	}
 
-	return s.projects(organizationID).WaitUntil(ctx, s.session, id, "updated", func(project *Project) (bool, error) {
-		return projectShows(project, write), nil
+	project, err := s.projects(organizationID).WaitUntil(ctx, s.session, id, "updated", func(project *unikorn.Project) (bool, error) {
+		return projectShows(projectFromWire(project), write), nil
 	})
+
+	return converted(project, err, projectFromWire)
 }
 
 func projectShows(project *Project, write ProjectWrite) bool {
-	m := project.Metadata
+	return sameMetadata(project.WriteMetadata, write.WriteMetadata) && sameSet(project.GroupIDs, write.GroupIDs)
+}
 
-	return m.Name == write.Metadata.Name && m.Description == write.Metadata.Description &&
-		sameTags(m.Tags, write.Metadata.Tags) && sameSet(project.Spec.GroupIDs, write.Spec.GroupIDs)
+// sameMetadata says whether what identity shows of an object's metadata is what was written.
+func sameMetadata(shown, written cloud.WriteMetadata) bool {
+	return shown.Name == written.Name && shown.Description == written.Description && sameTags(shown.Tags, written.Tags)
 }
 
 // DeleteProject deletes a project and waits until identity answers a definite 404.
@@ -309,13 +299,19 @@ func (s *Service) holders(ctx context.Context, organizationID, projectID string)
 
 // Project finds one project by ID or by name in the selector's organization.
 func (s *Service) Project(ctx context.Context, selector Selector) (*Project, error) {
-	return s.projects(selector.OrganizationID).Lookup(ctx, s.session, selector,
-		func(ctx context.Context) ([]Project, error) { return s.ListProjects(ctx, selector.OrganizationID) })
+	project, err := s.projects(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]unikorn.Project, error) {
+			return s.client.ListProjects(ctx, selector.OrganizationID)
+		})
+
+	return converted(project, err, projectFromWire)
 }
 
 // Roles lists the roles the organization's groups may hold.
 func (s *Service) Roles(ctx context.Context, organizationID string) ([]Role, error) {
-	return s.client.ListRoles(ctx, organizationID)
+	roles, err := s.client.ListRoles(ctx, organizationID)
+
+	return listed(roles, err, roleFromWire)
 }
 
 // Quotas returns the organization's quotas: limit, used and free per kind.
@@ -325,7 +321,7 @@ func (s *Service) Quotas(ctx context.Context, organizationID string) ([]Quota, e
 		return nil, err
 	}
 
-	return quotas.Quotas, nil
+	return listed(quotas.Quotas, nil, quotaFromWire)
 }
 
 func sameSet(a, b []string) bool {
@@ -336,7 +332,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
-func sameTags(a, b unikorn.Tags) bool {
+func sameTags(a, b cloud.Tags) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -32,7 +32,7 @@ func newEnv(t *testing.T, token string, readLag time.Duration) *env {
 }
 
 func projectWrite(groupIDs ...string) identity.ProjectWrite {
-	return identity.ProjectWrite{Metadata: identity.WriteMetadata{Name: "team"}, Spec: identity.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)}}
+	return identity.ProjectWrite{WriteMetadata: cloud.WriteMetadata{Name: "team"}, GroupIDs: append([]string{}, groupIDs...)}
 }
 
 func TestAProjectUserIsToldWhichRoleCreatingAProjectNeeds(t *testing.T) {
@@ -52,23 +52,22 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 
 	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
 	require.NoError(t, err)
-	assert.Equal(t, unikorn.ProvisioningProvisioned, project.Metadata.ProvisioningStatus)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, project.ProvisioningStatus)
 
 	group, err := e.service.CreateGroup(ctx, sandbox.EmptyOrganizationID, identity.GroupWrite{
-		Metadata: identity.WriteMetadata{Name: "team"},
-		Spec:     identity.GroupSpec{RoleIDs: []string{sandbox.UserRoleID}, ServiceAccountIDs: []string{}},
+		WriteMetadata: cloud.WriteMetadata{Name: "team"}, RoleIDs: []string{sandbox.UserRoleID}, ServiceAccountIDs: []string{},
 	})
 	require.NoError(t, err)
 
-	write := projectWrite(group.Metadata.ID)
-	write.Metadata.Description = "renamed"
-	updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+	write := projectWrite(group.ID)
+	write.Description = "renamed"
+	updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.ID, write)
 	require.NoError(t, err)
-	assert.Equal(t, []string{group.Metadata.ID}, updated.Spec.GroupIDs)
+	assert.Equal(t, []string{group.ID}, updated.GroupIDs)
 
-	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{}))
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.ID, time.Time{}))
 
-	gone, err := e.service.ReadProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID)
+	gone, err := e.service.ReadProject(ctx, sandbox.EmptyOrganizationID, project.ID)
 	require.NoError(t, err)
 	assert.Nil(t, gone)
 }
@@ -86,7 +85,7 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 		Metadata: unikorn.WriteMetadata{Name: "holder"},
 		Spec: unikorn.NetworkCreateSpec{
 			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{}},
-			OrganizationID: sandbox.EmptyOrganizationID, ProjectID: project.Metadata.ID, RegionID: sandbox.RegionID, Prefix: "10.9.0.0/24",
+			OrganizationID: sandbox.EmptyOrganizationID, ProjectID: project.ID, RegionID: sandbox.RegionID, Prefix: "10.9.0.0/24",
 		},
 	})
 	require.NoError(t, err)
@@ -94,15 +93,15 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 
-	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{})
+	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.ID, time.Time{})
 
 	var held *identity.ProjectHeldError
 	require.ErrorAs(t, err, &held)
 	assert.Contains(t, err.Error(), network.Metadata.ID, "names the network that holds it")
-	assert.Contains(t, err.Error(), "projectID="+project.Metadata.ID, "says how to find the rest")
+	assert.Contains(t, err.Error(), "projectID="+project.ID, "says how to find the rest")
 
 	require.NoError(t, admin.DeleteNetwork(ctx, network.Metadata.ID))
-	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, time.Time{}))
+	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.ID, time.Time{}))
 }
 
 func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
@@ -115,22 +114,22 @@ func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {
 	require.NoError(t, err)
 
 	account, err := e.service.CreateServiceAccount(ctx, sandbox.EmptyOrganizationID, identity.ServiceAccountWrite{
-		Metadata: identity.WriteMetadata{Name: "ci"}, Spec: identity.ServiceAccountSpec{GroupIDs: []string{}},
+		WriteMetadata: cloud.WriteMetadata{Name: "ci"}, GroupIDs: []string{},
 	})
 
 	var adopted *identity.AdoptedError
 	require.ErrorAs(t, err, &adopted)
 	require.NotNil(t, account)
-	assert.Empty(t, account.Status.AccessToken)
+	assert.Empty(t, account.AccessToken)
 	assert.Contains(t, err.Error(), "rotate it")
 
 	accounts, err := e.service.ListServiceAccounts(ctx, sandbox.EmptyOrganizationID)
 	require.NoError(t, err)
 	assert.Len(t, accounts, 1, "sent once, never again")
 
-	rotated, err := e.service.RotateServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	rotated, err := e.service.RotateServiceAccount(ctx, sandbox.EmptyOrganizationID, account.ID)
 	require.NoError(t, err)
-	assert.NotEmpty(t, rotated.Status.AccessToken)
+	assert.NotEmpty(t, rotated.AccessToken)
 }
 
 func TestAServiceAccountIsReadFromTheList(t *testing.T) {
@@ -138,20 +137,20 @@ func TestAServiceAccountIsReadFromTheList(t *testing.T) {
 	ctx := t.Context()
 
 	account, err := e.service.CreateServiceAccount(ctx, sandbox.EmptyOrganizationID, identity.ServiceAccountWrite{
-		Metadata: identity.WriteMetadata{Name: "ci"}, Spec: identity.ServiceAccountSpec{GroupIDs: []string{"f0000000-0000-4000-8000-0000000000aa"}},
+		WriteMetadata: cloud.WriteMetadata{Name: "ci"}, GroupIDs: []string{"f0000000-0000-4000-8000-0000000000aa"},
 	})
 
 	var notJoined *identity.GroupsNotJoinedError
 	require.ErrorAs(t, err, &notJoined)
 
-	read, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	read, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.ID)
 	require.NoError(t, err)
 	require.NotNil(t, read)
-	assert.Empty(t, read.Status.AccessToken)
+	assert.Empty(t, read.AccessToken)
 
-	require.NoError(t, e.service.DeleteServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID, time.Time{}))
+	require.NoError(t, e.service.DeleteServiceAccount(ctx, sandbox.EmptyOrganizationID, account.ID, time.Time{}))
 
-	gone, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.Metadata.ID)
+	gone, err := e.service.ReadServiceAccount(ctx, sandbox.EmptyOrganizationID, account.ID)
 	require.NoError(t, err)
 	assert.Nil(t, gone)
 }
@@ -175,11 +174,11 @@ func TestAProjectUpdateIsSentAtOnce(t *testing.T) {
 	e.world.Sandbox.ResetStats()
 
 	write := projectWrite()
-	write.Metadata.Description = "renamed"
+	write.Description = "renamed"
 
 	var updates sync.WaitGroup
 	updates.Go(func() {
-		_, err := slow.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+		_, err := slow.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.ID, write)
 		assert.NoError(t, err)
 	})
 
@@ -211,11 +210,11 @@ func TestAProjectUpdateRidesOutAFailureThatIsNoAnswer(t *testing.T) {
 			e.world.Sandbox.ResetStats()
 
 			write := projectWrite()
-			write.Metadata.Description = "after a failure"
+			write.Description = "after a failure"
 
-			updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.Metadata.ID, write)
+			updated, err := e.service.UpdateProject(ctx, sandbox.EmptyOrganizationID, project.ID, write)
 			require.NoError(t, err)
-			assert.Equal(t, "after a failure", updated.Metadata.Description)
+			assert.Equal(t, "after a failure", updated.Description)
 			assert.GreaterOrEqual(t, e.world.Sandbox.Stats().Routes["PUT "+route], 2, "sent again")
 		})
 	}
@@ -229,7 +228,7 @@ func TestAUserIsNotPutInAGroupThatDoesNotExist(t *testing.T) {
 	missing := "f0000000-0000-4000-8000-0000000000aa"
 
 	user, err := e.service.CreateUser(ctx, sandbox.EmptyOrganizationID, identity.UserWrite{
-		Spec: identity.UserSpec{Subject: "nogroup@example.com", State: identity.UserActive, GroupIDs: []string{missing}},
+		Subject: "nogroup@example.com", State: identity.UserActive, GroupIDs: []string{missing},
 	})
 
 	var notJoined *identity.GroupsNotJoinedError
@@ -239,14 +238,14 @@ func TestAUserIsNotPutInAGroupThatDoesNotExist(t *testing.T) {
 
 	found, err := e.service.User(ctx, identity.Selector{OrganizationID: sandbox.EmptyOrganizationID, Name: "nogroup@example.com"})
 	require.NoError(t, err)
-	assert.Equal(t, user.Metadata.ID, found.Metadata.ID)
+	assert.Equal(t, user.ID, found.ID)
 
-	_, err = e.service.UpdateUser(ctx, sandbox.EmptyOrganizationID, user.Metadata.ID, identity.UserWrite{
-		Spec: identity.UserSpec{Subject: "nogroup@example.com", State: identity.UserSuspended, GroupIDs: []string{missing}},
+	_, err = e.service.UpdateUser(ctx, sandbox.EmptyOrganizationID, user.ID, identity.UserWrite{
+		Subject: "nogroup@example.com", State: identity.UserSuspended, GroupIDs: []string{missing},
 	})
 	require.ErrorAs(t, err, &notJoined)
 
-	require.NoError(t, e.service.DeleteUser(ctx, sandbox.EmptyOrganizationID, user.Metadata.ID, time.Time{}))
+	require.NoError(t, e.service.DeleteUser(ctx, sandbox.EmptyOrganizationID, user.ID, time.Time{}))
 }
 
 // The organization's settings are read through the façade.
@@ -255,6 +254,6 @@ func TestTheOrganizationIsRead(t *testing.T) {
 
 	organization, err := e.service.Organization(t.Context(), sandbox.EmptyOrganizationID)
 	require.NoError(t, err)
-	assert.Equal(t, sandbox.EmptyOrganizationID, organization.Metadata.ID)
-	assert.NotEmpty(t, organization.Spec.OrganizationType)
+	assert.Equal(t, sandbox.EmptyOrganizationID, organization.ID)
+	assert.NotEmpty(t, organization.Type)
 }

@@ -21,7 +21,7 @@ type AdoptedError struct {
 func (e *AdoptedError) Error() string {
 	return fmt.Sprintf("the answer to creating service account %s (%q) was lost, and with it the account's access token, "+
 		"which identity shows only once; the account was found and is kept, without a token: rotate it to get one (%v)",
-		e.ServiceAccount.Metadata.ID, e.ServiceAccount.Metadata.Name, e.Err)
+		e.ServiceAccount.ID, e.ServiceAccount.Name, e.Err)
 }
 
 func (e *AdoptedError) Unwrap() error { return e.Err }
@@ -39,44 +39,50 @@ func (e *GroupsNotJoinedError) Error() string {
 		"check that they exist", e.Member, e.Missing)
 }
 
-func (s *Service) groups(organizationID string) cloud.Object[Group] {
-	return cloud.Object[Group]{
+func (s *Service) groups(organizationID string) cloud.Object[unikorn.Group] {
+	return cloud.Object[unikorn.Group]{
 		Kind: "group",
-		Get: func(ctx context.Context, id string) (*Group, error) {
+		Get: func(ctx context.Context, id string) (*unikorn.Group, error) {
 			return s.client.GetGroup(ctx, organizationID, id)
 		},
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteGroup(ctx, organizationID, id)
 		},
-		Metadata: func(group *Group) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
+		Metadata: func(group *unikorn.Group) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
 	}
 }
 
 // ReadGroup returns the group, or nil when identity definitely has none (a 404 past
 // the read lag).
 func (s *Service) ReadGroup(ctx context.Context, organizationID, id string) (*Group, error) {
-	return s.groups(organizationID).Read(ctx, s.session, id)
+	group, err := s.groups(organizationID).Read(ctx, s.session, id)
+
+	return converted(group, err, groupFromWire)
 }
 
 // ListGroups lists the organization's groups.
 func (s *Service) ListGroups(ctx context.Context, organizationID string) ([]Group, error) {
-	return s.client.ListGroups(ctx, organizationID)
+	groups, err := s.client.ListGroups(ctx, organizationID)
+
+	return listed(groups, err, groupFromWire)
 }
 
 // CreateGroup creates a group, sent once; groups are synchronous, so nothing is waited
 // for but a create whose answer was lost, which is looked for and adopted.
 func (s *Service) CreateGroup(ctx context.Context, organizationID string, write GroupWrite) (*Group, error) {
-	list := func(ctx context.Context) ([]Group, error) { return s.ListGroups(ctx, organizationID) }
+	list := func(ctx context.Context) ([]unikorn.Group, error) { return s.client.ListGroups(ctx, organizationID) }
 
-	return s.groups(organizationID).Post(ctx, s.session, write.Metadata.Name, list, func(ctx context.Context) (*Group, error) {
-		return s.client.CreateGroup(ctx, organizationID, write)
+	group, err := s.groups(organizationID).Post(ctx, s.session, write.Name, list, func(ctx context.Context) (*unikorn.Group, error) {
+		return s.client.CreateGroup(ctx, organizationID, write.wire())
 	})
+
+	return converted(group, err, groupFromWire)
 }
 
 // UpdateGroup replaces a group; identity answers with no body, so the group is read
 // back, past the read lag, until it shows the update.
 func (s *Service) UpdateGroup(ctx context.Context, organizationID, id string, write GroupWrite) (*Group, error) {
-	if err := s.client.UpdateGroup(ctx, organizationID, id, write); err != nil {
+	if err := s.client.UpdateGroup(ctx, organizationID, id, write.wire()); err != nil {
 		return nil, err
 	}
 
@@ -88,20 +94,18 @@ func (s *Service) UpdateGroup(ctx context.Context, organizationID, id string, wr
 			return false, cloud.ReadFailed(err)
 		}
 
-		group = read
+		group = groupFromWire(read)
 
-		return groupShows(read, write), nil
+		return groupShows(group, write), nil
 	})
 
 	return group, err
 }
 
 func groupShows(group *Group, write GroupWrite) bool {
-	m := group.Metadata
-
-	return m.Name == write.Metadata.Name && m.Description == write.Metadata.Description && sameTags(m.Tags, write.Metadata.Tags) &&
-		sameSet(group.Spec.RoleIDs, write.Spec.RoleIDs) && sameSet(group.Spec.ServiceAccountIDs, write.Spec.ServiceAccountIDs) &&
-		(len(write.Spec.UserIDs) == 0 || sameSet(group.Spec.UserIDs, write.Spec.UserIDs))
+	return sameMetadata(group.WriteMetadata, write.WriteMetadata) &&
+		sameSet(group.RoleIDs, write.RoleIDs) && sameSet(group.ServiceAccountIDs, write.ServiceAccountIDs) &&
+		(len(write.UserIDs) == 0 || sameSet(group.UserIDs, write.UserIDs))
 }
 
 // DeleteGroup deletes a group until identity answers a definite 404 for it.
@@ -111,18 +115,22 @@ func (s *Service) DeleteGroup(ctx context.Context, organizationID, id string, cr
 
 // Group finds one group by ID or by name in the selector's organization.
 func (s *Service) Group(ctx context.Context, selector Selector) (*Group, error) {
-	return s.groups(selector.OrganizationID).Lookup(ctx, s.session, selector,
-		func(ctx context.Context) ([]Group, error) { return s.ListGroups(ctx, selector.OrganizationID) })
+	group, err := s.groups(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]unikorn.Group, error) {
+			return s.client.ListGroups(ctx, selector.OrganizationID)
+		})
+
+	return converted(group, err, groupFromWire)
 }
 
 // serviceAccounts reads a service account by listing, since identity has no read of
 // one by ID: a missing account is a 404 like any other, which the waits and Read
 // treat as they treat any 404 (definite only past the read lag).
-func (s *Service) serviceAccounts(organizationID string) cloud.Object[ServiceAccount] {
-	return cloud.Object[ServiceAccount]{
+func (s *Service) serviceAccounts(organizationID string) cloud.Object[unikorn.ServiceAccount] {
+	return cloud.Object[unikorn.ServiceAccount]{
 		Kind: "service account",
-		Get: func(ctx context.Context, id string) (*ServiceAccount, error) {
-			accounts, err := s.ListServiceAccounts(ctx, organizationID)
+		Get: func(ctx context.Context, id string) (*unikorn.ServiceAccount, error) {
+			accounts, err := s.client.ListServiceAccounts(ctx, organizationID)
 			if err != nil {
 				return nil, err
 			}
@@ -138,14 +146,16 @@ func (s *Service) serviceAccounts(organizationID string) cloud.Object[ServiceAcc
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteServiceAccount(ctx, organizationID, id)
 		},
-		Metadata: func(account *ServiceAccount) *unikorn.ReadMetadata { return &account.Metadata.ReadMetadata },
+		Metadata: func(account *unikorn.ServiceAccount) *unikorn.ReadMetadata { return &account.Metadata.ReadMetadata },
 	}
 }
 
 // ReadServiceAccount returns the account, or nil when identity's list definitely has
 // it no longer: a miss is believed only once the read lag has passed.
 func (s *Service) ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error) {
-	return s.serviceAccounts(organizationID).Read(ctx, s.session, id)
+	account, err := s.serviceAccounts(organizationID).Read(ctx, s.session, id)
+
+	return converted(account, err, serviceAccountFromWire)
 }
 
 // waitServiceAccount waits until identity's list shows the account as write made it:
@@ -155,13 +165,13 @@ func (s *Service) ReadServiceAccount(ctx context.Context, organizationID, id str
 // write says which groups identity took; an adopted create does not, so its groups
 // are what the list shows once the read lag has passed.
 func (s *Service) waitServiceAccount(ctx context.Context, organizationID string, account *ServiceAccount, write ServiceAccountWrite, answered bool) (*ServiceAccount, error) {
-	id := account.Metadata.ID
+	id := account.ID
 	shown := account
-	expected := joinable(account, write.Spec.GroupIDs)
+	expected := joinable(account, write.GroupIDs)
 	settled := s.session.UnseenSettled()
 
 	if !answered {
-		expected = write.Spec.GroupIDs
+		expected = write.GroupIDs
 	}
 
 	err := s.session.WaitFor(ctx, "service account "+id+" to show its groups", func(ctx context.Context) (bool, error) {
@@ -174,19 +184,18 @@ func (s *Service) waitServiceAccount(ctx context.Context, organizationID string,
 			return false, cloud.ReadFailed(err)
 		}
 
-		read.Status.AccessToken = account.Status.AccessToken
-		shown = read
-		m := read.Metadata
+		shown = serviceAccountFromWire(read)
+		shown.AccessToken = account.AccessToken
 
-		return m.Name == write.Metadata.Name && m.Description == write.Metadata.Description && sameTags(m.Tags, write.Metadata.Tags) &&
-			(sameSet(read.Spec.GroupIDs, expected) || (!answered && !time.Now().Before(settled))), nil
+		return sameMetadata(shown.WriteMetadata, write.WriteMetadata) &&
+			(sameSet(shown.GroupIDs, expected) || (!answered && !time.Now().Before(settled))), nil
 	})
 	if err != nil {
 		return shown, err
 	}
 
 	if !answered {
-		return shown, joined(shown, write.Spec.GroupIDs)
+		return shown, joined(shown, write.GroupIDs)
 	}
 
 	return shown, nil
@@ -198,7 +207,7 @@ func joinable(account *ServiceAccount, wanted []string) []string {
 	var groups []string
 
 	for _, id := range wanted {
-		if slices.Contains(account.Spec.GroupIDs, id) {
+		if slices.Contains(account.GroupIDs, id) {
 			groups = append(groups, id)
 		}
 	}
@@ -208,20 +217,24 @@ func joinable(account *ServiceAccount, wanted []string) []string {
 
 // ListServiceAccounts lists the organization's service accounts.
 func (s *Service) ListServiceAccounts(ctx context.Context, organizationID string) ([]ServiceAccount, error) {
-	return s.client.ListServiceAccounts(ctx, organizationID)
+	accounts, err := s.client.ListServiceAccounts(ctx, organizationID)
+
+	return listed(accounts, err, serviceAccountFromWire)
 }
 
 // CreateServiceAccount creates a service account, sent once. Its answer carries the
-// access token in Status.AccessToken. A create whose answer was lost is looked for
+// access token in AccessToken. A create whose answer was lost is looked for
 // and adopted; the account is returned with an *AdoptedError, since its token is lost.
 func (s *Service) CreateServiceAccount(ctx context.Context, organizationID string, write ServiceAccountWrite) (*ServiceAccount, error) {
-	list := func(ctx context.Context) ([]ServiceAccount, error) { return s.ListServiceAccounts(ctx, organizationID) }
+	list := func(ctx context.Context) ([]unikorn.ServiceAccount, error) {
+		return s.client.ListServiceAccounts(ctx, organizationID)
+	}
 
 	var lost error
 
-	account, err := s.serviceAccounts(organizationID).Post(ctx, s.session, write.Metadata.Name, list,
-		func(ctx context.Context) (*ServiceAccount, error) {
-			account, err := s.client.CreateServiceAccount(ctx, organizationID, write)
+	created, err := s.serviceAccounts(organizationID).Post(ctx, s.session, write.Name, list,
+		func(ctx context.Context) (*unikorn.ServiceAccount, error) {
+			account, err := s.client.CreateServiceAccount(ctx, organizationID, write.wire())
 			if err != nil && !cloud.IsClientError(err) {
 				lost = err
 			}
@@ -232,11 +245,13 @@ func (s *Service) CreateServiceAccount(ctx context.Context, organizationID strin
 		return nil, err
 	}
 
+	account := serviceAccountFromWire(created)
+
 	// An answer says which groups identity took; an adopted account's first read may
 	// not show them yet.
-	answered := account.Status.AccessToken != "" || lost == nil
+	answered := account.AccessToken != "" || lost == nil
 	if answered {
-		if err := joined(account, write.Spec.GroupIDs); err != nil {
+		if err := joined(account, write.GroupIDs); err != nil {
 			return account, err
 		}
 	}
@@ -245,7 +260,7 @@ func (s *Service) CreateServiceAccount(ctx context.Context, organizationID strin
 		return account, err
 	}
 
-	if account.Status.AccessToken == "" && lost != nil {
+	if account.AccessToken == "" && lost != nil {
 		return account, &AdoptedError{ServiceAccount: account, Err: lost}
 	}
 
@@ -254,7 +269,7 @@ func (s *Service) CreateServiceAccount(ctx context.Context, organizationID strin
 
 // joined checks that identity put the account in every group asked for.
 func joined(account *ServiceAccount, wanted []string) error {
-	return joinedAll("service account "+account.Metadata.ID, account.Spec.GroupIDs, wanted)
+	return joinedAll("service account "+account.ID, account.GroupIDs, wanted)
 }
 
 // joinedAll checks that the groups a member is in (got) hold every group asked for.
@@ -276,12 +291,13 @@ func joinedAll(member string, got, wanted []string) error {
 
 // UpdateServiceAccount replaces an account's metadata and groups; its token is kept.
 func (s *Service) UpdateServiceAccount(ctx context.Context, organizationID, id string, write ServiceAccountWrite) (*ServiceAccount, error) {
-	account, err := s.client.UpdateServiceAccount(ctx, organizationID, id, write)
+	updated, err := s.client.UpdateServiceAccount(ctx, organizationID, id, write.wire())
 	if err != nil {
 		return nil, err
 	}
 
-	if err := joined(account, write.Spec.GroupIDs); err != nil {
+	account := serviceAccountFromWire(updated)
+	if err := joined(account, write.GroupIDs); err != nil {
 		return account, err
 	}
 
@@ -304,5 +320,5 @@ func (s *Service) RotateServiceAccount(ctx context.Context, organizationID, id s
 			"revoking the old token with the new one lost: rotate again to get a token: %w", id, err)
 	}
 
-	return account, err
+	return converted(account, err, serviceAccountFromWire)
 }

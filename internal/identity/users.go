@@ -8,28 +8,14 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// A user of an organization, as identity keeps it.
-type (
-	User      = unikorn.User
-	UserWrite = unikorn.UserWrite
-	UserSpec  = unikorn.UserSpec
-)
-
-// User states.
-const (
-	UserActive    = unikorn.UserActive
-	UserPending   = unikorn.UserPending
-	UserSuspended = unikorn.UserSuspended
-)
-
 // users reads a user by listing, since identity has no read of one by ID, as it does
 // service accounts. A user is named by its subject: its metadata's name is identity's
 // placeholder, so a lost create is looked for by subject.
-func (s *Service) users(organizationID string) cloud.Object[User] {
-	return cloud.Object[User]{
+func (s *Service) users(organizationID string) cloud.Object[unikorn.User] {
+	return cloud.Object[unikorn.User]{
 		Kind: "user",
-		Get: func(ctx context.Context, id string) (*User, error) {
-			users, err := s.ListUsers(ctx, organizationID)
+		Get: func(ctx context.Context, id string) (*unikorn.User, error) {
+			users, err := s.client.ListUsers(ctx, organizationID)
 			if err != nil {
 				return nil, err
 			}
@@ -45,7 +31,7 @@ func (s *Service) users(organizationID string) cloud.Object[User] {
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteUser(ctx, organizationID, id)
 		},
-		Metadata: func(user *User) *unikorn.ReadMetadata {
+		Metadata: func(user *unikorn.User) *unikorn.ReadMetadata {
 			metadata := user.Metadata.ReadMetadata
 			metadata.Name = user.Spec.Subject
 
@@ -57,24 +43,34 @@ func (s *Service) users(organizationID string) cloud.Object[User] {
 // ReadUser returns the user, or nil when identity's list definitely has it no longer:
 // a miss is believed only once the read lag has passed.
 func (s *Service) ReadUser(ctx context.Context, organizationID, id string) (*User, error) {
-	return s.users(organizationID).Read(ctx, s.session, id)
+	user, err := s.users(organizationID).Read(ctx, s.session, id)
+
+	return converted(user, err, userFromWire)
 }
 
 // ListUsers lists the organization's users.
 func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User, error) {
-	return s.client.ListUsers(ctx, organizationID)
+	users, err := s.client.ListUsers(ctx, organizationID)
+
+	return listed(users, err, userFromWire)
 }
 
 // User finds one user by ID, or by subject (the selector's Name), in the selector's
 // organization.
 func (s *Service) User(ctx context.Context, selector Selector) (*User, error) {
-	return s.users(selector.OrganizationID).Lookup(ctx, s.session, selector,
-		func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, selector.OrganizationID) })
+	user, err := s.users(selector.OrganizationID).Lookup(ctx, s.session, selector,
+		func(ctx context.Context) ([]unikorn.User, error) {
+			return s.client.ListUsers(ctx, selector.OrganizationID)
+		})
+
+	return converted(user, err, userFromWire)
 }
 
 // Organization reads an organization: its type, domain and identity provider.
 func (s *Service) Organization(ctx context.Context, id string) (*Organization, error) {
-	return s.client.GetOrganization(ctx, id)
+	organization, err := s.client.GetOrganization(ctx, id)
+
+	return converted(organization, err, organizationFromWire)
 }
 
 // CreateUser makes a subject a user of the organization, in the groups named, sent
@@ -82,12 +78,12 @@ func (s *Service) Organization(ctx context.Context, id string) (*Organization, e
 // user is returned once identity's list shows it in its groups. Identity ignores group
 // IDs that name no group, which an answer shows and a *GroupsNotJoinedError reports.
 func (s *Service) CreateUser(ctx context.Context, organizationID string, write UserWrite) (*User, error) {
-	list := func(ctx context.Context) ([]User, error) { return s.ListUsers(ctx, organizationID) }
+	list := func(ctx context.Context) ([]unikorn.User, error) { return s.client.ListUsers(ctx, organizationID) }
 
-	var answer *User
+	var answer *unikorn.User
 
-	user, err := s.users(organizationID).Post(ctx, s.session, write.Spec.Subject, list, func(ctx context.Context) (*User, error) {
-		created, err := s.client.CreateUser(ctx, organizationID, write)
+	user, err := s.users(organizationID).Post(ctx, s.session, write.Subject, list, func(ctx context.Context) (*unikorn.User, error) {
+		created, err := s.client.CreateUser(ctx, organizationID, write.wire())
 		answer = created
 
 		return created, err
@@ -97,8 +93,8 @@ func (s *Service) CreateUser(ctx context.Context, organizationID string, write U
 	}
 
 	if answer != nil {
-		if err := joinedAll("user "+answer.Metadata.ID, answer.Spec.GroupIDs, write.Spec.GroupIDs); err != nil {
-			return answer, err
+		if err := joinedAll("user "+answer.Metadata.ID, answer.Spec.GroupIDs, write.GroupIDs); err != nil {
+			return userFromWire(answer), err
 		}
 	}
 
@@ -107,13 +103,13 @@ func (s *Service) CreateUser(ctx context.Context, organizationID string, write U
 
 // UpdateUser replaces a user's state and groups.
 func (s *Service) UpdateUser(ctx context.Context, organizationID, id string, write UserWrite) (*User, error) {
-	user, err := s.client.UpdateUser(ctx, organizationID, id, write)
+	user, err := s.client.UpdateUser(ctx, organizationID, id, write.wire())
 	if err != nil {
 		return nil, err
 	}
 
-	if err := joinedAll("user "+id, user.Spec.GroupIDs, write.Spec.GroupIDs); err != nil {
-		return user, err
+	if err := joinedAll("user "+id, user.Spec.GroupIDs, write.GroupIDs); err != nil {
+		return userFromWire(user), err
 	}
 
 	return s.waitUser(ctx, organizationID, user, write)
@@ -121,7 +117,7 @@ func (s *Service) UpdateUser(ctx context.Context, organizationID, id string, wri
 
 // waitUser waits until identity's list shows the user as write made it: its groups are
 // kept on the groups, and the list comes from a cache that may lag the write.
-func (s *Service) waitUser(ctx context.Context, organizationID string, user *User, write UserWrite) (*User, error) {
+func (s *Service) waitUser(ctx context.Context, organizationID string, user *unikorn.User, write UserWrite) (*User, error) {
 	id := user.Metadata.ID
 	shown := user
 
@@ -137,10 +133,10 @@ func (s *Service) waitUser(ctx context.Context, organizationID string, user *Use
 
 		shown = read
 
-		return read.Spec.State == write.Spec.State && sameSet(read.Spec.GroupIDs, write.Spec.GroupIDs), nil
+		return read.Spec.State == write.State && sameSet(read.Spec.GroupIDs, write.GroupIDs), nil
 	})
 
-	return shown, err
+	return userFromWire(shown), err
 }
 
 // DeleteUser takes the user out of the organization, which revokes its tokens, until

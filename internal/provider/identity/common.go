@@ -44,14 +44,13 @@ const (
 var pathServiceAccountID = path.Root("service_account_id")
 
 // newResource is the skeleton of identity's resources, objects of one kind in an
-// organization: read and remove take the organization and the ID, metadata is the
-// object's organization-scoped metadata. Each resource adds its schema, create and
-// update.
+// organization: read and remove take the organization and the ID, record is what
+// identity keeps of the object. Each resource adds its schema, create and update.
 func newResource[T any, M family.Model](typeName, noun string, timeout time.Duration, newModel func() M,
 	read func(identity.Objects, context.Context, string, string) (*T, error),
 	remove func(identity.Objects, context.Context, string, string, time.Time) error,
 	set func(context.Context, M, *T, *diag.Diagnostics),
-	metadata func(*T) *identity.OrganizationScopedMetadata,
+	record func(*T) *identity.Record,
 ) family.Resource[T, M] {
 	return family.Resource[T, M]{
 		Base: family.Base{Type: family.Type{
@@ -68,9 +67,9 @@ func newResource[T any, M family.Model](typeName, noun string, timeout time.Dura
 			},
 			Set: set,
 			Lifecycle: func(object *T) (time.Time, bool) {
-				m := metadata(object)
+				kept := record(object)
 
-				return m.CreationTime, cloud.Deleting(&m.ReadMetadata)
+				return kept.CreationTime, kept.Deleting
 			},
 		},
 	}
@@ -88,11 +87,11 @@ type commonModel struct {
 // an organization.
 func (m *commonModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
 
-// setKept fills the model from identity's metadata (see family.Metadata.Set).
-func (m *commonModel) setKept(ctx context.Context, metadata *identity.OrganizationScopedMetadata, diags *diag.Diagnostics) {
-	m.ID = types.StringValue(metadata.ID)
-	m.OrganizationID = types.StringValue(metadata.OrganizationID)
-	m.Set(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
+// setKept fills the model from identity's record and metadata (see family.Metadata.Set).
+func (m *commonModel) setKept(ctx context.Context, record *identity.Record, metadata cloud.WriteMetadata, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(record.ID)
+	m.OrganizationID = types.StringValue(record.OrganizationID)
+	m.SetFrom(ctx, metadata, diags)
 }
 
 type timed struct {

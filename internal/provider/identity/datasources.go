@@ -141,10 +141,9 @@ func (d *rolesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	m.Roles = []roleModel{}
 
 	for _, role := range roles {
-		ids[role.Metadata.Name] = role.Metadata.ID
+		ids[role.Name] = role.ID
 		m.Roles = append(m.Roles, roleModel{
-			ID: types.StringValue(role.Metadata.ID), Name: types.StringValue(role.Metadata.Name),
-			Description: types.StringValue(role.Metadata.Description),
+			ID: types.StringValue(role.ID), Name: types.StringValue(role.Name), Description: types.StringValue(role.Description),
 		})
 	}
 
@@ -212,7 +211,7 @@ func (d *quotasDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	for _, quota := range quotas {
 		m.Quotas[quota.Kind] = quotaModel{
-			Limit: types.Int64Value(int64(quota.Quantity)), Used: types.Int64Value(int64(quota.Used)), Free: types.Int64Value(int64(quota.Free)),
+			Limit: types.Int64Value(int64(quota.Limit)), Used: types.Int64Value(int64(quota.Used)), Free: types.Int64Value(int64(quota.Free)),
 		}
 	}
 
@@ -263,9 +262,9 @@ func NewProjectDataSource() datasource.DataSource {
 		find:   identity.Objects.Project,
 		common: func(m *projectLookup) *lookupModel { return &m.lookupModel },
 		set: func(ctx context.Context, m *projectLookup, p *identity.Project, diags *diag.Diagnostics) {
-			m.GroupIDs = setOf(ctx, p.Spec.GroupIDs, diags)
-			m.Status = types.StringValue(p.Metadata.ProvisioningStatus)
-			m.setFound(ctx, &p.Metadata, diags)
+			m.GroupIDs = setOf(ctx, p.GroupIDs, diags)
+			m.Status = types.StringValue(p.ProvisioningStatus)
+			m.setFound(ctx, &p.Record, p.WriteMetadata, diags)
 		},
 	}
 }
@@ -284,18 +283,18 @@ func NewGroupDataSource() datasource.DataSource {
 		find:   identity.Objects.Group,
 		common: func(m *groupLookup) *lookupModel { return &m.lookupModel },
 		set: func(ctx context.Context, m *groupLookup, g *identity.Group, diags *diag.Diagnostics) {
-			m.RoleIDs = setOf(ctx, g.Spec.RoleIDs, diags)
-			m.UserIDs = setOf(ctx, g.Spec.UserIDs, diags)
-			m.ServiceAccountIDs = setOf(ctx, g.Spec.ServiceAccountIDs, diags)
-			m.setFound(ctx, &g.Metadata, diags)
+			m.RoleIDs = setOf(ctx, g.RoleIDs, diags)
+			m.UserIDs = setOf(ctx, g.UserIDs, diags)
+			m.ServiceAccountIDs = setOf(ctx, g.ServiceAccountIDs, diags)
+			m.setFound(ctx, &g.Record, g.WriteMetadata, diags)
 		},
 	}
 }
 
 // setFound fills a look-up's common attributes (see family.Metadata.Found).
-func (m *lookupModel) setFound(ctx context.Context, metadata *identity.OrganizationScopedMetadata, diags *diag.Diagnostics) {
-	m.ID = types.StringValue(metadata.ID)
-	m.OrganizationID = types.StringValue(metadata.OrganizationID)
+func (m *lookupModel) setFound(ctx context.Context, record *identity.Record, metadata cloud.WriteMetadata, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(record.ID)
+	m.OrganizationID = types.StringValue(record.OrganizationID)
 	m.Found(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
 }
 
@@ -419,15 +418,15 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		return
 	}
 
-	m.ID = types.StringValue(user.Metadata.ID)
-	m.OrganizationID = types.StringValue(user.Metadata.OrganizationID)
-	m.Subject = types.StringValue(user.Spec.Subject)
-	m.State = types.StringValue(user.Spec.State)
-	m.GroupIDs = setOf(ctx, user.Spec.GroupIDs, &resp.Diagnostics)
+	m.ID = types.StringValue(user.ID)
+	m.OrganizationID = types.StringValue(user.OrganizationID)
+	m.Subject = types.StringValue(user.Subject)
+	m.State = types.StringValue(user.State)
+	m.GroupIDs = setOf(ctx, user.GroupIDs, &resp.Diagnostics)
 	m.LastActive = types.StringNull()
 
-	if user.Status.LastActive != nil {
-		m.LastActive = types.StringValue(user.Status.LastActive.UTC().Format(time.RFC3339))
+	if user.LastActive != nil {
+		m.LastActive = types.StringValue(user.LastActive.UTC().Format(time.RFC3339))
 	}
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -498,12 +497,12 @@ func (d *organizationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 
-	m.ID = types.StringValue(organization.Metadata.ID)
-	m.Found(ctx, organization.Metadata.Name, organization.Metadata.Description, cloud.TagMap(organization.Metadata.Tags), &resp.Diagnostics)
-	m.OrganizationType = types.StringValue(organization.Spec.OrganizationType)
-	m.Domain = family.OptionalString(organization.Spec.Domain)
-	m.ProviderScope = family.OptionalString(organization.Spec.ProviderScope)
-	m.ProviderID = family.OptionalString(organization.Spec.ProviderID)
+	m.ID = types.StringValue(organization.ID)
+	m.Found(ctx, organization.Name, organization.Description, cloud.TagMap(organization.Tags), &resp.Diagnostics)
+	m.OrganizationType = types.StringValue(organization.Type)
+	m.Domain = family.OptionalString(organization.Domain)
+	m.ProviderScope = family.OptionalString(organization.ProviderScope)
+	m.ProviderID = family.OptionalString(organization.ProviderID)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -34,7 +34,7 @@ func NewGroupResource() resource.Resource {
 	return &groupResource{newResource(GroupTypeName, "group", memberTimeout,
 		func() *groupModel { return &groupModel{} },
 		identity.Objects.ReadGroup, identity.Objects.DeleteGroup, setGroup,
-		func(group *identity.Group) *identity.OrganizationScopedMetadata { return &group.Metadata })}
+		func(group *identity.Group) *identity.Record { return &group.Record })}
 }
 
 type groupResource struct {
@@ -154,22 +154,20 @@ func (r *groupResource) warnLeaving(ctx context.Context, req resource.ModifyPlan
 
 func (r *groupResource) write(ctx context.Context, plan *groupModel, current *identity.Group, diags *diag.Diagnostics) identity.GroupWrite {
 	write := identity.GroupWrite{
-		Metadata: plan.Write(ctx, diags),
-		Spec: identity.GroupSpec{
-			RoleIDs:           stringsOf(ctx, plan.RoleIDs, diags),
-			UserIDs:           stringsOf(ctx, plan.UserIDs, diags),
-			ServiceAccountIDs: stringsOf(ctx, plan.ServiceAccountIDs, diags),
-		},
+		WriteMetadata:     plan.Write(ctx, diags),
+		RoleIDs:           stringsOf(ctx, plan.RoleIDs, diags),
+		UserIDs:           stringsOf(ctx, plan.UserIDs, diags),
+		ServiceAccountIDs: stringsOf(ctx, plan.ServiceAccountIDs, diags),
 	}
 
 	// Unset, a membership is the members' to manage: keep what they chose. Identity
 	// takes out of a group every user and service account its update does not name.
 	if plan.ServiceAccountIDs.IsUnknown() && current != nil {
-		write.Spec.ServiceAccountIDs = append([]string{}, current.Spec.ServiceAccountIDs...)
+		write.ServiceAccountIDs = append([]string{}, current.ServiceAccountIDs...)
 	}
 
 	if plan.UserIDs.IsUnknown() && current != nil {
-		write.Spec.UserIDs = append([]string{}, current.Spec.UserIDs...)
+		write.UserIDs = append([]string{}, current.UserIDs...)
 	}
 
 	return write
@@ -178,13 +176,13 @@ func (r *groupResource) write(ctx context.Context, plan *groupModel, current *id
 // setGroup fills the model from identity's record; user_ids that is unset stays null
 // while the group has no users, as user_ids may not be empty.
 func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *diag.Diagnostics) {
-	m.setKept(ctx, &group.Metadata, diags)
-	m.RoleIDs = setOf(ctx, group.Spec.RoleIDs, diags)
-	m.ServiceAccountIDs = setOf(ctx, group.Spec.ServiceAccountIDs, diags)
+	m.setKept(ctx, &group.Record, group.WriteMetadata, diags)
+	m.RoleIDs = setOf(ctx, group.RoleIDs, diags)
+	m.ServiceAccountIDs = setOf(ctx, group.ServiceAccountIDs, diags)
 
 	switch {
-	case len(group.Spec.UserIDs) > 0 || (!m.UserIDs.IsNull() && !m.UserIDs.IsUnknown()):
-		m.UserIDs = setOf(ctx, group.Spec.UserIDs, diags)
+	case len(group.UserIDs) > 0 || (!m.UserIDs.IsNull() && !m.UserIDs.IsUnknown()):
+		m.UserIDs = setOf(ctx, group.UserIDs, diags)
 	default:
 		m.UserIDs = types.SetNull(types.StringType)
 	}

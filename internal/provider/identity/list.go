@@ -26,8 +26,9 @@ var (
 type listResource[T any] struct {
 	listing.Base
 
-	list     func(identity.Objects, context.Context, string) ([]T, error)
-	metadata func(*T) *identity.OrganizationScopedMetadata
+	list func(identity.Objects, context.Context, string) ([]T, error)
+	// kept is what identity keeps of an object, and its name.
+	kept func(*T) (*identity.Record, string)
 	// state is the resource's state for an object; its timeouts are left to the caller.
 	state func(context.Context, *T, *diag.Diagnostics) *timedModel
 }
@@ -46,9 +47,9 @@ type listConfig struct {
 // NewProjectListResource returns the unikorn_project list resource.
 func NewProjectListResource() list.ListResource {
 	return &listResource[identity.Project]{
-		Base:     listing.Base{TypeName: ProjectTypeName, Nouns: "projects", Diagnose: diagnostic.Identity},
-		list:     identity.Objects.ListProjects,
-		metadata: func(project *identity.Project) *identity.OrganizationScopedMetadata { return &project.Metadata },
+		Base: listing.Base{TypeName: ProjectTypeName, Nouns: "projects", Diagnose: diagnostic.Identity},
+		list: identity.Objects.ListProjects,
+		kept: func(project *identity.Project) (*identity.Record, string) { return &project.Record, project.Name },
 		state: func(ctx context.Context, project *identity.Project, diags *diag.Diagnostics) *timedModel {
 			m := &projectModel{commonModel: unsetCommon()}
 			setProject(ctx, m, project, diags)
@@ -61,9 +62,9 @@ func NewProjectListResource() list.ListResource {
 // NewGroupListResource returns the unikorn_group list resource.
 func NewGroupListResource() list.ListResource {
 	return &listResource[identity.Group]{
-		Base:     listing.Base{TypeName: GroupTypeName, Nouns: "groups", Diagnose: diagnostic.Identity},
-		list:     identity.Objects.ListGroups,
-		metadata: func(group *identity.Group) *identity.OrganizationScopedMetadata { return &group.Metadata },
+		Base: listing.Base{TypeName: GroupTypeName, Nouns: "groups", Diagnose: diagnostic.Identity},
+		list: identity.Objects.ListGroups,
+		kept: func(group *identity.Group) (*identity.Record, string) { return &group.Record, group.Name },
 		state: func(ctx context.Context, group *identity.Group, diags *diag.Diagnostics) *timedModel {
 			m := &groupModel{commonModel: unsetCommon(), UserIDs: types.SetNull(types.StringType)}
 			setGroup(ctx, m, group, diags)
@@ -78,9 +79,11 @@ func NewGroupListResource() list.ListResource {
 // created it.
 func NewServiceAccountListResource() list.ListResource {
 	return &listResource[identity.ServiceAccount]{
-		Base:     listing.Base{TypeName: ServiceAccountTypeName, Nouns: "service accounts", Diagnose: diagnostic.Identity},
-		list:     identity.Objects.ListServiceAccounts,
-		metadata: func(account *identity.ServiceAccount) *identity.OrganizationScopedMetadata { return &account.Metadata },
+		Base: listing.Base{TypeName: ServiceAccountTypeName, Nouns: "service accounts", Diagnose: diagnostic.Identity},
+		list: identity.Objects.ListServiceAccounts,
+		kept: func(account *identity.ServiceAccount) (*identity.Record, string) {
+			return &account.Record, account.Name
+		},
 		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) *timedModel {
 			// As imported, an account names every group it is in (see setServiceAccount).
 			m := &serviceAccountModel{
@@ -122,15 +125,16 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 			return l.list(l.Provider.Identity, ctx, organizationID)
 		},
 		func(object *T) bool {
-			metadata, name := l.metadata(object), config.Name.ValueString()
+			record, name := l.kept(object)
+			wanted := config.Name.ValueString()
 
-			return metadata.DeletionTime == nil && (name == "" || metadata.Name == name)
+			return record.DeletionTime == nil && (wanted == "" || name == wanted)
 		},
 		func(object *T) list.ListResult {
-			metadata := l.metadata(object)
-			identity := family.IdentityOf(family.InOrganization, types.StringValue(metadata.OrganizationID), types.StringValue(metadata.ID))
+			record, name := l.kept(object)
+			identity := family.IdentityOf(family.InOrganization, types.StringValue(record.OrganizationID), types.StringValue(record.ID))
 
-			return listing.Result(ctx, req, metadata.Name, metadata.ID, identity,
+			return listing.Result(ctx, req, name, record.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					state := l.state(ctx, object, diags)
 
@@ -180,12 +184,12 @@ func (l *userListResource) List(ctx context.Context, req list.ListRequest, strea
 		func(user *identity.User) bool {
 			subject := config.Subject.ValueString()
 
-			return user.Metadata.DeletionTime == nil && (subject == "" || user.Spec.Subject == subject)
+			return user.DeletionTime == nil && (subject == "" || user.Subject == subject)
 		},
 		func(user *identity.User) list.ListResult {
-			identity := family.IdentityOf(family.InOrganization, types.StringValue(user.Metadata.OrganizationID), types.StringValue(user.Metadata.ID))
+			identity := family.IdentityOf(family.InOrganization, types.StringValue(user.OrganizationID), types.StringValue(user.ID))
 
-			return listing.Result(ctx, req, user.Spec.Subject, user.Metadata.ID, identity,
+			return listing.Result(ctx, req, user.Subject, user.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
 					// As imported, a user names every group it is in (see setUser).
 					m := &userModel{Subject: types.StringNull(), GroupIDs: types.SetNull(types.StringType)}

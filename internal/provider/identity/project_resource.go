@@ -32,7 +32,7 @@ func NewProjectResource() resource.Resource {
 	r := &projectResource{newResource(ProjectTypeName, "project", projectTimeout,
 		func() *projectModel { return &projectModel{} },
 		identity.Objects.ReadProject, identity.Objects.DeleteProject, setProject,
-		func(project *identity.Project) *identity.OrganizationScopedMetadata { return &project.Metadata })}
+		func(project *identity.Project) *identity.Record { return &project.Record })}
 	r.Holds = projectHolds
 
 	return r
@@ -104,16 +104,13 @@ func (r *projectResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 }
 
 func (r *projectResource) write(ctx context.Context, plan *projectModel, diags *diag.Diagnostics) identity.ProjectWrite {
-	return identity.ProjectWrite{
-		Metadata: plan.Write(ctx, diags),
-		Spec:     identity.ProjectSpec{GroupIDs: stringsOf(ctx, plan.GroupIDs, diags)},
-	}
+	return identity.ProjectWrite{WriteMetadata: plan.Write(ctx, diags), GroupIDs: stringsOf(ctx, plan.GroupIDs, diags)}
 }
 
 // setProject fills the model from identity's record.
 func setProject(ctx context.Context, m *projectModel, project *identity.Project, diags *diag.Diagnostics) {
-	m.setKept(ctx, &project.Metadata, diags)
-	m.GroupIDs = setOf(ctx, project.Spec.GroupIDs, diags)
+	m.setKept(ctx, &project.Record, project.WriteMetadata, diags)
+	m.GroupIDs = setOf(ctx, project.GroupIDs, diags)
 }
 
 // Create saves the project even when the wait failed: it exists, and the next apply

@@ -66,12 +66,12 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	}
 
 	name := m.Name.ValueString()
-	at := slices.IndexFunc(roles, func(role identity.Role) bool { return role.Metadata.Name == name })
+	at := slices.IndexFunc(roles, func(role identity.Role) bool { return role.Name == name })
 
 	if at < 0 {
 		names := make([]string, len(roles))
 		for i, role := range roles {
-			names[i] = role.Metadata.Name
+			names[i] = role.Name
 		}
 
 		resp.Diagnostics.Append(diagnostic.AttributeError(path.Root("name"), "Role not found",
@@ -81,7 +81,7 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		return
 	}
 
-	role := roles[at].Metadata
+	role := roles[at]
 	m.OrganizationID = types.StringValue(organizationID)
 	m.ID = types.StringValue(role.ID)
 	m.Description = types.StringValue(role.Description)
@@ -141,13 +141,13 @@ func (r *groupResource) checkRoles(ctx context.Context, req resource.ModifyPlanR
 			}
 		}
 
-		if slices.ContainsFunc(roles, func(role identity.Role) bool { return role.Metadata.ID == id.ValueString() }) {
+		if slices.ContainsFunc(roles, func(role identity.Role) bool { return role.ID == id.ValueString() }) {
 			continue
 		}
 
 		known := make([]string, len(roles))
 		for i, role := range roles {
-			known[i] = fmt.Sprintf("%s (%s)", role.Metadata.Name, role.Metadata.ID)
+			known[i] = fmt.Sprintf("%s (%s)", role.Name, role.ID)
 		}
 
 		resp.Diagnostics.Append(diagnostic.AttributeError(path.Root("role_ids"), "Role not found",

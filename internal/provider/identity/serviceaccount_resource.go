@@ -42,7 +42,7 @@ func NewServiceAccountResource() resource.Resource {
 	return &serviceAccountResource{newResource(ServiceAccountTypeName, "service account", memberTimeout,
 		func() *serviceAccountModel { return &serviceAccountModel{} },
 		identity.Objects.ReadServiceAccount, identity.Objects.DeleteServiceAccount, setServiceAccount,
-		func(account *identity.ServiceAccount) *identity.OrganizationScopedMetadata { return &account.Metadata })}
+		func(account *identity.ServiceAccount) *identity.Record { return &account.Record })}
 }
 
 // serviceAccountResource manages a service account. Identity answers its token only
@@ -121,13 +121,10 @@ func (r *serviceAccountResource) write(ctx context.Context, plan, state *service
 ) identity.ServiceAccountWrite {
 	groups := stringsOf(ctx, plan.GroupIDs, diags)
 	if current != nil {
-		groups = identity.Joined(current.Spec.GroupIDs, stringsOf(ctx, state.GroupIDs, diags), groups)
+		groups = identity.Joined(current.GroupIDs, stringsOf(ctx, state.GroupIDs, diags), groups)
 	}
 
-	return identity.ServiceAccountWrite{
-		Metadata: plan.Write(ctx, diags),
-		Spec:     identity.ServiceAccountSpec{GroupIDs: groups},
-	}
+	return identity.ServiceAccountWrite{WriteMetadata: plan.Write(ctx, diags), GroupIDs: groups}
 }
 
 // setServiceAccount fills the model from identity's record; the sealed token is the
@@ -138,16 +135,16 @@ func (r *serviceAccountResource) write(ctx context.Context, plan, state *service
 // which to keep.
 func setServiceAccount(ctx context.Context, m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
 	if m.Name.IsNull() {
-		m.GroupIDs = setOf(ctx, account.Spec.GroupIDs, diags)
+		m.GroupIDs = setOf(ctx, account.GroupIDs, diags)
 	}
 
-	m.setKept(ctx, &account.Metadata, diags)
+	m.setKept(ctx, &account.Record, account.WriteMetadata, diags)
 
-	if named := identity.Named(account.Spec.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
+	if named := identity.Named(account.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
 		m.GroupIDs = setOf(ctx, named, diags)
 	}
 
-	m.TokenExpiry = types.StringValue(account.Status.Expiry.UTC().Format(time.RFC3339))
+	m.TokenExpiry = types.StringValue(account.TokenExpiry.UTC().Format(time.RFC3339))
 }
 
 // keepToken holds the token an answer carried for the rest of the run and seals it
@@ -155,21 +152,21 @@ func setServiceAccount(ctx context.Context, m *serviceAccountModel, account *ide
 func (r *serviceAccountResource) keepToken(m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
 	m.SealedToken = types.StringNull()
 
-	token := account.Status.AccessToken
+	token := account.AccessToken
 	if token == "" {
 		return
 	}
 
-	r.Provider.Tokens.Hold(account.Metadata.ID, providerdata.Token{Token: token, Expiry: account.Status.Expiry})
+	r.Provider.Tokens.Hold(account.ID, providerdata.Token{Token: token, Expiry: account.TokenExpiry})
 
 	if r.Provider.SealKey == nil {
 		return
 	}
 
-	sealed, err := seal.Seal(r.Provider.SealKey, account.Metadata.ID, seal.Token{Token: token, Expiry: account.Status.Expiry})
+	sealed, err := seal.Seal(r.Provider.SealKey, account.ID, seal.Token{Token: token, Expiry: account.TokenExpiry})
 	if err != nil {
 		diags.Append(diagnostic.Error("Unable to seal the service account's token",
-			fmt.Sprintf("The token of service account %s could not be sealed: %v. It is kept for this run only.", account.Metadata.ID, err),
+			fmt.Sprintf("The token of service account %s could not be sealed: %v. It is kept for this run only.", account.ID, err),
 			"Change `rotation_trigger` to issue and seal a new one."))
 
 		return
@@ -328,7 +325,7 @@ func (r *serviceAccountResource) Update(ctx context.Context, req resource.Update
 	}
 
 	updated.RotationTrigger = plan.RotationTrigger
-	updated.TokenExpiry = types.StringValue(account.Status.Expiry.UTC().Format(time.RFC3339))
+	updated.TokenExpiry = types.StringValue(account.TokenExpiry.UTC().Format(time.RFC3339))
 	r.keepToken(&updated, account, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &updated)...)
 }

@@ -34,7 +34,7 @@ func NewUserResource() resource.Resource {
 	return &userResource{newResource(UserTypeName, "user", memberTimeout,
 		func() *userModel { return &userModel{} },
 		identity.Objects.ReadUser, identity.Objects.DeleteUser, setUser,
-		func(user *identity.User) *identity.OrganizationScopedMetadata { return &user.Metadata })}
+		func(user *identity.User) *identity.Record { return &user.Record })}
 }
 
 // userResource makes a subject a user of the organization. A user has no name,
@@ -107,12 +107,10 @@ func (r *userResource) Schema(ctx context.Context, _ resource.SchemaRequest, res
 func (r *userResource) write(ctx context.Context, plan, state *userModel, current *identity.User, diags *diag.Diagnostics) identity.UserWrite {
 	groups := stringsOf(ctx, plan.GroupIDs, diags)
 	if current != nil {
-		groups = identity.Joined(current.Spec.GroupIDs, stringsOf(ctx, state.GroupIDs, diags), groups)
+		groups = identity.Joined(current.GroupIDs, stringsOf(ctx, state.GroupIDs, diags), groups)
 	}
 
-	return identity.UserWrite{
-		Spec: identity.UserSpec{Subject: plan.Subject.ValueString(), State: plan.State.ValueString(), GroupIDs: groups},
-	}
+	return identity.UserWrite{Subject: plan.Subject.ValueString(), State: plan.State.ValueString(), GroupIDs: groups}
 }
 
 // setUser fills the model from identity's record. Of the user's groups, the model
@@ -122,15 +120,15 @@ func (r *userResource) write(ctx context.Context, plan, state *userModel, curren
 // which to keep.
 func setUser(ctx context.Context, m *userModel, user *identity.User, diags *diag.Diagnostics) {
 	if m.Subject.IsNull() {
-		m.GroupIDs = setOf(ctx, user.Spec.GroupIDs, diags)
+		m.GroupIDs = setOf(ctx, user.GroupIDs, diags)
 	}
 
-	m.ID = types.StringValue(user.Metadata.ID)
-	m.OrganizationID = types.StringValue(user.Metadata.OrganizationID)
-	m.Subject = types.StringValue(user.Spec.Subject)
-	m.State = types.StringValue(user.Spec.State)
+	m.ID = types.StringValue(user.ID)
+	m.OrganizationID = types.StringValue(user.OrganizationID)
+	m.Subject = types.StringValue(user.Subject)
+	m.State = types.StringValue(user.State)
 
-	if named := identity.Named(user.Spec.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
+	if named := identity.Named(user.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
 		m.GroupIDs = setOf(ctx, named, diags)
 	}
 }
