@@ -149,11 +149,24 @@ type Report struct {
 	// same walk of the floors beside it.
 	Scale  []Walk
 	Floors []Walk
-	// PacedFloors are the configurations of targetInstances instances walked on the
-	// paced floor provider (see runPacedFloor), by workload.
-	PacedFloors map[string]*Walk
+	// PacedFloors are the configurations walked on the paced floor provider (see
+	// runPacedFloor), by workload and count.
+	PacedFloors map[PacedFloorKey]*Walk
 	// SandboxReads are the sandbox's Go benchmark figures, by name.
 	SandboxReads []SandboxRead
+}
+
+// PacedFloorKey names a walk of the paced floor provider: a workload's configuration
+// of so many instances.
+type PacedFloorKey struct {
+	Workload  string
+	Instances int
+}
+
+// pacedFloor returns the paced floor's walk of n instances of workload, or nil when
+// it was not walked.
+func (r *Report) pacedFloor(workload string, n int) *Walk {
+	return r.PacedFloors[PacedFloorKey{Workload: workload, Instances: n}]
 }
 
 // series returns the figures of config, or nil when it was not run.
@@ -210,8 +223,8 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 	}
 
 	for _, workload := range options.Workloads {
-		if options.runsPacedFloor(workload) {
-			if err := runPacedFloor(ctx, options, report, workload); err != nil {
+		for _, count := range options.pacedFloorCounts(workload) {
+			if err := runPacedFloor(ctx, options, report, workload, count); err != nil {
 				return nil, err
 			}
 		}
