@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -723,7 +725,7 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 func smallRun(ratio float64) *Report {
 	r := report(0, nil, 0, nil, Phase{})
 
-	for _, key := range []PacedFloorKey{{WorkloadBare, 1}, {WorkloadBare, 10}, {WorkloadRealistic, 10}} {
+	for _, key := range []PacedFloorKey{{WorkloadBare, 1}, {WorkloadBare, 10}, {WorkloadRealistic, 10}, {WorkloadPeer, peerInstances}} {
 		floorWalk := &Walk{Name: FloorPaced, Instances: key.Instances}
 		measured := Result{Instances: key.Instances}
 
@@ -766,6 +768,12 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 		"| apply 1.14× (3.42 s ÷ 3.00 s), destroy 1.14× (5.70 s ÷ 5.00 s) | met |")
 	assert.Contains(t, markdown, "| realistic: apply and destroy of 10 instances within 1.15× the paced floor provider's, walked the same way "+
 		"| apply 1.14× (3.42 s ÷ 3.00 s), destroy 1.14× (6.84 s ÷ 6.00 s) | met |")
+	assert.Contains(t, markdown, "| peer: apply, destroy (right after the apply) and destroy (settled) of 20 instances within 1.15× the paced floor "+
+		"provider's, walked the same way | apply 1.14× (3.42 s ÷ 3.00 s), destroy (right after the apply) 1.14× (4.56 s ÷ 4.00 s), "+
+		"destroy (settled) 1.14× (6.84 s ÷ 6.00 s) | met |", "both destroys, each against its own")
+	assert.Contains(t, markdown, "### peer, instance_api = \"region\", no read lag\n\n20 instances in one security group")
+	assert.Contains(t, markdown, "| destroy (settled) | 6.84 s | 6.00 s | 1.14× |")
+	assert.Contains(t, markdown, "| 20 | apply again | 5.00 s |  |  |", "the paced floor's peer walk, held to no bound")
 	assert.Contains(t, markdown, "### The paced floor provider, bare\n\nThe bare configuration of 1, 10 and 100 instances")
 	assert.Contains(t, markdown, "| 1 | apply | 3.00 s | 2.05 s | 0.95 s |")
 	assert.Contains(t, markdown, "| 10 | destroy | 5.00 s | 0.57 s | 4.42 s |")
@@ -782,6 +790,13 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 	assert.True(t, oneSlow.smallTargets()[0].judge(BackendRegion).met, "a single instance is judged on its own walk")
 	assert.False(t, oneSlow.smallTargets()[1].judge(BackendRegion).met, "the destroy of 10 is 1.16× its floor's")
 
+	// The peer's destroy right after the apply is held to the floor's own, not to
+	// the settled one's.
+	oneSlow.phaseAt(baseline(WorkloadPeer, BackendRegion), peerInstances, PhaseDestroyRightAfter).Wall = 4700 * time.Millisecond
+	v := oneSlow.smallTargets()[3].judge(BackendRegion)
+	assert.False(t, v.met, v.measured)
+	assert.Contains(t, v.measured, "destroy (right after the apply) 1.18× (4.70 s ÷ 4.00 s), destroy (settled) 1.00×")
+
 	// Without the floor's walk, or the provider's phase, nothing is judged.
 	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 10})
 	assert.Equal(t, notMeasured, good.smallTargets()[1].judge(BackendRegion))
@@ -790,4 +805,73 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 	result := good.series(baseline(WorkloadRealistic, BackendRegion)).Result(10)
 	result.Phases = slices.DeleteFunc(result.Phases, func(p Phase) bool { return p.Name == PhaseDestroy })
 	assert.Equal(t, notMeasured, good.smallTargets()[2].judge(BackendRegion))
+
+	peer := good.series(baseline(WorkloadPeer, BackendRegion)).Result(peerInstances)
+	peer.Phases = slices.DeleteFunc(peer.Phases, func(p Phase) bool { return p.Name == PhaseDestroySettled })
+	assert.Equal(t, notMeasured, good.smallTargets()[3].judge(BackendRegion), "the settled destroy is judged too")
+}
+
+// The peer configuration is taken as `terraform test` takes it: destroyed the moment
+// its apply ends, with nothing between (no refresh, no wait), then applied again and
+// destroyed once its objects have had peerSettle to settle. Every phase runs once.
+func TestThePeerConfigurationIsDestroyedRightAfterItsApplyThenSettled(t *testing.T) {
+	t.Parallel()
+
+	peer := phases(WorkloadPeer, peerInstances, 10)
+
+	var names []string
+	for _, phase := range peer {
+		names = append(names, phase.name)
+		assert.False(t, phase.changesNothing && phase.name != PhasePlan, "%s changes what the next phase finds", phase.name)
+	}
+
+	require.Equal(t, []string{PhasePlan, PhaseApply, PhaseDestroyRightAfter, PhaseReapply, PhaseDestroySettled}, names)
+
+	right, again, settled := peer[2], peer[3], peer[4]
+	assert.Equal(t, "destroy", right.args[0])
+	assert.Equal(t, "delete", right.action)
+	assert.Zero(t, right.settle, "nothing waits between the apply and its destroy")
+	assert.Equal(t, []string{"apply", "-auto-approve", "-json"}, again.args[:3], "planned and applied in one command")
+	assert.Equal(t, "create", again.action)
+	assert.Equal(t, 5*time.Second, settled.settle, "the objects settle before the second destroy")
+	assert.Equal(t, right.args, settled.args, "the two destroys differ by when they run alone")
+
+	// The peer configuration: compute's path without read lag, 20 instances in one
+	// group with three tags each, walked on the paced floor at its one count.
+	options := Options{
+		FloorDir: "floor", Workloads: []string{WorkloadPeer}, Counts: []int{1, 100},
+		Backends: []string{BackendCompute, BackendRegion}, ReadLags: []time.Duration{0, 2 * time.Second},
+	}
+	assert.Equal(t, []int{peerInstances}, options.counts(WorkloadPeer), "whatever the bare configuration's counts")
+	assert.Equal(t, []int{peerInstances}, options.pacedFloorCounts(WorkloadPeer))
+	assert.True(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendCompute}))
+	assert.False(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendRegion}))
+	assert.False(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendCompute, ReadLag: 2 * time.Second}))
+	assert.True(t, options.runs(Config{Workload: WorkloadBare, Backend: BackendRegion, ReadLag: 2 * time.Second}))
+
+	options.Backends = []string{BackendRegion}
+	assert.Empty(t, options.pacedFloorCounts(WorkloadPeer), "compute's path is not measured")
+
+	config := peerConfig()
+	assert.Equal(t, 1, strings.Count(config, `resource "unikorn_security_group"`))
+	assert.Contains(t, config, "security_group_ids = [unikorn_security_group.peer.id]")
+	assert.Equal(t, 3, strings.Count(strings.SplitAfter(config, "tags = {")[1], " = "), "three tags")
+	assert.NotContains(t, config, "data \"", "the paced floor walks it as it is")
+}
+
+// A phase's settle is waited out before it runs, and left out of its wall time.
+func TestRunPhasesWaitsOutTheSettleOutsideTheWallTime(t *testing.T) {
+	t.Parallel()
+
+	binary, err := exec.LookPath("true")
+	require.NoError(t, err)
+
+	settle := 300 * time.Millisecond
+	start := time.Now()
+	measured, err := runPhases(context.Background(), &terraform{binary: binary, dir: t.TempDir()}, nil,
+		[]benchPhase{{name: PhaseDestroySettled, args: []string{"destroy"}, settle: settle}}, 0, 1, io.Discard)
+	require.NoError(t, err)
+
+	assert.GreaterOrEqual(t, time.Since(start), settle)
+	assert.Less(t, measured[0].Wall, settle)
 }

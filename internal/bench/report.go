@@ -140,6 +140,11 @@ func (r *Report) realisticCreation() time.Duration {
 // realisticStages and realisticCreation), and deletes them in the reverse order,
 // each a deprovisioning and two round trips. A plan has no bound.
 func (r *Report) Bound(config Config, phase string, n int) time.Duration {
+	if config.Workload == WorkloadPeer {
+		// Held to the paced floor walked the same way alone (see smallTargets).
+		return 0
+	}
+
 	o := r.Options
 	waves := func(each time.Duration) time.Duration { return time.Duration(r.waves(n)) * each }
 	roundTrips := func(count int) time.Duration { return time.Duration(count) * o.Latency }
@@ -413,6 +418,7 @@ func (r *Report) smallTargets() []target {
 		r.nearPacedFloor(WorkloadBare, 1, PhaseApply, PhaseDestroy),
 		r.nearPacedFloor(WorkloadBare, 10, PhaseApply, PhaseDestroy),
 		r.nearPacedFloor(WorkloadRealistic, 10, PhaseApply, PhaseDestroy),
+		r.nearPacedFloor(WorkloadPeer, peerInstances, PhaseApply, PhaseDestroyRightAfter, PhaseDestroySettled),
 	}
 }
 
@@ -951,10 +957,14 @@ func (r *Report) Markdown() string {
 		o.Parallelism, lagTrials, r.PollPolicy.Max)
 
 	for i := range r.Series {
-		r.writeSeries(&b, &r.Series[i])
+		if r.Series[i].Config.Workload == WorkloadPeer {
+			r.writePeer(&b, &r.Series[i])
+		} else {
+			r.writeSeries(&b, &r.Series[i])
+		}
 	}
 
-	for _, workload := range []string{WorkloadBare, WorkloadRealistic} {
+	for _, workload := range []string{WorkloadBare, WorkloadRealistic, WorkloadPeer} {
 		r.writePacedFloor(&b, workload)
 	}
 
@@ -1104,6 +1114,64 @@ func (r *Report) writeSeries(b *strings.Builder, series *Series) {
 		}
 
 		b.WriteString("\n")
+	}
+}
+
+// writePeer writes the peer configuration's tables: each phase beside the paced floor
+// walked the same way, then its requests per instance, route by route.
+func (r *Report) writePeer(b *strings.Builder, series *Series) {
+	lag := "no read lag"
+	if series.Config.ReadLag > 0 {
+		lag = "read lag " + series.Config.ReadLag.String()
+	}
+
+	fmt.Fprintf(b, "\n### %s, instance_api = %q, %s\n\n", series.Config.Workload, series.Config.Backend, lag)
+
+	for i := range series.Results {
+		result := &series.Results[i]
+		walk := r.pacedFloor(series.Config.Workload, result.Instances)
+
+		fmt.Fprintf(b, "%d instances in one security group, three tags each, as `terraform test` takes them: planned, applied, "+
+			"destroyed the moment the apply ends, applied again, left %s to settle, and destroyed again. "+
+			"Each phase beside the %s walked the same way.\n\n", result.Instances, peerSettle, FloorPaced)
+		b.WriteString("| phase | wall time | paced floor | ÷ paced floor | requests per instance | peak memory | CPU: provider + Terraform |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+
+		for _, phase := range result.Phases {
+			floorWall, ratio := "", ""
+			if walk != nil && walk.Phase(phase.Name) != nil {
+				least := walk.Phase(phase.Name).Wall
+				floorWall, ratio = seconds(least), fmt.Sprintf("%.2f×", float64(phase.Wall)/float64(least))
+			}
+
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f | %s | %.2f s + %.2f s |\n", phase.Name, seconds(phase.Wall), floorWall, ratio,
+				perInstance(phase.Requests.Total, result.Instances), mebibytes(phase.PeakRSS), phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
+		}
+
+		routes := map[string]bool{}
+		for _, phase := range result.Phases {
+			for route := range phase.Requests.Routes {
+				routes[route] = true
+			}
+		}
+
+		b.WriteString("\n#### Requests per instance\n\n| route |")
+
+		for _, phase := range result.Phases {
+			b.WriteString(" " + phase.Name + " |")
+		}
+
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(result.Phases)) + "\n")
+
+		for _, route := range slices.Sorted(maps.Keys(routes)) {
+			fmt.Fprintf(b, "| `%s` |", route)
+
+			for _, phase := range result.Phases {
+				fmt.Fprintf(b, " %.2f |", perInstance(phase.Requests.Routes[route], result.Instances))
+			}
+
+			b.WriteString("\n")
+		}
 	}
 }
 

@@ -65,10 +65,20 @@ func floorCLIConfig(options Options) (string, error) {
 var pacedFloorInstances = []int{1, 10, targetInstances}
 
 // pacedFloorCounts are the counts of workload the run walks on the paced floor: those
-// of pacedFloorInstances it measures, none without the floor provider.
+// of pacedFloorInstances it measures (the peer configuration's one count), none
+// without the floor provider or without compute's path measured, whose bounds pace it
+// and which the peer configuration runs on alone.
 func (o *Options) pacedFloorCounts(workload string) []int {
 	if o.FloorDir == "" || !slices.Contains(o.Workloads, workload) {
 		return nil
+	}
+
+	if workload == WorkloadPeer {
+		if !slices.Contains(o.Backends, BackendCompute) || !slices.Contains(o.ReadLags, 0) {
+			return nil
+		}
+
+		return o.counts(workload)
 	}
 
 	return slices.DeleteFunc(slices.Clone(o.counts(workload)), func(count int) bool {
@@ -136,10 +146,14 @@ func runPacedFloor(ctx context.Context, options Options, report *Report, workloa
 	}
 
 	config := bareConfig()
-	if workload == WorkloadRealistic {
+
+	switch workload {
+	case WorkloadRealistic:
 		if config, err = pacedFloorConfig(); err != nil {
 			return err
 		}
+	case WorkloadPeer:
+		config = peerConfig()
 	}
 
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
