@@ -346,7 +346,7 @@ func runPhases(ctx context.Context, tf *terraform, sb *sandboxProcess, phases []
 			return nil, err
 		}
 
-		fmt.Fprintf(progress, "    %-10s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
+		fmt.Fprintf(progress, "    %-31s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
 			phase.name, measured.Wall.Round(10*time.Millisecond), measured.Requests.Total, float64(measured.PeakRSS)/(1<<20),
 			measured.ProviderCPU, measured.TerraformCPU.Round(10*time.Millisecond))
 

@@ -1331,10 +1331,19 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		authority = " (the authority, which they do not count, made beside the network and as long)"
 	}
 
+	held := fmt.Sprintf("At %d instances the %s wall times are held to their bounds with it added; at the small counts, "+
+		"each to %s× the floor's own wall time.", targetInstances, workload, factor(smallFloorFactor))
+
+	if workload == WorkloadPeer {
+		stageCreate, stageDelete := r.realisticStage()
+		fmt.Fprintf(b, ", and its security group created in %s and deleted in %s", stageCreate, stageDelete)
+
+		held = fmt.Sprintf("It has no bound of its own: the peer wall times are each held to %s× the floor's own wall time.", factor(smallFloorFactor))
+	}
+
 	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; its reads are not paced. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
-		"schemas and this configuration. At %d instances the %s wall times are held to their bounds with it added; "+
-		"at the small counts, each to %s× the floor's own wall time.\n\n", authority, targetInstances, workload, factor(smallFloorFactor))
+		"schemas and this configuration. %s\n\n", authority, held)
 	b.WriteString("| instances | phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---:|---|---:|---:|---:|---:|\n")
 
 	for _, walk := range walks {
