@@ -873,6 +873,6 @@ func TestRunPhasesWaitsOutTheSettleOutsideTheWallTime(t *testing.T) {
 		[]benchPhase{{name: PhaseDestroySettled, args: []string{"destroy"}, settle: settle}}, 0, 1, io.Discard)
 	require.NoError(t, err)
 
-	assert.GreaterOrEqual(t, time.Since(start), settle)
-	assert.Less(t, measured[0].Wall, settle)
+	// However slow the machine, the settle comes on top of the phase's wall time.
+	assert.GreaterOrEqual(t, time.Since(start), settle+measured[0].Wall)
 }
