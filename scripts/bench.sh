@@ -4,16 +4,21 @@
 # lets the driver run the real Terraform CLI against the sandbox (as a separate
 # process, 25 ms per request, 2 s provisioning) for a bare configuration of 1, 10,
 # 100 and 300 instances and a realistic one of 10, 100 and 300, through both instance
-# APIs, without read lag and with 2 s of it; walks each configuration of 100
-# instances on the paced floor provider; then walks 1,000 bare instances beside the
+# APIs, without read lag and with 2 s of it; and for the peer configuration, the small
+# one module authors meet (20 instances in one security group, three tags each, on
+# compute without read lag), planned, applied, destroyed right after the apply,
+# applied again and, after 5 s to settle, destroyed again, as `terraform test` takes
+# it. It walks each configuration at 1, 10, 100 instances (the peer's 20) on the
+# paced floor provider the same way; then walks 1,000 bare instances beside the
 # floors, and writes the figures into BENCHMARKS.md.
 #
 # BENCH_SIZES (e.g. 1,10) narrows the counts of both configurations (or
-# BENCH_REALISTIC_SIZES those of the realistic one alone), BENCH_WORKLOADS (bare or
-# realistic), BENCH_BACKENDS (compute or region) and BENCH_READ_LAGS (e.g. 0s) what
-# runs; BENCH_SCALE is the walk's count (0 leaves it out, and the sandbox's benchmark
-# with it). Other arguments go to the driver (see `go run ./cmd/unikorn-bench -h`).
-# The whole run takes the best part of an hour; run it on a quiet machine.
+# BENCH_REALISTIC_SIZES those of the realistic one alone), BENCH_WORKLOADS (bare,
+# realistic or peer), BENCH_BACKENDS (compute or region) and BENCH_READ_LAGS (e.g. 0s)
+# what runs; BENCH_SCALE is the walk's count (0 leaves it out, and the sandbox's
+# benchmark with it). Other arguments go to the driver (see
+# `go run ./cmd/unikorn-bench -h`). The whole run takes the best part of an hour; run
+# it on a quiet machine.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -44,7 +49,7 @@ cd "$repo"
   -floor-dir "$work/floor" \
   -sandbox "$work/bin/unikorn-sandbox" \
   -work-dir "$work" \
-  -workloads "${BENCH_WORKLOADS:-bare,realistic}" \
+  -workloads "${BENCH_WORKLOADS:-bare,realistic,peer}" \
   -instances "${BENCH_SIZES:-1,10,100,300}" \
   -realistic-instances "${BENCH_REALISTIC_SIZES:-${BENCH_SIZES:-10,100,300}}" \
   -scale "$scale" \

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,7 +43,7 @@ func run(ctx context.Context, args []string) error {
 	flags.DurationVar(&options.Latency, "latency", 25*time.Millisecond, "latency the sandbox adds to every request")
 	flags.DurationVar(&options.ProvisionDelay, "provision-delay", 2*time.Second, "the sandbox's provisioning time")
 	flags.DurationVar(&options.DeprovisionDelay, "deprovision-delay", 500*time.Millisecond, "the sandbox's deprovisioning time")
-	workloads := flags.String("workloads", bench.WorkloadBare+","+bench.WorkloadRealistic, "comma-separated configurations to apply")
+	workloads := flags.String("workloads", strings.Join(bench.Workloads, ","), "comma-separated configurations to apply")
 	counts := flags.String("instances", "1,10,100,300", "comma-separated instance counts of the bare configuration")
 	realisticCounts := flags.String("realistic-instances", "10,100,300", "comma-separated instance counts of the realistic configuration")
 	flags.IntVar(&options.Scale, "scale", bench.DefaultScale, "instances of the walk against the floors; 0 for none")
@@ -72,8 +73,8 @@ func run(ctx context.Context, args []string) error {
 			continue
 		}
 
-		if workload != bench.WorkloadBare && workload != bench.WorkloadRealistic {
-			return fmt.Errorf("-workloads: %q is neither %s nor %s", field, bench.WorkloadBare, bench.WorkloadRealistic)
+		if !slices.Contains(bench.Workloads, workload) {
+			return fmt.Errorf("-workloads: %q is none of %s", field, strings.Join(bench.Workloads, ", "))
 		}
 
 		options.Workloads = append(options.Workloads, workload)

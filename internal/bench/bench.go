@@ -34,9 +34,10 @@ type Options struct {
 	// WorkDir receives the configurations, states and the sandbox's log.
 	WorkDir string
 
-	// Workloads are the configurations to apply (WorkloadBare, WorkloadRealistic);
-	// Counts are the numbers of instances of the bare one to run, each from nothing to
-	// nothing, and RealisticCounts those of the realistic one.
+	// Workloads are the configurations to apply (WorkloadBare, WorkloadRealistic,
+	// WorkloadPeer); Counts are the numbers of instances of the bare one to run, each
+	// from nothing to nothing, and RealisticCounts those of the realistic one (the
+	// peer one has peerInstances).
 	Workloads       []string
 	Counts          []int
 	RealisticCounts []int
@@ -149,11 +150,24 @@ type Report struct {
 	// same walk of the floors beside it.
 	Scale  []Walk
 	Floors []Walk
-	// PacedFloors are the configurations of targetInstances instances walked on the
-	// paced floor provider (see runPacedFloor), by workload.
-	PacedFloors map[string]*Walk
+	// PacedFloors are the configurations walked on the paced floor provider (see
+	// runPacedFloor), by workload and count.
+	PacedFloors map[PacedFloorKey]*Walk
 	// SandboxReads are the sandbox's Go benchmark figures, by name.
 	SandboxReads []SandboxRead
+}
+
+// PacedFloorKey names a walk of the paced floor provider: a workload's configuration
+// of so many instances.
+type PacedFloorKey struct {
+	Workload  string
+	Instances int
+}
+
+// pacedFloor returns the paced floor's walk of n instances of workload, or nil when
+// it was not walked.
+func (r *Report) pacedFloor(workload string, n int) *Walk {
+	return r.PacedFloors[PacedFloorKey{Workload: workload, Instances: n}]
 }
 
 // series returns the figures of config, or nil when it was not run.
@@ -199,6 +213,10 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 	for _, workload := range options.Workloads {
 		for _, lag := range options.ReadLags {
 			for _, backend := range options.Backends {
+				if !options.runs(Config{Workload: workload, Backend: backend, ReadLag: lag}) {
+					continue
+				}
+
 				series, err := runSeries(ctx, options, Config{Workload: workload, Backend: backend, ReadLag: lag}, cliConfigPath)
 				if err != nil {
 					return nil, err
@@ -210,8 +228,8 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 	}
 
 	for _, workload := range options.Workloads {
-		if options.runsPacedFloor(workload) {
-			if err := runPacedFloor(ctx, options, report, workload); err != nil {
+		for _, count := range options.pacedFloorCounts(workload) {
+			if err := runPacedFloor(ctx, options, report, workload, count); err != nil {
 				return nil, err
 			}
 		}
@@ -228,11 +246,22 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 
 // counts are the instance counts workload runs.
 func (o *Options) counts(workload string) []int {
-	if workload == WorkloadRealistic {
+	switch workload {
+	case WorkloadRealistic:
 		return o.RealisticCounts
+	case WorkloadPeer:
+		return []int{peerInstances}
 	}
 
 	return o.Counts
+}
+
+// runs is true of the configurations the run measures: every workload on every back
+// end under every read lag, but the peer configuration, which is compute's path
+// without read lag alone (as the incumbents' benchmarks are), so that it adds no more
+// than a minute.
+func (o *Options) runs(config Config) bool {
+	return config.Workload != WorkloadPeer || (config.Backend == BackendCompute && config.ReadLag == 0)
 }
 
 // runSeries benchmarks every count of one configuration against a sandbox of its own,
@@ -302,12 +331,22 @@ func runPhases(ctx context.Context, tf *terraform, sb *sandboxProcess, phases []
 			runs = repeats
 		}
 
+		if phase.settle > 0 {
+			fmt.Fprintf(progress, "    (%s for the objects to settle)\n", phase.settle)
+
+			select {
+			case <-time.After(phase.settle):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+
 		measured, err := measureRuns(ctx, tf, sb, phase, count, runs)
 		if err != nil {
 			return nil, err
 		}
 
-		fmt.Fprintf(progress, "    %-10s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
+		fmt.Fprintf(progress, "    %-31s %8s  %5d requests  %6.1f MiB peak  CPU %s provider, %s Terraform",
 			phase.name, measured.Wall.Round(10*time.Millisecond), measured.Requests.Total, float64(measured.PeakRSS)/(1<<20),
 			measured.ProviderCPU, measured.TerraformCPU.Round(10*time.Millisecond))
 
@@ -336,6 +375,9 @@ type benchPhase struct {
 	// changesNothing is true of the phases that may run again without changing what
 	// the next finds.
 	changesNothing bool
+	// settle is how long the objects the phase before made are left alone before it
+	// runs, outside its wall time.
+	settle time.Duration
 }
 
 // measureRuns runs a phase runs times and keeps the run of median wall time (see

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -188,7 +190,7 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 			{Config: Config{Workload: WorkloadBare, Backend: BackendRegion, ReadLag: 2 * time.Second}, Results: withLag},
 		},
 	}
-	r.PacedFloors = map[string]*Walk{WorkloadBare: pacedFloor(r, WorkloadBare, 500*time.Millisecond)}
+	r.PacedFloors = map[PacedFloorKey]*Walk{{WorkloadBare, 100}: pacedFloor(r, WorkloadBare, 500*time.Millisecond)}
 
 	return r
 }
@@ -319,7 +321,7 @@ func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 		assert.False(t, v.met, "%s: %s", target.name, v.measured)
 	}
 
-	delete(good.PacedFloors, WorkloadBare)
+	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 100})
 	assert.Equal(t, notMeasured, good.withinPacedFloor(WorkloadBare, bareWallFactors).judge(BackendRegion), "without the bare floor's walk")
 
 	markdown = bad.Markdown()
@@ -405,7 +407,7 @@ func realisticRun(wall time.Duration, perInstance, lagFactor float64, scalePlan 
 	r.Floors = []Walk{{Name: FloorProvider, Instances: 1000, Phases: []Phase{
 		{Name: PhasePlan, Wall: 10 * time.Second}, {Name: PhaseRefresh, Wall: 10 * time.Second},
 	}}}
-	r.PacedFloors = map[string]*Walk{WorkloadRealistic: pacedFloor(r, WorkloadRealistic, time.Second)}
+	r.PacedFloors = map[PacedFloorKey]*Walk{{WorkloadRealistic, 100}: pacedFloor(r, WorkloadRealistic, time.Second)}
 	r.SandboxReads = []SandboxRead{
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=0s", PerOp: 40 * time.Microsecond},
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=2s", PerOp: scalePlan / 10000},
@@ -472,26 +474,26 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	assert.Equal(t, r.Bound(bare, PhaseDestroy, 100), refresh+inWaves(instances.Delete))
 }
 
-// The paced floor walks each configuration whose instances at the targets' count the
-// run measures, and only with the floor provider at hand.
-func TestThePacedFloorWalksEveryConfigurationJudgedAtTheTargetsCount(t *testing.T) {
+// The paced floor walks each configuration at every count of 1, 10 and 100 the run
+// measures, and only with the floor provider at hand.
+func TestThePacedFloorWalksEveryConfigurationAtTheCountsJudged(t *testing.T) {
 	t.Parallel()
 
 	options := Options{
 		FloorDir: "floor", Workloads: []string{WorkloadBare, WorkloadRealistic},
-		Counts: []int{1, targetInstances}, RealisticCounts: []int{10},
+		Counts: []int{1, 10, targetInstances, 300}, RealisticCounts: []int{300},
 	}
-	assert.True(t, options.runsPacedFloor(WorkloadBare))
-	assert.False(t, options.runsPacedFloor(WorkloadRealistic), "the realistic configuration is not measured at the targets' count")
+	assert.Equal(t, []int{1, 10, targetInstances}, options.pacedFloorCounts(WorkloadBare), "300 is judged against no floor")
+	assert.Empty(t, options.pacedFloorCounts(WorkloadRealistic), "the realistic configuration is not measured at a count judged")
 
-	options.RealisticCounts = []int{targetInstances}
-	assert.True(t, options.runsPacedFloor(WorkloadRealistic))
+	options.RealisticCounts = []int{10, targetInstances}
+	assert.Equal(t, []int{10, targetInstances}, options.pacedFloorCounts(WorkloadRealistic))
 
 	options.Workloads = []string{WorkloadRealistic}
-	assert.False(t, options.runsPacedFloor(WorkloadBare), "the bare configuration is not measured")
+	assert.Empty(t, options.pacedFloorCounts(WorkloadBare), "the bare configuration is not measured")
 
 	options.FloorDir = ""
-	assert.False(t, options.runsPacedFloor(WorkloadRealistic), "no floor provider")
+	assert.Empty(t, options.pacedFloorCounts(WorkloadRealistic), "no floor provider")
 }
 
 // Every resource type the paced floor's configuration makes is paced, by the name the
@@ -528,9 +530,9 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 		phase.Wall = time.Duration(held.factor*float64(r.Bound(config, held.phase, 100))) + 2*time.Second
 	}
 
-	r.PacedFloors[WorkloadRealistic] = pacedFloor(r, WorkloadRealistic, 2*time.Second)
-	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(WorkloadRealistic, PhaseTags))
-	assert.Zero(t, r.AbovePacedFloor(WorkloadBare, PhaseApply), "the bare configuration's floor was not walked")
+	r.PacedFloors[PacedFloorKey{WorkloadRealistic, 100}] = pacedFloor(r, WorkloadRealistic, 2*time.Second)
+	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(WorkloadRealistic, 100, PhaseTags))
+	assert.Zero(t, r.AbovePacedFloor(WorkloadBare, 100, PhaseApply), "the bare configuration's floor was not walked")
 	assert.False(t, r.withinBound(WorkloadRealistic, PhaseTags, realisticTagsFactor, "").judge(BackendRegion).met)
 
 	v := r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion)
@@ -556,12 +558,12 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 		assert.Contains(t, held.name, "plus what the paced floor provider takes above its bound")
 	}
 
-	r.PacedFloors[WorkloadRealistic] = pacedFloor(r, WorkloadRealistic, 1500*time.Millisecond)
+	r.PacedFloors[PacedFloorKey{WorkloadRealistic, 100}] = pacedFloor(r, WorkloadRealistic, 1500*time.Millisecond)
 	v = r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion)
 	assert.False(t, v.met, v.measured)
 	assert.False(t, lagTargets[1].judge(BackendRegion).met)
 
-	delete(r.PacedFloors, WorkloadRealistic)
+	delete(r.PacedFloors, PacedFloorKey{WorkloadRealistic, 100})
 	assert.Equal(t, notMeasured, r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion))
 	assert.Equal(t, notMeasured, lagTargets[1].judge(BackendRegion))
 	assert.Equal(t, notMeasured, lagTargets[2].judge(BackendRegion))
@@ -604,7 +606,7 @@ func TestAPolledReaderSeesEachChangeOnItsNextTick(t *testing.T) {
 	lagged := config(WorkloadRealistic, BackendRegion)
 	for _, phase := range []string{PhaseApply, PhaseTags, PhaseDestroy} {
 		measured := r.phaseAt(lagged, 100, phase)
-		measured.Wall = time.Duration(lagFloorFactor*float64(r.LagFloor(lagged, phase, 100))) + polledAbove(lagged, phase)/2 + r.AbovePacedFloor(WorkloadRealistic, phase)
+		measured.Wall = time.Duration(lagFloorFactor*float64(r.LagFloor(lagged, phase, 100))) + polledAbove(lagged, phase)/2 + r.AbovePacedFloor(WorkloadRealistic, 100, phase)
 	}
 
 	lagTargets := r.realisticTargets()[len(r.realisticTargets())-2:]
@@ -716,4 +718,161 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 	assert.Contains(t, realistic[2].args, "generation=2", "the tag change moves every instance's generation on")
 	assert.NotContains(t, realistic[0].args, "generation=2", "the plan is of the first generation")
 	assert.Contains(t, realistic[4].args, "generation=2", "the destroy plans nothing but the deletions")
+}
+
+// smallRun is a run of the region back end, without read lag, at the small counts the
+// paced floor judges, each phase taking ratio times what the paced floor took for it.
+func smallRun(ratio float64) *Report {
+	r := report(0, nil, 0, nil, Phase{})
+
+	for _, key := range []PacedFloorKey{{WorkloadBare, 1}, {WorkloadBare, 10}, {WorkloadRealistic, 10}, {WorkloadPeer, peerInstances}} {
+		floorWalk := &Walk{Name: FloorPaced, Instances: key.Instances}
+		measured := Result{Instances: key.Instances}
+
+		for i, phase := range phases(key.Workload, key.Instances, r.Options.Parallelism) {
+			wall := time.Duration(i+2) * time.Second
+			floorWalk.Phases = append(floorWalk.Phases, Phase{Name: phase.name, Wall: wall})
+			measured.Phases = append(measured.Phases, Phase{Name: phase.name, Wall: time.Duration(ratio * float64(wall))})
+		}
+
+		r.PacedFloors[key] = floorWalk
+
+		config := baseline(key.Workload, BackendRegion)
+		if series := r.series(config); series != nil {
+			series.Results = append(series.Results, measured)
+		} else {
+			r.Series = append(r.Series, Series{Config: config, Results: []Result{measured}})
+		}
+	}
+
+	return r
+}
+
+// At the small counts, each apply and destroy is held to what the paced floor took
+// walked the same way, and to nothing else.
+func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T) {
+	t.Parallel()
+
+	good := smallRun(1.14)
+	targets := good.smallTargets()
+	require.NotEmpty(t, targets)
+
+	for _, target := range targets {
+		v := target.judge(BackendRegion)
+		assert.True(t, v.met, "%s: %s", target.name, v.measured)
+		assert.Equal(t, notMeasured, target.judge(BackendCompute), "%s: compute did not run", target.name)
+	}
+
+	markdown := good.Markdown()
+	assert.Contains(t, markdown, "| bare: apply and destroy of 1 instance within 1.15× the paced floor provider's, walked the same way "+
+		"| apply 1.14× (3.42 s ÷ 3.00 s), destroy 1.14× (5.70 s ÷ 5.00 s) | met |")
+	assert.Contains(t, markdown, "| realistic: apply and destroy of 10 instances within 1.15× the paced floor provider's, walked the same way "+
+		"| apply 1.14× (3.42 s ÷ 3.00 s), destroy 1.14× (6.84 s ÷ 6.00 s) | met |")
+	assert.Contains(t, markdown, "| peer: apply, destroy (right after the apply) and destroy (settled) of 20 instances within 1.15× the paced floor "+
+		"provider's, walked the same way | apply 1.14× (3.42 s ÷ 3.00 s), destroy (right after the apply) 1.14× (4.56 s ÷ 4.00 s), "+
+		"destroy (settled) 1.14× (6.84 s ÷ 6.00 s) | met |", "both destroys, each against its own")
+	assert.Contains(t, markdown, "### peer, instance_api = \"region\", no read lag\n\n20 instances in one security group")
+	assert.Contains(t, markdown, "| destroy (settled) | 6.84 s | 6.00 s | 1.14× |")
+	assert.Contains(t, markdown, "| 20 | apply again | 5.00 s |  |  |", "the paced floor's peer walk, held to no bound")
+	assert.Contains(t, markdown, "and its security group created in 2.075s and deleted in 550ms: what the bounds")
+	assert.Contains(t, markdown, "### The paced floor provider, bare\n\nThe bare configuration of 1, 10 and 100 instances")
+	assert.Contains(t, markdown, "| 1 | apply | 3.00 s | 2.05 s | 0.95 s |")
+	assert.Contains(t, markdown, "| 10 | destroy | 5.00 s | 0.57 s | 4.42 s |")
+	assert.Contains(t, markdown, "| 100 | apply | 21.00 s | 20.50 s | 0.50 s |")
+
+	for _, target := range smallRun(1.16).smallTargets() {
+		v := target.judge(BackendRegion)
+		assert.False(t, v.met, "%s: %s", target.name, v.measured)
+	}
+
+	// One phase alone above its floor fails the target.
+	oneSlow := smallRun(1.0)
+	oneSlow.phaseAt(baseline(WorkloadBare, BackendRegion), 10, PhaseDestroy).Wall = 5800 * time.Millisecond
+	assert.True(t, oneSlow.smallTargets()[0].judge(BackendRegion).met, "a single instance is judged on its own walk")
+	assert.False(t, oneSlow.smallTargets()[1].judge(BackendRegion).met, "the destroy of 10 is 1.16× its floor's")
+
+	// The peer's destroy right after the apply is held to the floor's own, not to
+	// the settled one's.
+	oneSlow.phaseAt(baseline(WorkloadPeer, BackendRegion), peerInstances, PhaseDestroyRightAfter).Wall = 4700 * time.Millisecond
+	v := oneSlow.smallTargets()[3].judge(BackendRegion)
+	assert.False(t, v.met, v.measured)
+	assert.Contains(t, v.measured, "destroy (right after the apply) 1.18× (4.70 s ÷ 4.00 s), destroy (settled) 1.00×")
+
+	// Without the floor's walk, or the provider's phase, nothing is judged.
+	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 10})
+	assert.Equal(t, notMeasured, good.smallTargets()[1].judge(BackendRegion))
+	assert.True(t, good.smallTargets()[0].judge(BackendRegion).met)
+
+	result := good.series(baseline(WorkloadRealistic, BackendRegion)).Result(10)
+	result.Phases = slices.DeleteFunc(result.Phases, func(p Phase) bool { return p.Name == PhaseDestroy })
+	assert.Equal(t, notMeasured, good.smallTargets()[2].judge(BackendRegion))
+
+	peer := good.series(baseline(WorkloadPeer, BackendRegion)).Result(peerInstances)
+	peer.Phases = slices.DeleteFunc(peer.Phases, func(p Phase) bool { return p.Name == PhaseDestroySettled })
+	assert.Equal(t, notMeasured, good.smallTargets()[3].judge(BackendRegion), "the settled destroy is judged too")
+}
+
+// The peer configuration is taken as `terraform test` takes it: destroyed the moment
+// its apply ends, with nothing between (no refresh, no wait), then applied again and
+// destroyed once its objects have had peerSettle to settle. Every phase runs once.
+func TestThePeerConfigurationIsDestroyedRightAfterItsApplyThenSettled(t *testing.T) {
+	t.Parallel()
+
+	peer := phases(WorkloadPeer, peerInstances, 10)
+
+	var names []string
+	for _, phase := range peer {
+		names = append(names, phase.name)
+		assert.False(t, phase.changesNothing && phase.name != PhasePlan, "%s changes what the next phase finds", phase.name)
+	}
+
+	require.Equal(t, []string{PhasePlan, PhaseApply, PhaseDestroyRightAfter, PhaseReapply, PhaseDestroySettled}, names)
+
+	right, again, settled := peer[2], peer[3], peer[4]
+	assert.Equal(t, "destroy", right.args[0])
+	assert.Equal(t, "delete", right.action)
+	assert.Zero(t, right.settle, "nothing waits between the apply and its destroy")
+	assert.Equal(t, []string{"apply", "-auto-approve", "-json"}, again.args[:3], "planned and applied in one command")
+	assert.Equal(t, "create", again.action)
+	assert.Equal(t, 5*time.Second, settled.settle, "the objects settle before the second destroy")
+	assert.Equal(t, right.args, settled.args, "the two destroys differ by when they run alone")
+
+	// The peer configuration: compute's path without read lag, 20 instances in one
+	// group with three tags each, walked on the paced floor at its one count.
+	options := Options{
+		FloorDir: "floor", Workloads: []string{WorkloadPeer}, Counts: []int{1, 100},
+		Backends: []string{BackendCompute, BackendRegion}, ReadLags: []time.Duration{0, 2 * time.Second},
+	}
+	assert.Equal(t, []int{peerInstances}, options.counts(WorkloadPeer), "whatever the bare configuration's counts")
+	assert.Equal(t, []int{peerInstances}, options.pacedFloorCounts(WorkloadPeer))
+	assert.True(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendCompute}))
+	assert.False(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendRegion}))
+	assert.False(t, options.runs(Config{Workload: WorkloadPeer, Backend: BackendCompute, ReadLag: 2 * time.Second}))
+	assert.True(t, options.runs(Config{Workload: WorkloadBare, Backend: BackendRegion, ReadLag: 2 * time.Second}))
+
+	options.Backends = []string{BackendRegion}
+	assert.Empty(t, options.pacedFloorCounts(WorkloadPeer), "compute's path is not measured")
+
+	config := peerConfig()
+	assert.Equal(t, 1, strings.Count(config, `resource "unikorn_security_group"`))
+	assert.Contains(t, config, "security_group_ids = [unikorn_security_group.peer.id]")
+	assert.Equal(t, 3, strings.Count(strings.SplitAfter(config, "tags = {")[1], " = "), "three tags")
+	assert.NotContains(t, config, "data \"", "the paced floor walks it as it is")
+}
+
+// A phase's settle is waited out before it runs, and left out of its wall time.
+func TestRunPhasesWaitsOutTheSettleOutsideTheWallTime(t *testing.T) {
+	t.Parallel()
+
+	binary, err := exec.LookPath("true")
+	require.NoError(t, err)
+
+	settle := 300 * time.Millisecond
+	start := time.Now()
+	measured, err := runPhases(context.Background(), &terraform{binary: binary, dir: t.TempDir()}, nil,
+		[]benchPhase{{name: PhaseDestroySettled, args: []string{"destroy"}, settle: settle}}, 0, 1, io.Discard)
+	require.NoError(t, err)
+
+	// However slow the machine, the settle comes on top of the phase's wall time.
+	assert.GreaterOrEqual(t, time.Since(start), settle+measured[0].Wall)
 }

@@ -62,6 +62,10 @@ const (
 	// a phase that waits for changes may take.
 	lagFloorFactor = 1.05
 
+	// smallFloorFactor is how far above the paced floor's own wall time a small
+	// configuration's apply or destroy may take (see smallTargets).
+	smallFloorFactor = 1.15
+
 	// The walk of many instances: plan and refresh within a factor of the floor
 	// provider's, under a memory ceiling; and a read of the sandbox, however many
 	// objects it holds, within maxSandboxRead.
@@ -136,6 +140,11 @@ func (r *Report) realisticCreation() time.Duration {
 // realisticStages and realisticCreation), and deletes them in the reverse order,
 // each a deprovisioning and two round trips. A plan has no bound.
 func (r *Report) Bound(config Config, phase string, n int) time.Duration {
+	if config.Workload == WorkloadPeer {
+		// Held to the paced floor walked the same way alone (see smallTargets).
+		return 0
+	}
+
 	o := r.Options
 	waves := func(each time.Duration) time.Duration { return time.Duration(r.waves(n)) * each }
 	roundTrips := func(count int) time.Duration { return time.Duration(count) * o.Latency }
@@ -394,8 +403,64 @@ func (r *Report) lagged(backend string) []*Series {
 func (r *Report) targets() []target {
 	targets := r.bareTargets()
 	targets = append(targets, r.realisticTargets()...)
+	targets = append(targets, r.smallTargets()...)
 
 	return append(targets, r.scaleTargets()...)
+}
+
+// smallTargets hold the small configurations module authors meet, whose phases last a
+// wave or two (each `terraform test` applies and destroys one), to the paced floor
+// walked the same way: at these counts a bound is a few seconds, and what Terraform
+// and the framework take besides it is not a rounding error, so each phase is held to
+// the paced floor's own wall time.
+func (r *Report) smallTargets() []target {
+	return []target{
+		r.nearPacedFloor(WorkloadBare, 1, PhaseApply, PhaseDestroy),
+		r.nearPacedFloor(WorkloadBare, 10, PhaseApply, PhaseDestroy),
+		r.nearPacedFloor(WorkloadRealistic, 10, PhaseApply, PhaseDestroy),
+		r.nearPacedFloor(WorkloadPeer, peerInstances, PhaseApply, PhaseDestroyRightAfter, PhaseDestroySettled),
+	}
+}
+
+// nearPacedFloor is the target that each of phases of n instances of workload takes
+// at most smallFloorFactor times what the paced floor took for it, walked the same
+// way.
+func (r *Report) nearPacedFloor(workload string, n int, phases ...string) target {
+	return target{
+		name: fmt.Sprintf("%s: %s of %d instance%s within %s× the %s's, walked the same way",
+			workload, listed(phases), n, plural(n), factor(smallFloorFactor), FloorPaced),
+		judge: func(backend string) verdict {
+			walk := r.pacedFloor(workload, n)
+			if walk == nil {
+				return notMeasured
+			}
+
+			parts := make([]string, 0, len(phases))
+			met := true
+
+			for _, name := range phases {
+				measured, least := r.phaseAt(baseline(workload, backend), n, name), walk.Phase(name)
+				if measured == nil || least == nil {
+					return notMeasured
+				}
+
+				ratio := float64(measured.Wall) / float64(least.Wall)
+				met = met && ratio <= smallFloorFactor
+				parts = append(parts, fmt.Sprintf("%s %.2f× (%s ÷ %s)", name, ratio, seconds(measured.Wall), seconds(least.Wall)))
+			}
+
+			return verdict{measured: strings.Join(parts, ", "), met: met}
+		},
+	}
+}
+
+// plural is the ending of a noun counted n.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+
+	return "s"
 }
 
 // bareTargets are judged on the bare configuration, nearest the provider's bounds.
@@ -598,16 +663,16 @@ var realisticWallFactors = []wallFactor{
 }
 
 // AbovePacedFloor is how much longer than its bound the paced floor took for phase of
-// workload (see runPacedFloor): Terraform's, the plugin protocol's and the framework's
-// own time with these schemas and this configuration, which no provider can take
-// away; 0 without it.
-func (r *Report) AbovePacedFloor(workload, phase string) time.Duration {
-	walk := r.PacedFloors[workload]
+// n instances of workload (see runPacedFloor): Terraform's, the plugin protocol's and
+// the framework's own time with these schemas and this configuration, which no
+// provider can take away; 0 without it.
+func (r *Report) AbovePacedFloor(workload string, n int, phase string) time.Duration {
+	walk := r.pacedFloor(workload, n)
 	if walk == nil || walk.Phase(phase) == nil {
 		return 0
 	}
 
-	return max(0, walk.Phase(phase).Wall-r.Bound(pacedFloorBasis(workload), phase, walk.Instances))
+	return max(0, walk.Phase(phase).Wall-r.Bound(pacedFloorBasis(workload), phase, n))
 }
 
 // withinPacedFloor is the target workload's wall times are held to beside their
@@ -625,7 +690,7 @@ func (r *Report) withinPacedFloor(workload string, held []wallFactor) target {
 		name: fmt.Sprintf("%s: %s of %d instances within %s of their bound plus what the %s takes above its own",
 			workload, listed(names), targetInstances, strings.Join(factors, ", "), FloorPaced),
 		judge: func(backend string) verdict {
-			walk := r.PacedFloors[workload]
+			walk := r.pacedFloor(workload, targetInstances)
 			if walk == nil {
 				return notMeasured
 			}
@@ -640,7 +705,7 @@ func (r *Report) withinPacedFloor(workload string, held []wallFactor) target {
 					return notMeasured
 				}
 
-				ratio := float64(measured.Wall) / float64(r.Bound(config, each.phase, targetInstances)+r.AbovePacedFloor(workload, each.phase))
+				ratio := float64(measured.Wall) / float64(r.Bound(config, each.phase, targetInstances)+r.AbovePacedFloor(workload, targetInstances, each.phase))
 				met = met && ratio <= each.factor
 				parts = append(parts, fmt.Sprintf("%s %.2f×", each.phase, ratio))
 			}
@@ -697,13 +762,13 @@ func (r *Report) withinLagFloor(name string, floor func(Config, string, int) tim
 	return target{
 		name: name,
 		judge: func(backend string) verdict {
-			if withPacedFloor && r.PacedFloors[WorkloadRealistic] == nil {
+			if withPacedFloor && r.pacedFloor(WorkloadRealistic, targetInstances) == nil {
 				return notMeasured
 			}
 
 			above := func(string) time.Duration { return 0 }
 			if withPacedFloor {
-				above = func(phase string) time.Duration { return r.AbovePacedFloor(WorkloadRealistic, phase) }
+				above = func(phase string) time.Duration { return r.AbovePacedFloor(WorkloadRealistic, targetInstances, phase) }
 			}
 
 			var (
@@ -892,10 +957,14 @@ func (r *Report) Markdown() string {
 		o.Parallelism, lagTrials, r.PollPolicy.Max)
 
 	for i := range r.Series {
-		r.writeSeries(&b, &r.Series[i])
+		if r.Series[i].Config.Workload == WorkloadPeer {
+			r.writePeer(&b, &r.Series[i])
+		} else {
+			r.writeSeries(&b, &r.Series[i])
+		}
 	}
 
-	for _, workload := range []string{WorkloadBare, WorkloadRealistic} {
+	for _, workload := range []string{WorkloadBare, WorkloadRealistic, WorkloadPeer} {
 		r.writePacedFloor(&b, workload)
 	}
 
@@ -1048,6 +1117,64 @@ func (r *Report) writeSeries(b *strings.Builder, series *Series) {
 	}
 }
 
+// writePeer writes the peer configuration's tables: each phase beside the paced floor
+// walked the same way, then its requests per instance, route by route.
+func (r *Report) writePeer(b *strings.Builder, series *Series) {
+	lag := "no read lag"
+	if series.Config.ReadLag > 0 {
+		lag = "read lag " + series.Config.ReadLag.String()
+	}
+
+	fmt.Fprintf(b, "\n### %s, instance_api = %q, %s\n\n", series.Config.Workload, series.Config.Backend, lag)
+
+	for i := range series.Results {
+		result := &series.Results[i]
+		walk := r.pacedFloor(series.Config.Workload, result.Instances)
+
+		fmt.Fprintf(b, "%d instances in one security group, three tags each, as `terraform test` takes them: planned, applied, "+
+			"destroyed the moment the apply ends, applied again, left %s to settle, and destroyed again. "+
+			"Each phase beside the %s walked the same way.\n\n", result.Instances, peerSettle, FloorPaced)
+		b.WriteString("| phase | wall time | paced floor | ÷ paced floor | requests per instance | peak memory | CPU: provider + Terraform |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+
+		for _, phase := range result.Phases {
+			floorWall, ratio := "", ""
+			if walk != nil && walk.Phase(phase.Name) != nil {
+				least := walk.Phase(phase.Name).Wall
+				floorWall, ratio = seconds(least), fmt.Sprintf("%.2f×", float64(phase.Wall)/float64(least))
+			}
+
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f | %s | %.2f s + %.2f s |\n", phase.Name, seconds(phase.Wall), floorWall, ratio,
+				perInstance(phase.Requests.Total, result.Instances), mebibytes(phase.PeakRSS), phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
+		}
+
+		routes := map[string]bool{}
+		for _, phase := range result.Phases {
+			for route := range phase.Requests.Routes {
+				routes[route] = true
+			}
+		}
+
+		b.WriteString("\n#### Requests per instance\n\n| route |")
+
+		for _, phase := range result.Phases {
+			b.WriteString(" " + phase.Name + " |")
+		}
+
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(result.Phases)) + "\n")
+
+		for _, route := range slices.Sorted(maps.Keys(routes)) {
+			fmt.Fprintf(b, "| `%s` |", route)
+
+			for _, phase := range result.Phases {
+				fmt.Fprintf(b, " %.2f |", perInstance(phase.Requests.Routes[route], result.Instances))
+			}
+
+			b.WriteString("\n")
+		}
+	}
+}
+
 // writeRequests writes one phase's requests per instance, route by route.
 func writeRequests(b *strings.Builder, series *Series, name string) {
 	routes := map[string]bool{}
@@ -1155,11 +1282,31 @@ func (r *Report) writeScale(b *strings.Builder) {
 	}
 }
 
-// writePacedFloor writes the paced floor's walk of workload beside its bounds.
+// pacedFloorWalks are the paced floor's walks of workload, fewest instances first.
+func (r *Report) pacedFloorWalks(workload string) []*Walk {
+	var walks []*Walk
+
+	for key, walk := range r.PacedFloors {
+		if key.Workload == workload {
+			walks = append(walks, walk)
+		}
+	}
+
+	slices.SortFunc(walks, func(a, b *Walk) int { return cmp.Compare(a.Instances, b.Instances) })
+
+	return walks
+}
+
+// writePacedFloor writes the paced floor's walks of workload beside their bounds.
 func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
-	walk := r.PacedFloors[workload]
-	if walk == nil {
+	walks := r.pacedFloorWalks(workload)
+	if len(walks) == 0 {
 		return
+	}
+
+	counts := make([]string, 0, len(walks))
+	for _, walk := range walks {
+		counts = append(counts, strconv.Itoa(walk.Instances))
 	}
 
 	pacing := floorPacing(r.Options)
@@ -1170,10 +1317,10 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		update = fmt.Sprintf(", each update %s", instancePace.Update)
 	}
 
-	fmt.Fprintf(b, "The %s configuration of %d instances, every phase run as the provider's, on the %s: "+
+	fmt.Fprintf(b, "The %s configuration of %s instances, every phase run as the provider's, on the %s: "+
 		"the floor provider (internal/bench/floor), which serves every resource type with its real schema and sends no request, "+
 		"with each instance's create lasting %s%s and each delete %s",
-		workload, walk.Instances, FloorPaced, instancePace.Create, update, instancePace.Delete)
+		workload, listed(counts), FloorPaced, instancePace.Create, update, instancePace.Delete)
 
 	authority := ""
 	if workload == WorkloadRealistic {
@@ -1184,19 +1331,31 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		authority = " (the authority, which they do not count, made beside the network and as long)"
 	}
 
+	held := fmt.Sprintf("At %d instances the %s wall times are held to their bounds with it added; at the small counts, "+
+		"each to %s× the floor's own wall time.", targetInstances, workload, factor(smallFloorFactor))
+
+	if workload == WorkloadPeer {
+		stageCreate, stageDelete := r.realisticStage()
+		fmt.Fprintf(b, ", and its security group created in %s and deleted in %s", stageCreate, stageDelete)
+
+		held = fmt.Sprintf("It has no bound of its own: the peer wall times are each held to %s× the floor's own wall time.", factor(smallFloorFactor))
+	}
+
 	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; its reads are not paced. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
-		"schemas and this configuration; the %s wall times are held to their bounds with it added.\n\n", authority, workload)
-	b.WriteString("| phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---|---:|---:|---:|---:|\n")
+		"schemas and this configuration. %s\n\n", authority, held)
+	b.WriteString("| instances | phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---:|---|---:|---:|---:|---:|\n")
 
-	for _, phase := range walk.Phases {
-		bound, above := "", ""
-		if held := r.Bound(pacedFloorBasis(workload), phase.Name, walk.Instances); held > 0 {
-			bound, above = seconds(held), seconds(r.AbovePacedFloor(workload, phase.Name))
+	for _, walk := range walks {
+		for _, phase := range walk.Phases {
+			bound, above := "", ""
+			if held := r.Bound(pacedFloorBasis(workload), phase.Name, walk.Instances); held > 0 {
+				bound, above = seconds(held), seconds(r.AbovePacedFloor(workload, walk.Instances, phase.Name))
+			}
+
+			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %.2f s + %.2f s |\n",
+				walk.Instances, phase.Name, seconds(phase.Wall), bound, above, phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
 		}
-
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f s + %.2f s |\n",
-			phase.Name, seconds(phase.Wall), bound, above, phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
 	}
 }
 

@@ -58,10 +58,32 @@ func floorCLIConfig(options Options) (string, error) {
 	return path, cliConfig(path, options.FloorDir)
 }
 
-// runsPacedFloor is true when the run judges workload's wall times at
-// targetInstances, which are held to the paced floor beside their bounds.
-func (o *Options) runsPacedFloor(workload string) bool {
-	return o.FloorDir != "" && slices.Contains(o.Workloads, workload) && slices.Contains(o.counts(workload), targetInstances)
+// pacedFloorInstances are the counts at which workload's wall times are judged against
+// the paced floor: at targetInstances beside their bounds, at the small counts module
+// authors meet (each `terraform test` applies and destroys a small configuration)
+// against the floor's own wall times.
+var pacedFloorInstances = []int{1, 10, targetInstances}
+
+// pacedFloorCounts are the counts of workload the run walks on the paced floor: those
+// of pacedFloorInstances it measures (the peer configuration's one count), none
+// without the floor provider or without compute's path measured, whose bounds pace it
+// and which the peer configuration runs on alone.
+func (o *Options) pacedFloorCounts(workload string) []int {
+	if o.FloorDir == "" || !slices.Contains(o.Workloads, workload) {
+		return nil
+	}
+
+	if workload == WorkloadPeer {
+		if !slices.Contains(o.Backends, BackendCompute) || !slices.Contains(o.ReadLags, 0) {
+			return nil
+		}
+
+		return o.counts(workload)
+	}
+
+	return slices.DeleteFunc(slices.Clone(o.counts(workload)), func(count int) bool {
+		return !slices.Contains(pacedFloorInstances, count)
+	})
 }
 
 // pacedFloorBasis is the configuration whose bounds pace the paced floor and judge
@@ -104,7 +126,7 @@ func floorPacing(options Options) floor.Pacing {
 	}
 }
 
-// runPacedFloor takes workload's configuration of targetInstances instances through
+// runPacedFloor takes workload's configuration of count instances through
 // every phase on the floor provider paced by floorPacing: a provider that serves every
 // resource type with its real schema, sends no request and waits exactly what the
 // bounds count. What it takes above its bound is Terraform's, the plugin protocol's
@@ -112,22 +134,26 @@ func floorPacing(options Options) floor.Pacing {
 // state, in the realistic one a load balancer whose members name every instance),
 // which no provider can take away; workload's wall-time targets are judged with it
 // added to their bounds.
-func runPacedFloor(ctx context.Context, options Options, report *Report, workload string) error {
+func runPacedFloor(ctx context.Context, options Options, report *Report, workload string, count int) error {
 	floorConfigPath, err := floorCLIConfig(options)
 	if err != nil {
 		return err
 	}
 
-	dir := filepath.Join(options.WorkDir, "floor-paced-"+workload)
+	dir := filepath.Join(options.WorkDir, fmt.Sprintf("floor-paced-%s-%d", workload, count))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 
 	config := bareConfig()
-	if workload == WorkloadRealistic {
+
+	switch workload {
+	case WorkloadRealistic:
 		if config, err = pacedFloorConfig(); err != nil {
 			return err
 		}
+	case WorkloadPeer:
+		config = peerConfig()
 	}
 
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
@@ -136,19 +162,19 @@ func runPacedFloor(ctx context.Context, options Options, report *Report, workloa
 
 	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
 
-	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instances, %s\n", workload, targetInstances, FloorPaced)
+	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instance(s), %s\n", workload, count, FloorPaced)
 
 	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
-		phases(workload, targetInstances, options.Parallelism), targetInstances, options.Repeats, options.Progress)
+		phases(workload, count, options.Parallelism), count, options.Repeats, options.Progress)
 	if err != nil {
 		return err
 	}
 
 	if report.PacedFloors == nil {
-		report.PacedFloors = map[string]*Walk{}
+		report.PacedFloors = map[PacedFloorKey]*Walk{}
 	}
 
-	report.PacedFloors[workload] = &Walk{Name: FloorPaced, Instances: targetInstances, Phases: phases}
+	report.PacedFloors[PacedFloorKey{Workload: workload, Instances: count}] = &Walk{Name: FloorPaced, Instances: count, Phases: phases}
 
 	return nil
 }

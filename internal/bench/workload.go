@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"golang.org/x/crypto/ssh"
@@ -25,6 +26,21 @@ const (
 	// data that mounts the storage, and a public address on every tenth; and a load
 	// balancer over them.
 	WorkloadRealistic = "realistic"
+	// WorkloadPeer is the small configuration module authors meet, shaped as the
+	// incumbent providers' benchmarks are: peerInstances instances on compute's path,
+	// all in one security group made beside them, with three tags each, applied and
+	// destroyed back to back as `terraform test` does (see phases).
+	WorkloadPeer = "peer"
+)
+
+// Workloads are every configuration the benchmark knows, in the order it runs them.
+var Workloads = []string{WorkloadBare, WorkloadRealistic, WorkloadPeer}
+
+// peerInstances is the peer configuration's one count, and peerSettle how long its
+// second apply's objects are left to settle before it is destroyed again.
+const (
+	peerInstances = 20
+	peerSettle    = 5 * time.Second
 )
 
 // Phase names, in the order they run.
@@ -34,6 +50,12 @@ const (
 	PhaseTags    = "tag change"
 	PhaseRefresh = "refresh"
 	PhaseDestroy = "destroy"
+
+	// The peer configuration's: a destroy right after the apply, as `terraform test`
+	// runs it; an apply again; and, the objects left to settle, a destroy again.
+	PhaseDestroyRightAfter = "destroy (right after the apply)"
+	PhaseReapply           = "apply again"
+	PhaseDestroySettled    = "destroy (settled)"
 )
 
 // instanceAddress starts the address of every instance the configurations make; the
@@ -57,15 +79,42 @@ provider "unikorn" {}
 
 // bareConfig is var.instances identical instances on the sandbox's default network.
 func bareConfig() string {
-	return header + fmt.Sprintf(`
+	return header + instancesOnDefaultNetwork("")
+}
+
+// instancesOnDefaultNetwork is the block of var.instances instances on the sandbox's
+// default network, with more arguments besides.
+func instancesOnDefaultNetwork(more string) string {
+	return fmt.Sprintf(`
 resource "unikorn_compute_instance" "bench" {
   count      = var.instances
   name       = format("bench-%%03d", count.index)
   network_id = %q
   flavor_id  = %q
   image_id   = %q
+%s}
+`, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID, more)
 }
-`, sandbox.NetworkDefaultID, sandbox.FlavorStandardID, sandbox.ImageUbuntuID)
+
+// peerConfig is the peer configuration: var.instances instances of the bare
+// configuration, all in one security group on the same network, each with three
+// tags. It reads nothing, so that the paced floor walks it as it is.
+func peerConfig() string {
+	return header + fmt.Sprintf(`
+resource "unikorn_security_group" "peer" {
+  name       = "peer"
+  network_id = %q
+  rules      = [{ direction = "ingress", protocol = "tcp", port = 22, prefix = "192.0.2.0/24" }]
+}
+`, sandbox.NetworkDefaultID) + instancesOnDefaultNetwork(`
+  security_group_ids = [unikorn_security_group.peer.id]
+
+  tags = {
+    role  = "peer"
+    index = tostring(count.index)
+    suite = "terraform-test"
+  }
+`)
 }
 
 // realisticConfig is var.instances instances as users configure them, with what they
@@ -221,11 +270,14 @@ func authorityKey() (string, error) {
 func writeConfig(dir, workload string) error {
 	config := bareConfig()
 
-	if workload == WorkloadRealistic {
+	switch workload {
+	case WorkloadRealistic:
 		var err error
 		if config, err = realisticConfig(); err != nil {
 			return err
 		}
+	case WorkloadPeer:
+		config = peerConfig()
 	}
 
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600)
@@ -243,20 +295,33 @@ func phases(workload string, count, parallelism int) []benchPhase {
 	list := []benchPhase{
 		// The plan is saved so that the apply measures the creation alone; together
 		// they are what `terraform apply` does.
-		{PhasePlan, append([]string{"plan", "-out=create.tfplan"}, vars...), "", true},
-		{PhaseApply, []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(parallelism), "create.tfplan"}, "create", false},
+		{name: PhasePlan, args: append([]string{"plan", "-out=create.tfplan"}, vars...), changesNothing: true},
+		{name: PhaseApply, args: []string{"apply", "-input=false", "-auto-approve", "-json", "-parallelism=" + strconv.Itoa(parallelism), "create.tfplan"}, action: "create"},
+	}
+
+	destroy := append([]string{"destroy", "-auto-approve", "-json"}, changed...)
+
+	if workload == WorkloadPeer {
+		// As `terraform test` runs a configuration: destroyed the moment its apply
+		// ends, nothing between, its objects maybe still settling; then, so that the
+		// two can be told apart, applied again and destroyed once they have settled.
+		return append(list,
+			benchPhase{name: PhaseDestroyRightAfter, args: destroy, action: "delete"},
+			benchPhase{name: PhaseReapply, args: append([]string{"apply", "-auto-approve", "-json"}, vars...), action: "create"},
+			benchPhase{name: PhaseDestroySettled, args: destroy, action: "delete", settle: peerSettle},
+		)
 	}
 
 	if workload == WorkloadRealistic {
 		// What a user does most once a configuration exists: change the tags of every
 		// instance, planned and applied in one command.
-		list = append(list, benchPhase{PhaseTags, append([]string{"apply", "-auto-approve", "-json"}, changed...), "update", false})
+		list = append(list, benchPhase{name: PhaseTags, args: append([]string{"apply", "-auto-approve", "-json"}, changed...), action: "update"})
 	}
 
 	return append(list,
 		// A plan right after the apply must find nothing to change (exit code 0); what
 		// it would create again or replace is counted as lost (exit code 2).
-		benchPhase{PhaseRefresh, append([]string{"plan", "-detailed-exitcode", "-json"}, changed...), "", true},
-		benchPhase{PhaseDestroy, append([]string{"destroy", "-auto-approve", "-json"}, changed...), "delete", false},
+		benchPhase{name: PhaseRefresh, args: append([]string{"plan", "-detailed-exitcode", "-json"}, changed...), changesNothing: true},
+		benchPhase{name: PhaseDestroy, args: destroy, action: "delete"},
 	)
 }
