@@ -16,6 +16,8 @@ type ProjectMetadata struct {
 	OrganizationID string
 	ProjectID      string
 	CreationTime   time.Time
+	// ProvisioningStatus is how far the service has come making it as it is written.
+	ProvisioningStatus string
 	// DeletionTime is when region began to delete it, nil until then.
 	DeletionTime *time.Time
 	// Deleting says it is being deleted (see Deleting).
@@ -25,13 +27,14 @@ type ProjectMetadata struct {
 // ProjectMetadataOf is a service's project-scoped metadata in the façade's terms.
 func ProjectMetadataOf(in *unikorn.ProjectScopedMetadata) ProjectMetadata {
 	return ProjectMetadata{
-		WriteMetadata:  WriteMetadata{Name: in.Name, Description: in.Description, Tags: slices.Clone(in.Tags)},
-		ID:             in.ID,
-		OrganizationID: in.OrganizationID,
-		ProjectID:      in.ProjectID,
-		CreationTime:   in.CreationTime,
-		DeletionTime:   in.DeletionTime,
-		Deleting:       Deleting(&in.ReadMetadata),
+		WriteMetadata:      WriteMetadata{Name: in.Name, Description: in.Description, Tags: slices.Clone(in.Tags)},
+		ID:                 in.ID,
+		OrganizationID:     in.OrganizationID,
+		ProjectID:          in.ProjectID,
+		CreationTime:       in.CreationTime,
+		ProvisioningStatus: in.ProvisioningStatus,
+		DeletionTime:       in.DeletionTime,
+		Deleting:           Deleting(&in.ReadMetadata),
 	}
 }
 
