@@ -106,7 +106,7 @@ func (c *catalogue) image(ctx context.Context, organizationID, regionID, id stri
 // securityGroup returns the security group, or nil when the token cannot see it: a
 // miss in what another caller read is read once more before it is believed.
 func (c *catalogue) securityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
-	return missReread(ctx, id, c.networking.SharedSecurityGroup, c.networking.ReadSecurityGroup)
+	return missReread(ctx, id, c.networking.SharedSecurityGroup, c.networking.FreshSecurityGroup)
 }
 
 // startReferences begins the shared reads of the security groups and the SSH
@@ -133,7 +133,7 @@ func (c *catalogue) startReferences(ctx context.Context, spec Spec) (wait func()
 
 // sshCertificateAuthority is securityGroup for an SSH certificate authority.
 func (c *catalogue) sshCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
-	return missReread(ctx, id, c.networking.SharedSSHCertificateAuthority, c.networking.ReadSSHCertificateAuthority)
+	return missReread(ctx, id, c.networking.SharedSSHCertificateAuthority, c.networking.FreshSSHCertificateAuthority)
 }
 
 // missReread returns what shared says of id, or nil when it is missing or hidden

@@ -11,14 +11,10 @@ import (
 // service places instances in region's networks from region's flavors and images. The
 // façade names them so that the Terraform types read them without knowing the wire.
 type (
-	Region                  = unikorn.Region
-	Flavor                  = unikorn.Flavor
-	CatalogueImage          = unikorn.Image
-	ImageQuery              = unikorn.ImageQuery
-	Network                 = unikorn.Network
-	SecurityGroup           = unikorn.SecurityGroup
-	SSHCertificateAuthority = unikorn.SSHCertificateAuthority
-	ProjectScopedMetadata   = unikorn.ProjectScopedMetadata
+	Region         = unikorn.Region
+	Flavor         = unikorn.Flavor
+	CatalogueImage = unikorn.Image
+	ImageQuery     = unikorn.ImageQuery
 )
 
 // Values of the catalogue's enumerations the Terraform types validate or filter on.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -77,12 +78,9 @@ func TestChecksSeeWhatTheProcessWroteToNetworking(t *testing.T) {
 	e := newEnv(t)
 	objects := networking.NewService(e.service.Session)
 
-	group, err := objects.CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
-		Metadata: unikorn.WriteMetadata{Name: "web"},
-		Spec: unikorn.SecurityGroupCreateSpec{
-			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
-			NetworkID:         sandbox.NetworkDefaultID,
-		},
+	group, err := objects.CreateSecurityGroup(t.Context(), networking.SecurityGroupCreate{
+		SecurityGroupUpdate: networking.SecurityGroupUpdate{Metadata: cloud.WriteMetadata{Name: "web"}},
+		NetworkID:           sandbox.NetworkDefaultID,
 	})
 	require.NoError(t, err)
 

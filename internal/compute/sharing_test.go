@@ -162,12 +162,9 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 
 	// A write that names no instance (here another family's, on the same session) may
 	// have changed any of them.
-	_, err := networking.NewService(service.Session).CreateSecurityGroup(t.Context(), unikorn.SecurityGroupCreate{
-		Metadata: unikorn.WriteMetadata{Name: "web"},
-		Spec: unikorn.SecurityGroupCreateSpec{
-			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}},
-			NetworkID:         sandbox.NetworkDefaultID,
-		},
+	_, err := networking.NewService(service.Session).CreateSecurityGroup(t.Context(), networking.SecurityGroupCreate{
+		SecurityGroupUpdate: networking.SecurityGroupUpdate{Metadata: cloud.WriteMetadata{Name: "web"}},
+		NetworkID:           sandbox.NetworkDefaultID,
 	})
 	require.NoError(t, err)
 	e.Sandbox.ResetStats()

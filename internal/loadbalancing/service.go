@@ -60,17 +60,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]LoadBalancer, error) {
 		query.Tags = append(query.Tags, unikorn.Tag{Name: name, Value: q.Tags[name]})
 	}
 
-	found, err := s.client.ListLoadBalancers(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-
-	out := make([]LoadBalancer, 0, len(found))
-	for i := range found {
-		out = append(out, *fromWire(&found[i]))
-	}
-
-	return out, nil
+	return cloud.All(fromWire)(s.client.ListLoadBalancers(ctx, query))
 }
 
 // NetworkPrefix returns the prefix of a network. A network created moments ago may

@@ -8,54 +8,30 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// What the Terraform types write when they manage the objects instances stand on:
-// region's own shapes, named by the façade as the catalogue's objects are (reads.go).
-type (
-	Network                           = unikorn.Network
-	SecurityGroup                     = unikorn.SecurityGroup
-	SSHCertificateAuthority           = unikorn.SSHCertificateAuthority
-	NetworkCreate                     = unikorn.NetworkCreate
-	NetworkCreateSpec                 = unikorn.NetworkCreateSpec
-	NetworkSpec                       = unikorn.NetworkSpec
-	NetworkUpdate                     = unikorn.NetworkUpdate
-	NetworkReservations               = unikorn.NetworkReservations
-	Route                             = unikorn.Route
-	SecurityGroupCreate               = unikorn.SecurityGroupCreate
-	SecurityGroupCreateSpec           = unikorn.SecurityGroupCreateSpec
-	SecurityGroupRule                 = unikorn.SecurityGroupRule
-	SecurityGroupSpec                 = unikorn.SecurityGroupSpec
-	SecurityGroupUpdate               = unikorn.SecurityGroupUpdate
-	SSHCertificateAuthorityCreate     = unikorn.SSHCertificateAuthorityCreate
-	SSHCertificateAuthorityCreateSpec = unikorn.SSHCertificateAuthorityCreateSpec
-	SSHCertificateAuthoritySpec       = unikorn.SSHCertificateAuthoritySpec
-	Tag                               = unikorn.Tag
-	WriteMetadata                     = unikorn.WriteMetadata
-)
-
 // Objects manages what instances stand on: networks, security groups and SSH
 // certificate authorities, through region's public v2 API, which any project user may
 // call whichever instance back end the provider uses, and finds them by ID or name.
 type Objects interface {
-	ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error)
-	CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error)
-	UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error)
+	ReadNetwork(ctx context.Context, id string) (*Network, error)
+	CreateNetwork(ctx context.Context, create NetworkCreate) (*Network, error)
+	UpdateNetwork(ctx context.Context, id string, update NetworkUpdate) (*Network, error)
 	DeleteNetwork(ctx context.Context, id string, created time.Time) error
-	ListNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error)
+	ListNetworks(ctx context.Context, organizationID, projectID string) ([]Network, error)
 
-	ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error)
-	CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error)
-	UpdateSecurityGroup(ctx context.Context, id string, update unikorn.SecurityGroupUpdate) (*unikorn.SecurityGroup, error)
+	ReadSecurityGroup(ctx context.Context, id string) (*SecurityGroup, error)
+	CreateSecurityGroup(ctx context.Context, create SecurityGroupCreate) (*SecurityGroup, error)
+	UpdateSecurityGroup(ctx context.Context, id string, update SecurityGroupUpdate) (*SecurityGroup, error)
 	DeleteSecurityGroup(ctx context.Context, id string, created time.Time) error
-	ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]unikorn.SecurityGroup, error)
+	ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]SecurityGroup, error)
 
-	ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error)
-	CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error)
+	ReadSSHCertificateAuthority(ctx context.Context, id string) (*SSHCertificateAuthority, error)
+	CreateSSHCertificateAuthority(ctx context.Context, create SSHCertificateAuthorityCreate) (*SSHCertificateAuthority, error)
 	DeleteSSHCertificateAuthority(ctx context.Context, id string, created time.Time) error
-	ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error)
+	ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]SSHCertificateAuthority, error)
 
-	Network(ctx context.Context, selector Selector) (*unikorn.Network, error)
-	SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error)
-	SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error)
+	Network(ctx context.Context, selector Selector) (*Network, error)
+	SecurityGroup(ctx context.Context, selector Selector) (*SecurityGroup, error)
+	SSHCertificateAuthority(ctx context.Context, selector Selector) (*SSHCertificateAuthority, error)
 }
 
 var _ Objects = (*Service)(nil)
@@ -114,37 +90,37 @@ func (s *Service) networks() cloud.Object[unikorn.Network] {
 }
 
 // ReadNetwork returns the network with id, or nil when region definitely has none.
-func (s *Service) ReadNetwork(ctx context.Context, id string) (*unikorn.Network, error) {
-	return s.networks().Read(ctx, s.session, id)
+func (s *Service) ReadNetwork(ctx context.Context, id string) (*Network, error) {
+	return cloud.One(networkFromWire)(s.networks().Read(ctx, s.session, id))
 }
 
 // CreateNetwork creates a network and waits until region has provisioned it.
-func (s *Service) CreateNetwork(ctx context.Context, create unikorn.NetworkCreate) (*unikorn.Network, error) {
+func (s *Service) CreateNetwork(ctx context.Context, create NetworkCreate) (*Network, error) {
 	list := func(ctx context.Context) ([]unikorn.Network, error) {
-		return s.ListNetworks(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
+		return s.listNetworks(ctx, create.OrganizationID, create.ProjectID)
 	}
 
-	return s.networks().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
-		network, err := s.client.CreateNetwork(ctx, create)
+	return cloud.One(networkFromWire)(s.networks().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.Network, error) {
+		network, err := s.client.CreateNetwork(ctx, create.wire())
 		// Region answers 403 for RBAC's refusals too: only the body says quota.
 		if cloud.IsQuotaRefusal(err) {
 			return nil, &NetworkQuotaError{Err: err}
 		}
 
 		return network, err
-	})
+	}))
 }
 
 // UpdateNetwork changes what region can change of a network in place and waits until
 // it is provisioned again.
-func (s *Service) UpdateNetwork(ctx context.Context, id string, update unikorn.NetworkUpdate) (*unikorn.Network, error) {
+func (s *Service) UpdateNetwork(ctx context.Context, id string, update NetworkUpdate) (*Network, error) {
 	s.networks().Forget(s.session, id)
 
-	if _, err := s.client.UpdateNetwork(ctx, id, update); err != nil {
+	if _, err := s.client.UpdateNetwork(ctx, id, update.wire()); err != nil {
 		return nil, err
 	}
 
-	return s.networks().WaitProvisioned(ctx, s.session, id)
+	return cloud.One(networkFromWire)(s.networks().WaitProvisioned(ctx, s.session, id))
 }
 
 // DeleteNetwork deletes a network, waiting out the servers still on it, until region
@@ -164,14 +140,20 @@ func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
 
 // ReadSecurityGroup returns the security group with id, or nil when region definitely
 // has none.
-func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
+func (s *Service) ReadSecurityGroup(ctx context.Context, id string) (*SecurityGroup, error) {
+	return cloud.One(securityGroupFromWire)(s.FreshSecurityGroup(ctx, id))
+}
+
+// FreshSecurityGroup is ReadSecurityGroup as region has it, for the checks of the
+// façade's other families, which read it afresh when a shared read missed it.
+func (s *Service) FreshSecurityGroup(ctx context.Context, id string) (*unikorn.SecurityGroup, error) {
 	return s.securityGroups().Read(ctx, s.session, id)
 }
 
 // CreateSecurityGroup creates a security group and waits until it is provisioned.
-func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.SecurityGroupCreate) (*unikorn.SecurityGroup, error) {
+func (s *Service) CreateSecurityGroup(ctx context.Context, create SecurityGroupCreate) (*SecurityGroup, error) {
 	// Only the network's organization and project are needed, which never change.
-	network, err := s.SharedNetwork(ctx, create.Spec.NetworkID, time.Time{})
+	network, err := s.SharedNetwork(ctx, create.NetworkID, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -183,21 +165,22 @@ func (s *Service) CreateSecurityGroup(ctx context.Context, create unikorn.Securi
 		})
 	}
 
-	return s.securityGroups().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SecurityGroup, error) {
-		return s.client.CreateSecurityGroup(ctx, create)
-	})
+	return cloud.One(securityGroupFromWire)(s.securityGroups().Create(ctx, s.session, create.Metadata.Name, list,
+		func(ctx context.Context) (*unikorn.SecurityGroup, error) {
+			return s.client.CreateSecurityGroup(ctx, create.wire())
+		}))
 }
 
 // UpdateSecurityGroup replaces a security group's rules and metadata in place and
 // waits until it is provisioned again.
-func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update unikorn.SecurityGroupUpdate) (*unikorn.SecurityGroup, error) {
+func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update SecurityGroupUpdate) (*SecurityGroup, error) {
 	s.securityGroups().Forget(s.session, id)
 
-	if _, err := s.client.UpdateSecurityGroup(ctx, id, update); err != nil {
+	if _, err := s.client.UpdateSecurityGroup(ctx, id, update.wire()); err != nil {
 		return nil, err
 	}
 
-	return s.securityGroups().WaitProvisioned(ctx, s.session, id)
+	return cloud.One(securityGroupFromWire)(s.securityGroups().WaitProvisioned(ctx, s.session, id))
 }
 
 // DeleteSecurityGroup deletes a security group, waiting out the servers still in it,
@@ -221,19 +204,25 @@ func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificat
 
 // ReadSSHCertificateAuthority returns the SSH certificate authority with id, or nil
 // when region definitely has none.
-func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
+func (s *Service) ReadSSHCertificateAuthority(ctx context.Context, id string) (*SSHCertificateAuthority, error) {
+	return cloud.One(sshCertificateAuthorityFromWire)(s.FreshSSHCertificateAuthority(ctx, id))
+}
+
+// FreshSSHCertificateAuthority is FreshSecurityGroup for an SSH certificate authority.
+func (s *Service) FreshSSHCertificateAuthority(ctx context.Context, id string) (*unikorn.SSHCertificateAuthority, error) {
 	return s.sshCertificateAuthorities().Read(ctx, s.session, id)
 }
 
 // CreateSSHCertificateAuthority creates an SSH certificate authority.
-func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create unikorn.SSHCertificateAuthorityCreate) (*unikorn.SSHCertificateAuthority, error) {
+func (s *Service) CreateSSHCertificateAuthority(ctx context.Context, create SSHCertificateAuthorityCreate) (*SSHCertificateAuthority, error) {
 	list := func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
-		return s.ListSSHCertificateAuthorities(ctx, create.Spec.OrganizationID, create.Spec.ProjectID)
+		return s.listSSHCertificateAuthorities(ctx, create.OrganizationID, create.ProjectID)
 	}
 
-	return s.sshCertificateAuthorities().Create(ctx, s.session, create.Metadata.Name, list, func(ctx context.Context) (*unikorn.SSHCertificateAuthority, error) {
-		return s.client.CreateSSHCertificateAuthority(ctx, create)
-	})
+	return cloud.One(sshCertificateAuthorityFromWire)(s.sshCertificateAuthorities().Create(ctx, s.session, create.Metadata.Name, list,
+		func(ctx context.Context) (*unikorn.SSHCertificateAuthority, error) {
+			return s.client.CreateSSHCertificateAuthority(ctx, create.wire())
+		}))
 }
 
 // DeleteSSHCertificateAuthority deletes an SSH certificate authority until region
@@ -244,57 +233,67 @@ func (s *Service) DeleteSSHCertificateAuthority(ctx context.Context, id string, 
 
 // ListNetworks returns the networks of a project, or of every project of the
 // organization the token can see when projectID is empty.
-func (s *Service) ListNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error) {
+func (s *Service) ListNetworks(ctx context.Context, organizationID, projectID string) ([]Network, error) {
+	return cloud.All(networkFromWire)(s.listNetworks(ctx, organizationID, projectID))
+}
+
+func (s *Service) listNetworks(ctx context.Context, organizationID, projectID string) ([]unikorn.Network, error) {
 	return s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
 }
 
 // ListSecurityGroups returns the security groups of a project, or of every project of
 // the organization the token can see when projectID is empty.
-func (s *Service) ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]unikorn.SecurityGroup, error) {
-	return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
+func (s *Service) ListSecurityGroups(ctx context.Context, organizationID, projectID string) ([]SecurityGroup, error) {
+	return cloud.All(securityGroupFromWire)(s.client.ListSecurityGroups(ctx,
+		unikorn.SecurityGroupQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)}))
 }
 
 // ListSSHCertificateAuthorities returns the SSH certificate authorities of a project,
 // or of every project of the organization the token can see when projectID is empty.
-func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error) {
+func (s *Service) ListSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]SSHCertificateAuthority, error) {
+	return cloud.All(sshCertificateAuthorityFromWire)(s.listSSHCertificateAuthorities(ctx, organizationID, projectID))
+}
+
+func (s *Service) listSSHCertificateAuthorities(ctx context.Context, organizationID, projectID string) ([]unikorn.SSHCertificateAuthority, error) {
 	return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID)})
 }
 
 // Network finds one network.
-func (s *Service) Network(ctx context.Context, selector Selector) (*unikorn.Network, error) {
-	return s.networks().Lookup(ctx, s.session, selector,
+func (s *Service) Network(ctx context.Context, selector Selector) (*Network, error) {
+	return cloud.One(networkFromWire)(s.networks().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.Network, error) {
 			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 			})
-		})
+		}))
 }
 
 // SecurityGroup finds one security group.
-func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*unikorn.SecurityGroup, error) {
-	return s.securityGroups().Lookup(ctx, s.session, selector,
+func (s *Service) SecurityGroup(ctx context.Context, selector Selector) (*SecurityGroup, error) {
+	return cloud.One(securityGroupFromWire)(s.securityGroups().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
 			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 				NetworkIDs:      cloud.Only(selector.NetworkID),
 			})
-		})
+		}))
 }
 
 // SSHCertificateAuthority finds one SSH certificate authority.
-func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*unikorn.SSHCertificateAuthority, error) {
-	return s.sshCertificateAuthorities().Lookup(ctx, s.session, selector,
+func (s *Service) SSHCertificateAuthority(ctx context.Context, selector Selector) (*SSHCertificateAuthority, error) {
+	return cloud.One(sshCertificateAuthorityFromWire)(s.sshCertificateAuthorities().Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
 			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{
 				OrganizationIDs: []string{selector.OrganizationID},
 				ProjectIDs:      []string{selector.ProjectID},
 			})
-		})
+		}))
 }
 
-// SharedNetwork returns the network as a read that began at notBefore or later showed
+// SharedNetwork returns region's record of the network, for the checks of the
+// façade's other families, as a read that began at notBefore or later showed
 // it, shared with every caller of the process (see cloud.Shared): the checks of every
 // instance of a run read it. What it returns is shared and must not be modified; a
 // 404 or 403 is returned as the error it is, never kept.

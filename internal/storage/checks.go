@@ -151,23 +151,23 @@ func (s *Service) CheckClass(ctx context.Context, regionID, classID string) (*Pr
 	var inRegion []string
 
 	for _, class := range all {
-		if class.Spec.RegionID == regionID {
-			inRegion = append(inRegion, fmt.Sprintf("%s (%s)", class.Metadata.Name, class.Metadata.ID))
+		if class.RegionID == regionID {
+			inRegion = append(inRegion, fmt.Sprintf("%s (%s)", class.Name, class.ID))
 		}
 	}
 
 	for _, class := range all {
-		if class.Metadata.ID != classID {
+		if class.ID != classID {
 			continue
 		}
 
-		if class.Spec.RegionID == regionID {
+		if class.RegionID == regionID {
 			return nil, nil
 		}
 
 		return &Problem{
 			Summary: "Storage class of another region",
-			Detail:  fmt.Sprintf("Storage class %s (%s) is of region %s, not of region %s.", class.Metadata.Name, classID, class.Spec.RegionID, regionID),
+			Detail:  fmt.Sprintf("Storage class %s (%s) is of region %s, not of region %s.", class.Name, classID, class.RegionID, regionID),
 			Remedy:  classRemedy(regionID, inRegion),
 		}, nil
 	}

@@ -19,19 +19,8 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// Region's shapes, named by the façade, for the Terraform types to read.
-type (
-	FileStorage       = unikorn.FileStorage
-	Class             = unikorn.StorageClass
-	SnapshotPolicy    = unikorn.StorageSnapshotPolicy
-	SnapshotSchedule  = unikorn.StorageSnapshotSchedule
-	SnapshotRetention = unikorn.StorageRetention
-	Attachment        = unikorn.StorageAttachmentStatus
-	Usage             = unikorn.StorageUsage
-	WriteMetadata     = unikorn.WriteMetadata
-	Tag               = unikorn.Tag
-	Selector          = cloud.Selector
-)
+// Selector is the look-ups' terms, shared by every family.
+type Selector = cloud.Selector
 
 // Snapshot intervals and storage protocols, as region names them.
 const (
@@ -57,7 +46,7 @@ type Placement struct {
 // not sent, so those are always sent; SnapshotPolicies and DefaultProtection are nil
 // to keep what the storage has, which region does for them alone.
 type Desired struct {
-	Metadata          WriteMetadata
+	Metadata          cloud.WriteMetadata
 	SizeGiB           int64
 	RootSquash        bool
 	NetworkIDs        []string
@@ -74,7 +63,7 @@ func (d Desired) spec() unikorn.FileStorageSpec {
 		StorageType:                      unikorn.StorageType{NFS: &unikorn.NFSStorage{RootSquash: d.RootSquash}},
 		Attachments:                      &unikorn.StorageAttachments{NetworkIDs: networkIDs},
 		DefaultSnapshotProtectionEnabled: d.DefaultProtection,
-		SnapshotPolicies:                 d.SnapshotPolicies,
+		SnapshotPolicies:                 policiesWire(d.SnapshotPolicies),
 	}
 }
 
@@ -112,22 +101,22 @@ func concerning(ctx context.Context, id string) context.Context {
 	return unikorn.Concerning(ctx, "filestorage/"+id)
 }
 
-func (s *Service) object() cloud.Object[FileStorage] {
-	return cloud.Object[FileStorage]{
+func (s *Service) object() cloud.Object[unikorn.FileStorage] {
+	return cloud.Object[unikorn.FileStorage]{
 		Kind: "file storage",
 		Get:  s.client.GetFileStorage,
 		Del: func(ctx context.Context, id string) error {
 			// Sent through even when Terraform is interrupted; only the wait stops.
 			return s.client.DeleteFileStorage(context.WithoutCancel(concerning(ctx, id)), id)
 		},
-		Metadata: func(fs *FileStorage) *unikorn.ReadMetadata { return &fs.Metadata.ReadMetadata },
+		Metadata: func(fs *unikorn.FileStorage) *unikorn.ReadMetadata { return &fs.Metadata.ReadMetadata },
 	}
 }
 
 // Read returns the file storage with id, or nil when region definitely has none (see
 // cloud.Object.Read).
 func (s *Service) Read(ctx context.Context, id string) (*FileStorage, error) {
-	return s.object().Read(ctx, s.session, id)
+	return cloud.One(fromWire)(s.object().Read(ctx, s.session, id))
 }
 
 // Create makes file storage and waits until it is provisioned and exported to every
@@ -147,7 +136,7 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 		},
 	}
 
-	list := func(ctx context.Context) ([]FileStorage, error) {
+	list := func(ctx context.Context) ([]unikorn.FileStorage, error) {
 		return s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{
 			OrganizationIDs: []string{placement.OrganizationID},
 			ProjectIDs:      []string{placement.ProjectID},
@@ -155,7 +144,7 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 		})
 	}
 
-	post := func(ctx context.Context) (*FileStorage, error) {
+	post := func(ctx context.Context) (*unikorn.FileStorage, error) {
 		// Sent through even when Terraform is interrupted, and never again.
 		fs, err := s.client.CreateFileStorage(context.WithoutCancel(concerning(ctx, "new/"+desired.Metadata.Name)), create)
 		if quotaRefused(err) {
@@ -170,7 +159,7 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 		return nil, err
 	}
 
-	return s.settle(ctx, created.Metadata.ID, desired, created)
+	return s.settle(ctx, created.Metadata.ID, desired, fromWire(created))
 }
 
 // Update changes file storage in place and waits until a read shows the change made:
@@ -217,7 +206,7 @@ func (s *Service) landed(ctx context.Context, id string, desired Desired) bool {
 
 	for {
 		fs, err := s.client.GetFileStorage(ctx, id)
-		if err == nil && shows(fs, desired) {
+		if err == nil && shows(fromWire(fs), desired) {
 			return true
 		}
 
@@ -244,17 +233,17 @@ func (s *Service) settle(ctx context.Context, id string, desired Desired, last *
 			return false, cloud.ReadFailed(err)
 		}
 
-		fs = read
+		fs = fromWire(read)
 
 		switch read.Metadata.ProvisioningStatus {
 		case unikorn.ProvisioningError:
 			return false, &ProvisioningFailedError{StorageID: id}
 		case unikorn.ProvisioningProvisioned:
-			if !shows(read, desired) {
+			if !shows(fs, desired) {
 				return false, nil
 			}
 
-			return mounted(read, desired.NetworkIDs)
+			return mounted(fs, desired.NetworkIDs)
 		}
 
 		return false, nil
@@ -266,20 +255,18 @@ func (s *Service) settle(ctx context.Context, id string, desired Desired, last *
 // shows reports whether a read shows what was written; a read from a lagging cache
 // shows the storage as it was before.
 func shows(fs *FileStorage, desired Desired) bool {
-	spec := fs.Spec
-
 	if fs.Metadata.Name != desired.Metadata.Name || fs.Metadata.Description != desired.Metadata.Description ||
-		!sameTags(fs.Metadata.Tags, desired.Metadata.Tags) ||
-		spec.SizeGiB != desired.SizeGiB || RootSquash(fs) != desired.RootSquash ||
-		!sameSet(NetworkIDs(fs), desired.NetworkIDs) {
+		!maps.Equal(cloud.TagMap(fs.Metadata.Tags), cloud.TagMap(desired.Metadata.Tags)) ||
+		fs.SizeGiB != desired.SizeGiB || fs.RootSquash != desired.RootSquash ||
+		!sameSet(fs.NetworkIDs, desired.NetworkIDs) {
 		return false
 	}
 
-	if want := desired.DefaultProtection; want != nil && (spec.DefaultSnapshotProtectionEnabled == nil || *spec.DefaultSnapshotProtectionEnabled != *want) {
+	if want := desired.DefaultProtection; want != nil && (fs.DefaultProtection == nil || *fs.DefaultProtection != *want) {
 		return false
 	}
 
-	if want := desired.SnapshotPolicies; want != nil && !samePolicies(Policies(fs), *want) {
+	if want := desired.SnapshotPolicies; want != nil && !samePolicies(fs.SnapshotPolicies, *want) {
 		return false
 	}
 
@@ -296,7 +283,7 @@ func mounted(fs *FileStorage, networkIDs []string) (bool, error) {
 		wanted[id] = true
 	}
 
-	for _, attachment := range fs.Status.Attachments {
+	for _, attachment := range fs.Attachments {
 		switch {
 		case !wanted[attachment.NetworkID]:
 			return false, nil
@@ -313,7 +300,7 @@ func mounted(fs *FileStorage, networkIDs []string) (bool, error) {
 		return false, nil
 	}
 
-	if usage := fs.Status.Usage; usage != nil && usage.CapacityBytes != fs.Spec.SizeGiB<<30 {
+	if usage := fs.Usage; usage != nil && usage.CapacityBytes != fs.SizeGiB<<30 {
 		return false, nil
 	}
 
@@ -330,6 +317,10 @@ func (s *Service) Delete(ctx context.Context, id string, created time.Time) erro
 // List returns the file storage of a project, or of every project of the organization
 // the token can see when projectID is empty, in one region when regionID is set.
 func (s *Service) List(ctx context.Context, organizationID, projectID, regionID string) ([]FileStorage, error) {
+	return cloud.All(fromWire)(s.list(ctx, organizationID, projectID, regionID))
+}
+
+func (s *Service) list(ctx context.Context, organizationID, projectID, regionID string) ([]unikorn.FileStorage, error) {
 	return s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{
 		OrganizationIDs: []string{organizationID}, ProjectIDs: cloud.Only(projectID), RegionIDs: cloud.Only(regionID),
 	})
@@ -338,40 +329,17 @@ func (s *Service) List(ctx context.Context, organizationID, projectID, regionID 
 // Find looks file storage up by ID, or by a name that exactly one storage of the
 // project has.
 func (s *Service) Find(ctx context.Context, selector Selector) (*FileStorage, error) {
-	list := func(ctx context.Context) ([]FileStorage, error) {
-		return s.List(ctx, selector.OrganizationID, selector.ProjectID, "")
+	list := func(ctx context.Context) ([]unikorn.FileStorage, error) {
+		return s.list(ctx, selector.OrganizationID, selector.ProjectID, "")
 	}
 
-	return s.object().Lookup(ctx, s.session, selector, list)
+	return cloud.One(fromWire)(s.object().Lookup(ctx, s.session, selector, list))
 }
 
 // Classes returns the storage classes the token may use, of one region or, when
 // regionID is empty, of all.
 func (s *Service) Classes(ctx context.Context, regionID string) ([]Class, error) {
-	return s.client.ListStorageClasses(ctx, cloud.Only(regionID)...)
-}
-
-// NetworkIDs are the networks file storage is exported to, as its spec says.
-func NetworkIDs(fs *FileStorage) []string {
-	if fs.Spec.Attachments == nil {
-		return nil
-	}
-
-	return fs.Spec.Attachments.NetworkIDs
-}
-
-// RootSquash is the storage's root squash; region reads a storage type without NFS as on.
-func RootSquash(fs *FileStorage) bool {
-	return fs.Spec.StorageType.NFS == nil || fs.Spec.StorageType.NFS.RootSquash
-}
-
-// Policies are the user's snapshot policies of file storage.
-func Policies(fs *FileStorage) []SnapshotPolicy {
-	if fs.Spec.SnapshotPolicies == nil {
-		return nil
-	}
-
-	return *fs.Spec.SnapshotPolicies
+	return cloud.All(classFromWire)(s.client.ListStorageClasses(ctx, cloud.Only(regionID)...))
 }
 
 func samePolicies(a, b []SnapshotPolicy) bool {
@@ -384,7 +352,7 @@ func samePolicies(a, b []SnapshotPolicy) bool {
 				day = fmt.Sprint(*p.Schedule.DayOfMonth)
 			}
 
-			out[p.Name] = strings.Join([]string{p.Schedule.Interval, p.Schedule.TimeOfDay, p.Schedule.DayOfWeek, day, fmt.Sprint(p.Retention.Keep)}, "|")
+			out[p.Name] = strings.Join([]string{p.Schedule.Interval, p.Schedule.TimeOfDay, p.Schedule.DayOfWeek, day, fmt.Sprint(p.Keep)}, "|")
 		}
 
 		return out
@@ -399,17 +367,4 @@ func sameSet(a, b []string) bool {
 	slices.Sort(y)
 
 	return slices.Equal(slices.Compact(x), slices.Compact(y))
-}
-
-func sameTags(a, b []Tag) bool {
-	toMap := func(tags []Tag) map[string]string {
-		out := map[string]string{}
-		for _, tag := range tags {
-			out[tag.Name] = tag.Value
-		}
-
-		return out
-	}
-
-	return maps.Equal(toMap(a), toMap(b))
 }

@@ -90,13 +90,13 @@ var placement = storage.Placement{
 
 func desired(name string, sizeGiB int64, networkIDs ...string) storage.Desired {
 	return storage.Desired{
-		Metadata: storage.WriteMetadata{Name: name}, SizeGiB: sizeGiB, RootSquash: true, NetworkIDs: networkIDs,
+		Metadata: cloud.WriteMetadata{Name: name}, SizeGiB: sizeGiB, RootSquash: true, NetworkIDs: networkIDs,
 	}
 }
 
 // mountOf is the mount source of the storage on a network, "" when it has none.
 func mountOf(fs *storage.FileStorage, networkID string) string {
-	for _, attachment := range fs.Status.Attachments {
+	for _, attachment := range fs.Attachments {
 		if attachment.NetworkID == networkID {
 			return attachment.MountSource
 		}
@@ -135,14 +135,14 @@ func TestLifeWaitsForEveryMountAndEveryDetach(t *testing.T) {
 	grown := desired("shared", 3, sandbox.NetworkDefaultID, sandbox.NetworkSecondaryID)
 	fs, err = e.service.Update(ctx, id, grown)
 	require.NoError(t, err)
-	assert.Equal(t, int64(3<<30), fs.Status.Usage.CapacityBytes, "the back end reports the new size")
+	assert.Equal(t, int64(3<<30), fs.Usage.CapacityBytes, "the back end reports the new size")
 	assert.NotEmpty(t, mountOf(fs, sandbox.NetworkSecondaryID))
 
 	// Detached: the wait lasts until the network has left the status.
 	fs, err = e.service.Update(ctx, id, desired("shared", 3, sandbox.NetworkSecondaryID))
 	require.NoError(t, err)
-	require.Len(t, fs.Status.Attachments, 1)
-	assert.Equal(t, sandbox.NetworkSecondaryID, fs.Status.Attachments[0].NetworkID)
+	require.Len(t, fs.Attachments, 1)
+	assert.Equal(t, sandbox.NetworkSecondaryID, fs.Attachments[0].NetworkID)
 
 	require.NoError(t, e.service.Delete(ctx, id, time.Time{}))
 	assert.Empty(t, e.sandbox.FileStorage(), "gone for real, not only from a lagging read")
@@ -164,7 +164,7 @@ func TestSnapshotSettingsLeftOutAreKept(t *testing.T) {
 	want.DefaultProtection = &off
 	want.SnapshotPolicies = &[]storage.SnapshotPolicy{{
 		Name: "nightly", Schedule: storage.SnapshotSchedule{Interval: storage.Daily, TimeOfDay: "01:00Z"},
-		Retention: storage.SnapshotRetention{Keep: 5},
+		Keep: 5,
 	}}
 
 	fs, err := e.service.Create(ctx, placement, want)
@@ -173,15 +173,15 @@ func TestSnapshotSettingsLeftOutAreKept(t *testing.T) {
 	// An update that says nothing of them keeps them.
 	fs, err = e.service.Update(ctx, fs.Metadata.ID, desired("policies", 1))
 	require.NoError(t, err)
-	assert.Len(t, storage.Policies(fs), 1)
-	assert.False(t, *fs.Spec.DefaultSnapshotProtectionEnabled)
+	assert.Len(t, fs.SnapshotPolicies, 1)
+	assert.False(t, *fs.DefaultProtection)
 
 	// An empty list clears them.
 	cleared := desired("policies", 1)
 	cleared.SnapshotPolicies = &[]storage.SnapshotPolicy{}
 	fs, err = e.service.Update(ctx, fs.Metadata.ID, cleared)
 	require.NoError(t, err)
-	assert.Empty(t, storage.Policies(fs))
+	assert.Empty(t, fs.SnapshotPolicies)
 }
 
 func TestALostCreateIsAdoptedNotSentAgain(t *testing.T) {
@@ -214,7 +214,7 @@ func TestALostUpdateIsReadBack(t *testing.T) {
 
 	fs, err = e.service.Update(ctx, fs.Metadata.ID, desired("lost-update", 2, sandbox.NetworkDefaultID))
 	require.NoError(t, err)
-	assert.Equal(t, int64(2), fs.Spec.SizeGiB)
+	assert.Equal(t, int64(2), fs.SizeGiB)
 	assert.NotEmpty(t, mountOf(fs, sandbox.NetworkDefaultID))
 }
 
@@ -348,6 +348,6 @@ func TestAnUpdateRidesOutACacheThatTrails(t *testing.T) {
 
 	fs, err = e.service.Update(ctx, fs.Metadata.ID, desired("conflicted", 2))
 	require.NoError(t, err)
-	assert.Equal(t, int64(2), fs.Spec.SizeGiB)
+	assert.Equal(t, int64(2), fs.SizeGiB)
 	assert.Greater(t, e.sandbox.Stats().Routes["PUT /api/v2/filestorage/{filestorageID}"], 1, "the first patch conflicted and was sent again")
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -30,7 +30,7 @@ type listResource[T any] struct {
 	listing.Base
 
 	list     func(networking.Objects, context.Context, string, string) ([]T, error)
-	metadata func(*T) *compute.ProjectScopedMetadata
+	metadata func(*T) *cloud.ProjectMetadata
 	// state is the resource's state for an object; its timeouts are left to the caller.
 	state func(context.Context, *T, *diag.Diagnostics) stateWithTimeouts
 }
@@ -52,7 +52,7 @@ func NewNetworkListResource() list.ListResource {
 	return &listResource[networking.Network]{
 		Base:     listing.Base{TypeName: NetworkTypeName, Nouns: "networks", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListNetworks,
-		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
+		metadata: func(network *networking.Network) *cloud.ProjectMetadata { return &network.Metadata },
 		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &networkResourceModel{commonModel: unsetCommon()}
 			setNetwork(ctx, m, network, diags)
@@ -67,7 +67,7 @@ func NewSecurityGroupListResource() list.ListResource {
 	return &listResource[networking.SecurityGroup]{
 		Base:     listing.Base{TypeName: SecurityGroupTypeName, Nouns: "security groups", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListSecurityGroups,
-		metadata: func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
+		metadata: func(group *networking.SecurityGroup) *cloud.ProjectMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
 			m := &securityGroupResourceModel{commonModel: unsetCommon()}
 			setSecurityGroup(ctx, m, group, diags)
@@ -83,7 +83,7 @@ func NewSSHCertificateAuthorityListResource() list.ListResource {
 	return &listResource[networking.SSHCertificateAuthority]{
 		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName, Nouns: "SSH certificate authorities", Diagnose: diagnostic.Compute},
 		list: networking.Objects.ListSSHCertificateAuthorities,
-		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+		metadata: func(authority *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &authority.Metadata
 		},
 		state: func(ctx context.Context, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) stateWithTimeouts {

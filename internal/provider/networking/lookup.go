@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -44,7 +43,7 @@ type kind[T any] struct {
 
 	newModel func() model[T]
 	find     func(networking.Objects, context.Context, networking.Selector) (*T, error)
-	metadata func(*T) *compute.ProjectScopedMetadata
+	metadata func(*T) *cloud.ProjectMetadata
 }
 
 // model is the state of one kind: the common attributes plus its own.
@@ -67,20 +66,20 @@ type commonModel struct {
 
 func (c *commonModel) common() *commonModel { return c }
 
-func (c *commonModel) setScope(metadata *compute.ProjectScopedMetadata) {
+func (c *commonModel) setScope(metadata *cloud.ProjectMetadata) {
 	c.ID = types.StringValue(metadata.ID)
 	c.OrganizationID = types.StringValue(metadata.OrganizationID)
 	c.ProjectID = types.StringValue(metadata.ProjectID)
 }
 
 // setFound fills a look-up's common attributes (see family.Metadata.Found).
-func (c *commonModel) setFound(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+func (c *commonModel) setFound(ctx context.Context, metadata *cloud.ProjectMetadata, diags *diag.Diagnostics) {
 	c.setScope(metadata)
 	c.Found(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
 }
 
 // setKept fills a resource's common attributes (see family.Metadata.Set).
-func (c *commonModel) setKept(ctx context.Context, metadata *compute.ProjectScopedMetadata, diags *diag.Diagnostics) {
+func (c *commonModel) setKept(ctx context.Context, metadata *cloud.ProjectMetadata, diags *diag.Diagnostics) {
 	c.setScope(metadata)
 	c.Set(ctx, metadata.Name, metadata.Description, cloud.TagMap(metadata.Tags), diags)
 }

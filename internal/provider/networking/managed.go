@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -37,7 +36,7 @@ func newManaged[T any, M resourceModel](typeName, noun string, newModel func() M
 	read func(networking.Objects, context.Context, string) (*T, error),
 	remove func(networking.Objects, context.Context, string, time.Time) error,
 	set func(context.Context, M, *T, *diag.Diagnostics),
-	metadata func(*T) *compute.ProjectScopedMetadata,
+	metadata func(*T) *cloud.ProjectMetadata,
 ) managed[T, M] {
 	return managed[T, M]{family.Resource[T, M]{
 		Base: family.Base{Type: family.Type{
@@ -56,7 +55,7 @@ func newManaged[T any, M resourceModel](typeName, noun string, newModel func() M
 			Lifecycle: func(object *T) (time.Time, bool) {
 				m := metadata(object)
 
-				return m.CreationTime, cloud.Deleting(&m.ReadMetadata)
+				return m.CreationTime, m.Deleting
 			},
 		},
 	}}

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
@@ -59,7 +59,7 @@ func NewNetworkDataSource() datasource.DataSource {
 		},
 		newModel: func() model[networking.Network] { return &networkModel{} },
 		find:     networking.Objects.Network,
-		metadata: func(network *networking.Network) *compute.ProjectScopedMetadata { return &network.Metadata },
+		metadata: func(network *networking.Network) *cloud.ProjectMetadata { return &network.Metadata },
 	}}
 }
 
@@ -76,10 +76,10 @@ type networkModel struct {
 func (m *networkModel) narrow(*networking.Selector) {}
 
 func (m *networkModel) set(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) {
-	m.RegionID = types.StringValue(network.Status.RegionID)
-	m.Prefix = types.StringValue(network.Status.Prefix)
+	m.RegionID = types.StringValue(network.RegionID)
+	m.Prefix = types.StringValue(network.Prefix)
 
-	nameservers := network.Spec.DNSNameservers
+	nameservers := network.DNSNameservers
 	if nameservers == nil {
 		nameservers = []string{}
 	}
@@ -87,6 +87,6 @@ func (m *networkModel) set(ctx context.Context, network *networking.Network, dia
 	value, d := types.ListValueFrom(ctx, types.StringType, nameservers)
 	diags.Append(d...)
 	m.DNSNameservers = value
-	m.Routes = routesValue(ctx, network.Spec.Routes, false, diags)
-	m.Reservations = reservationsValue(ctx, network.Status.Reservations, diags)
+	m.Routes = routesValue(ctx, network.Routes, false, diags)
+	m.Reservations = reservationsValue(ctx, network.Reservations, diags)
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -39,7 +39,7 @@ var (
 func NewNetworkResource() resource.Resource {
 	return &networkResource{newManaged(NetworkTypeName, "network", func() *networkResourceModel { return &networkResourceModel{} },
 		networking.Objects.ReadNetwork, networking.Objects.DeleteNetwork, setNetwork,
-		func(object *networking.Network) *compute.ProjectScopedMetadata { return &object.Metadata })}
+		func(object *networking.Network) *cloud.ProjectMetadata { return &object.Metadata })}
 }
 
 // networkResource manages a network. Region can change only its DNS servers, routes
@@ -180,12 +180,10 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 
 	network, err := r.Provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
-		Metadata: plan.Write(ctx, &resp.Diagnostics),
-		Spec: networking.NetworkCreateSpec{
-			NetworkSpec: spec, OrganizationID: organizationID, ProjectID: projectID,
-			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
-			Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
-		},
+		Metadata: plan.Write(ctx, &resp.Diagnostics), NetworkSpec: spec,
+		OrganizationID: organizationID, ProjectID: projectID,
+		RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
+		Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
 	})
 	r.Finish(ctx, "create", &plan, network, err, family.Created(resp))
 }
@@ -200,8 +198,8 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 	defer cancel()
 
 	update := networking.NetworkUpdate{
-		Metadata: plan.Write(ctx, &resp.Diagnostics),
-		Spec:     networkSpec(ctx, &plan, &resp.Diagnostics),
+		Metadata:    plan.Write(ctx, &resp.Diagnostics),
+		NetworkSpec: networkSpec(ctx, &plan, &resp.Diagnostics),
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -214,14 +212,14 @@ func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest
 // set fills the model from region's record.
 func setNetwork(ctx context.Context, m *networkResourceModel, network *networking.Network, diags *diag.Diagnostics) {
 	m.setKept(ctx, &network.Metadata, diags)
-	m.RegionID = types.StringValue(network.Status.RegionID)
-	m.Prefix = types.StringValue(network.Status.Prefix)
+	m.RegionID = types.StringValue(network.RegionID)
+	m.Prefix = types.StringValue(network.Prefix)
 
-	nameservers, d := types.ListValueFrom(ctx, types.StringType, append([]string{}, network.Spec.DNSNameservers...))
+	nameservers, d := types.ListValueFrom(ctx, types.StringType, append([]string{}, network.DNSNameservers...))
 	diags.Append(d...)
 	m.DNSNameservers = nameservers
-	m.Routes = routesValue(ctx, network.Spec.Routes, m.Routes.IsNull(), diags)
-	m.Reservations = reservationsValue(ctx, network.Status.Reservations, diags)
+	m.Routes = routesValue(ctx, network.Routes, m.Routes.IsNull(), diags)
+	m.Reservations = reservationsValue(ctx, network.Reservations, diags)
 }
 
 func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagnostics) networking.NetworkSpec {

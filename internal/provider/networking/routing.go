@@ -84,7 +84,7 @@ func routesSpec(ctx context.Context, routes types.List, diags *diag.Diagnostics)
 
 // reservationsValue is region's reservation as Terraform holds it (null when region
 // reports none).
-func reservationsValue(ctx context.Context, reservations *networking.NetworkReservations, diags *diag.Diagnostics) types.Object {
+func reservationsValue(ctx context.Context, reservations *networking.Reservations, diags *diag.Diagnostics) types.Object {
 	if reservations == nil {
 		return types.ObjectNull(reservationsAttributeTypes)
 	}
@@ -105,7 +105,7 @@ func reservationsValue(ctx context.Context, reservations *networking.NetworkRese
 
 // reservationsSpec is the reservation of a plan as region takes it; nil leaves region
 // to apply its default.
-func reservationsSpec(ctx context.Context, reservations types.Object, diags *diag.Diagnostics) *networking.NetworkReservations {
+func reservationsSpec(ctx context.Context, reservations types.Object, diags *diag.Diagnostics) *networking.Reservations {
 	if reservations.IsNull() || reservations.IsUnknown() {
 		return nil
 	}
@@ -113,7 +113,7 @@ func reservationsSpec(ctx context.Context, reservations types.Object, diags *dia
 	var model reservationsModel
 	diags.Append(reservations.As(ctx, &model, objectAsOptions)...)
 
-	spec := &networking.NetworkReservations{PrefixLength: int(model.PrefixLength.ValueInt64())}
+	spec := &networking.Reservations{PrefixLength: int(model.PrefixLength.ValueInt64())}
 
 	if !model.ProviderReservedPrefixLength.IsNull() && !model.ProviderReservedPrefixLength.IsUnknown() {
 		provider := int(model.ProviderReservedPrefixLength.ValueInt64())

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -61,7 +61,7 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 		narrowing: []string{"network_id"},
 		newModel:  func() model[networking.SecurityGroup] { return &securityGroupModel{} },
 		find:      networking.Objects.SecurityGroup,
-		metadata:  func(group *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &group.Metadata },
+		metadata:  func(group *networking.SecurityGroup) *cloud.ProjectMetadata { return &group.Metadata },
 	}}
 }
 
@@ -86,11 +86,11 @@ func (m *securityGroupModel) narrow(selector *networking.Selector) {
 }
 
 func (m *securityGroupModel) set(_ context.Context, group *networking.SecurityGroup, _ *diag.Diagnostics) {
-	m.NetworkID = types.StringValue(group.Status.NetworkID)
-	m.RegionID = types.StringValue(group.Status.RegionID)
+	m.NetworkID = types.StringValue(group.NetworkID)
+	m.RegionID = types.StringValue(group.RegionID)
 
-	m.Rules = make([]ruleModel, len(group.Spec.Rules))
-	for i, rule := range group.Spec.Rules {
+	m.Rules = make([]ruleModel, len(group.Rules))
+	for i, rule := range group.Rules {
 		prefix := rule.Prefix
 		if prefix == "" {
 			prefix = anyAddress

@@ -17,7 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -44,7 +44,7 @@ const (
 func NewSecurityGroupResource() resource.Resource {
 	return &securityGroupResource{newManaged(SecurityGroupTypeName, "security group", func() *securityGroupResourceModel { return &securityGroupResourceModel{} },
 		networking.Objects.ReadSecurityGroup, networking.Objects.DeleteSecurityGroup, setSecurityGroup,
-		func(object *networking.SecurityGroup) *compute.ProjectScopedMetadata { return &object.Metadata })}
+		func(object *networking.SecurityGroup) *cloud.ProjectMetadata { return &object.Metadata })}
 }
 
 // securityGroupResource manages a security group of a network. Its rules and metadata
@@ -215,8 +215,8 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 	}
 
 	group, err := r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
-		Metadata: metadata,
-		Spec:     networking.SecurityGroupCreateSpec{SecurityGroupSpec: rulesSpec(plan.Rules), NetworkID: plan.NetworkID.ValueString()},
+		SecurityGroupUpdate: networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)},
+		NetworkID:           plan.NetworkID.ValueString(),
 	})
 	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
@@ -236,7 +236,7 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 	}
 
 	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
-		networking.SecurityGroupUpdate{Metadata: metadata, Spec: rulesSpec(plan.Rules)})
+		networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)})
 	r.Finish(ctx, "update", &plan, group, err, family.Updated(resp))
 }
 
@@ -248,11 +248,11 @@ func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group 
 	m.NetworkID, m.RegionID, m.Rules = view.NetworkID, view.RegionID, view.Rules
 }
 
-func rulesSpec(rules []ruleModel) networking.SecurityGroupSpec {
-	spec := networking.SecurityGroupSpec{Rules: make([]networking.SecurityGroupRule, len(rules))}
+func rulesSpec(rules []ruleModel) []networking.Rule {
+	spec := make([]networking.Rule, len(rules))
 
 	for i, rule := range rules {
-		spec.Rules[i] = networking.SecurityGroupRule{
+		spec[i] = networking.Rule{
 			Direction: rule.Direction.ValueString(), Protocol: rule.Protocol.ValueString(),
 			Port: intPointer(rule.Port), PortMax: intPointer(rule.PortMax), Prefix: rule.Prefix.ValueString(),
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
@@ -31,7 +31,7 @@ func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
 		},
 		newModel: func() model[networking.SSHCertificateAuthority] { return &sshCertificateAuthorityModel{} },
 		find:     networking.Objects.SSHCertificateAuthority,
-		metadata: func(authority *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+		metadata: func(authority *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &authority.Metadata
 		},
 	}}
@@ -46,5 +46,5 @@ type sshCertificateAuthorityModel struct {
 func (m *sshCertificateAuthorityModel) narrow(*networking.Selector) {}
 
 func (m *sshCertificateAuthorityModel) set(_ context.Context, authority *networking.SSHCertificateAuthority, _ *diag.Diagnostics) {
-	m.PublicKey = types.StringValue(authority.Spec.PublicKey)
+	m.PublicKey = types.StringValue(authority.PublicKey)
 }

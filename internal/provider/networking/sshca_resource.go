@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -29,7 +30,7 @@ var (
 func NewSSHCertificateAuthorityResource() resource.Resource {
 	return &sshCertificateAuthorityResource{newManaged(SSHCertificateAuthorityTypeName, "SSH certificate authority", func() *sshCertificateAuthorityResourceModel { return &sshCertificateAuthorityResourceModel{} },
 		networking.Objects.ReadSSHCertificateAuthority, networking.Objects.DeleteSSHCertificateAuthority, setAuthority,
-		func(object *networking.SSHCertificateAuthority) *compute.ProjectScopedMetadata {
+		func(object *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &object.Metadata
 		})}
 }
@@ -112,11 +113,8 @@ func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resour
 	}
 
 	authority, err := r.Provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
-		Metadata: metadata,
-		Spec: networking.SSHCertificateAuthorityCreateSpec{
-			SSHCertificateAuthoritySpec: networking.SSHCertificateAuthoritySpec{PublicKey: plan.PublicKey.ValueString()},
-			OrganizationID:              organizationID, ProjectID: projectID,
-		},
+		Metadata: metadata, OrganizationID: organizationID, ProjectID: projectID,
+		PublicKey: plan.PublicKey.ValueString(),
 	})
 	r.Finish(ctx, "create", &plan, authority, err, family.Created(resp))
 }
@@ -134,7 +132,7 @@ func setAuthority(ctx context.Context, m *sshCertificateAuthorityResourceModel, 
 	m.setKept(ctx, &authority.Metadata, diags)
 	m.set(ctx, authority, diags)
 
-	if normalized, err := compute.NormalizeCertificateAuthorityKey(configured.ValueString()); err == nil && normalized == authority.Spec.PublicKey {
+	if normalized, err := compute.NormalizeCertificateAuthorityKey(configured.ValueString()); err == nil && normalized == authority.PublicKey {
 		m.PublicKey = configured
 	}
 }

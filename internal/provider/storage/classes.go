@@ -106,14 +106,14 @@ func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	names := make([]string, len(classes))
 
 	for i, class := range classes {
-		names[i] = class.Metadata.Name
-		protocols := append([]string{}, class.Spec.Protocols...)
+		names[i] = class.Name
+		protocols := append([]string{}, class.Protocols...)
 
-		if filter.String(model.Name, class.Metadata.Name) && filter.String(model.RegionID, class.Spec.RegionID) &&
+		if filter.String(model.Name, class.Name) && filter.String(model.RegionID, class.RegionID) &&
 			(model.Protocol.IsNull() || slices.Contains(protocols, model.Protocol.ValueString())) {
 			model.Classes = append(model.Classes, classModel{
-				ID: class.Metadata.ID, Name: class.Metadata.Name, RegionID: class.Spec.RegionID,
-				Protocols: protocols, Parallelism: int64(class.Spec.Parallelism),
+				ID: class.ID, Name: class.Name, RegionID: class.RegionID,
+				Protocols: protocols, Parallelism: int64(class.Parallelism),
 			})
 		}
 	}

@@ -99,43 +99,43 @@ func (m *storageModel) setRest(ctx context.Context, fs *storage.FileStorage, dia
 	m.ID = types.StringValue(metadata.ID)
 	m.OrganizationID = types.StringValue(metadata.OrganizationID)
 	m.ProjectID = types.StringValue(metadata.ProjectID)
-	m.RegionID = types.StringValue(fs.Status.RegionID)
-	m.StorageClassID = types.StringValue(fs.Status.StorageClassID)
-	m.SizeGiB = types.Int64Value(fs.Spec.SizeGiB)
-	m.RootSquash = types.BoolValue(storage.RootSquash(fs))
+	m.RegionID = types.StringValue(fs.RegionID)
+	m.StorageClassID = types.StringValue(fs.ClassID)
+	m.SizeGiB = types.Int64Value(fs.SizeGiB)
+	m.RootSquash = types.BoolValue(fs.RootSquash)
 
-	if networkIDs := storage.NetworkIDs(fs); len(networkIDs) > 0 || !m.Attachments.IsNull() {
+	if networkIDs := fs.NetworkIDs; len(networkIDs) > 0 || !m.Attachments.IsNull() {
 		value, d := types.SetValueFrom(ctx, types.StringType, append([]string{}, networkIDs...))
 		diags.Append(d...)
 		m.Attachments = value
 	}
 
 	m.DefaultProtection = types.BoolNull()
-	if protection := fs.Spec.DefaultSnapshotProtectionEnabled; protection != nil {
+	if protection := fs.DefaultProtection; protection != nil {
 		m.DefaultProtection = types.BoolValue(*protection)
 	}
 
 	policies := map[string]policyModel{}
-	for _, policy := range storage.Policies(fs) {
+	for _, policy := range fs.SnapshotPolicies {
 		policies[policy.Name] = newPolicyModel(policy)
 	}
 
 	m.SnapshotPolicies = mapValue(ctx, policyType, policies, diags)
 
 	statuses := map[string]string{}
-	for _, status := range fs.Status.SnapshotPolicies {
+	for _, status := range fs.PolicyStatuses {
 		statuses[status.Name] = status.ProvisioningStatus
 	}
 
 	m.PolicyStatus = mapValue(ctx, types.StringType, statuses, diags)
 
 	mounts := map[string]mountModel{}
-	for _, attachment := range fs.Status.Attachments {
+	for _, attachment := range fs.Attachments {
 		mounts[attachment.NetworkID] = newMountModel(ctx, attachment, diags)
 	}
 
 	m.Mounts = mapValue(ctx, mountType, mounts, diags)
-	m.Usage = usageValue(ctx, fs.Status.Usage, diags)
+	m.Usage = usageValue(ctx, fs.Usage, diags)
 }
 
 func newPolicyModel(policy storage.SnapshotPolicy) policyModel {
@@ -144,7 +144,7 @@ func newPolicyModel(policy storage.SnapshotPolicy) policyModel {
 		TimeOfDay:  family.OptionalString(policy.Schedule.TimeOfDay),
 		DayOfWeek:  family.OptionalString(policy.Schedule.DayOfWeek),
 		DayOfMonth: types.Int64Null(),
-		Keep:       types.Int64Value(int64(policy.Retention.Keep)),
+		Keep:       types.Int64Value(int64(policy.Keep)),
 	}
 
 	if day := policy.Schedule.DayOfMonth; day != nil {
@@ -241,7 +241,7 @@ func policySpec(name string, model policyModel) storage.SnapshotPolicy {
 			TimeOfDay: model.TimeOfDay.ValueString(),
 			DayOfWeek: model.DayOfWeek.ValueString(),
 		},
-		Retention: storage.SnapshotRetention{Keep: int(model.Keep.ValueInt64())},
+		Keep: int(model.Keep.ValueInt64()),
 	}
 
 	if !model.DayOfMonth.IsNull() && !model.DayOfMonth.IsUnknown() {

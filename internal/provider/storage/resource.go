@@ -21,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
@@ -69,7 +68,7 @@ func NewResource() resource.Resource {
 				m.setKept(ctx, fs, diags)
 			},
 			Lifecycle: func(fs *storage.FileStorage) (time.Time, bool) {
-				return fs.Metadata.CreationTime, cloud.Deleting(&fs.Metadata.ReadMetadata)
+				return fs.Metadata.CreationTime, fs.Metadata.Deleting
 			},
 		},
 	}}
