@@ -229,12 +229,13 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 
 func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	request := compute.ImageImport{
 		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),

@@ -57,6 +57,9 @@ type model struct {
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 }
 
+// Limits are the resource's timeouts.
+func (m *model) Limits() timeouts.Value { return m.Timeouts }
+
 // identityModel is the resource identity: enough to find the instance again.
 type identityModel struct {
 	ID             types.String `tfsdk:"id"`
