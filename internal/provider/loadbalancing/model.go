@@ -21,15 +21,13 @@ import (
 // model is what the resource, the data source and the list resource's results share.
 type model struct {
 	family.Metadata
+	family.Place
 
 	ID                 types.String `tfsdk:"id"`
 	NetworkID          types.String `tfsdk:"network_id"`
 	VIPAddress         types.String `tfsdk:"vip_address"`
 	PublicIPEnabled    types.Bool   `tfsdk:"public_ip_enabled"`
 	PublicIP           types.String `tfsdk:"public_ip"`
-	OrganizationID     types.String `tfsdk:"organization_id"`
-	ProjectID          types.String `tfsdk:"project_id"`
-	RegionID           types.String `tfsdk:"region_id"`
 	ProvisioningStatus types.String `tfsdk:"provisioning_status"`
 	HealthStatus       types.String `tfsdk:"health_status"`
 	Listeners          types.Map    `tfsdk:"listeners"`
@@ -248,9 +246,7 @@ func (m *model) setFound(ctx context.Context, lb *loadbalancing.LoadBalancer, di
 func (m *model) setRest(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(lb.ID)
 	m.NetworkID = types.StringValue(lb.NetworkID)
-	m.OrganizationID = types.StringValue(lb.OrganizationID)
-	m.ProjectID = types.StringValue(lb.ProjectID)
-	m.RegionID = types.StringValue(lb.RegionID)
+	m.Place = family.PlaceOf(lb.OrganizationID, lb.ProjectID, lb.RegionID)
 	m.PublicIPEnabled = types.BoolValue(lb.PublicIP)
 	m.VIPAddress = family.OptionalString(lb.VIPAddress)
 	m.PublicIP = family.OptionalString(lb.PublicIPAddress)
