@@ -125,7 +125,7 @@ func (b *Base) Within(ctx context.Context, limit func(context.Context, time.Dura
 // whether Unikorn can be reached, and a context bounded by m's timeouts for the
 // operation (or the type's Timeout). It reports false, with diagnostics, when the
 // operation cannot go on; the caller defers cancel either way.
-func (b *Base) Begin(ctx context.Context, plan tfsdk.Plan, m Timed, operation string,
+func (b *Base) Begin(ctx context.Context, plan tfsdk.Plan, m Limited, operation string,
 	diags *diag.Diagnostics,
 ) (context.Context, context.CancelFunc, bool) {
 	if diags.Append(plan.Get(ctx, m)...); diags.HasError() || !b.Reachable(operation, diags) {
@@ -158,15 +158,22 @@ type Key struct {
 	OrganizationID, ID string
 }
 
-// Timed is a resource's state, as an operation's deadline reads it.
-type Timed interface {
+// Limited is a resource's state, as an operation's deadline reads it.
+type Limited interface {
 	// Limits are the resource's timeouts.
 	Limits() timeouts.Value
 }
 
+// Timed is the `timeouts` block of a resource, which its model embeds to be Limited.
+type Timed struct {
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (t *Timed) Limits() timeouts.Value { return t.Timeouts }
+
 // Model is a resource's state, as the skeleton reads it.
 type Model interface {
-	Timed
+	Limited
 	// Keys are the object's organization (null for a Global type) and ID.
 	Keys() (organizationID, id types.String)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -48,15 +47,12 @@ type observed struct {
 // model is the resource's state and plan.
 type model struct {
 	observed
+	family.Timed
 
-	UserData          types.String   `tfsdk:"user_data"`
-	UserDataWO        types.String   `tfsdk:"user_data_wo"`
-	UserDataWOVersion types.Int64    `tfsdk:"user_data_wo_version"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	UserData          types.String `tfsdk:"user_data"`
+	UserDataWO        types.String `tfsdk:"user_data_wo"`
+	UserDataWOVersion types.Int64  `tfsdk:"user_data_wo_version"`
 }
-
-// Limits are the resource's timeouts.
-func (m *model) Limits() timeouts.Value { return m.Timeouts }
 
 // identityModel is the resource identity: enough to find the instance again.
 type identityModel struct {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -36,14 +35,11 @@ type model struct {
 // resourceModel is the resource's state.
 type resourceModel struct {
 	model
-
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	family.Timed
 }
 
 // Keys are the load balancer's ID: region's IDs are unique across organizations.
 func (m *resourceModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
-
-func (m *resourceModel) Limits() timeouts.Value { return m.Timeouts }
 
 // listenerModel is one listener; its name is its key in the listeners map.
 type listenerModel struct {

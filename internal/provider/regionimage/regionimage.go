@@ -41,18 +41,16 @@ type Model interface {
 // attributes Attributes makes, and where the image is.
 type Common struct {
 	family.Metadata
+	family.Timed
 
-	ID             types.String   `tfsdk:"id"`
-	OrganizationID types.String   `tfsdk:"organization_id"`
-	RegionID       types.String   `tfsdk:"region_id"`
-	CreationTime   types.String   `tfsdk:"creation_time"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	ID             types.String `tfsdk:"id"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+	CreationTime   types.String `tfsdk:"creation_time"`
 }
 
 // Keys are the image's ID: region's image IDs are unique.
 func (c *Common) Keys() (types.String, types.String) { return c.OrganizationID, c.ID }
-
-func (c *Common) Limits() timeouts.Value { return c.Timeouts }
 
 // Ref locates the image: region reads and deletes it in its organization and region.
 func (c *Common) Ref() compute.ImageRef {
