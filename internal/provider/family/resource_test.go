@@ -24,13 +24,12 @@ import (
 type object struct{}
 
 type model struct {
-	ID       types.String   `tfsdk:"id"`
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	family.Timed
+
+	ID types.String `tfsdk:"id"`
 }
 
 func (m *model) Keys() (types.String, types.String) { return types.StringNull(), m.ID }
-
-func (m *model) Limits() timeouts.Value { return m.Timeouts }
 
 // deleteAllows is how long a delete of typ's object may take, its configuration
 // setting no delete timeout.
@@ -51,7 +50,7 @@ func deleteAllows(t *testing.T, typ family.Type) time.Duration {
 
 	state := tfsdk.State{Schema: s, Raw: tftypes.NewValue(s.Type().TerraformType(ctx), nil)}
 	diags = state.Set(ctx, &model{ID: types.StringValue("f0000000-0000-4000-8000-000000000001"),
-		Timeouts: timeouts.Value{Object: types.ObjectNull(objectType.AttributeTypes())}})
+		Timed: family.Timed{Timeouts: timeouts.Value{Object: types.ObjectNull(objectType.AttributeTypes())}}})
 	require.False(t, diags.HasError(), diags)
 
 	var allowed time.Duration
@@ -110,7 +109,7 @@ func plannedWith(t *testing.T, create, update string) tfsdk.Plan {
 	require.False(t, diags.HasError(), diags)
 
 	plan := tfsdk.Plan{Schema: s, Raw: tftypes.NewValue(s.Type().TerraformType(ctx), nil)}
-	diags = plan.Set(ctx, &model{ID: types.StringUnknown(), Timeouts: timeouts.Value{Object: limits}})
+	diags = plan.Set(ctx, &model{ID: types.StringUnknown(), Timed: family.Timed{Timeouts: timeouts.Value{Object: limits}}})
 	require.False(t, diags.HasError(), diags)
 
 	return plan
