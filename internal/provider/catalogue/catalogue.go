@@ -28,17 +28,39 @@ func newSource(name, looks string) source {
 	return source{family.DataSource{Name: name, Looks: looks}}
 }
 
+// view is the organization whose view of the catalogue a look-up reads, which every
+// look-up's model embeds.
+type view struct {
+	OrganizationID types.String `tfsdk:"organization_id"`
+}
+
+func (v *view) viewed() *view { return v }
+
+// inRegion is what a look-up of one region's catalogue names.
+type inRegion struct {
+	view
+
+	RegionID types.String `tfsdk:"region_id"`
+}
+
 // begin starts a read: the configuration into m, and the organization whose view to
-// read, which organizationID (m's) names or the provider's. It reports false, with
-// diagnostics, when the read cannot go on.
-func (s *source) begin(ctx context.Context, config tfsdk.Config, m any, organizationID *types.String, diags *diag.Diagnostics) (string, bool) {
+// read, which m's organization_id names or the provider's, and which m then shows. It
+// reports false, with diagnostics, when the read cannot go on.
+func (s *source) begin(ctx context.Context, config tfsdk.Config, m interface{ viewed() *view }, diags *diag.Diagnostics) (string, bool) {
 	if !s.Begin(ctx, config, m, diags) {
 		return "", false
 	}
 
-	organization := s.Organization(*organizationID, diags)
+	v := m.viewed()
 
-	return organization, !diags.HasError()
+	organization := s.Organization(v.OrganizationID, diags)
+	if diags.HasError() {
+		return "", false
+	}
+
+	v.OrganizationID = types.StringValue(organization)
+
+	return organization, true
 }
 
 // failed reports a listing the catalogue refused.

@@ -27,15 +27,15 @@ type flavorsDataSource struct {
 }
 
 type flavorsModel struct {
-	OrganizationID types.String  `tfsdk:"organization_id"`
-	RegionID       types.String  `tfsdk:"region_id"`
-	Name           types.String  `tfsdk:"name"`
-	Architecture   types.String  `tfsdk:"architecture"`
-	MinCPUs        types.Int64   `tfsdk:"min_cpus"`
-	MinMemory      types.Int64   `tfsdk:"min_memory"`
-	GPU            types.Bool    `tfsdk:"gpu"`
-	GPUVendor      types.String  `tfsdk:"gpu_vendor"`
-	Flavors        []flavorModel `tfsdk:"flavors"`
+	inRegion
+
+	Name         types.String  `tfsdk:"name"`
+	Architecture types.String  `tfsdk:"architecture"`
+	MinCPUs      types.Int64   `tfsdk:"min_cpus"`
+	MinMemory    types.Int64   `tfsdk:"min_memory"`
+	GPU          types.Bool    `tfsdk:"gpu"`
+	GPUVendor    types.String  `tfsdk:"gpu_vendor"`
+	Flavors      []flavorModel `tfsdk:"flavors"`
 }
 
 type flavorModel struct {
@@ -131,7 +131,7 @@ func flavorAttributes() map[string]schema.Attribute {
 func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model flavorsModel
 
-	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	organizationID, ok := d.begin(ctx, req.Config, &model, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -143,7 +143,6 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	model.OrganizationID = types.StringValue(organizationID)
 	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *compute.Flavor) string { return flavor.Metadata.Name },
 		model.matches, newFlavorModel, &resp.Diagnostics)
 

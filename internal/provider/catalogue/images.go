@@ -29,16 +29,16 @@ type imagesDataSource struct {
 }
 
 type imagesModel struct {
-	OrganizationID types.String `tfsdk:"organization_id"`
-	RegionID       types.String `tfsdk:"region_id"`
-	Name           types.String `tfsdk:"name"`
-	Architecture   types.String `tfsdk:"architecture"`
-	OSDistro       types.String `tfsdk:"os_distro"`
-	OSVersion      types.String `tfsdk:"os_version"`
-	Status         types.Set    `tfsdk:"status"`
-	InstanceID     types.String `tfsdk:"instance_id"`
-	Owned          types.Bool   `tfsdk:"owned"`
-	Images         []imageModel `tfsdk:"images"`
+	inRegion
+
+	Name         types.String `tfsdk:"name"`
+	Architecture types.String `tfsdk:"architecture"`
+	OSDistro     types.String `tfsdk:"os_distro"`
+	OSVersion    types.String `tfsdk:"os_version"`
+	Status       types.Set    `tfsdk:"status"`
+	InstanceID   types.String `tfsdk:"instance_id"`
+	Owned        types.Bool   `tfsdk:"owned"`
+	Images       []imageModel `tfsdk:"images"`
 }
 
 type imageModel struct {
@@ -186,7 +186,7 @@ func imageAttributes() map[string]schema.Attribute {
 func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model imagesModel
 
-	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	organizationID, ok := d.begin(ctx, req.Config, &model, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -216,7 +216,6 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 
-	model.OrganizationID = types.StringValue(organizationID)
 	model.Images = matching(images, "image", model.Name, func(image *compute.CatalogueImage) string { return image.Metadata.Name },
 		model.matches, newImageModel, &resp.Diagnostics)
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 var _ datasource.DataSourceWithConfigure = (*regionsDataSource)(nil)
@@ -21,8 +20,9 @@ type regionsDataSource struct {
 }
 
 type regionsModel struct {
-	OrganizationID types.String  `tfsdk:"organization_id"`
-	Regions        []regionModel `tfsdk:"regions"`
+	view
+
+	Regions []regionModel `tfsdk:"regions"`
 }
 
 type regionModel struct {
@@ -58,7 +58,7 @@ func (d *regionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model regionsModel
 
-	organizationID, ok := d.begin(ctx, req.Config, &model, &model.OrganizationID, &resp.Diagnostics)
+	organizationID, ok := d.begin(ctx, req.Config, &model, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -70,7 +70,6 @@ func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	model.OrganizationID = types.StringValue(organizationID)
 	model.Regions = make([]regionModel, 0, len(regions))
 
 	for _, region := range regions {

@@ -121,6 +121,27 @@ func (b *Base) Within(ctx context.Context, limit func(context.Context, time.Dura
 	return deadline.Within(ctx, limit, b.Timeout, diags)
 }
 
+// Begin starts a create or an update (operation) as each starts: the plan into m,
+// whether Unikorn can be reached, and a context bounded by m's timeouts for the
+// operation (or the type's Timeout). It reports false, with diagnostics, when the
+// operation cannot go on; the caller defers cancel either way.
+func (b *Base) Begin(ctx context.Context, plan tfsdk.Plan, m Limited, operation string,
+	diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc, bool) {
+	if diags.Append(plan.Get(ctx, m)...); diags.HasError() || !b.Reachable(operation, diags) {
+		return ctx, func() {}, false
+	}
+
+	limit := m.Limits().Create
+	if operation == "update" {
+		limit = m.Limits().Update
+	}
+
+	ctx, cancel := b.Within(ctx, limit, diags)
+
+	return ctx, cancel, !diags.HasError()
+}
+
 // Organization is the organization an object's organization_id names, or the
 // provider's.
 func (b *Base) Organization(value types.String, diags *diag.Diagnostics) string {
@@ -137,12 +158,24 @@ type Key struct {
 	OrganizationID, ID string
 }
 
-// Model is a resource's state, as the skeleton reads it.
-type Model interface {
-	// Keys are the object's organization (null for a Global type) and ID.
-	Keys() (organizationID, id types.String)
+// Limited is a resource's state, as an operation's deadline reads it.
+type Limited interface {
 	// Limits are the resource's timeouts.
 	Limits() timeouts.Value
+}
+
+// Timed is the `timeouts` block of a resource, which its model embeds to be Limited.
+type Timed struct {
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (t *Timed) Limits() timeouts.Value { return t.Timeouts }
+
+// Model is a resource's state, as the skeleton reads it.
+type Model interface {
+	Limited
+	// Keys are the object's organization (null for a Global type) and ID.
+	Keys() (organizationID, id types.String)
 }
 
 // Resource answers, for a type whose objects are T and whose state is M, all that is

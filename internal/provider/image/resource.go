@@ -6,12 +6,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -37,8 +35,6 @@ const TypeName = "unikorn_image"
 // and a delete, which waits out the instances still booted from the image.
 const defaultTimeout = 60 * time.Minute
 
-var pathID = path.Root("id")
-
 var (
 	_ resource.ResourceWithConfigure   = (*imageResource)(nil)
 	_ resource.ResourceWithImportState = (*imageResource)(nil)
@@ -57,7 +53,7 @@ func aSnapshot(image *compute.Image) diag.Diagnostic {
 		return nil
 	}
 
-	return diagnostic.AttributeError(pathID, "A snapshot image",
+	return diagnostic.AttributeError(regionimage.PathID, "A snapshot image",
 		"Image "+image.ID+" ("+image.Name+") was made from compute instance "+image.InstanceID+
 			", so unikorn_image cannot manage it.",
 		"Import it as a unikorn_snapshot instead.")
@@ -70,21 +66,16 @@ type imageResource struct {
 }
 
 type model struct {
-	family.Metadata
+	regionimage.Common
 
-	ID               types.String   `tfsdk:"id"`
-	OrganizationID   types.String   `tfsdk:"organization_id"`
-	RegionID         types.String   `tfsdk:"region_id"`
-	URI              types.String   `tfsdk:"uri"`
-	Architecture     types.String   `tfsdk:"architecture"`
-	Virtualization   types.String   `tfsdk:"virtualization"`
-	OS               *osModel       `tfsdk:"os"`
-	SoftwareVersions types.Map      `tfsdk:"software_versions"`
-	GPU              *gpuModel      `tfsdk:"gpu"`
-	SizeGiB          types.Int64    `tfsdk:"size_gib"`
-	State            types.String   `tfsdk:"state"`
-	CreationTime     types.String   `tfsdk:"creation_time"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	URI              types.String `tfsdk:"uri"`
+	Architecture     types.String `tfsdk:"architecture"`
+	Virtualization   types.String `tfsdk:"virtualization"`
+	OS               *osModel     `tfsdk:"os"`
+	SoftwareVersions types.Map    `tfsdk:"software_versions"`
+	GPU              *gpuModel    `tfsdk:"gpu"`
+	SizeGiB          types.Int64  `tfsdk:"size_gib"`
+	State            types.String `tfsdk:"state"`
 }
 
 type osModel struct {
@@ -101,11 +92,6 @@ type gpuModel struct {
 	Driver types.String `tfsdk:"driver"`
 	Models []string     `tfsdk:"models"`
 }
-
-// Keys are the image's ID: region's image IDs are unique.
-func (m *model) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
-
-func (m *model) Limits() timeouts.Value { return m.Timeouts }
 
 // The values region's imageCreate accepts (region-v1.20.0: architecture,
 // imageVirtualization, osKernel, gpuVendor).
@@ -229,12 +215,13 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 
 func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	request := compute.ImageImport{
 		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
@@ -279,18 +266,12 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Image
 	return spec
 }
 
-// Ref locates the image: region reads and deletes it in its organization and region.
-func (m *model) Ref() compute.ImageRef { return regionimage.Ref(m.ID, m.OrganizationID, m.RegionID) }
-
-// setImage fills the model from region's image. A description or tags left out of
-// the configuration stay null while region holds none (see family.Metadata.Set), and
-// so do the optional parts of its specification. The URI is the configuration's:
-// region does not say it.
+// setImage fills the model from region's image. The optional parts of its
+// specification left out of the configuration stay null while region holds none, as
+// the description and tags do (see regionimage.Common.SetImage). The URI is the
+// configuration's: region does not say it.
 func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
-	m.Set(ctx, image.Name, image.Description, image.Tags, diags)
-	m.ID = types.StringValue(image.ID)
-	m.OrganizationID = types.StringValue(image.OrganizationID)
-	m.RegionID = types.StringValue(image.RegionID)
+	m.SetImage(ctx, image, diags)
 	m.Architecture = types.StringValue(image.Spec.Architecture)
 	m.Virtualization = types.StringValue(image.Spec.Virtualization)
 	m.OS = &osModel{
@@ -316,5 +297,4 @@ func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.D
 
 	m.SizeGiB = types.Int64Value(int64(image.Spec.SizeGiB))
 	m.State = types.StringValue(image.Status)
-	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
 }

@@ -35,14 +35,11 @@ func NewListResource() list.ListResource {
 
 // listModel is the `config` block of a list block: the filters.
 type listModel struct {
-	OrganizationID types.String `tfsdk:"organization_id"`
-	ProjectID      types.String `tfsdk:"project_id"`
-	RegionID       types.String `tfsdk:"region_id"`
-	NetworkID      types.String `tfsdk:"network_id"`
-	Tags           types.Map    `tfsdk:"tags"`
-}
+	family.Place
 
-func (c *listModel) Organization() types.String { return c.OrganizationID }
+	NetworkID types.String `tfsdk:"network_id"`
+	Tags      types.Map    `tfsdk:"tags"`
+}
 
 func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{

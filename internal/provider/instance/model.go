@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,6 +25,7 @@ var (
 // data source too, as they always have: tags an instance has none of are null.
 type observed struct {
 	family.Metadata
+	family.Place
 
 	ID                        types.String `tfsdk:"id"`
 	NetworkID                 types.String `tfsdk:"network_id"`
@@ -35,9 +35,6 @@ type observed struct {
 	SecurityGroupIDs          types.Set    `tfsdk:"security_group_ids"`
 	PublicIP                  types.Bool   `tfsdk:"public_ip"`
 	AllowedSourceAddresses    types.Set    `tfsdk:"allowed_source_addresses"`
-	OrganizationID            types.String `tfsdk:"organization_id"`
-	ProjectID                 types.String `tfsdk:"project_id"`
-	RegionID                  types.String `tfsdk:"region_id"`
 	PrivateIP                 types.String `tfsdk:"private_ip"`
 	PublicIPAddress           types.String `tfsdk:"public_ip_address"`
 	MACAddress                types.String `tfsdk:"mac_address"`
@@ -50,11 +47,11 @@ type observed struct {
 // model is the resource's state and plan.
 type model struct {
 	observed
+	family.Timed
 
-	UserData          types.String   `tfsdk:"user_data"`
-	UserDataWO        types.String   `tfsdk:"user_data_wo"`
-	UserDataWOVersion types.Int64    `tfsdk:"user_data_wo_version"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	UserData          types.String `tfsdk:"user_data"`
+	UserDataWO        types.String `tfsdk:"user_data_wo"`
+	UserDataWOVersion types.Int64  `tfsdk:"user_data_wo_version"`
 }
 
 // identityModel is the resource identity: enough to find the instance again.
@@ -140,9 +137,7 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 	m.ImageID = types.StringValue(instance.Spec.ImageID)
 	m.SSHCertificateAuthorityID = family.OptionalString(instance.Spec.SSHCertificateAuthorityID)
 	m.PublicIP = types.BoolValue(instance.Spec.PublicIP)
-	m.OrganizationID = types.StringValue(instance.OrganizationID)
-	m.ProjectID = types.StringValue(instance.ProjectID)
-	m.RegionID = types.StringValue(instance.RegionID)
+	m.Place = family.PlaceOf(instance.OrganizationID, instance.ProjectID, instance.RegionID)
 	m.PrivateIP = types.StringValue(instance.PrivateIP)
 	m.PublicIPAddress = family.OptionalString(instance.PublicIP)
 	m.MACAddress = types.StringValue(instance.MACAddress)

@@ -97,21 +97,18 @@ func (r *Resource) sameInstanceAPI(ctx context.Context, state *model, privateSta
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config model
 
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	if !r.Reachable("create", &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
 	defer cancel()
 
+	if !ok {
+		return
+	}
+
 	// Write-only values exist only in the configuration.
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+		return
+	}
+
 	plan.UserDataWO = config.UserDataWO
 	spec := plan.spec(ctx, &resp.Diagnostics)
 
@@ -180,20 +177,16 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state model
-
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-
-	if resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
 
-	if !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
 	defer cancel()
+
+	if !ok || !r.sameInstanceAPI(ctx, &state, req.Private, &resp.Diagnostics) {
+		return
+	}
 
 	spec := plan.spec(ctx, &resp.Diagnostics)
 

@@ -13,8 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -31,6 +33,29 @@ func timeoutAttribute(waitsFor string) schema.StringAttribute {
 			"what the cloud was asked to do may still happen.",
 		Validators: []validator.String{validators.PositiveDuration()},
 	}
+}
+
+// waiting is the timeout every action's configuration takes (timeoutAttribute), which
+// its model embeds.
+type waiting struct {
+	Timeout types.String `tfsdk:"timeout"`
+}
+
+func (w *waiting) waited() *waiting { return w }
+
+// begin starts an invocation: the configuration into m, and ctx bounded by m's
+// timeout. It reports false, with diagnostics, when the action cannot go on; the
+// caller defers cancel either way.
+func begin(ctx context.Context, a *family.Action, config tfsdk.Config, m interface{ waited() *waiting },
+	diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc, bool) {
+	if !a.Begin(ctx, config, m, diags) {
+		return ctx, func() {}, false
+	}
+
+	ctx, cancel := withTimeout(ctx, m.waited().Timeout, diags)
+
+	return ctx, cancel, !diags.HasError()
 }
 
 // withTimeout bounds ctx by the configured timeout. The value was validated unless it

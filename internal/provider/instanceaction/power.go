@@ -40,9 +40,9 @@ func NewPower() action.Action {
 
 type powerModel struct {
 	instanceref.Model
+	waiting
 
 	Operation types.String `tfsdk:"operation"`
-	Timeout   types.String `tfsdk:"timeout"`
 }
 
 func (a *Power) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -77,14 +77,10 @@ func (a *Power) Schema(_ context.Context, _ action.SchemaRequest, resp *action.S
 func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data powerModel
 
-	if !a.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
-		return
-	}
-
-	ctx, cancel := withTimeout(ctx, data.Timeout, &resp.Diagnostics)
+	ctx, cancel, ok := begin(ctx, &a.Action, req.Config, &data, &resp.Diagnostics)
 	defer cancel()
 
-	if resp.Diagnostics.HasError() {
+	if !ok {
 		return
 	}
 

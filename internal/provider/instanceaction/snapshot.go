@@ -36,11 +36,11 @@ func NewSnapshot() action.Action {
 
 type snapshotModel struct {
 	instanceref.Model
+	waiting
 
 	Name        types.String `tfsdk:"name"`
 	Description types.String `tfsdk:"description"`
 	Tags        types.Map    `tfsdk:"tags"`
-	Timeout     types.String `tfsdk:"timeout"`
 }
 
 func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -78,21 +78,15 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data snapshotModel
 
-	if !a.Begin(ctx, req.Config, &data, &resp.Diagnostics) {
+	ctx, cancel, ok := begin(ctx, &a.Action, req.Config, &data, &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
 	request := compute.SnapshotRequest{Name: data.Name.ValueString(), Description: data.Description.ValueString()}
-	resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	ctx, cancel := withTimeout(ctx, data.Timeout, &resp.Diagnostics)
-	defer cancel()
-
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...); resp.Diagnostics.HasError() {
 		return
 	}
 

@@ -35,11 +35,10 @@ type listResource struct {
 }
 
 type listConfig struct {
-	OrganizationID types.String `tfsdk:"organization_id"`
-	ProjectID      types.String `tfsdk:"project_id"`
-	RegionID       types.String `tfsdk:"region_id"`
-	NetworkID      types.String `tfsdk:"network_id"`
-	Tags           types.Map    `tfsdk:"tags"`
+	family.Place
+
+	NetworkID types.String `tfsdk:"network_id"`
+	Tags      types.Map    `tfsdk:"tags"`
 }
 
 func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -105,5 +104,3 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 				})
 		})
 }
-
-func (c *listConfig) Organization() types.String { return c.OrganizationID }

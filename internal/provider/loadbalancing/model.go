@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -21,15 +20,13 @@ import (
 // model is what the resource, the data source and the list resource's results share.
 type model struct {
 	family.Metadata
+	family.Place
 
 	ID                 types.String `tfsdk:"id"`
 	NetworkID          types.String `tfsdk:"network_id"`
 	VIPAddress         types.String `tfsdk:"vip_address"`
 	PublicIPEnabled    types.Bool   `tfsdk:"public_ip_enabled"`
 	PublicIP           types.String `tfsdk:"public_ip"`
-	OrganizationID     types.String `tfsdk:"organization_id"`
-	ProjectID          types.String `tfsdk:"project_id"`
-	RegionID           types.String `tfsdk:"region_id"`
 	ProvisioningStatus types.String `tfsdk:"provisioning_status"`
 	HealthStatus       types.String `tfsdk:"health_status"`
 	Listeners          types.Map    `tfsdk:"listeners"`
@@ -38,14 +35,11 @@ type model struct {
 // resourceModel is the resource's state.
 type resourceModel struct {
 	model
-
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	family.Timed
 }
 
 // Keys are the load balancer's ID: region's IDs are unique across organizations.
 func (m *resourceModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
-
-func (m *resourceModel) Limits() timeouts.Value { return m.Timeouts }
 
 // listenerModel is one listener; its name is its key in the listeners map.
 type listenerModel struct {
@@ -248,9 +242,7 @@ func (m *model) setFound(ctx context.Context, lb *loadbalancing.LoadBalancer, di
 func (m *model) setRest(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(lb.ID)
 	m.NetworkID = types.StringValue(lb.NetworkID)
-	m.OrganizationID = types.StringValue(lb.OrganizationID)
-	m.ProjectID = types.StringValue(lb.ProjectID)
-	m.RegionID = types.StringValue(lb.RegionID)
+	m.Place = family.PlaceOf(lb.OrganizationID, lb.ProjectID, lb.RegionID)
 	m.PublicIPEnabled = types.BoolValue(lb.PublicIP)
 	m.VIPAddress = family.OptionalString(lb.VIPAddress)
 	m.PublicIP = family.OptionalString(lb.PublicIPAddress)

@@ -165,12 +165,13 @@ func (r *loadBalancerResource) checkVIP(ctx context.Context, plan *resourceModel
 
 func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	create := loadbalancing.Create{
 		Spec:       plan.spec(ctx, &resp.Diagnostics),
@@ -187,7 +188,11 @@ func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRe
 
 func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
@@ -200,9 +205,6 @@ func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.Append(immutableChanges(ctx, &state, &plan, &resp.Diagnostics)...); resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	spec := plan.spec(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -26,11 +27,45 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
+// PathID is the attribute of an image's ID, which Foreign's diagnostics are about.
+var PathID = path.Root("id")
+
 // Model is the state of an image resource.
 type Model interface {
 	family.Model
 	// Ref locates the image; its region is empty for an image only just imported.
 	Ref() compute.ImageRef
+}
+
+// Common is the state every image resource has, which its model embeds: the
+// attributes Attributes makes, and where the image is.
+type Common struct {
+	family.Metadata
+	family.Timed
+
+	ID             types.String `tfsdk:"id"`
+	OrganizationID types.String `tfsdk:"organization_id"`
+	RegionID       types.String `tfsdk:"region_id"`
+	CreationTime   types.String `tfsdk:"creation_time"`
+}
+
+// Keys are the image's ID: region's image IDs are unique.
+func (c *Common) Keys() (types.String, types.String) { return c.OrganizationID, c.ID }
+
+// Ref locates the image: region reads and deletes it in its organization and region.
+func (c *Common) Ref() compute.ImageRef {
+	return compute.ImageRef{ID: c.ID.ValueString(), OrganizationID: c.OrganizationID.ValueString(), RegionID: c.RegionID.ValueString()}
+}
+
+// SetImage fills the state every image has from region's image. A description or tags
+// left out of the configuration stay null while region holds none (see
+// family.Metadata.Set).
+func (c *Common) SetImage(ctx context.Context, image *compute.Image, diags *diag.Diagnostics) {
+	c.Set(ctx, image.Name, image.Description, image.Tags, diags)
+	c.ID = types.StringValue(image.ID)
+	c.OrganizationID = types.StringValue(image.OrganizationID)
+	c.RegionID = types.StringValue(image.RegionID)
+	c.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
 }
 
 // Resource is an image resource: the skeleton, with region's Read, Update and Delete.
@@ -176,11 +211,6 @@ func Attributes(ctx context.Context, tagsNote string, own map[string]schema.Attr
 	}
 
 	return attributes
-}
-
-// Ref locates an image: region reads and deletes it in its organization and region.
-func Ref(id, organizationID, regionID types.String) compute.ImageRef {
-	return compute.ImageRef{ID: id.ValueString(), OrganizationID: organizationID.ValueString(), RegionID: regionID.ValueString()}
 }
 
 // nameAttribute is an image's name, refused at plan as region refuses it.

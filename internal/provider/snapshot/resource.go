@@ -6,9 +6,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -31,8 +29,6 @@ const TypeName = "unikorn_snapshot"
 // waits out the instances still booted from the image.
 const defaultTimeout = 30 * time.Minute
 
-var pathID = path.Root("id")
-
 var (
 	_ resource.ResourceWithConfigure   = (*snapshotResource)(nil)
 	_ resource.ResourceWithImportState = (*snapshotResource)(nil)
@@ -51,7 +47,7 @@ func notSnapshot(image *compute.Image) diag.Diagnostic {
 		return nil
 	}
 
-	return diagnostic.AttributeError(pathID, "Not a snapshot image",
+	return diagnostic.AttributeError(regionimage.PathID, "Not a snapshot image",
 		"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
 			compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
 		"Import only images made from instances; read other images with the unikorn_images data source.")
@@ -64,21 +60,11 @@ type snapshotResource struct {
 }
 
 type model struct {
-	family.Metadata
+	regionimage.Common
 
-	ID             types.String   `tfsdk:"id"`
-	InstanceID     types.String   `tfsdk:"instance_id"`
-	OrganizationID types.String   `tfsdk:"organization_id"`
-	RegionID       types.String   `tfsdk:"region_id"`
-	Status         types.String   `tfsdk:"status"`
-	CreationTime   types.String   `tfsdk:"creation_time"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	InstanceID types.String `tfsdk:"instance_id"`
+	Status     types.String `tfsdk:"status"`
 }
-
-// Keys are the image's ID: region's image IDs are unique.
-func (m *model) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
-
-func (m *model) Limits() timeouts.Value { return m.Timeouts }
 
 func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -117,12 +103,13 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	request := compute.SnapshotRequest{
 		Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Tags: plan.TagMap(ctx, &resp.Diagnostics),
@@ -151,17 +138,9 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
-// Ref locates the image: region reads and deletes it in its organization and region.
-func (m *model) Ref() compute.ImageRef { return regionimage.Ref(m.ID, m.OrganizationID, m.RegionID) }
-
-// setImage fills the model from region's image. A description or tags left out of
-// the configuration stay null while region holds none (see family.Metadata.Set).
+// setImage fills the model from region's image (see regionimage.Common.SetImage).
 func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
-	m.Set(ctx, image.Name, image.Description, image.Tags, diags)
-	m.ID = types.StringValue(image.ID)
+	m.SetImage(ctx, image, diags)
 	m.InstanceID = types.StringValue(image.InstanceID)
-	m.OrganizationID = types.StringValue(image.OrganizationID)
-	m.RegionID = types.StringValue(image.RegionID)
 	m.Status = types.StringValue(image.Status)
-	m.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
 }
