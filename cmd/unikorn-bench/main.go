@@ -53,7 +53,9 @@ func run(ctx context.Context, args []string) error {
 	flags.StringVar(&options.SandboxBenchmark, "sandbox-benchmark", "", "output of `go test -bench SandboxReadByID ./internal/sandbox` to report")
 	backends := flags.String("backends", bench.BackendCompute+","+bench.BackendRegion, "comma-separated instance APIs to measure")
 	lags := flags.String("read-lags", "0s,2s", "comma-separated read lags of the sandbox to measure each back end under")
-	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose `bench` section receives the figures; empty prints them")
+	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose section (see -section) receives the figures; empty prints them")
+	section := flags.String("section", "bench", "generated section of the output that receives the figures: a narrowed run (BENCH_SIZES, …) "+
+		"may keep its own beside the whole run's")
 
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -122,7 +124,7 @@ func run(ctx context.Context, args []string) error {
 		return nil
 	}
 
-	if err := bench.UpdateSection(*output, "bench", markdown); err != nil {
+	if err := bench.UpdateSection(*output, *section, markdown); err != nil {
 		return err
 	}
 
