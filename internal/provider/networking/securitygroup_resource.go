@@ -55,7 +55,7 @@ type securityGroupResource struct {
 
 type securityGroupResourceModel struct {
 	commonModel
-	timed
+	family.Timed
 
 	NetworkID types.String `tfsdk:"network_id"`
 	RegionID  types.String `tfsdk:"region_id"`
@@ -202,12 +202,13 @@ func checkRule(at path.Path, rule ruleModel, diags *diag.Diagnostics) {
 
 func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	metadata := plan.Write(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -223,12 +224,13 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	metadata := plan.Write(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
