@@ -210,14 +210,13 @@ func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 
-	metadata := plan.Write(ctx, &resp.Diagnostics)
+	update := plan.update(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	group, err := r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
-		SecurityGroupUpdate: networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)},
-		NetworkID:           plan.NetworkID.ValueString(),
+		SecurityGroupUpdate: update, NetworkID: plan.NetworkID.ValueString(),
 	})
 	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
@@ -232,14 +231,19 @@ func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 
-	metadata := plan.Write(ctx, &resp.Diagnostics)
+	update := plan.update(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
-		networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)})
+	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(), update)
 	r.Finish(ctx, "update", &plan, group, err, family.Updated(resp))
+}
+
+// update is what the plan writes of the group: all an update sends, and all a create
+// sends but the network.
+func (m *securityGroupResourceModel) update(ctx context.Context, diags *diag.Diagnostics) networking.SecurityGroupUpdate {
+	return networking.SecurityGroupUpdate{Metadata: m.Write(ctx, diags), Rules: rulesSpec(m.Rules)}
 }
 
 func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *networking.SecurityGroup, diags *diag.Diagnostics) {
