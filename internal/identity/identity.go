@@ -143,16 +143,12 @@ func (s *Service) projects(organizationID string) cloud.Object[unikorn.Project] 
 // is believed only once the read lag has passed, since a project made moments ago
 // may not be in identity's cache yet.
 func (s *Service) ReadProject(ctx context.Context, organizationID, id string) (*Project, error) {
-	project, err := s.projects(organizationID).Read(ctx, s.session, id)
-
-	return converted(project, err, projectFromWire)
+	return cloud.One(projectFromWire)(s.projects(organizationID).Read(ctx, s.session, id))
 }
 
 // ListProjects lists the organization's projects the token may read.
 func (s *Service) ListProjects(ctx context.Context, organizationID string) ([]Project, error) {
-	projects, err := s.client.ListProjects(ctx, organizationID)
-
-	return listed(projects, err, projectFromWire)
+	return cloud.All(projectFromWire)(s.client.ListProjects(ctx, organizationID))
 }
 
 // CreateProject creates a project, sent once, and waits until identity has
@@ -177,7 +173,7 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 
 	project, err = projects.WaitProvisionedAfter(ctx, s.session, project)
 
-	return converted(project, err, projectFromWire)
+	return cloud.One(projectFromWire)(project, err)
 }
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
@@ -209,7 +205,7 @@ func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, 
 		return projectShows(projectFromWire(project), write), nil
 	})
 
-	return converted(project, err, projectFromWire)
+	return cloud.One(projectFromWire)(project, err)
 }
 
 func projectShows(project *Project, write ProjectWrite) bool {
@@ -304,14 +300,12 @@ func (s *Service) Project(ctx context.Context, selector Selector) (*Project, err
 			return s.client.ListProjects(ctx, selector.OrganizationID)
 		})
 
-	return converted(project, err, projectFromWire)
+	return cloud.One(projectFromWire)(project, err)
 }
 
 // Roles lists the roles the organization's groups may hold.
 func (s *Service) Roles(ctx context.Context, organizationID string) ([]Role, error) {
-	roles, err := s.client.ListRoles(ctx, organizationID)
-
-	return listed(roles, err, roleFromWire)
+	return cloud.All(roleFromWire)(s.client.ListRoles(ctx, organizationID))
 }
 
 // Quotas returns the organization's quotas: limit, used and free per kind.
@@ -321,7 +315,7 @@ func (s *Service) Quotas(ctx context.Context, organizationID string) ([]Quota, e
 		return nil, err
 	}
 
-	return listed(quotas.Quotas, nil, quotaFromWire)
+	return cloud.All(quotaFromWire)(quotas.Quotas, nil)
 }
 
 func sameSet(a, b []string) bool {

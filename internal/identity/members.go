@@ -55,16 +55,12 @@ func (s *Service) groups(organizationID string) cloud.Object[unikorn.Group] {
 // ReadGroup returns the group, or nil when identity definitely has none (a 404 past
 // the read lag).
 func (s *Service) ReadGroup(ctx context.Context, organizationID, id string) (*Group, error) {
-	group, err := s.groups(organizationID).Read(ctx, s.session, id)
-
-	return converted(group, err, groupFromWire)
+	return cloud.One(groupFromWire)(s.groups(organizationID).Read(ctx, s.session, id))
 }
 
 // ListGroups lists the organization's groups.
 func (s *Service) ListGroups(ctx context.Context, organizationID string) ([]Group, error) {
-	groups, err := s.client.ListGroups(ctx, organizationID)
-
-	return listed(groups, err, groupFromWire)
+	return cloud.All(groupFromWire)(s.client.ListGroups(ctx, organizationID))
 }
 
 // CreateGroup creates a group, sent once; groups are synchronous, so nothing is waited
@@ -76,7 +72,7 @@ func (s *Service) CreateGroup(ctx context.Context, organizationID string, write 
 		return s.client.CreateGroup(ctx, organizationID, write.wire())
 	})
 
-	return converted(group, err, groupFromWire)
+	return cloud.One(groupFromWire)(group, err)
 }
 
 // UpdateGroup replaces a group; identity answers with no body, so the group is read
@@ -120,7 +116,7 @@ func (s *Service) Group(ctx context.Context, selector Selector) (*Group, error) 
 			return s.client.ListGroups(ctx, selector.OrganizationID)
 		})
 
-	return converted(group, err, groupFromWire)
+	return cloud.One(groupFromWire)(group, err)
 }
 
 // serviceAccounts reads a service account by listing, since identity has no read of
@@ -153,9 +149,7 @@ func (s *Service) serviceAccounts(organizationID string) cloud.Object[unikorn.Se
 // ReadServiceAccount returns the account, or nil when identity's list definitely has
 // it no longer: a miss is believed only once the read lag has passed.
 func (s *Service) ReadServiceAccount(ctx context.Context, organizationID, id string) (*ServiceAccount, error) {
-	account, err := s.serviceAccounts(organizationID).Read(ctx, s.session, id)
-
-	return converted(account, err, serviceAccountFromWire)
+	return cloud.One(serviceAccountFromWire)(s.serviceAccounts(organizationID).Read(ctx, s.session, id))
 }
 
 // waitServiceAccount waits until identity's list shows the account as write made it:
@@ -217,9 +211,7 @@ func joinable(account *ServiceAccount, wanted []string) []string {
 
 // ListServiceAccounts lists the organization's service accounts.
 func (s *Service) ListServiceAccounts(ctx context.Context, organizationID string) ([]ServiceAccount, error) {
-	accounts, err := s.client.ListServiceAccounts(ctx, organizationID)
-
-	return listed(accounts, err, serviceAccountFromWire)
+	return cloud.All(serviceAccountFromWire)(s.client.ListServiceAccounts(ctx, organizationID))
 }
 
 // CreateServiceAccount creates a service account, sent once. Its answer carries the
@@ -320,5 +312,5 @@ func (s *Service) RotateServiceAccount(ctx context.Context, organizationID, id s
 			"revoking the old token with the new one lost: rotate again to get a token: %w", id, err)
 	}
 
-	return converted(account, err, serviceAccountFromWire)
+	return cloud.One(serviceAccountFromWire)(account, err)
 }

@@ -222,27 +222,3 @@ func roleFromWire(in *unikorn.Role) *Role {
 func quotaFromWire(in *unikorn.Quota) *Quota {
 	return &Quota{Kind: in.Kind, Limit: in.Quantity, Used: in.Used, Free: in.Free}
 }
-
-// converted is what a call answered, in the façade's terms: an object that exists
-// goes with whatever the call says of it.
-func converted[W, T any](in *W, err error, convert func(*W) *T) (*T, error) {
-	if in == nil {
-		return nil, err
-	}
-
-	return convert(in), err
-}
-
-// listed is what a list answered, in the façade's terms.
-func listed[W, T any](in []W, err error, convert func(*W) *T) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-
-	out := make([]T, 0, len(in))
-	for i := range in {
-		out = append(out, *convert(&in[i]))
-	}
-
-	return out, nil
-}

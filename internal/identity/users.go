@@ -43,16 +43,12 @@ func (s *Service) users(organizationID string) cloud.Object[unikorn.User] {
 // ReadUser returns the user, or nil when identity's list definitely has it no longer:
 // a miss is believed only once the read lag has passed.
 func (s *Service) ReadUser(ctx context.Context, organizationID, id string) (*User, error) {
-	user, err := s.users(organizationID).Read(ctx, s.session, id)
-
-	return converted(user, err, userFromWire)
+	return cloud.One(userFromWire)(s.users(organizationID).Read(ctx, s.session, id))
 }
 
 // ListUsers lists the organization's users.
 func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User, error) {
-	users, err := s.client.ListUsers(ctx, organizationID)
-
-	return listed(users, err, userFromWire)
+	return cloud.All(userFromWire)(s.client.ListUsers(ctx, organizationID))
 }
 
 // User finds one user by ID, or by subject (the selector's Name), in the selector's
@@ -63,14 +59,12 @@ func (s *Service) User(ctx context.Context, selector Selector) (*User, error) {
 			return s.client.ListUsers(ctx, selector.OrganizationID)
 		})
 
-	return converted(user, err, userFromWire)
+	return cloud.One(userFromWire)(user, err)
 }
 
 // Organization reads an organization: its type, domain and identity provider.
 func (s *Service) Organization(ctx context.Context, id string) (*Organization, error) {
-	organization, err := s.client.GetOrganization(ctx, id)
-
-	return converted(organization, err, organizationFromWire)
+	return cloud.One(organizationFromWire)(s.client.GetOrganization(ctx, id))
 }
 
 // CreateUser makes a subject a user of the organization, in the groups named, sent

@@ -3,9 +3,7 @@ package loadbalancing
 import (
 	"context"
 	"errors"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,10 +52,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]LoadBalancer, error) {
 		ProjectIDs:      cloud.Only(q.ProjectID),
 		RegionIDs:       cloud.Only(q.RegionID),
 		NetworkIDs:      cloud.Only(q.NetworkID),
-	}
-
-	for _, name := range slices.Sorted(maps.Keys(q.Tags)) {
-		query.Tags = append(query.Tags, unikorn.Tag{Name: name, Value: q.Tags[name]})
+		Tags:            cloud.TagsOf(q.Tags),
 	}
 
 	return cloud.All(fromWire)(s.client.ListLoadBalancers(ctx, query))

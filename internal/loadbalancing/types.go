@@ -2,7 +2,6 @@ package loadbalancing
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"time"
 
@@ -130,13 +129,9 @@ func specFromWire(metadata unikorn.WriteMetadata, in unikorn.LoadBalancerSpec) S
 	out := Spec{
 		Name:        metadata.Name,
 		Description: metadata.Description,
-		Tags:        map[string]string{},
+		Tags:        cloud.TagMap(metadata.Tags),
 		PublicIP:    in.PublicIP != nil && *in.PublicIP,
 		Listeners:   make([]Listener, 0, len(in.Listeners)),
-	}
-
-	for _, tag := range metadata.Tags {
-		out.Tags[tag.Name] = tag.Value
 	}
 
 	for _, listener := range in.Listeners {
@@ -176,11 +171,7 @@ func specFromWire(metadata unikorn.WriteMetadata, in unikorn.LoadBalancerSpec) S
 // address and port order and tags in name order, so that one Spec always makes one
 // document; zero values region defaults are left out for it to default.
 func (s Spec) wire() (unikorn.WriteMetadata, unikorn.LoadBalancerSpec) {
-	metadata := unikorn.WriteMetadata{Name: s.Name, Description: s.Description}
-
-	for _, name := range slices.Sorted(maps.Keys(s.Tags)) {
-		metadata.Tags = append(metadata.Tags, unikorn.Tag{Name: name, Value: s.Tags[name]})
-	}
+	metadata := unikorn.WriteMetadata{Name: s.Name, Description: s.Description, Tags: cloud.TagsOf(s.Tags)}
 
 	publicIP := s.PublicIP
 	spec := unikorn.LoadBalancerSpec{PublicIP: &publicIP, Listeners: []unikorn.LoadBalancerListener{}}

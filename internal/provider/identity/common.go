@@ -94,12 +94,6 @@ func (m *commonModel) setKept(ctx context.Context, record *identity.Record, meta
 	m.SetFrom(ctx, metadata, diags)
 }
 
-type timed struct {
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (t *timed) Limits() timeouts.Value { return t.Timeouts }
-
 func setOf(ctx context.Context, ids []string, diags *diag.Diagnostics) types.Set {
 	if ids == nil {
 		ids = []string{}

@@ -46,7 +46,7 @@ type groupModel struct {
 	RoleIDs           types.Set `tfsdk:"role_ids"`
 	UserIDs           types.Set `tfsdk:"user_ids"`
 	ServiceAccountIDs types.Set `tfsdk:"service_account_ids"`
-	timed
+	family.Timed
 }
 
 func (r *groupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -190,12 +190,13 @@ func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *
 
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, nil, &resp.Diagnostics)
@@ -212,12 +213,13 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 // it was, so that the next plan asks for it again.
 func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan groupModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
 

@@ -29,14 +29,9 @@ type listResource[T any] struct {
 	list func(identity.Objects, context.Context, string) ([]T, error)
 	// kept is what identity keeps of an object, and its name.
 	kept func(*T) (*identity.Record, string)
-	// state is the resource's state for an object; its timeouts are left to the caller.
-	state func(context.Context, *T, *diag.Diagnostics) *timedModel
-}
-
-// timedModel is a resource model whose timeouts a listed result leaves unset.
-type timedModel struct {
-	model    any
-	timeouts *timed
+	// state is the resource's state for an object, and its timeouts, which a listed
+	// result leaves unset.
+	state func(context.Context, *T, *diag.Diagnostics) (any, *timeouts.Value)
 }
 
 type listConfig struct {
@@ -50,11 +45,11 @@ func NewProjectListResource() list.ListResource {
 		Base: listing.Base{TypeName: ProjectTypeName, Nouns: "projects", Diagnose: diagnostic.Identity},
 		list: identity.Objects.ListProjects,
 		kept: func(project *identity.Project) (*identity.Record, string) { return &project.Record, project.Name },
-		state: func(ctx context.Context, project *identity.Project, diags *diag.Diagnostics) *timedModel {
+		state: func(ctx context.Context, project *identity.Project, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			m := &projectModel{commonModel: unsetCommon()}
 			setProject(ctx, m, project, diags)
 
-			return &timedModel{model: m, timeouts: &m.timed}
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -65,11 +60,11 @@ func NewGroupListResource() list.ListResource {
 		Base: listing.Base{TypeName: GroupTypeName, Nouns: "groups", Diagnose: diagnostic.Identity},
 		list: identity.Objects.ListGroups,
 		kept: func(group *identity.Group) (*identity.Record, string) { return &group.Record, group.Name },
-		state: func(ctx context.Context, group *identity.Group, diags *diag.Diagnostics) *timedModel {
+		state: func(ctx context.Context, group *identity.Group, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			m := &groupModel{commonModel: unsetCommon(), UserIDs: types.SetNull(types.StringType)}
 			setGroup(ctx, m, group, diags)
 
-			return &timedModel{model: m, timeouts: &m.timed}
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -84,14 +79,14 @@ func NewServiceAccountListResource() list.ListResource {
 		kept: func(account *identity.ServiceAccount) (*identity.Record, string) {
 			return &account.Record, account.Name
 		},
-		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) *timedModel {
+		state: func(ctx context.Context, account *identity.ServiceAccount, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			// As imported, an account names every group it is in (see setServiceAccount).
 			m := &serviceAccountModel{
 				commonModel: unsetCommon(), SealedToken: types.StringNull(), RotationTrigger: types.MapNull(types.StringType),
 			}
 			setServiceAccount(ctx, m, account, diags)
 
-			return &timedModel{model: m, timeouts: &m.timed}
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -136,9 +131,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 
 			return listing.Result(ctx, req, name, record.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
-					state := l.state(ctx, object, diags)
-
-					return state.model, &state.timeouts.Timeouts
+					return l.state(ctx, object, diags)
 				})
 		})
 }

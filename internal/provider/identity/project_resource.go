@@ -51,7 +51,7 @@ type projectResource struct {
 type projectModel struct {
 	commonModel
 	GroupIDs types.Set `tfsdk:"group_ids"`
-	timed
+	family.Timed
 }
 
 // commonAttributes are the attributes every identity resource has; noun names the object.
@@ -117,12 +117,13 @@ func setProject(ctx context.Context, m *projectModel, project *identity.Project,
 // replaces it rather than making another.
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, &resp.Diagnostics)
@@ -139,12 +140,13 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 // it was, so that the next plan asks for it again.
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan projectModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	write := r.write(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -59,7 +59,7 @@ type serviceAccountModel struct {
 	TokenExpiry     types.String `tfsdk:"token_expiry"`
 	SealedToken     types.String `tfsdk:"sealed_token"`
 	RotationTrigger types.Map    `tfsdk:"rotation_trigger"`
-	timed
+	family.Timed
 }
 
 func (r *serviceAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -227,12 +227,13 @@ func (r *serviceAccountResource) ModifyPlan(ctx context.Context, req resource.Mo
 // without its token (a create whose answer was lost).
 func (r *serviceAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceAccountModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, nil, nil, &resp.Diagnostics)
@@ -265,16 +266,17 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 // next plan asks for the rotation again.
 func (r *serviceAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state serviceAccountModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
 	rotate := !plan.RotationTrigger.Equal(state.RotationTrigger)

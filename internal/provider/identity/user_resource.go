@@ -49,7 +49,7 @@ type userModel struct {
 	Subject        types.String `tfsdk:"subject"`
 	State          types.String `tfsdk:"state"`
 	GroupIDs       types.Set    `tfsdk:"group_ids"`
-	timed
+	family.Timed
 }
 
 // Keys are the user's organization and ID: identity's IDs are unique only within an
@@ -135,12 +135,13 @@ func setUser(ctx context.Context, m *userModel, user *identity.User, diags *diag
 
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
 	write := r.write(ctx, &plan, nil, nil, &resp.Diagnostics)
@@ -157,16 +158,17 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 // from their side are read now and kept. It saves only an update identity shows done.
 func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state userModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
 

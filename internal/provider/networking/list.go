@@ -31,16 +31,10 @@ type listResource[T any] struct {
 
 	list     func(networking.Objects, context.Context, string, string) ([]T, error)
 	metadata func(*T) *cloud.ProjectMetadata
-	// state is the resource's state for an object; its timeouts are left to the caller.
-	state func(context.Context, *T, *diag.Diagnostics) stateWithTimeouts
+	// state is the resource's state for an object, and its timeouts, which a listed
+	// result leaves unset.
+	state func(context.Context, *T, *diag.Diagnostics) (any, *timeouts.Value)
 }
-
-// stateWithTimeouts is a resource model whose timeouts a listed result leaves unset.
-type stateWithTimeouts interface {
-	timeouts() *timed
-}
-
-func (t *timed) timeouts() *timed { return t }
 
 type listConfig struct {
 	OrganizationID types.String `tfsdk:"organization_id"`
@@ -53,11 +47,11 @@ func NewNetworkListResource() list.ListResource {
 		Base:     listing.Base{TypeName: NetworkTypeName, Nouns: "networks", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListNetworks,
 		metadata: func(network *networking.Network) *cloud.ProjectMetadata { return &network.Metadata },
-		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) stateWithTimeouts {
+		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			m := &networkResourceModel{commonModel: unsetCommon()}
 			setNetwork(ctx, m, network, diags)
 
-			return m
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -68,11 +62,11 @@ func NewSecurityGroupListResource() list.ListResource {
 		Base:     listing.Base{TypeName: SecurityGroupTypeName, Nouns: "security groups", Diagnose: diagnostic.Compute},
 		list:     networking.Objects.ListSecurityGroups,
 		metadata: func(group *networking.SecurityGroup) *cloud.ProjectMetadata { return &group.Metadata },
-		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) stateWithTimeouts {
+		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			m := &securityGroupResourceModel{commonModel: unsetCommon()}
 			setSecurityGroup(ctx, m, group, diags)
 
-			return m
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -86,11 +80,11 @@ func NewSSHCertificateAuthorityListResource() list.ListResource {
 		metadata: func(authority *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &authority.Metadata
 		},
-		state: func(ctx context.Context, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) stateWithTimeouts {
+		state: func(ctx context.Context, authority *networking.SSHCertificateAuthority, diags *diag.Diagnostics) (any, *timeouts.Value) {
 			m := &sshCertificateAuthorityResourceModel{sshCertificateAuthorityModel: sshCertificateAuthorityModel{commonModel: unsetCommon()}}
 			setAuthority(ctx, m, authority, diags)
 
-			return m
+			return m, &m.Timeouts
 		},
 	}
 }
@@ -132,9 +126,7 @@ func (l *listResource[T]) List(ctx context.Context, req list.ListRequest, stream
 
 			return listing.Result(ctx, req, metadata.Name, metadata.ID, identity,
 				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
-					state := l.state(ctx, object, diags)
-
-					return state, &state.timeouts().Timeouts
+					return l.state(ctx, object, diags)
 				})
 		})
 }

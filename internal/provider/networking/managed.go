@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -63,10 +62,3 @@ func newManaged[T any, M resourceModel](typeName, noun string, newModel func() M
 
 // Keys are the object's ID; region's IDs are unique across organizations.
 func (c *commonModel) Keys() (types.String, types.String) { return c.OrganizationID, c.ID }
-
-// timed holds the timeouts every managed resource of this package has.
-type timed struct {
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (t *timed) Limits() timeouts.Value { return t.Timeouts }

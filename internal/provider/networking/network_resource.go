@@ -51,7 +51,7 @@ type networkResource struct {
 
 type networkResourceModel struct {
 	commonModel
-	timed
+	family.Timed
 
 	RegionID       types.String `tfsdk:"region_id"`
 	Prefix         types.String `tfsdk:"prefix"`
@@ -164,12 +164,13 @@ func (r *networkResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan networkResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
 	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
@@ -190,12 +191,13 @@ func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan networkResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	update := networking.NetworkUpdate{
 		Metadata:    plan.Write(ctx, &resp.Diagnostics),
@@ -264,7 +266,7 @@ func (networkPrefix) ValidateString(_ context.Context, req validator.StringReque
 	resp.Diagnostics.Append(diagnostic.AttributeError(req.Path, "Invalid network prefix", problem, fix))
 }
 
-// timeoutsAttribute is the schema of timed.
+// timeoutsAttribute is the schema of family.Timed.
 func timeoutsAttribute(ctx context.Context, update bool) schema.Attribute {
 	return timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: update, Delete: true})
 }

@@ -55,7 +55,7 @@ type securityGroupResource struct {
 
 type securityGroupResourceModel struct {
 	commonModel
-	timed
+	family.Timed
 
 	NetworkID types.String `tfsdk:"network_id"`
 	RegionID  types.String `tfsdk:"region_id"`
@@ -202,42 +202,48 @@ func checkRule(at path.Path, rule ruleModel, diags *diag.Diagnostics) {
 
 func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
-
-	metadata := plan.Write(ctx, &resp.Diagnostics)
+	update := plan.update(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	group, err := r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
-		SecurityGroupUpdate: networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)},
-		NetworkID:           plan.NetworkID.ValueString(),
+		SecurityGroupUpdate: update, NetworkID: plan.NetworkID.ValueString(),
 	})
 	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan securityGroupResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
-
-	metadata := plan.Write(ctx, &resp.Diagnostics)
+	update := plan.update(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(),
-		networking.SecurityGroupUpdate{Metadata: metadata, Rules: rulesSpec(plan.Rules)})
+	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(), update)
 	r.Finish(ctx, "update", &plan, group, err, family.Updated(resp))
+}
+
+// update is what the plan writes of the group: all an update sends, and all a create
+// sends but the network.
+func (m *securityGroupResourceModel) update(ctx context.Context, diags *diag.Diagnostics) networking.SecurityGroupUpdate {
+	return networking.SecurityGroupUpdate{Metadata: m.Write(ctx, diags), Rules: rulesSpec(m.Rules)}
 }
 
 func setSecurityGroup(ctx context.Context, m *securityGroupResourceModel, group *networking.SecurityGroup, diags *diag.Diagnostics) {

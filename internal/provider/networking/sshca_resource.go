@@ -43,7 +43,7 @@ type sshCertificateAuthorityResource struct {
 
 type sshCertificateAuthorityResourceModel struct {
 	sshCertificateAuthorityModel
-	timed
+	family.Timed
 }
 
 func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -97,12 +97,13 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 
 func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sshCertificateAuthorityResourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
 	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)

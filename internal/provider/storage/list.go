@@ -35,9 +35,7 @@ type listResource struct {
 }
 
 type listConfig struct {
-	OrganizationID types.String `tfsdk:"organization_id"`
-	ProjectID      types.String `tfsdk:"project_id"`
-	RegionID       types.String `tfsdk:"region_id"`
+	family.Place
 }
 
 func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -86,5 +84,3 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 				})
 		})
 }
-
-func (c *listConfig) Organization() types.String { return c.OrganizationID }

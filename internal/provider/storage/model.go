@@ -22,11 +22,9 @@ import (
 // storageModel is file storage as the resource and the data source hold it.
 type storageModel struct {
 	family.Metadata
+	family.Place
 
 	ID                types.String `tfsdk:"id"`
-	OrganizationID    types.String `tfsdk:"organization_id"`
-	ProjectID         types.String `tfsdk:"project_id"`
-	RegionID          types.String `tfsdk:"region_id"`
 	StorageClassID    types.String `tfsdk:"storage_class_id"`
 	SizeGiB           types.Int64  `tfsdk:"size_gib"`
 	RootSquash        types.Bool   `tfsdk:"root_squash"`
@@ -97,9 +95,7 @@ func (m *storageModel) setRest(ctx context.Context, fs *storage.FileStorage, dia
 	metadata := &fs.Metadata
 
 	m.ID = types.StringValue(metadata.ID)
-	m.OrganizationID = types.StringValue(metadata.OrganizationID)
-	m.ProjectID = types.StringValue(metadata.ProjectID)
-	m.RegionID = types.StringValue(fs.RegionID)
+	m.Place = family.PlaceOf(metadata.OrganizationID, metadata.ProjectID, fs.RegionID)
 	m.StorageClassID = types.StringValue(fs.ClassID)
 	m.SizeGiB = types.Int64Value(fs.SizeGiB)
 	m.RootSquash = types.BoolValue(fs.RootSquash)

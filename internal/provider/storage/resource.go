@@ -83,14 +83,11 @@ type fileStorageResource struct {
 
 type resourceModel struct {
 	storageModel
-
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	family.Timed
 }
 
 // Keys are the storage's ID: region's IDs are unique across organizations.
 func (m *resourceModel) Keys() (types.String, types.String) { return m.OrganizationID, m.ID }
-
-func (m *resourceModel) Limits() timeouts.Value { return m.Timeouts }
 
 func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -214,14 +211,15 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 
 func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("create", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Create, &resp.Diagnostics)
-	defer cancel()
 
 	placement := storage.Placement{
 		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
@@ -241,7 +239,11 @@ func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateReq
 
 func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || !r.Reachable("update", &resp.Diagnostics) {
+
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
 		return
 	}
 
@@ -252,9 +254,6 @@ func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.Append(checkSize(ctx, &plan, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-
-	ctx, cancel := r.Within(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	defer cancel()
 
 	want := desired(ctx, &plan.storageModel, &config.storageModel, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
