@@ -436,16 +436,18 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	r := report(0, nil, 0, nil, Phase{})
 	pacing := floorPacing(r.Options)
 	instances := pacing[instance.TypeName]
-	stage := floor.Pace{Create: 2075 * time.Millisecond, Delete: 550 * time.Millisecond}
+	// Every read lasts a round trip.
+	roundTrip := r.Options.Latency
+	stage := floor.Pace{Create: 2075 * time.Millisecond, Delete: 550 * time.Millisecond, Read: roundTrip}
 
-	assert.Equal(t, floor.Pace{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond}, instances,
+	assert.Equal(t, floor.Pace{Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond, Read: roundTrip}, instances,
 		"the provisioning or deprovisioning, the write and the read")
 
 	for _, typeName := range []string{networking.NetworkTypeName, networking.SecurityGroupTypeName, networking.SSHCertificateAuthorityTypeName, loadbalancing.TypeName} {
 		assert.Equal(t, stage, pacing[typeName], "%s: the provisioning or deprovisioning, the look-up, the write and the read", typeName)
 	}
 
-	assert.Equal(t, floor.Pace{Create: 3075 * time.Millisecond, Delete: 550 * time.Millisecond}, pacing[storage.TypeName],
+	assert.Equal(t, floor.Pace{Create: 3075 * time.Millisecond, Delete: 550 * time.Millisecond, Read: roundTrip}, pacing[storage.TypeName],
 		"the storage until its mount is reported")
 
 	// The configuration makes the network and the authority side by side; then the
@@ -458,7 +460,7 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 
 		return first + second + change(pacing[loadbalancing.TypeName])
 	}
-	// The floor's reads are not paced; the bounds count the refresh's round trips.
+	// The bounds count the refresh's round trips of the instances, a wave at a time.
 	basis := pacedFloorBasis(WorkloadRealistic)
 	refresh := r.Bound(basis, PhaseRefresh, 100)
 

@@ -1341,9 +1341,9 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		held = fmt.Sprintf("It has no bound of its own: the peer wall times are each held to %s× the floor's own wall time.", factor(smallFloorFactor))
 	}
 
-	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; its reads are not paced. "+
+	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; each read lasts %s, a round trip. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
-		"schemas and this configuration. %s\n\n", authority, held)
+		"schemas and this configuration. %s\n\n", authority, r.Options.Latency, held)
 	b.WriteString("| instances | phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---:|---|---:|---:|---:|---:|\n")
 
 	for _, walk := range walks {

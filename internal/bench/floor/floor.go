@@ -7,8 +7,8 @@
 // these schemas is told apart from what the provider itself costs.
 //
 // Paced (see Pacing), each create, update and delete also lasts what a phase's bound
-// counts for it, without a request: what Terraform and the framework add to a bound
-// when the provider only waits as long as the cloud makes it.
+// counts for it, and each read a round trip, without a request: what Terraform and the
+// framework add to a bound when the provider only waits as long as the cloud makes it.
 package floor
 
 import (
@@ -52,9 +52,11 @@ func New(version string, pacing Pacing) func() provider.Provider {
 // or change it does not name does not wait.
 type Pacing map[string]Pace
 
-// Pace is how long each change of one resource type lasts.
+// Pace is how long each change of one resource type lasts, and each read of it: a
+// refresh reads every object, in the order of the configuration's dependencies, and
+// the cloud answers each read no sooner than a round trip.
 type Pace struct {
-	Create, Update, Delete time.Duration
+	Create, Update, Delete, Read time.Duration
 }
 
 // PacingVariable is the environment variable the benchmark paces the floor provider
@@ -66,13 +68,14 @@ type writtenPace struct {
 	Create string `json:"create"`
 	Update string `json:"update"`
 	Delete string `json:"delete"`
+	Read   string `json:"read,omitempty"`
 }
 
 // Environ is pacing as the environment variable that PacingFromEnvironment reads.
 func (p Pacing) Environ() []string {
 	written := make(map[string]writtenPace, len(p))
 	for typeName, pace := range p {
-		written[typeName] = writtenPace{pace.Create.String(), pace.Update.String(), pace.Delete.String()}
+		written[typeName] = writtenPace{pace.Create.String(), pace.Update.String(), pace.Delete.String(), pace.Read.String()}
 	}
 
 	encoded, err := json.Marshal(written)
@@ -104,7 +107,7 @@ func PacingFromEnvironment() (Pacing, error) {
 		for _, change := range []struct {
 			name, value string
 			into        *time.Duration
-		}{{"create", w.Create, &pace.Create}, {"update", w.Update, &pace.Update}, {"delete", w.Delete, &pace.Delete}} {
+		}{{"create", w.Create, &pace.Create}, {"update", w.Update, &pace.Update}, {"delete", w.Delete, &pace.Delete}, {"read", w.Read, &pace.Read}} {
 			if change.value == "" {
 				continue
 			}
@@ -236,7 +239,9 @@ func (r *floorResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 }
 
-func (r *floorResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func (r *floorResource) Read(ctx context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	last(ctx, r.pace.Read)
+}
 
 func (r *floorResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	last(ctx, r.pace.Update)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/uuid"
@@ -101,7 +102,7 @@ func stringsOf(t *testing.T, value tftypes.Value) map[string]string {
 // Environ writes, PacingFromEnvironment reads back.
 func TestPacingTravelsThroughTheEnvironment(t *testing.T) {
 	pacing := Pacing{
-		"unikorn_compute_instance": {Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond},
+		"unikorn_compute_instance": {Create: 2050 * time.Millisecond, Update: 2050 * time.Millisecond, Delete: 550 * time.Millisecond, Read: 25 * time.Millisecond},
 		"unikorn_network":          {Create: 2075 * time.Millisecond, Delete: 550 * time.Millisecond},
 	}
 
@@ -163,6 +164,20 @@ func TestTheFloorServesEveryResourceTypePacedByItsType(t *testing.T) {
 		assert.Equal(t, typeName(ctx, provided[i]()), name)
 		assert.Equal(t, pacing[name], floor.pace, name)
 	}
+}
+
+// A read lasts its type's pace, as the cloud's answer takes a round trip: a refresh
+// reads the objects one level of dependencies after another.
+func TestAReadLastsARoundTrip(t *testing.T) {
+	t.Parallel()
+
+	synctest.Test(t, func(t *testing.T) {
+		floor := &floorResource{pace: Pace{Read: 25 * time.Millisecond}}
+
+		start := time.Now()
+		floor.Read(t.Context(), resource.ReadRequest{}, &resource.ReadResponse{})
+		assert.Equal(t, 25*time.Millisecond, time.Since(start))
+	})
 }
 
 // Every resource's identity is made from what its create leaves in its state, under
