@@ -305,7 +305,7 @@ func runSeries(ctx context.Context, options Options, config Config, cliConfigPat
 
 		tf := &terraform{binary: options.Terraform, dir: dir, environ: environ}
 
-		phases, err := runPhases(ctx, tf, sb, phases(config.Workload, count, options.Parallelism), count, options.Repeats, options.Progress)
+		phases, err := runLives(ctx, tf, sb, phases(config.Workload, count, options.Parallelism), count, options.Repeats, options.Progress)
 		if err != nil {
 			return nil, err
 		}
@@ -318,6 +318,48 @@ func runSeries(ctx context.Context, options Options, config Config, cliConfigPat
 	}
 
 	return series, nil
+}
+
+// smallLives is how many times a configuration of at most smallInstances instances
+// lives through every phase, from nothing to nothing, of which each phase's median run
+// is kept (see medianRun): its applies and destroys last a second or two, where the
+// cores being busy elsewhere for a tenth of one decides a target of 1.15×.
+const (
+	smallLives     = 3
+	smallInstances = 20
+)
+
+// runLives runs phases (see runPhases) once, or smallLives times for a small count,
+// and keeps each phase's median run.
+func runLives(ctx context.Context, tf *terraform, sb *sandboxProcess, phases []benchPhase, count, repeats int, progress io.Writer) ([]Phase, error) {
+	lives := 1
+	if count <= smallInstances {
+		lives = smallLives
+	}
+
+	runs := make([][]Phase, len(phases))
+
+	for life := range lives {
+		if lives > 1 {
+			fmt.Fprintf(progress, "    life %d of %d\n", life+1, lives)
+		}
+
+		measured, err := runPhases(ctx, tf, sb, phases, count, repeats, progress)
+		if err != nil {
+			return nil, err
+		}
+
+		for i := range measured {
+			runs[i] = append(runs[i], measured[i])
+		}
+	}
+
+	kept := make([]Phase, len(phases))
+	for i := range runs {
+		kept[i] = medianRun(runs[i])
+	}
+
+	return kept, nil
 }
 
 // runPhases runs phases in order, the ones that change nothing repeats times (see

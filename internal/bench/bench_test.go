@@ -878,3 +878,36 @@ func TestRunPhasesWaitsOutTheSettleOutsideTheWallTime(t *testing.T) {
 	// However slow the machine, the settle comes on top of the phase's wall time.
 	assert.GreaterOrEqual(t, time.Since(start), settle+measured[0].Wall)
 }
+
+// A small configuration lives through its phases smallLives times and each phase's
+// median run is kept, so that one run slowed by a busy machine decides nothing; a
+// large one lives once.
+func TestASmallConfigurationKeepsTheMedianOfItsLives(t *testing.T) {
+	t.Parallel()
+
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	// A Terraform whose first command is slow.
+	script := filepath.Join(dir, "terraform")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\necho x >> "+calls+"\n"+
+		"if [ \"$(wc -l < "+calls+")\" -eq 1 ]; then sleep 1; fi\n"), 0o700)) //nolint:gosec // a script the test runs
+
+	destroy := []benchPhase{{name: PhaseDestroy, args: []string{"destroy"}}}
+
+	measured, err := runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, destroy, 1, 1, io.Discard)
+	require.NoError(t, err)
+
+	lines, err := os.ReadFile(calls)
+	require.NoError(t, err)
+	assert.Equal(t, smallLives, strings.Count(string(lines), "\n"), "every life ran")
+	assert.Less(t, measured[0].Wall, time.Second, "the slow first life is not the median")
+
+	require.NoError(t, os.Remove(calls))
+
+	_, err = runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, destroy, targetInstances, 1, io.Discard)
+	require.NoError(t, err)
+
+	lines, err = os.ReadFile(calls)
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(string(lines), "\n"), "100 instances live once")
+}

@@ -904,6 +904,7 @@ func (r *Report) Markdown() string {
 	fmt.Fprintf(&b, "| sandbox | latency %s per request, provisioning %s, deprovisioning %s |\n", o.Latency, o.ProvisionDelay, o.DeprovisionDelay)
 	fmt.Fprintf(&b, "| Terraform parallelism | %d |\n", o.Parallelism)
 	fmt.Fprintf(&b, "| runs of plan and of refresh | %d, the one of median wall time shown, with the most requests, the largest peak memory and the most instances lost of any |\n", o.Repeats)
+	fmt.Fprintf(&b, "| lives of a configuration of at most %d instances | %d, from nothing to nothing, each phase's median run shown as above |\n", smallInstances, smallLives)
 	fmt.Fprintf(&b, "| poll policy | %s → %s, ×%.2g; after %s, up to %s |\n\n",
 		r.PollPolicy.Min, r.PollPolicy.Max, r.PollPolicy.Factor, r.PollPolicy.Patience, r.PollPolicy.Slow)
 

@@ -174,7 +174,7 @@ func runPacedFloor(ctx context.Context, options Options, report *Report, workloa
 
 	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instance(s), %s\n", workload, count, FloorPaced)
 
-	phases, err := runPhases(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
+	phases, err := runLives(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
 		phases(workload, count, options.Parallelism), count, options.Repeats, options.Progress)
 	if err != nil {
 		return err
