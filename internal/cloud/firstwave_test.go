@@ -57,7 +57,7 @@ func TestAWaitForAChangeNothingIsKnownOfReadsTwiceAsOftenAtFirst(t *testing.T) {
 		time.Sleep(session.untilTick(time.Now(), 100*time.Millisecond))
 
 		var at []time.Duration
-		for _, r := range waitOnce(t, session, Change{Kind: "gone", Variant: "large"}, 700*time.Millisecond) {
+		for _, r := range waitOnce(t, session, Change{Kind: "ready", Variant: "large"}, 700*time.Millisecond) {
 			at = append(at, r.at)
 		}
 
@@ -96,6 +96,23 @@ func TestTheFirstWaveReadsWhereItsFirstWaitSawTheChangeDone(t *testing.T) {
 		last := later[len(later)-1]
 		assert.Less(t, last.at, 300*time.Millisecond, "the later one does not wait for the next half tick: %v", later)
 		assert.True(t, last.expectDone, "it read where the change was seen done: %v", later)
+	})
+}
+
+// A first wait of a kind of change reads once where a change of the same kind (a
+// deletion of another flavor, or of another kind of object) was seen done, besides its
+// ticks: a cloud's deletions often take about as long as each other.
+func TestAFirstWaitReadsWhereALikeChangeWasSeenDone(t *testing.T) {
+	t.Parallel()
+
+	synctest.Test(t, func(t *testing.T) {
+		session := steadySession(100*time.Millisecond, 10*time.Millisecond)
+		session.pacer.learn(Change{Kind: "gone", Variant: "instance"}, 215*time.Millisecond, 220*time.Millisecond)
+		session.pacer.learn(Change{Kind: "ready", Variant: "instance"}, 0, 90*time.Millisecond)
+
+		reads := waitOnce(t, session, Change{Kind: "gone", Variant: "security group"}, 222*time.Millisecond)
+		assert.Equal(t, []read{{100 * time.Millisecond, false}, {150 * time.Millisecond, false}, {200 * time.Millisecond, false}, {230 * time.Millisecond, false}},
+			reads, "read at 230 ms, where an instance's deletion was seen done, not at the half tick of 250 ms, nor at 90 ms, when another kind of change was")
 	})
 }
 
