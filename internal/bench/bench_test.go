@@ -812,6 +812,12 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 	peer := good.series(baseline(WorkloadPeer, BackendRegion)).Result(peerInstances)
 	peer.Phases = slices.DeleteFunc(peer.Phases, func(p Phase) bool { return p.Name == PhaseDestroySettled })
 	assert.Equal(t, notMeasured, good.smallTargets()[3].judge(BackendRegion), "the settled destroy is judged too")
+
+	// A back end the configuration does not run on is no target of it.
+	good.Series = slices.DeleteFunc(good.Series, func(s Series) bool { return s.Config.Workload == WorkloadPeer })
+	inapplicable := good.smallTargets()[3].judge(BackendRegion)
+	assert.True(t, inapplicable.inapplicable, "the peer configuration runs on compute alone: %+v", inapplicable)
+	assert.Equal(t, notMeasured, good.smallTargets()[3].judge(BackendCompute), "compute's peer run is missing")
 }
 
 // The peer configuration is taken as `terraform test` takes it: destroyed the moment

@@ -354,10 +354,12 @@ func (r *Report) NoticeDelays(backend string, p *Phase) []time.Duration {
 	return delays
 }
 
-// verdict is one back end's figure for one target.
+// verdict is one back end's figure for one target; inapplicable when the target does
+// not concern that back end.
 type verdict struct {
-	measured string
-	met      bool
+	measured     string
+	met          bool
+	inapplicable bool
 }
 
 // notMeasured is the verdict on a target whose runs were left out.
@@ -430,6 +432,10 @@ func (r *Report) nearPacedFloor(workload string, n int, phases ...string) target
 		name: fmt.Sprintf("%s: %s of %d instance%s within %s× the %s's, walked the same way",
 			workload, listed(phases), n, plural(n), factor(smallFloorFactor), FloorPaced),
 		judge: func(backend string) verdict {
+			if config := baseline(workload, backend); r.series(config) == nil && !r.Options.runs(config) {
+				return verdict{measured: "— (the " + workload + " configuration does not run on `" + backend + "`)", inapplicable: true}
+			}
+
 			walk := r.pacedFloor(workload, n)
 			if walk == nil {
 				return notMeasured
@@ -924,7 +930,11 @@ func (r *Report) Markdown() string {
 			v := t.judge(backend)
 
 			outcome := "met"
-			if !v.met {
+
+			switch {
+			case v.inapplicable:
+				outcome = "—"
+			case !v.met:
 				outcome = "**not met**"
 			}
 
