@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string) error {
 	backends := flags.String("backends", bench.BackendCompute+","+bench.BackendRegion, "comma-separated instance APIs to measure")
 	lags := flags.String("read-lags", "0s,2s", "comma-separated read lags of the sandbox to measure each back end under")
 	output := flags.String("output", "BENCHMARKS.md", "Markdown file whose section (see -section) receives the figures; empty prints them")
+	flags.StringVar(&options.Command, "command", "make bench", "what ran the benchmark, as the report names it")
 	section := flags.String("section", "bench", "generated section of the output that receives the figures: a narrowed run (BENCH_SIZES, …) "+
 		"may keep its own beside the whole run's")
 

@@ -67,6 +67,10 @@ type Options struct {
 	ProvisionDelay   time.Duration
 	DeprovisionDelay time.Duration
 
+	// Command is what ran the benchmark, as the report names it (make bench when
+	// empty).
+	Command string
+
 	// Progress receives a line per step; nil discards.
 	Progress io.Writer
 }

@@ -902,7 +902,7 @@ func (r *Report) Markdown() string {
 	var b strings.Builder
 
 	o := r.Options
-	fmt.Fprintf(&b, "Run of %s: `make bench`.\n\n", r.Started.UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "Run of %s: `%s`.\n\n", r.Started.UTC().Format("2006-01-02 15:04 MST"), cmp.Or(r.Options.Command, "make bench"))
 
 	b.WriteString("| machine | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| CPU | %s |\n| cores | %d |\n| memory | %.1f GiB |\n", r.Machine.CPU, r.Machine.Cores, float64(r.Machine.Memory)/(1<<30))
