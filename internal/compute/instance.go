@@ -199,13 +199,8 @@ func instanceFromServer(server *unikorn.Server) *Instance {
 
 // userTags are the tags a caller set, without those Unikorn reserves for itself.
 func userTags(tags unikorn.Tags) map[string]string {
-	user := map[string]string{}
-
-	for _, tag := range tags {
-		if !IsReservedTag(tag.Name) {
-			user[tag.Name] = tag.Value
-		}
-	}
+	user := cloud.TagMap(tags)
+	maps.DeleteFunc(user, func(name, _ string) bool { return IsReservedTag(name) })
 
 	return user
 }
@@ -223,12 +218,7 @@ func collapsePowerState(phase string) string {
 
 // serverTags returns the user's tags in a stable order followed by the reserved ones.
 func serverTags(user map[string]string, reserved ...unikorn.Tag) unikorn.Tags {
-	tags := make(unikorn.Tags, 0, len(user)+len(reserved))
-	for _, name := range slices.Sorted(maps.Keys(user)) {
-		tags = append(tags, unikorn.Tag{Name: name, Value: user[name]})
-	}
-
-	return append(tags, reserved...)
+	return append(cloud.TagsOf(user), reserved...)
 }
 
 func serverNetworking(spec Spec) *unikorn.ServerNetworking {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
 )
@@ -266,16 +267,12 @@ func newImageModel(image *compute.CatalogueImage) imageModel {
 		},
 		SoftwareVersions: map[string]string{},
 		Status:           image.Status.State,
-		Tags:             make(map[string]string, len(image.Metadata.Tags)),
+		Tags:             cloud.TagMap(image.Metadata.Tags),
 		CreationTime:     image.Metadata.CreationTime.Format(time.RFC3339),
 	}
 
 	for name, version := range image.Spec.SoftwareVersions {
 		model.SoftwareVersions[name] = version
-	}
-
-	for _, tag := range image.Metadata.Tags {
-		model.Tags[tag.Name] = tag.Value
 	}
 
 	if gpu := image.Spec.GPU; gpu != nil {
