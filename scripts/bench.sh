@@ -9,8 +9,9 @@
 # compute without read lag), planned, applied, destroyed right after the apply,
 # applied again and, after 5 s to settle, destroyed again, as `terraform test` takes
 # it. It walks each configuration at 1, 10, 100 instances (the peer's 20) on the
-# paced floor provider the same way; then walks 1,000 bare instances beside the
-# floors, and writes the figures into BENCHMARKS.md.
+# paced floor provider the same way, the small counts life by life beside each back
+# end's; then walks 1,000 bare instances beside the floors, and writes the figures
+# into BENCHMARKS.md.
 #
 # BENCH_SIZES (e.g. 1,10) narrows the counts of both configurations (or
 # BENCH_REALISTIC_SIZES those of the realistic one alone), BENCH_WORKLOADS (bare,

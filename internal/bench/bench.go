@@ -162,16 +162,30 @@ type Report struct {
 }
 
 // PacedFloorKey names a walk of the paced floor provider: a workload's configuration
-// of so many instances.
+// of so many instances, walked on its own or, at the small counts, life by life
+// beside a back end's baseline (see runLives).
 type PacedFloorKey struct {
 	Workload  string
 	Instances int
+	// Beside is the back end whose lives the walk's alternate with; empty for a walk
+	// on its own.
+	Beside string
 }
 
-// pacedFloor returns the paced floor's walk of n instances of workload, or nil when
-// it was not walked.
+// pacedFloor returns the paced floor's walk of n instances of workload on its own, or
+// nil when it was not walked.
 func (r *Report) pacedFloor(workload string, n int) *Walk {
 	return r.PacedFloors[PacedFloorKey{Workload: workload, Instances: n}]
+}
+
+// pacedFloorBeside returns the paced floor's walk of n instances of workload that
+// alternated with backend's, or else its walk on its own, or nil.
+func (r *Report) pacedFloorBeside(workload, backend string, n int) *Walk {
+	if walk := r.PacedFloors[PacedFloorKey{Workload: workload, Instances: n, Beside: backend}]; walk != nil {
+		return walk
+	}
+
+	return r.pacedFloor(workload, n)
 }
 
 // series returns the figures of config, or nil when it was not run.
@@ -221,7 +235,7 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 					continue
 				}
 
-				series, err := runSeries(ctx, options, Config{Workload: workload, Backend: backend, ReadLag: lag}, cliConfigPath)
+				series, err := runSeries(ctx, options, report, Config{Workload: workload, Backend: backend, ReadLag: lag}, cliConfigPath)
 				if err != nil {
 					return nil, err
 				}
@@ -233,6 +247,10 @@ func Run(ctx context.Context, options Options) (*Report, error) {
 
 	for _, workload := range options.Workloads {
 		for _, count := range options.pacedFloorCounts(workload) {
+			if count <= smallInstances {
+				continue // walked beside each back end's lives (see runSeries)
+			}
+
 			if err := runPacedFloor(ctx, options, report, workload, count); err != nil {
 				return nil, err
 			}
@@ -269,8 +287,10 @@ func (o *Options) runs(config Config) bool {
 }
 
 // runSeries benchmarks every count of one configuration against a sandbox of its own,
-// so that neither its counters nor its read lags carry over.
-func runSeries(ctx context.Context, options Options, config Config, cliConfigPath string) (*Series, error) {
+// so that neither its counters nor its read lags carry over. A small count of a
+// baseline that the paced floor judges is walked on the floor too, life by life beside
+// it, into report.
+func runSeries(ctx context.Context, options Options, report *Report, config Config, cliConfigPath string) (*Series, error) {
 	name := fmt.Sprintf("%s-%s-lag-%s", config.Workload, config.Backend, config.ReadLag)
 
 	dir := filepath.Join(options.WorkDir, name)
@@ -309,9 +329,20 @@ func runSeries(ctx context.Context, options Options, config Config, cliConfigPat
 
 		tf := &terraform{binary: options.Terraform, dir: dir, environ: environ}
 
-		phases, err := runLives(ctx, tf, sb, phases(config.Workload, count, options.Parallelism), count, options.Repeats, options.Progress)
+		var beside *terraform
+		if config.ReadLag == 0 && count <= smallInstances && slices.Contains(options.pacedFloorCounts(config.Workload), count) {
+			if beside, err = pacedFloorTerraform(options, config.Workload, count, config.Backend); err != nil {
+				return nil, err
+			}
+		}
+
+		phases, floorPhases, err := runLives(ctx, tf, sb, beside, phases(config.Workload, count, options.Parallelism), count, options.Repeats, options.Progress)
 		if err != nil {
 			return nil, err
+		}
+
+		if beside != nil {
+			report.addPacedFloor(PacedFloorKey{Workload: config.Workload, Instances: count, Beside: config.Backend}, floorPhases)
 		}
 
 		if err := checkNothingLeft(ctx, sb); err != nil {
@@ -334,36 +365,71 @@ const (
 )
 
 // runLives runs phases (see runPhases) once, or smallLives times for a small count,
-// and keeps each phase's median run.
-func runLives(ctx context.Context, tf *terraform, sb *sandboxProcess, phases []benchPhase, count, repeats int, progress io.Writer) ([]Phase, error) {
+// and keeps each phase's median run. With floor, the paced floor's terraform, each
+// life of the provider's has one of the floor's beside it, the two taking turns to go
+// first: the floor is what the provider's small wall times are judged against, and
+// the machine's pace drifts by more than the margin of that judgement from one
+// minute to the next, so the two are walked in the same minutes. floorPhases are
+// the floor's, kept alike.
+func runLives(ctx context.Context, tf *terraform, sb *sandboxProcess, floor *terraform, phases []benchPhase, count, repeats int,
+	progress io.Writer,
+) (kept, floorPhases []Phase, err error) {
 	lives := 1
 	if count <= smallInstances {
 		lives = smallLives
 	}
 
-	runs := make([][]Phase, len(phases))
+	runs, floorRuns := make([][]Phase, len(phases)), make([][]Phase, len(phases))
 
 	for life := range lives {
 		if lives > 1 {
 			fmt.Fprintf(progress, "    life %d of %d\n", life+1, lives)
 		}
 
-		measured, err := runPhases(ctx, tf, sb, phases, count, repeats, progress)
-		if err != nil {
-			return nil, err
+		walks := []struct {
+			tf   *terraform
+			sb   *sandboxProcess
+			into [][]Phase
+		}{{tf, sb, runs}, {floor, nil, floorRuns}}
+		if life%2 == 1 {
+			walks[0], walks[1] = walks[1], walks[0]
 		}
 
-		for i := range measured {
-			runs[i] = append(runs[i], measured[i])
+		for _, walk := range walks {
+			if walk.tf == nil {
+				continue
+			}
+
+			if walk.tf == floor {
+				fmt.Fprintf(progress, "    beside it, the %s\n", FloorPaced)
+			}
+
+			measured, err := runPhases(ctx, walk.tf, walk.sb, phases, count, repeats, progress)
+			if err != nil {
+				return nil, nil, err
+			}
+
+			for i := range measured {
+				walk.into[i] = append(walk.into[i], measured[i])
+			}
 		}
 	}
 
-	kept := make([]Phase, len(phases))
+	return medianRuns(runs), medianRuns(floorRuns), nil
+}
+
+// medianRuns is each phase's median run (see medianRun), or nil for phases never run.
+func medianRuns(runs [][]Phase) []Phase {
+	if len(runs) == 0 || len(runs[0]) == 0 {
+		return nil
+	}
+
+	kept := make([]Phase, len(runs))
 	for i := range runs {
 		kept[i] = medianRun(runs[i])
 	}
 
-	return kept, nil
+	return kept
 }
 
 // runPhases runs phases in order, the ones that change nothing repeats times (see

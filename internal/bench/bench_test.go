@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -190,7 +191,7 @@ func report(applyWall time.Duration, applyRoutes map[string]int, refreshRequests
 			{Config: Config{Workload: WorkloadBare, Backend: BackendRegion, ReadLag: 2 * time.Second}, Results: withLag},
 		},
 	}
-	r.PacedFloors = map[PacedFloorKey]*Walk{{WorkloadBare, 100}: pacedFloor(r, WorkloadBare, 500*time.Millisecond)}
+	r.PacedFloors = map[PacedFloorKey]*Walk{{Workload: WorkloadBare, Instances: 100}: pacedFloor(r, WorkloadBare, 500*time.Millisecond)}
 
 	return r
 }
@@ -321,7 +322,7 @@ func TestTargetsAreJudgedFromTheFigures(t *testing.T) {
 		assert.False(t, v.met, "%s: %s", target.name, v.measured)
 	}
 
-	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 100})
+	delete(good.PacedFloors, PacedFloorKey{Workload: WorkloadBare, Instances: 100})
 	assert.Equal(t, notMeasured, good.withinPacedFloor(WorkloadBare, bareWallFactors).judge(BackendRegion), "without the bare floor's walk")
 
 	markdown = bad.Markdown()
@@ -407,7 +408,7 @@ func realisticRun(wall time.Duration, perInstance, lagFactor float64, scalePlan 
 	r.Floors = []Walk{{Name: FloorProvider, Instances: 1000, Phases: []Phase{
 		{Name: PhasePlan, Wall: 10 * time.Second}, {Name: PhaseRefresh, Wall: 10 * time.Second},
 	}}}
-	r.PacedFloors = map[PacedFloorKey]*Walk{{WorkloadRealistic, 100}: pacedFloor(r, WorkloadRealistic, time.Second)}
+	r.PacedFloors = map[PacedFloorKey]*Walk{{Workload: WorkloadRealistic, Instances: 100}: pacedFloor(r, WorkloadRealistic, time.Second)}
 	r.SandboxReads = []SandboxRead{
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=0s", PerOp: 40 * time.Microsecond},
 		{Name: "BenchmarkSandboxReadByID/region/objects=2000/lag=2s", PerOp: scalePlan / 10000},
@@ -532,7 +533,7 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 		phase.Wall = time.Duration(held.factor*float64(r.Bound(config, held.phase, 100))) + 2*time.Second
 	}
 
-	r.PacedFloors[PacedFloorKey{WorkloadRealistic, 100}] = pacedFloor(r, WorkloadRealistic, 2*time.Second)
+	r.PacedFloors[PacedFloorKey{Workload: WorkloadRealistic, Instances: 100}] = pacedFloor(r, WorkloadRealistic, 2*time.Second)
 	assert.Equal(t, 2*time.Second, r.AbovePacedFloor(WorkloadRealistic, 100, PhaseTags))
 	assert.Zero(t, r.AbovePacedFloor(WorkloadBare, 100, PhaseApply), "the bare configuration's floor was not walked")
 	assert.False(t, r.withinBound(WorkloadRealistic, PhaseTags, realisticTagsFactor, "").judge(BackendRegion).met)
@@ -560,12 +561,12 @@ func TestThePacedFloorsTimeAboveItsBoundIsNotHeldAgainstTheProvider(t *testing.T
 		assert.Contains(t, held.name, "plus what the paced floor provider takes above its bound")
 	}
 
-	r.PacedFloors[PacedFloorKey{WorkloadRealistic, 100}] = pacedFloor(r, WorkloadRealistic, 1500*time.Millisecond)
+	r.PacedFloors[PacedFloorKey{Workload: WorkloadRealistic, Instances: 100}] = pacedFloor(r, WorkloadRealistic, 1500*time.Millisecond)
 	v = r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion)
 	assert.False(t, v.met, v.measured)
 	assert.False(t, lagTargets[1].judge(BackendRegion).met)
 
-	delete(r.PacedFloors, PacedFloorKey{WorkloadRealistic, 100})
+	delete(r.PacedFloors, PacedFloorKey{Workload: WorkloadRealistic, Instances: 100})
 	assert.Equal(t, notMeasured, r.withinPacedFloor(WorkloadRealistic, realisticWallFactors).judge(BackendRegion))
 	assert.Equal(t, notMeasured, lagTargets[1].judge(BackendRegion))
 	assert.Equal(t, notMeasured, lagTargets[2].judge(BackendRegion))
@@ -723,11 +724,15 @@ func TestRealisticConfigurationMakesWhatInstancesStandOn(t *testing.T) {
 }
 
 // smallRun is a run of the region back end, without read lag, at the small counts the
-// paced floor judges, each phase taking ratio times what the paced floor took for it.
+// paced floor judges, each phase taking ratio times what the paced floor, walked
+// beside it, took for it.
 func smallRun(ratio float64) *Report {
 	r := report(0, nil, 0, nil, Phase{})
 
-	for _, key := range []PacedFloorKey{{WorkloadBare, 1}, {WorkloadBare, 10}, {WorkloadRealistic, 10}, {WorkloadPeer, peerInstances}} {
+	for _, key := range []PacedFloorKey{
+		{WorkloadBare, 1, BackendRegion}, {WorkloadBare, 10, BackendRegion},
+		{WorkloadRealistic, 10, BackendRegion}, {WorkloadPeer, peerInstances, BackendRegion},
+	} {
 		floorWalk := &Walk{Name: FloorPaced, Instances: key.Instances}
 		measured := Result{Instances: key.Instances}
 
@@ -775,12 +780,12 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 		"destroy (settled) 1.14× (6.84 s ÷ 6.00 s) | met |", "both destroys, each against its own")
 	assert.Contains(t, markdown, "### peer, instance_api = \"region\", no read lag\n\n20 instances in one security group")
 	assert.Contains(t, markdown, "| destroy (settled) | 6.84 s | 6.00 s | 1.14× |")
-	assert.Contains(t, markdown, "| 20 | apply again | 5.00 s |  |  |", "the paced floor's peer walk, held to no bound")
+	assert.Contains(t, markdown, "| 20 | `region` | apply again | 5.00 s |  |  |", "the paced floor's peer walk, held to no bound")
 	assert.Contains(t, markdown, "and its security group created in 2.075s and deleted in 550ms: what the bounds")
 	assert.Contains(t, markdown, "### The paced floor provider, bare\n\nThe bare configuration of 1, 10 and 100 instances")
-	assert.Contains(t, markdown, "| 1 | apply | 3.00 s | 2.05 s | 0.95 s |")
-	assert.Contains(t, markdown, "| 10 | destroy | 5.00 s | 0.57 s | 4.42 s |")
-	assert.Contains(t, markdown, "| 100 | apply | 21.00 s | 20.50 s | 0.50 s |")
+	assert.Contains(t, markdown, "| 1 | `region` | apply | 3.00 s | 2.05 s | 0.95 s |")
+	assert.Contains(t, markdown, "| 10 | `region` | destroy | 5.00 s | 0.57 s | 4.42 s |")
+	assert.Contains(t, markdown, "| 100 | — | apply | 21.00 s | 20.50 s | 0.50 s |")
 
 	for _, target := range smallRun(1.16).smallTargets() {
 		v := target.judge(BackendRegion)
@@ -800,8 +805,12 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 	assert.False(t, v.met, v.measured)
 	assert.Contains(t, v.measured, "destroy (right after the apply) 1.18× (4.70 s ÷ 4.00 s), destroy (settled) 1.00×")
 
-	// Without the floor's walk, or the provider's phase, nothing is judged.
-	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 10})
+	// Without the floor's walk beside it, or the provider's phase, nothing is judged.
+	// Nor by the floor walked beside another back end.
+	good.PacedFloors[PacedFloorKey{WorkloadBare, 10, BackendCompute}] = &Walk{Name: FloorPaced, Instances: 10, Phases: []Phase{
+		{Name: PhaseApply, Wall: 20 * time.Second}, {Name: PhaseDestroy, Wall: 20 * time.Second},
+	}}
+	delete(good.PacedFloors, PacedFloorKey{WorkloadBare, 10, BackendRegion})
 	assert.Equal(t, notMeasured, good.smallTargets()[1].judge(BackendRegion))
 	assert.True(t, good.smallTargets()[0].judge(BackendRegion).met)
 
@@ -900,20 +909,51 @@ func TestASmallConfigurationKeepsTheMedianOfItsLives(t *testing.T) {
 
 	destroy := []benchPhase{{name: PhaseDestroy, args: []string{"destroy"}}}
 
-	measured, err := runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, destroy, 1, 1, io.Discard)
+	measured, floorMeasured, err := runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, nil, destroy, 1, 1, io.Discard)
 	require.NoError(t, err)
 
 	lines, err := os.ReadFile(calls)
 	require.NoError(t, err)
 	assert.Equal(t, smallLives, strings.Count(string(lines), "\n"), "every life ran")
 	assert.Less(t, measured[0].Wall, time.Second, "the slow first life is not the median")
+	assert.Nil(t, floorMeasured, "no floor walked beside it")
 
 	require.NoError(t, os.Remove(calls))
 
-	_, err = runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, destroy, targetInstances, 1, io.Discard)
+	_, _, err = runLives(context.Background(), &terraform{binary: script, dir: dir}, nil, nil, destroy, targetInstances, 1, io.Discard)
 	require.NoError(t, err)
 
 	lines, err = os.ReadFile(calls)
 	require.NoError(t, err)
 	assert.Equal(t, 1, strings.Count(string(lines), "\n"), "100 instances live once")
+}
+
+// A floor walked beside a small configuration lives as often, a life of its between
+// two of the provider's, the two taking turns to go first, so that neither meets the
+// machine alone in its quieter or busier minutes; each keeps its own medians.
+func TestThePacedFloorTakesTurnsWithTheProvidersLives(t *testing.T) {
+	t.Parallel()
+
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	walker := func(name string, pause time.Duration) *terraform {
+		script := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(script, []byte(fmt.Sprintf("#!/bin/sh\necho %s >> %s\nsleep %g\n", name, calls, pause.Seconds())), 0o700)) //nolint:gosec // a script the test runs
+
+		return &terraform{binary: script, dir: dir}
+	}
+
+	destroy := []benchPhase{{name: PhaseDestroy, args: []string{"destroy"}}}
+
+	measured, floorMeasured, err := runLives(context.Background(), walker("provider", 0), nil, walker("floor", 300*time.Millisecond),
+		destroy, 10, 1, io.Discard)
+	require.NoError(t, err)
+
+	lines, err := os.ReadFile(calls)
+	require.NoError(t, err)
+	assert.Equal(t, "provider floor floor provider provider floor", strings.Join(strings.Fields(string(lines)), " "))
+
+	require.Len(t, floorMeasured, 1)
+	assert.GreaterOrEqual(t, floorMeasured[0].Wall, 300*time.Millisecond, "the floor's own runs")
+	assert.Less(t, measured[0].Wall, floorMeasured[0].Wall, "the provider's own runs")
 }

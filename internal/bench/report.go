@@ -436,7 +436,7 @@ func (r *Report) nearPacedFloor(workload string, n int, phases ...string) target
 				return verdict{measured: "— (the " + workload + " configuration does not run on `" + backend + "`)", inapplicable: true}
 			}
 
-			walk := r.pacedFloor(workload, n)
+			walk := r.pacedFloorBeside(workload, backend, n)
 			if walk == nil {
 				return notMeasured
 			}
@@ -678,7 +678,13 @@ func (r *Report) AbovePacedFloor(workload string, n int, phase string) time.Dura
 		return 0
 	}
 
-	return max(0, walk.Phase(phase).Wall-r.Bound(pacedFloorBasis(workload), phase, n))
+	return r.aboveBound(workload, n, walk.Phase(phase))
+}
+
+// aboveBound is how much longer than its bound a phase of the paced floor's walk of n
+// instances of workload took.
+func (r *Report) aboveBound(workload string, n int, phase *Phase) time.Duration {
+	return max(0, phase.Wall-r.Bound(pacedFloorBasis(workload), phase.Name, n))
 }
 
 // withinPacedFloor is the target workload's wall times are held to beside their
@@ -1140,7 +1146,7 @@ func (r *Report) writePeer(b *strings.Builder, series *Series) {
 
 	for i := range series.Results {
 		result := &series.Results[i]
-		walk := r.pacedFloor(series.Config.Workload, result.Instances)
+		walk := r.pacedFloorBeside(series.Config.Workload, series.Config.Backend, result.Instances)
 
 		fmt.Fprintf(b, "%d instances in one security group, three tags each, as `terraform test` takes them: planned, applied, "+
 			"destroyed the moment the apply ends, applied again, left %s to settle, and destroyed again. "+
@@ -1293,19 +1299,22 @@ func (r *Report) writeScale(b *strings.Builder) {
 	}
 }
 
-// pacedFloorWalks are the paced floor's walks of workload, fewest instances first.
-func (r *Report) pacedFloorWalks(workload string) []*Walk {
-	var walks []*Walk
+// pacedFloorWalks are the keys of the paced floor's walks of workload, fewest
+// instances first, then by the back end they were walked beside.
+func (r *Report) pacedFloorWalks(workload string) []PacedFloorKey {
+	var keys []PacedFloorKey
 
-	for key, walk := range r.PacedFloors {
+	for key := range r.PacedFloors {
 		if key.Workload == workload {
-			walks = append(walks, walk)
+			keys = append(keys, key)
 		}
 	}
 
-	slices.SortFunc(walks, func(a, b *Walk) int { return cmp.Compare(a.Instances, b.Instances) })
+	slices.SortFunc(keys, func(a, b PacedFloorKey) int {
+		return cmp.Or(cmp.Compare(a.Instances, b.Instances), cmp.Compare(a.Beside, b.Beside))
+	})
 
-	return walks
+	return keys
 }
 
 // writePacedFloor writes the paced floor's walks of workload beside their bounds.
@@ -1315,9 +1324,11 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		return
 	}
 
-	counts := make([]string, 0, len(walks))
-	for _, walk := range walks {
-		counts = append(counts, strconv.Itoa(walk.Instances))
+	var counts []string
+	for _, key := range walks {
+		if count := strconv.Itoa(key.Instances); !slices.Contains(counts, count) {
+			counts = append(counts, count)
+		}
 	}
 
 	pacing := floorPacing(r.Options)
@@ -1354,18 +1365,26 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 
 	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; each read lasts %s, a round trip. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
-		"schemas and this configuration. %s\n\n", authority, r.Options.Latency, held)
-	b.WriteString("| instances | phase | wall time | bound | above the bound | CPU: provider + Terraform |\n|---:|---|---:|---:|---:|---:|\n")
+		"schemas and this configuration. %s At a small count it is walked beside each back end, a life of the floor's "+
+		"between two of the provider's, the two taking turns to go first, so that both meet the machine as it is in the "+
+		"same minutes.\n\n", authority, r.Options.Latency, held)
+	b.WriteString("| instances | walked beside | phase | wall time | bound | above the bound | CPU: provider + Terraform |\n" +
+		"|---:|---|---|---:|---:|---:|---:|\n")
 
-	for _, walk := range walks {
-		for _, phase := range walk.Phases {
+	for _, key := range walks {
+		beside := "—"
+		if key.Beside != "" {
+			beside = "`" + key.Beside + "`"
+		}
+
+		for _, phase := range r.PacedFloors[key].Phases {
 			bound, above := "", ""
-			if held := r.Bound(pacedFloorBasis(workload), phase.Name, walk.Instances); held > 0 {
-				bound, above = seconds(held), seconds(r.AbovePacedFloor(workload, walk.Instances, phase.Name))
+			if held := r.Bound(pacedFloorBasis(workload), phase.Name, key.Instances); held > 0 {
+				bound, above = seconds(held), seconds(r.aboveBound(workload, key.Instances, &phase))
 			}
 
-			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %.2f s + %.2f s |\n",
-				walk.Instances, phase.Name, seconds(phase.Wall), bound, above, phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
+			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %.2f s + %.2f s |\n", key.Instances, beside,
+				phase.Name, seconds(phase.Wall), bound, above, phase.ProviderCPU.Seconds(), phase.TerraformCPU.Seconds())
 		}
 	}
 }

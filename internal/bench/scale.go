@@ -145,14 +145,40 @@ func floorPacing(options Options) floor.Pacing {
 // which no provider can take away; workload's wall-time targets are judged with it
 // added to their bounds.
 func runPacedFloor(ctx context.Context, options Options, report *Report, workload string, count int) error {
-	floorConfigPath, err := floorCLIConfig(options)
+	tf, err := pacedFloorTerraform(options, workload, count, "")
 	if err != nil {
 		return err
 	}
 
-	dir := filepath.Join(options.WorkDir, fmt.Sprintf("floor-paced-%s-%d", workload, count))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instance(s), %s\n", workload, count, FloorPaced)
+
+	phases, _, err := runLives(ctx, tf, nil, nil, phases(workload, count, options.Parallelism), count, options.Repeats, options.Progress)
+	if err != nil {
 		return err
+	}
+
+	report.addPacedFloor(PacedFloorKey{Workload: workload, Instances: count}, phases)
+
+	return nil
+}
+
+// pacedFloorTerraform is Terraform in a directory of its own holding workload's
+// configuration of count instances for the paced floor, walked beside backend's lives
+// (or on its own: empty).
+func pacedFloorTerraform(options Options, workload string, count int, beside string) (*terraform, error) {
+	floorConfigPath, err := floorCLIConfig(options)
+	if err != nil {
+		return nil, err
+	}
+
+	name := fmt.Sprintf("floor-paced-%s-%d", workload, count)
+	if beside != "" {
+		name += "-beside-" + beside
+	}
+
+	dir := filepath.Join(options.WorkDir, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
 	}
 
 	config := bareConfig()
@@ -160,33 +186,28 @@ func runPacedFloor(ctx context.Context, options Options, report *Report, workloa
 	switch workload {
 	case WorkloadRealistic:
 		if config, err = pacedFloorConfig(); err != nil {
-			return err
+			return nil, err
 		}
 	case WorkloadPeer:
 		config = peerConfig()
 	}
 
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
-		return err
+		return nil, err
 	}
 
 	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
 
-	fmt.Fprintf(options.Progress, "==> the %s configuration of %d instance(s), %s\n", workload, count, FloorPaced)
+	return &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil
+}
 
-	phases, err := runLives(ctx, &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil,
-		phases(workload, count, options.Parallelism), count, options.Repeats, options.Progress)
-	if err != nil {
-		return err
+// addPacedFloor keeps a walk of the paced floor.
+func (r *Report) addPacedFloor(key PacedFloorKey, phases []Phase) {
+	if r.PacedFloors == nil {
+		r.PacedFloors = map[PacedFloorKey]*Walk{}
 	}
 
-	if report.PacedFloors == nil {
-		report.PacedFloors = map[PacedFloorKey]*Walk{}
-	}
-
-	report.PacedFloors[PacedFloorKey{Workload: workload, Instances: count}] = &Walk{Name: FloorPaced, Instances: count, Phases: phases}
-
-	return nil
+	r.PacedFloors[key] = &Walk{Name: FloorPaced, Instances: key.Instances, Phases: phases}
 }
 
 // runScale walks Options.Scale bare instances on each back end, without read lag and
