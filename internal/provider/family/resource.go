@@ -258,7 +258,7 @@ func (r *Resource[T, M]) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 
-	r.Save(ctx, state, object, Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics})
+	r.Save(ctx, state, object, Refreshed(resp))
 }
 
 func (r *Resource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -284,22 +284,29 @@ func (r *Resource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 // Saved is where an operation saves an object: its response's state, identity and
-// private state, and diagnostics. Created, Updated and Refreshed make one.
+// private state, and diagnostics; and which operation it is, as its diagnostics name
+// it. Created, Updated and Refreshed make one.
 type Saved struct {
-	State    *tfsdk.State
-	Identity *tfsdk.ResourceIdentity
-	Private  private.Writer
-	Diags    *diag.Diagnostics
+	State     *tfsdk.State
+	Identity  *tfsdk.ResourceIdentity
+	Private   private.Writer
+	Diags     *diag.Diagnostics
+	Operation string
 }
 
 // Created is where a create saves.
 func Created(resp *resource.CreateResponse) Saved {
-	return Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics}
+	return Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics, "create"}
 }
 
 // Updated is where an update saves.
 func Updated(resp *resource.UpdateResponse) Saved {
-	return Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics}
+	return Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics, "update"}
+}
+
+// Refreshed is where a read saves.
+func Refreshed(resp *resource.ReadResponse) Saved {
+	return Saved{&resp.State, resp.Identity, resp.Private, &resp.Diagnostics, "read"}
 }
 
 // Save records object in the state, identity and private state, as m's resource sees it.
@@ -313,15 +320,33 @@ func (r *Resource[T, M]) Save(ctx context.Context, m M, object *T, to Saved) {
 	private.KeepDeleting(ctx, to.Private, deleting, to.Diags)
 }
 
+// Write is a whole create or update, as to says which: Begin, with the plan into m;
+// then send, which makes the request of m and sends it; then Finish with its answer.
+// send returns no object and no error when m makes no request, its diagnostics
+// saying why.
+func (r *Resource[T, M]) Write(ctx context.Context, plan tfsdk.Plan, m M, to Saved,
+	send func(context.Context, *diag.Diagnostics) (*T, error),
+) {
+	ctx, cancel, ok := r.Begin(ctx, plan, m, to.Operation, to.Diags)
+	defer cancel()
+
+	if !ok {
+		return
+	}
+
+	object, err := send(ctx, to.Diags)
+	r.Finish(ctx, m, object, err, to)
+}
+
 // Finish ends a create or an update: whatever the wait says, an object that exists is
 // saved, so that Terraform keeps track of it, and a failure is reported.
-func (r *Resource[T, M]) Finish(ctx context.Context, operation string, m M, object *T, err error, to Saved) {
+func (r *Resource[T, M]) Finish(ctx context.Context, m M, object *T, err error, to Saved) {
 	if object != nil {
 		r.Save(ctx, m, object, to)
 	}
 
 	if err != nil {
-		to.Diags.Append(r.Failed(operation, err)...)
+		to.Diags.Append(r.Failed(to.Operation, err)...)
 	}
 }
 

@@ -191,22 +191,16 @@ func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan groupModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.Group, error) {
+		organizationID := r.Organization(plan.OrganizationID, diags)
+		write := r.write(ctx, &plan, nil, diags)
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
-	write := r.write(ctx, &plan, nil, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.Provider.Identity.CreateGroup(ctx, organizationID, write)
-	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
+		return r.Provider.Identity.CreateGroup(ctx, organizationID, write)
+	})
 }
 
 // Update saves only an update identity shows done; one that fails leaves the state as

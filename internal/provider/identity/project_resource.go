@@ -118,22 +118,16 @@ func setProject(ctx context.Context, m *projectModel, project *identity.Project,
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan projectModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.Project, error) {
+		organizationID := r.Organization(plan.OrganizationID, diags)
+		write := r.write(ctx, &plan, diags)
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
-	write := r.write(ctx, &plan, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	project, err := r.Provider.Identity.CreateProject(ctx, organizationID, write)
-	r.Finish(ctx, "create", &plan, project, err, family.Created(resp))
+		return r.Provider.Identity.CreateProject(ctx, organizationID, write)
+	})
 }
 
 // Update saves only an update identity shows done; one that fails leaves the state as

@@ -136,22 +136,16 @@ func setUser(ctx context.Context, m *userModel, user *identity.User, diags *diag
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.User, error) {
+		organizationID := r.Organization(plan.OrganizationID, diags)
+		write := r.write(ctx, &plan, nil, nil, diags)
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	organizationID := r.Organization(plan.OrganizationID, &resp.Diagnostics)
-	write := r.write(ctx, &plan, nil, nil, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	user, err := r.Provider.Identity.CreateUser(ctx, organizationID, write)
-	r.Finish(ctx, "create", &plan, user, err, family.Created(resp))
+		return r.Provider.Identity.CreateUser(ctx, organizationID, write)
+	})
 }
 
 // Update changes the user's state and the groups it names; the groups that list it

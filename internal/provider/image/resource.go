@@ -216,32 +216,26 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*compute.Image, error) {
+		request := compute.ImageImport{
+			OrganizationID: r.Organization(plan.OrganizationID, diags),
+			RegionID:       plan.RegionID.ValueString(),
+			Name:           plan.Name.ValueString(), Description: plan.Description.ValueString(),
+			Tags: plan.TagMap(ctx, diags),
+			URI:  plan.URI.ValueString(),
+			Spec: plan.spec(ctx, diags),
+		}
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	request := compute.ImageImport{
-		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
-		RegionID:       plan.RegionID.ValueString(),
-		Name:           plan.Name.ValueString(), Description: plan.Description.ValueString(),
-		Tags: plan.TagMap(ctx, &resp.Diagnostics),
-		URI:  plan.URI.ValueString(),
-		Spec: plan.spec(ctx, &resp.Diagnostics),
-	}
+		progress := func(message string) { tflog.Info(ctx, message) }
 
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	progress := func(message string) { tflog.Info(ctx, message) }
-
-	// An image that exists is saved whatever went wrong, so that Terraform keeps track
-	// of it; a failed import's image is deleted by the import, and none comes back.
-	image, err := r.Provider.Images.ImportImage(ctx, request, progress)
-	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
+		// An image that exists is saved whatever went wrong, so that Terraform keeps track
+		// of it; a failed import's image is deleted by the import, and none comes back.
+		return r.Provider.Images.ImportImage(ctx, request, progress)
+	})
 }
 
 // spec is the image's description as region's import takes it.

@@ -166,51 +166,39 @@ func (r *loadBalancerResource) checkVIP(ctx context.Context, plan *resourceModel
 func (r *loadBalancerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan resourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*loadbalancing.LoadBalancer, error) {
+		create := loadbalancing.Create{
+			Spec:       plan.spec(ctx, diags),
+			NetworkID:  plan.NetworkID.ValueString(),
+			VIPAddress: plan.VIPAddress.ValueString(),
+		}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	if !ok {
-		return
-	}
-
-	create := loadbalancing.Create{
-		Spec:       plan.spec(ctx, &resp.Diagnostics),
-		NetworkID:  plan.NetworkID.ValueString(),
-		VIPAddress: plan.VIPAddress.ValueString(),
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	lb, err := r.Provider.LoadBalancers.Create(ctx, create)
-	r.Finish(ctx, "create", &plan, lb, err, family.Created(resp))
+		return r.Provider.LoadBalancers.Create(ctx, create)
+	})
 }
 
 func (r *loadBalancerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan resourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Updated(resp), func(ctx context.Context, diags *diag.Diagnostics) (*loadbalancing.LoadBalancer, error) {
+		// What the plan could only warn of is refused here, before anything is sent.
+		var state resourceModel
+		if diags.Append(req.State.Get(ctx, &state)...); diags.HasError() {
+			return nil, nil
+		}
 
-	if !ok {
-		return
-	}
+		if diags.Append(immutableChanges(ctx, &state, &plan, diags)...); diags.HasError() {
+			return nil, nil
+		}
 
-	// What the plan could only warn of is refused here, before anything is sent.
-	var state resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
+		spec := plan.spec(ctx, diags)
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	if resp.Diagnostics.Append(immutableChanges(ctx, &state, &plan, &resp.Diagnostics)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	lb, err := r.Provider.LoadBalancers.Update(ctx, plan.ID.ValueString(), spec)
-	r.Finish(ctx, "update", &plan, lb, err, family.Updated(resp))
+		return r.Provider.LoadBalancers.Update(ctx, plan.ID.ValueString(), spec)
+	})
 }

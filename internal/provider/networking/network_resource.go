@@ -165,50 +165,38 @@ func (r *networkResource) ValidateConfig(ctx context.Context, req resource.Valid
 func (r *networkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan networkResourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*networking.Network, error) {
+		organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, diags)
+		projectID := r.Provider.Project(plan.ProjectID, pathProjectID, diags)
+		spec := networkSpec(ctx, &plan, diags)
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
-	spec := networkSpec(ctx, &plan, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	network, err := r.Provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
-		Metadata: plan.Write(ctx, &resp.Diagnostics), NetworkSpec: spec,
-		OrganizationID: organizationID, ProjectID: projectID,
-		RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
-		Reservations: reservationsSpec(ctx, plan.Reservations, &resp.Diagnostics),
+		return r.Provider.Networking.CreateNetwork(ctx, networking.NetworkCreate{
+			Metadata: plan.Write(ctx, diags), NetworkSpec: spec,
+			OrganizationID: organizationID, ProjectID: projectID,
+			RegionID: plan.RegionID.ValueString(), Prefix: plan.Prefix.ValueString(),
+			Reservations: reservationsSpec(ctx, plan.Reservations, diags),
+		})
 	})
-	r.Finish(ctx, "create", &plan, network, err, family.Created(resp))
 }
 
 func (r *networkResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan networkResourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Updated(resp), func(ctx context.Context, diags *diag.Diagnostics) (*networking.Network, error) {
+		update := networking.NetworkUpdate{
+			Metadata:    plan.Write(ctx, diags),
+			NetworkSpec: networkSpec(ctx, &plan, diags),
+		}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	if !ok {
-		return
-	}
-
-	update := networking.NetworkUpdate{
-		Metadata:    plan.Write(ctx, &resp.Diagnostics),
-		NetworkSpec: networkSpec(ctx, &plan, &resp.Diagnostics),
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	network, err := r.Provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
-	r.Finish(ctx, "update", &plan, network, err, family.Updated(resp))
+		return r.Provider.Networking.UpdateNetwork(ctx, plan.ID.ValueString(), update)
+	})
 }
 
 // set fills the model from region's record.

@@ -203,41 +203,29 @@ func checkRule(at path.Path, rule ruleModel, diags *diag.Diagnostics) {
 func (r *securityGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan securityGroupResourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*networking.SecurityGroup, error) {
+		update := plan.update(ctx, diags)
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	if !ok {
-		return
-	}
-
-	update := plan.update(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
-		SecurityGroupUpdate: update, NetworkID: plan.NetworkID.ValueString(),
+		return r.Provider.Networking.CreateSecurityGroup(ctx, networking.SecurityGroupCreate{
+			SecurityGroupUpdate: update, NetworkID: plan.NetworkID.ValueString(),
+		})
 	})
-	r.Finish(ctx, "create", &plan, group, err, family.Created(resp))
 }
 
 func (r *securityGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan securityGroupResourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Updated(resp), func(ctx context.Context, diags *diag.Diagnostics) (*networking.SecurityGroup, error) {
+		update := plan.update(ctx, diags)
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	if !ok {
-		return
-	}
-
-	update := plan.update(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(), update)
-	r.Finish(ctx, "update", &plan, group, err, family.Updated(resp))
+		return r.Provider.Networking.UpdateSecurityGroup(ctx, plan.ID.ValueString(), update)
+	})
 }
 
 // update is what the plan writes of the group: all an update sends, and all a create

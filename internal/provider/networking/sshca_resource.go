@@ -98,26 +98,20 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 func (r *sshCertificateAuthorityResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sshCertificateAuthorityResourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*networking.SSHCertificateAuthority, error) {
+		organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, diags)
+		projectID := r.Provider.Project(plan.ProjectID, pathProjectID, diags)
+		metadata := plan.Write(ctx, diags)
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	organizationID := r.Provider.Organization(plan.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-	projectID := r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics)
-	metadata := plan.Write(ctx, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	authority, err := r.Provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
-		Metadata: metadata, OrganizationID: organizationID, ProjectID: projectID,
-		PublicKey: plan.PublicKey.ValueString(),
+		return r.Provider.Networking.CreateSSHCertificateAuthority(ctx, networking.SSHCertificateAuthorityCreate{
+			Metadata: metadata, OrganizationID: organizationID, ProjectID: projectID,
+			PublicKey: plan.PublicKey.ValueString(),
+		})
 	})
-	r.Finish(ctx, "create", &plan, authority, err, family.Created(resp))
 }
 
 // Update is never called with a change, every attribute replaces; it only carries

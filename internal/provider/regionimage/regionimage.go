@@ -151,7 +151,7 @@ func (r *Resource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		}
 	}
 
-	r.Save(ctx, state, image, family.Saved{State: &resp.State, Identity: resp.Identity, Private: resp.Private, Diags: &resp.Diagnostics})
+	r.Save(ctx, state, image, family.Refreshed(resp))
 }
 
 // Update is never called with a change region holds, every such attribute replaces; it

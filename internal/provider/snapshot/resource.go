@@ -104,38 +104,32 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*compute.Image, error) {
+		request := compute.SnapshotRequest{
+			Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Tags: plan.TagMap(ctx, diags),
+		}
 
-	if !ok {
-		return
-	}
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	request := compute.SnapshotRequest{
-		Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Tags: plan.TagMap(ctx, &resp.Diagnostics),
-	}
+		// Each back end finds the instance its own way; reading it first gives the image's
+		// organization and region, which region's image API needs, whichever made it.
+		instance, err := r.Provider.Instances.Get(ctx, compute.Ref{
+			ID: plan.InstanceID.ValueString(), OrganizationID: r.Provider.OrganizationID, ProjectID: r.Provider.ProjectID,
+		})
+		if err != nil {
+			diags.Append(r.Diagnose("Unable to read the instance to snapshot", err)...)
 
-	if resp.Diagnostics.HasError() {
-		return
-	}
+			return nil, nil
+		}
 
-	// Each back end finds the instance its own way; reading it first gives the image's
-	// organization and region, which region's image API needs, whichever made it.
-	instance, err := r.Provider.Instances.Get(ctx, compute.Ref{
-		ID: plan.InstanceID.ValueString(), OrganizationID: r.Provider.OrganizationID, ProjectID: r.Provider.ProjectID,
+		progress := func(message string) { tflog.Info(ctx, message) }
+
+		// An image that exists is saved whatever went wrong, so that Terraform keeps track
+		// of it (and, the create having failed, replaces it next time).
+		return r.Provider.Images.SnapshotImage(ctx, r.Provider.Instances, instance, request, progress)
 	})
-	if err != nil {
-		resp.Diagnostics.Append(r.Diagnose("Unable to read the instance to snapshot", err)...)
-
-		return
-	}
-
-	progress := func(message string) { tflog.Info(ctx, message) }
-
-	// An image that exists is saved whatever went wrong, so that Terraform keeps track
-	// of it (and, the create having failed, replaces it next time).
-	image, err := r.Provider.Images.SnapshotImage(ctx, r.Provider.Instances, instance, request, progress)
-	r.Finish(ctx, "create", &plan, image, err, family.Created(resp))
 }
 
 // setImage fills the model from region's image (see regionimage.Common.SetImage).

@@ -212,65 +212,53 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 func (r *fileStorageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config resourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "create", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*storage.FileStorage, error) {
+		diags.Append(req.Config.Get(ctx, &config)...)
 
-	if !ok {
-		return
-	}
+		placement := storage.Placement{
+			OrganizationID: r.Organization(plan.OrganizationID, diags),
+			ProjectID:      r.Provider.Project(plan.ProjectID, pathProjectID, diags),
+			RegionID:       plan.RegionID.ValueString(),
+			ClassID:        plan.StorageClassID.ValueString(),
+		}
+		want := desired(ctx, &plan.storageModel, &config.storageModel, diags)
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	placement := storage.Placement{
-		OrganizationID: r.Organization(plan.OrganizationID, &resp.Diagnostics),
-		ProjectID:      r.Provider.Project(plan.ProjectID, pathProjectID, &resp.Diagnostics),
-		RegionID:       plan.RegionID.ValueString(),
-		ClassID:        plan.StorageClassID.ValueString(),
-	}
-	want := desired(ctx, &plan.storageModel, &config.storageModel, &resp.Diagnostics)
-
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	fs, err := r.Provider.Storage.Create(ctx, placement, want)
-	r.Finish(ctx, "create", &plan, fs, err, family.Created(resp))
+		return r.Provider.Storage.Create(ctx, placement, want)
+	})
 }
 
 func (r *fileStorageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state, config resourceModel
 
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
+	r.Write(ctx, req.Plan, &plan, family.Updated(resp), func(ctx context.Context, diags *diag.Diagnostics) (*storage.FileStorage, error) {
+		diags.Append(req.State.Get(ctx, &state)...)
+		diags.Append(req.Config.Get(ctx, &config)...)
 
-	if !ok {
-		return
-	}
+		// What the plan could only warn of is refused here, before anything is sent.
+		if diags.Append(checkSize(ctx, &plan, &state)...); diags.HasError() {
+			return nil, nil
+		}
 
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+		want := desired(ctx, &plan.storageModel, &config.storageModel, diags)
+		if diags.HasError() {
+			return nil, nil
+		}
 
-	// What the plan could only warn of is refused here, before anything is sent.
-	if resp.Diagnostics.Append(checkSize(ctx, &plan, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
+		// A change that region would not see (timeouts, an empty list for none) sends
+		// nothing to the cloud.
+		if !changesCloud(&plan.storageModel, &state.storageModel) {
+			plan.keepReported(&state)
+			diags.Append(resp.State.Set(ctx, &plan)...)
 
-	want := desired(ctx, &plan.storageModel, &config.storageModel, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+			return nil, nil
+		}
 
-	// A change that region would not see (timeouts, an empty list for none) sends
-	// nothing to the cloud.
-	if !changesCloud(&plan.storageModel, &state.storageModel) {
-		plan.keepReported(&state)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-
-		return
-	}
-
-	fs, err := r.Provider.Storage.Update(ctx, plan.ID.ValueString(), want)
-	r.Finish(ctx, "update", &plan, fs, err, family.Updated(resp))
+		return r.Provider.Storage.Update(ctx, plan.ID.ValueString(), want)
+	})
 }
 
 // keepReported takes what region reports of the storage, which the configuration does
