@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
@@ -28,14 +28,14 @@ var (
 
 // NewTokenEphemeralResource returns the unikorn_service_account_token ephemeral resource.
 func NewTokenEphemeralResource() ephemeral.EphemeralResource {
-	return &tokenEphemeral{}
+	return &tokenEphemeral{family.Ephemeral{DataSource: family.DataSource{Name: TokenTypeName}}}
 }
 
 // tokenEphemeral hands a service account's token on, opening the sealed token the
 // resource keeps, or taking the token this provider instance received in this run.
 // It never calls Unikorn, and so never rotates.
 type tokenEphemeral struct {
-	provider *providerdata.Data
+	family.Ephemeral
 }
 
 type tokenModel struct {
@@ -43,16 +43,6 @@ type tokenModel struct {
 	SealedToken      types.String `tfsdk:"sealed_token"`
 	Token            types.String `tfsdk:"token"`
 	Expiry           types.String `tfsdk:"expiry"`
-}
-
-func (e *tokenEphemeral) Metadata(_ context.Context, _ ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = TokenTypeName
-}
-
-func (e *tokenEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	if req.ProviderData != nil {
-		e.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
 }
 
 func (e *tokenEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -122,13 +112,13 @@ func (e *tokenEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, re
 // open opens a sealed token with the provider's key. Without a diagnostic, a false ok
 // means the key is not known yet.
 func (e *tokenEphemeral) open(id, sealed string, resp *ephemeral.OpenResponse) (seal.Token, bool) {
-	if e.provider == nil {
+	if e.Provider == nil {
 		return seal.Token{}, false
 	}
 
-	key := e.provider.SealKey
+	key := e.Provider.SealKey
 	if key == nil {
-		if slices.Contains(e.provider.Pending, "token_seal_key") {
+		if slices.Contains(e.Provider.Pending, "token_seal_key") {
 			return seal.Token{}, false
 		}
 
@@ -164,12 +154,12 @@ func (e *tokenEphemeral) open(id, sealed string, resp *ephemeral.OpenResponse) (
 
 // held returns the token this provider instance received for the account in this run.
 func (e *tokenEphemeral) held(id string, resp *ephemeral.OpenResponse) (seal.Token, bool) {
-	if e.provider == nil {
+	if e.Provider == nil {
 		return seal.Token{}, false
 	}
 
-	token, ok := e.provider.Tokens.Held(id)
-	if !ok && e.provider.SealKey != nil {
+	token, ok := e.Provider.Tokens.Held(id)
+	if !ok && e.Provider.SealKey != nil {
 		// The key is there; what is missing is a token sealed with it.
 		resp.Diagnostics.Append(diagnostic.AttributeError(pathSealedToken, "No sealed token of the service account",
 			fmt.Sprintf("No sealed token was given for service account %s, and this provider block did not create or "+
