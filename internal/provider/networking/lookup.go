@@ -20,7 +20,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -91,16 +90,13 @@ var (
 
 // dataSource looks one object of a kind up, by ID or by name.
 type dataSource[T any] struct {
-	kind     kind[T]
-	provider *providerdata.Data
+	family.DataSource
+
+	kind kind[T]
 }
 
-func (d *dataSource[T]) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = d.kind.typeName
-}
-
-func (d *dataSource[T]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+func newDataSource[T any](k kind[T]) *dataSource[T] {
+	return &dataSource[T]{DataSource: family.DataSource{Name: k.typeName, Looks: "look the " + k.noun + " up"}, kind: k}
 }
 
 func (d *dataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -157,10 +153,7 @@ func (d *dataSource[T]) ConfigValidators(context.Context) []datasource.ConfigVal
 
 func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	data := d.kind.newModel()
-
-	resp.Diagnostics.Append(req.Config.Get(ctx, data)...)
-
-	if resp.Diagnostics.HasError() || !d.provider.Reachable("look the "+d.kind.noun+" up", providerdata.RemedyDataSource, &resp.Diagnostics) {
+	if !d.Begin(ctx, req.Config, data, &resp.Diagnostics) {
 		return
 	}
 
@@ -170,8 +163,8 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 	// An ID names one object wherever it is, so only a name is searched in a scope.
 	if selector.ID == "" {
 		selector.Name = common.Name.ValueString()
-		selector.OrganizationID = d.provider.Organization(common.OrganizationID, pathOrganizationID, &resp.Diagnostics)
-		selector.ProjectID = d.provider.Project(common.ProjectID, pathProjectID, &resp.Diagnostics)
+		selector.OrganizationID = d.Provider.Organization(common.OrganizationID, pathOrganizationID, &resp.Diagnostics)
+		selector.ProjectID = d.Provider.Project(common.ProjectID, pathProjectID, &resp.Diagnostics)
 		data.narrow(&selector)
 	}
 
@@ -179,7 +172,7 @@ func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 
-	object, err := d.kind.find(d.provider.Networking, ctx, selector)
+	object, err := d.kind.find(d.Provider.Networking, ctx, selector)
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.Lookup(d.kind.noun, d.kind.narrowing, err))
 

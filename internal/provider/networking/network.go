@@ -24,7 +24,7 @@ const (
 
 // NewNetworkDataSource returns the unikorn_network data source.
 func NewNetworkDataSource() datasource.DataSource {
-	return &dataSource[networking.Network]{kind: kind[networking.Network]{
+	return newDataSource(kind[networking.Network]{
 		typeName: NetworkTypeName,
 		noun:     "network",
 		description: "Looks up a network, by `id` or by `name` within a project. An instance's " +
@@ -60,7 +60,7 @@ func NewNetworkDataSource() datasource.DataSource {
 		newModel: func() model[networking.Network] { return &networkModel{} },
 		find:     networking.Objects.Network,
 		metadata: func(network *networking.Network) *cloud.ProjectMetadata { return &network.Metadata },
-	}}
+	})
 }
 
 type networkModel struct {

@@ -22,7 +22,7 @@ const anyAddress = "0.0.0.0/0"
 
 // NewSecurityGroupDataSource returns the unikorn_security_group data source.
 func NewSecurityGroupDataSource() datasource.DataSource {
-	return &dataSource[networking.SecurityGroup]{kind: kind[networking.SecurityGroup]{
+	return newDataSource(kind[networking.SecurityGroup]{
 		typeName: SecurityGroupTypeName,
 		noun:     "security group",
 		description: "Looks up a security group, by `id` or by `name` within a project (and, with " +
@@ -62,7 +62,7 @@ func NewSecurityGroupDataSource() datasource.DataSource {
 		newModel:  func() model[networking.SecurityGroup] { return &securityGroupModel{} },
 		find:      networking.Objects.SecurityGroup,
 		metadata:  func(group *networking.SecurityGroup) *cloud.ProjectMetadata { return &group.Metadata },
-	}}
+	})
 }
 
 type securityGroupModel struct {

@@ -17,7 +17,7 @@ const SSHCertificateAuthorityTypeName = "unikorn_ssh_certificate_authority"
 
 // NewSSHCertificateAuthorityDataSource returns the unikorn_ssh_certificate_authority data source.
 func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
-	return &dataSource[networking.SSHCertificateAuthority]{kind: kind[networking.SSHCertificateAuthority]{
+	return newDataSource(kind[networking.SSHCertificateAuthority]{
 		typeName: SSHCertificateAuthorityTypeName,
 		noun:     "SSH certificate authority",
 		description: "Looks up an SSH certificate authority, by `id` or by `name` within a project. An " +
@@ -34,7 +34,7 @@ func NewSSHCertificateAuthorityDataSource() datasource.DataSource {
 		metadata: func(authority *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &authority.Metadata
 		},
-	}}
+	})
 }
 
 type sshCertificateAuthorityModel struct {
