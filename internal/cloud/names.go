@@ -23,3 +23,15 @@ func ValidateName(noun, name string) error {
 
 	return nil
 }
+
+// labelRule is region's rule for the names of what an object holds by name (a load
+// balancer's listeners, a file storage's snapshot policies): a DNS label that starts
+// with a lower-case letter (region's spec: loadBalancerListenerNameV2, and the
+// storage snapshot policies' name), each kind with a length of its own.
+var labelRule = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+
+// IsLabel reports whether region takes name as the name of something an object holds
+// (see labelRule); its length is the caller's to check.
+func IsLabel(name string) bool {
+	return labelRule.MatchString(name)
+}

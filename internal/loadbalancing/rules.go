@@ -8,7 +8,6 @@ package loadbalancing
 import (
 	"fmt"
 	"net/netip"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -67,10 +66,6 @@ func ValidateName(name string) error {
 	return cloud.ValidateName("load balancer", name)
 }
 
-// listenerName is region's rule for listener names: a DNS label that starts with a
-// lower-case letter.
-var listenerName = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
-
 // DefaultIdleTimeout is the idle timeout region gives a listener of protocol that
 // sets none: 60 seconds for TCP, none for UDP.
 func DefaultIdleTimeout(protocol string) int {
@@ -120,7 +115,7 @@ func ValidateListener(l Listener) []Problem {
 		problems = append(problems, problem(l.Name, field, summary, detail, args...))
 	}
 
-	if len(l.Name) > MaxListenerNameLength || !listenerName.MatchString(l.Name) {
+	if len(l.Name) > MaxListenerNameLength || !cloud.IsLabel(l.Name) {
 		add(FieldName, "Invalid listener name", "Listener name %q must be a DNS label of at most %d characters that "+
 			"starts with a lower-case letter: lower-case letters, digits and dashes, not ending with a dash.", l.Name, MaxListenerNameLength)
 	}

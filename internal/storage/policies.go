@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
 // Region's rules for snapshot policies, so that a configuration is judged by them at
@@ -18,10 +20,7 @@ const ReservedPolicyName = "system-default"
 // maxPolicyName is the longest policy name region's storage back end takes.
 const maxPolicyName = 19
 
-var (
-	policyNamePattern = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
-	timeOfDayPattern  = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]Z$`)
-)
+var timeOfDayPattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]Z$`)
 
 // Intervals and Weekdays are the values a schedule's interval and day of the week take.
 var (
@@ -37,7 +36,7 @@ func ValidatePolicyName(name string) error {
 			"set default_snapshot_protection instead, or name the policy otherwise", ReservedPolicyName)
 	case len(name) > maxPolicyName:
 		return fmt.Errorf("%q is longer than %d characters, the most region's storage back end takes", name, maxPolicyName)
-	case !policyNamePattern.MatchString(name):
+	case !cloud.IsLabel(name):
 		return fmt.Errorf("%q is not a DNS label: lower-case letters, digits and hyphens, starting with a letter "+
 			"and ending with a letter or a digit", name)
 	}
