@@ -130,8 +130,10 @@ func (o Object[T]) WaitUntil(ctx context.Context, s *Session, id, what string, r
 	settled := s.UnseenSettled()
 
 	err := s.WaitFor(ctx, o.Kind+" "+id+" to be "+what, func(ctx context.Context) (bool, error) {
+		began := time.Now()
+
 		read, err := o.Get(ctx, id)
-		if unikorn.IsNotFound(err) && object == nil && time.Now().Before(settled) {
+		if unikorn.IsNotFound(err) && object == nil && Unsettled(began, settled) {
 			return false, nil
 		}
 
@@ -297,6 +299,8 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 	deleted := Change{Kind: objectGone, Variant: o.Kind}
 
 	return s.WaitForChange(ctx, o.Kind+" "+id+" to be deleted", deleted, func(ctx context.Context, _ bool) (bool, error) {
+		began := time.Now()
+
 		err := read(ctx)
 
 		switch {
@@ -308,7 +312,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 				}
 			}
 
-			return !time.Now().Before(settled), nil
+			return !Unsettled(began, settled), nil
 		case err != nil:
 			return false, ReadFailed(err)
 		}
@@ -391,6 +395,8 @@ func (o Object[T]) adopt(ctx context.Context, s *Session, name string, before ma
 	settled := s.UnseenSettled()
 
 	for {
+		began := time.Now()
+
 		after, err := o.named(ctx, name, list)
 		if err != nil {
 			return nil, fmt.Errorf("the answer to creating %s %q was lost (%w), and looking for it failed: %w", o.Kind, name, lost, err)
@@ -410,7 +416,7 @@ func (o Object[T]) adopt(ctx context.Context, s *Session, name string, before ma
 		case len(made) > 1:
 			return nil, fmt.Errorf("the answer to creating %s %q was lost and %d new ones carry the name (%v); delete the extra ones: %w",
 				o.Kind, name, len(made), made, lost)
-		case !time.Now().Before(settled):
+		case !Unsettled(began, settled):
 			return nil, fmt.Errorf("the answer to creating %s %q was lost and none has appeared, so it may not exist: %w", o.Kind, name, lost)
 		}
 

@@ -27,6 +27,11 @@ type things struct {
 	// goneAt is when reads of a deleted thing start answering 404.
 	goneAt time.Time
 	posts  int
+	// slowMiss is how long a read that misses takes to answer, with what the cloud
+	// held when it was asked, after the first fastMisses.
+	slowMiss   time.Duration
+	fastMisses int
+	misses     int
 }
 
 var (
@@ -39,14 +44,23 @@ func (c *things) object() Object[thing] {
 		Kind: "thing",
 		Get: func(context.Context, string) (*thing, error) {
 			c.mu.Lock()
-			defer c.mu.Unlock()
 
 			now := time.Now()
 			if c.created == nil || now.Before(c.visibleAt) || (!c.goneAt.IsZero() && !now.Before(c.goneAt)) {
+				c.misses++
+				slow := c.misses > c.fastMisses
+				c.mu.Unlock()
+
+				if slow {
+					time.Sleep(c.slowMiss)
+				}
+
 				return nil, notFound
 			}
 
 			copied := *c.created
+
+			c.mu.Unlock()
 
 			return &copied, nil
 		},
@@ -273,4 +287,76 @@ func TestALostDeleteAnswerIsAskedAgain(t *testing.T) {
 
 	require.NoError(t, object.Delete(t.Context(), testSession(0), "x", time.Time{}))
 	assert.Equal(t, 2, deletes)
+}
+
+// A cache answers with what it held when it was asked: a 404 that arrives after the
+// read lag has passed, to a read sent before, is no later news. Each wait that holds
+// back a 404 within the read lag judges the read by when it was sent, so a slow miss
+// straddling the lag's end calls nothing gone or absent.
+func TestASlowMissSentWithinTheReadLagProvesNothing(t *testing.T) {
+	t.Parallel()
+
+	const (
+		readLag  = 100 * time.Millisecond
+		slowMiss = 250 * time.Millisecond
+	)
+
+	t.Run("a wait after a create", func(t *testing.T) {
+		t.Parallel()
+
+		cloud := &things{slowMiss: slowMiss}
+		_, _ = cloud.post(readLag)(t.Context())
+
+		made, err := cloud.object().WaitProvisioned(t.Context(), testSession(readLag), "x")
+		require.NoError(t, err, "the first read's 404 came after the lag, but it was sent within it")
+		assert.Equal(t, "x", made.Metadata.ID)
+	})
+
+	t.Run("a lost create looked for", func(t *testing.T) {
+		t.Parallel()
+
+		cloud := &things{slowMiss: slowMiss}
+
+		made, err := cloud.object().Create(t.Context(), testSession(readLag), "web", cloud.list, cloud.post(readLag))
+		require.NoError(t, err, "the first list came after the lag without it, but it was sent within it")
+		assert.Equal(t, "x", made.Metadata.ID)
+		assert.Equal(t, 1, cloud.posts)
+	})
+
+	t.Run("a delete of a young thing", func(t *testing.T) {
+		t.Parallel()
+
+		// Created just now and not yet in the caches; its deletion never ends. The
+		// first read misses at once (the lag is counted from its answer), the next
+		// one slowly.
+		created := time.Now()
+		cloud := &things{slowMiss: slowMiss, fastMisses: 1, visibleAt: created.Add(readLag), created: &thing{Metadata: unikorn.ReadMetadata{
+			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
+		}}}
+
+		ctx, cancel := context.WithTimeout(t.Context(), 3*slowMiss)
+		defer cancel()
+
+		err := cloud.object().Delete(ctx, testSession(readLag), "x", created)
+		require.Error(t, err, "called gone by a 404 sent before the caches could show it")
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	})
+
+	t.Run("a read past the lag", func(t *testing.T) {
+		t.Parallel()
+
+		reads := 0
+		err := testSession(0).PastReadLagUntil(t.Context(), time.Now().Add(readLag), func(context.Context) error {
+			reads++
+			if reads == 1 {
+				time.Sleep(slowMiss)
+
+				return notFound
+			}
+
+			return nil
+		})
+		require.NoError(t, err, "the first 404 came after settled, but was sent before it")
+		assert.Equal(t, 2, reads)
+	})
 }

@@ -7,6 +7,17 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
+// Unsettled reports whether a read that began at began may have been answered by a
+// cache that had not yet caught up with a write, when the caches can hide that write
+// no longer from settled on (UnseenSettled, SeenSettled). A cache answers with what it
+// held at some moment of the request, so what counts is when the read began, not when
+// its answer came: a slow answer to a read sent before settled is no later news. A
+// read's 404, its list without the object, or its older version proves something
+// only when the read was not unsettled.
+func Unsettled(began, settled time.Time) bool {
+	return began.Before(settled)
+}
+
 // PastReadLag runs read again while it answers 404, until the read lag has passed:
 // region's and identity's caches may not show a recent write yet.
 func (s *Session) PastReadLag(ctx context.Context, read func(context.Context) error) error {
@@ -46,11 +57,14 @@ func (s *Session) SeenSettled(created time.Time) time.Time {
 	return settled
 }
 
-// PastReadLagUntil runs read again while it answers 404, until settled.
+// PastReadLagUntil runs read again while it answers 404, until a read that began at
+// settled or later has answered.
 func (s *Session) PastReadLagUntil(ctx context.Context, settled time.Time, read func(context.Context) error) error {
 	for {
+		began := time.Now()
+
 		err := read(ctx)
-		if !unikorn.IsNotFound(err) || !time.Now().Before(settled) {
+		if !unikorn.IsNotFound(err) || !Unsettled(began, settled) {
 			return err
 		}
 

@@ -332,13 +332,14 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 		instance = read
 	}
 
+	sent := time.Now()
 	err := c.client.DeleteInstance(context.WithoutCancel(ctx), instance.ID)
 
 	switch {
 	case err == nil:
 	case !unikorn.IsNotFound(err):
 		return fmt.Errorf("deleting the instance: %w", err)
-	case instance == last && time.Now().Before(c.service.SeenSettled(instance.CreationTime)):
+	case instance == last && cloud.Unsettled(sent, c.service.SeenSettled(instance.CreationTime)):
 		// Too young for its 404 to be believed: read it first, as if nothing were known.
 		return c.Delete(ctx, Seen(instance.Ref(), "", time.Time{}), "")
 	default:

@@ -143,10 +143,15 @@ func (s *Service) adoptImage(ctx context.Context, scope ImageRef, picked ownedIm
 	}
 
 	for {
-		var images []unikorn.Image
+		var (
+			images []unikorn.Image
+			began  time.Time
+		)
 
 		err := s.persist(ctx, func(ctx context.Context) error {
 			var err error
+
+			began = time.Now()
 			images, err = s.listOwned(ctx, scope, picked)
 
 			return err
@@ -173,7 +178,7 @@ func (s *Service) adoptImage(ctx context.Context, scope ImageRef, picked ownedIm
 			}
 
 			return nil, fmt.Errorf("%d new %s (%v); delete the extra ones", len(made), picked.what, ids)
-		case !time.Now().Before(settled):
+		case !cloud.Unsettled(began, settled):
 			return nil, nil
 		}
 

@@ -445,11 +445,12 @@ func (s *Service) settles(ctx context.Context, check func(context.Context) bool)
 	settled := time.Now().Add(s.ReadLag())
 
 	for {
+		began := time.Now()
 		if check(ctx) {
 			return true
 		}
 
-		if !time.Now().Before(settled) || cloud.Sleep(ctx, min(s.Poll().Max, time.Until(settled))) != nil {
+		if !cloud.Unsettled(began, settled) || cloud.Sleep(ctx, min(s.Poll().Max, time.Until(settled))) != nil {
 			return false
 		}
 	}
@@ -602,10 +603,14 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	confirmGone func(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
-	// before the delete, in error perhaps: only a later error is the delete's.
-	sent := time.Now()
+	// before the delete, in error perhaps: only a later read's error is the delete's.
+	settled := s.UnseenSettled()
 
 	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, expectDone bool) (bool, error) {
+		// Both reads below are sent after this moment (a shared list is one sent after
+		// its readers joined).
+		began := time.Now()
+
 		var (
 			found    *Instance
 			err      error
@@ -636,7 +641,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 			}
 		}
 
-		if found.ProvisioningStatus == unikorn.ProvisioningError && time.Since(sent) > s.ReadLag() {
+		if found.ProvisioningStatus == unikorn.ProvisioningError && !cloud.Unsettled(began, settled) {
 			return false, fmt.Errorf("the cloud failed to delete %s: its provisioning status is error; "+
 				"its quota is kept until it is gone", what)
 		}

@@ -169,6 +169,8 @@ func (s *Service) waitServiceAccount(ctx context.Context, organizationID string,
 	}
 
 	err := s.session.WaitFor(ctx, "service account "+id+" to show its groups", func(ctx context.Context) (bool, error) {
+		began := time.Now()
+
 		read, err := s.serviceAccounts(organizationID).Get(ctx, id)
 
 		switch {
@@ -182,7 +184,7 @@ func (s *Service) waitServiceAccount(ctx context.Context, organizationID string,
 		shown.AccessToken = account.AccessToken
 
 		return sameMetadata(shown.WriteMetadata, write.WriteMetadata) &&
-			(sameSet(shown.GroupIDs, expected) || (!answered && !time.Now().Before(settled))), nil
+			(sameSet(shown.GroupIDs, expected) || (!answered && !cloud.Unsettled(began, settled))), nil
 	})
 	if err != nil {
 		return shown, err

@@ -167,10 +167,11 @@ func (s *Service) readForUpdate(ctx context.Context, id string) (*unikorn.LoadBa
 	settled := s.session.UnseenSettled()
 
 	read := func(ctx context.Context) (bool, error) {
+		began := time.Now()
 		lb, err := s.client.GetLoadBalancer(ctx, id)
 
 		switch {
-		case unikorn.IsNotFound(err) && time.Now().Before(settled):
+		case unikorn.IsNotFound(err) && cloud.Unsettled(began, settled):
 			return false, nil
 		case unikorn.IsNotFound(err):
 			return false, &GoneError{ID: id}
@@ -205,6 +206,7 @@ func (s *Service) put(ctx context.Context, id string, update unikorn.LoadBalance
 	)
 
 	send := func(ctx context.Context) (bool, error) {
+		began := time.Now()
 		lb, err := s.client.UpdateLoadBalancer(writes, id, update)
 
 		switch {
@@ -225,7 +227,7 @@ func (s *Service) put(ctx context.Context, id string, update unikorn.LoadBalance
 				missing = s.session.UnseenSettled()
 			}
 
-			if !time.Now().Before(missing) {
+			if !cloud.Unsettled(began, missing) {
 				return false, &GoneError{ID: id}
 			}
 
@@ -262,10 +264,11 @@ func (s *Service) waitSettled(ctx context.Context, id, what string, shows func(*
 	settled := s.session.UnseenSettled()
 
 	err := s.session.WaitFor(ctx, "load balancer "+id+" to be "+what, func(ctx context.Context) (bool, error) {
+		began := time.Now()
 		read, err := s.client.GetLoadBalancer(ctx, id)
 
 		switch {
-		case unikorn.IsNotFound(err) && time.Now().Before(settled):
+		case unikorn.IsNotFound(err) && cloud.Unsettled(began, settled):
 			return false, nil
 		case unikorn.IsNotFound(err):
 			return false, &GoneError{ID: id}

@@ -178,8 +178,10 @@ func (s *Service) Update(ctx context.Context, id string, desired Desired) (*File
 	var err error
 
 	for {
+		began := time.Now()
+
 		_, err = s.client.UpdateFileStorage(writes, id, update)
-		if err == nil || (cloud.IsClientError(err) && !unikorn.IsConflict(err)) || !time.Now().Before(patient) {
+		if err == nil || (cloud.IsClientError(err) && !unikorn.IsConflict(err)) || !cloud.Unsettled(began, patient) {
 			break
 		}
 
@@ -205,12 +207,14 @@ func (s *Service) landed(ctx context.Context, id string, desired Desired) bool {
 	settled := s.session.UnseenSettled()
 
 	for {
+		began := time.Now()
+
 		fs, err := s.client.GetFileStorage(ctx, id)
 		if err == nil && shows(fromWire(fs), desired) {
 			return true
 		}
 
-		if !time.Now().Before(settled) || cloud.Sleep(ctx, min(s.session.Poll().Max, time.Until(settled))) != nil {
+		if !cloud.Unsettled(began, settled) || cloud.Sleep(ctx, min(s.session.Poll().Max, time.Until(settled))) != nil {
 			return false
 		}
 	}
@@ -224,10 +228,11 @@ func (s *Service) settle(ctx context.Context, id string, desired Desired, last *
 	fs, visibleBy := last, s.session.UnseenSettled()
 
 	err := s.session.WaitFor(ctx, "file storage "+id+" to be provisioned and exported", func(ctx context.Context) (bool, error) {
+		began := time.Now()
 		read, err := s.client.GetFileStorage(ctx, id)
 
 		switch {
-		case unikorn.IsNotFound(err) && time.Now().Before(visibleBy):
+		case unikorn.IsNotFound(err) && cloud.Unsettled(began, visibleBy):
 			return false, nil
 		case err != nil:
 			return false, cloud.ReadFailed(err)
