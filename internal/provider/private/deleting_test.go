@@ -3,8 +3,8 @@ package private_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,53 +17,21 @@ import (
 // beingDeleted is one of each resource whose delete the cloud finishes later, each
 // free to be deleted on its own: region's objects under the environment's provider,
 // the project under the empty organization's administrator.
-func beingDeleted(env *acctest.Environment) string {
-	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
-resource "unikorn_network" "alone" {
-  name      = "alone"
-  region_id = %[1]s
-  prefix    = "10.73.0.0/24"
-}
+func beingDeleted(t *testing.T, env *acctest.Environment) string {
+	t.Helper()
 
-resource "unikorn_network" "base" {
-  name      = "base"
-  region_id = %[1]s
-  prefix    = "10.74.0.0/24"
-}
+	given := env.Given(t)
+	onBase := acctest.With("network_id", "unikorn_network.base.id")
 
-resource "unikorn_security_group" "deleting" {
-  name       = "deleting"
-  network_id = unikorn_network.base.id
-  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
-}
-
-resource "unikorn_load_balancer" "deleting" {
-  name       = "deleting"
-  network_id = unikorn_network.base.id
-  listeners = {
-    web = { protocol = "tcp", port = 443 }
-  }
-}
-
-resource "unikorn_file_storage" "deleting" {
-  name             = "deleting"
-  region_id        = %[1]s
-  storage_class_id = %[2]s
-  size_gib         = 3
-}
-
-resource "unikorn_compute_instance" "deleting" {
-  name       = "deleting"
-  network_id = %[3]s
-  flavor_id  = %[4]s
-  image_id   = %[5]s
-}
-
-resource "unikorn_project" "deleting" {
-  provider = unikorn.admin
-  name     = "deleting"
-}
-
+	return env.ProviderConfigWithAdmin() + strings.Join([]string{
+		acctest.Block("unikorn_network", "alone", given),
+		acctest.Block("unikorn_network", "base", given),
+		acctest.Block("unikorn_security_group", "deleting", given, onBase),
+		acctest.Block("unikorn_load_balancer", "deleting", given, onBase),
+		acctest.Block("unikorn_file_storage", "deleting", given),
+		acctest.Block("unikorn_compute_instance", "deleting", given),
+		acctest.Block("unikorn_project", "deleting", given, acctest.Admin),
+	}, "\n") + `
 output "ids" {
   value = {
     network        = unikorn_network.alone.id
@@ -74,8 +42,7 @@ output "ids" {
     project        = unikorn_project.deleting.id
   }
 }
-`, acctest.Quote(env.RegionID), acctest.Quote(sandbox.StorageClassStandardID), acctest.Quote(env.NetworkID),
-		acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+`
 }
 
 // outputIDs is the output ids of beingDeleted: each object's ID by its kind.
@@ -139,7 +106,7 @@ func TestAccObjectsBeingDeletedArePlannedForReplacement(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
+		cli := acctest.ApplyInProcesses(t, beingDeleted(t, env))
 		ids := outputIDs(t, cli)
 		deleteOutside(t, env, ids, "1h", "network", "security_group", "load_balancer", "file_storage", "project", "instance")
 
@@ -171,7 +138,7 @@ func TestAccApplyReplacesAnObjectBeingDeleted(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
+		cli := acctest.ApplyInProcesses(t, beingDeleted(t, env))
 		ids := outputIDs(t, cli)
 		deleteOutside(t, env, ids, "12s", "network", "load_balancer", "project", "instance")
 
