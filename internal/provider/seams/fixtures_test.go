@@ -54,6 +54,10 @@ type fixture struct {
 	// holds are the objects of other types that an object of this type holds: by
 	// attribute (a reference attribute), the type it names.
 	holds map[string]holding
+	// deleting is what the plan's warning says of an object of the type that the
+	// cloud is deleting (Unikorn keeps it, deletionTime set, until it is gone): the
+	// summary, with its noun, and what more holds the deletion, if anything.
+	deleting []string
 }
 
 // holding is what an attribute of a holder names.
@@ -99,6 +103,7 @@ func init() {
 	fixtures = map[string]fixture{
 		"unikorn_network": {
 			group:     groupRegion,
+			deleting:  []string{"The network is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteNetwork(ctx, id) },
 			references: map[string]referenceFixture{
@@ -109,6 +114,7 @@ func init() {
 		},
 		"unikorn_security_group": {
 			group:     groupRegion,
+			deleting:  []string{"The security group is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteSecurityGroup(ctx, id) },
 			references: map[string]referenceFixture{
@@ -128,6 +134,7 @@ func init() {
 		},
 		"unikorn_load_balancer": {
 			group:     groupRegion,
+			deleting:  []string{"The load balancer is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteLoadBalancer(ctx, id) },
 			references: map[string]referenceFixture{
@@ -144,6 +151,7 @@ func init() {
 		},
 		"unikorn_file_storage": {
 			group:     groupRegion,
+			deleting:  []string{"The file storage is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteFileStorage(ctx, id) },
 			references: map[string]referenceFixture{
@@ -165,6 +173,7 @@ func init() {
 		},
 		"unikorn_compute_instance": {
 			group:     groupInstances,
+			deleting:  []string{"The instance is being deleted"},
 			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + w.project + "/" + id} },
 			remove:    removeInstance,
 			references: map[string]referenceFixture{
@@ -178,6 +187,7 @@ func init() {
 		},
 		"unikorn_snapshot": {
 			group:     groupInstances,
+			deleting:  []string{"The snapshot image is being deleted"},
 			support:   sourceInstance,
 			importIDs: byID,
 			remove: func(ctx context.Context, w *world, id string) error {
@@ -189,6 +199,7 @@ func init() {
 		},
 		"unikorn_image": {
 			group:     groupRegion,
+			deleting:  []string{"The image is being deleted"},
 			importIDs: byID,
 			remove: func(ctx context.Context, w *world, id string) error {
 				return w.env.Client.DeleteImage(ctx, w.org, w.region, id)
@@ -218,6 +229,7 @@ func init() {
 		},
 		"unikorn_project": {
 			group:     groupIdentity,
+			deleting:  []string{"The project is being deleted", "Identity holds a project's deletion until"},
 			with:      []attribute{{"timeouts", "{\n    delete = \"2m\"\n  }"}},
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteProject(ctx, w.org, id) },

@@ -403,9 +403,28 @@ func splitDiagnostics(output string, warnings bool) []string {
 // (quoted, on its "with" line, or in the text, such as "value for ADDR.attribute"),
 // or "".
 func diagnosticAbout(output, address string) string {
+	return about(diagnostics(output), address)
+}
+
+// warningAbout is the first warning that concerns address, as diagnosticAbout finds
+// an error, or "".
+func warningAbout(output, address string) string {
+	var warnings []string
+
+	for _, d := range splitDiagnostics(output, true) {
+		if strings.HasPrefix(d, "Warning: ") {
+			warnings = append(warnings, d)
+		}
+	}
+
+	return about(warnings, address)
+}
+
+// about is the first of the diagnostics that names address, or "".
+func about(diagnostics []string, address string) string {
 	named := regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(address) + `(\W|$)`)
 
-	for _, d := range diagnostics(output) {
+	for _, d := range diagnostics {
 		if named.MatchString(oneLine(d)) {
 			return d
 		}
