@@ -19,7 +19,10 @@ func TestAccLostCreateAnswersAreAdopted(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 
 	before := recordsOf(t, env)
-	key := acctest.NewAuthorityKey(t)
+
+	given := env.Given(t)
+	given.AuthorityKey = acctest.NewAuthorityKey(t)
+	given.Network = "unikorn_network.lost.id"
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
 		PreConfig: func() {
@@ -27,24 +30,9 @@ func TestAccLostCreateAnswersAreAdopted(t *testing.T) {
 				env.AddFault(t, sandbox.FaultRule{Method: "POST", Route: route, Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter})
 			}
 		},
-		Config: env.ProviderConfig() + `
-resource "unikorn_network" "lost" {
-  name      = "lost"
-  region_id = ` + acctest.Quote(env.RegionID) + `
-  prefix    = "10.80.0.0/24"
-}
-
-resource "unikorn_security_group" "lost" {
-  name       = "lost"
-  network_id = unikorn_network.lost.id
-  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
-}
-
-resource "unikorn_ssh_certificate_authority" "lost" {
-  name       = "lost"
-  public_key = ` + acctest.Quote(key) + `
-}
-`,
+		Config: env.ProviderConfig() + acctest.Block("unikorn_network", "lost", given) +
+			acctest.Block("unikorn_security_group", "lost", given) +
+			acctest.Block("unikorn_ssh_certificate_authority", "lost", given),
 		Check: func(*terraform.State) error {
 			after := recordsOf(t, env)
 			assert.Len(t, after.networks, len(before.networks)+1, "one network, adopted")

@@ -3,8 +3,7 @@ package private_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,68 +13,34 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// beingDeleted is one of each resource whose delete the cloud finishes later, each
-// free to be deleted on its own: region's objects under the environment's provider,
-// the project under the empty organization's administrator.
-func beingDeleted(env *acctest.Environment) string {
-	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
-resource "unikorn_network" "alone" {
-  name      = "alone"
-  region_id = %[1]s
-  prefix    = "10.73.0.0/24"
-}
+// beingDeleted is objects whose delete the cloud finishes later, each free to be
+// deleted on its own, and the network (base) two of them stand on: region's objects
+// under the environment's provider, the project under the empty organization's
+// administrator.
+func beingDeleted(t *testing.T, env *acctest.Environment) string {
+	t.Helper()
 
-resource "unikorn_network" "base" {
-  name      = "base"
-  region_id = %[1]s
-  prefix    = "10.74.0.0/24"
-}
+	given := env.Given(t)
+	onBase := acctest.With("network_id", "unikorn_network.base.id")
 
-resource "unikorn_security_group" "deleting" {
-  name       = "deleting"
-  network_id = unikorn_network.base.id
-  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
-}
-
-resource "unikorn_load_balancer" "deleting" {
-  name       = "deleting"
-  network_id = unikorn_network.base.id
-  listeners = {
-    web = { protocol = "tcp", port = 443 }
-  }
-}
-
-resource "unikorn_file_storage" "deleting" {
-  name             = "deleting"
-  region_id        = %[1]s
-  storage_class_id = %[2]s
-  size_gib         = 3
-}
-
-resource "unikorn_compute_instance" "deleting" {
-  name       = "deleting"
-  network_id = %[3]s
-  flavor_id  = %[4]s
-  image_id   = %[5]s
-}
-
-resource "unikorn_project" "deleting" {
-  provider = unikorn.admin
-  name     = "deleting"
-}
-
+	return env.ProviderConfigWithAdmin() + strings.Join([]string{
+		acctest.Block("unikorn_network", "alone", given),
+		acctest.Block("unikorn_network", "base", given),
+		acctest.Block("unikorn_security_group", "deleting", given, onBase),
+		acctest.Block("unikorn_load_balancer", "deleting", given, onBase),
+		acctest.Block("unikorn_compute_instance", "deleting", given),
+		acctest.Block("unikorn_project", "deleting", given, acctest.Admin),
+	}, "\n") + `
 output "ids" {
   value = {
     network        = unikorn_network.alone.id
     security_group = unikorn_security_group.deleting.id
     load_balancer  = unikorn_load_balancer.deleting.id
-    file_storage   = unikorn_file_storage.deleting.id
     instance       = unikorn_compute_instance.deleting.id
     project        = unikorn_project.deleting.id
   }
 }
-`, acctest.Quote(env.RegionID), acctest.Quote(sandbox.StorageClassStandardID), acctest.Quote(env.NetworkID),
-		acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+`
 }
 
 // outputIDs is the output ids of beingDeleted: each object's ID by its kind.
@@ -110,8 +75,6 @@ func deleteOutside(t *testing.T, env *acctest.Environment, ids map[string]string
 			require.NoError(t, user.DeleteSecurityGroup(ctx, id))
 		case "load_balancer":
 			require.NoError(t, user.DeleteLoadBalancer(ctx, id))
-		case "file_storage":
-			require.NoError(t, user.DeleteFileStorage(ctx, id))
 		case "project":
 			require.NoError(t, env.ClientAs(t, sandbox.AdminToken).DeleteProject(ctx, sandbox.EmptyOrganizationID, id))
 		case "instance":
@@ -130,59 +93,30 @@ func deleteOutside(t *testing.T, env *acctest.Environment, ids map[string]string
 	}
 }
 
-// TestAccObjectsBeingDeletedArePlannedForReplacement deletes, outside Terraform, one of
-// each resource whose delete the cloud finishes later, and holds the deletion (the
-// sandbox's deprovision delay). Each then reads with its deletionTime set and
-// deprovisioning; the plan replaces each with a warning that says it is being
-// deleted, rather than "No changes" for an object that will be gone.
-func TestAccObjectsBeingDeletedArePlannedForReplacement(t *testing.T) {
-	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
-
-		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
-		ids := outputIDs(t, cli)
-		deleteOutside(t, env, ids, "1h", "network", "security_group", "load_balancer", "file_storage", "project", "instance")
-
-		plan := cli.Run("plan", "-input=false")
-
-		for address, noun := range map[string]string{
-			"unikorn_network.alone":             "network",
-			"unikorn_security_group.deleting":   "security group",
-			"unikorn_load_balancer.deleting":    "load balancer",
-			"unikorn_file_storage.deleting":     "file storage",
-			"unikorn_compute_instance.deleting": "instance",
-			"unikorn_project.deleting":          "project",
-		} {
-			assert.Contains(t, plan, "# "+address+" must be replaced", address)
-			assert.Contains(t, plan, "Warning: The "+noun+" is being deleted", address)
-		}
-
-		assert.Regexp(t, regexp.MustCompile(`Identity holds a project's deletion\s+until`), plan)
-		assert.NotContains(t, plan, "No changes")
-		assert.NotContains(t, plan, "unikorn_network.base must be replaced", "only what is being deleted is replaced")
-	})
-}
-
 // TestAccApplyReplacesAnObjectBeingDeleted applies the plan of objects deleted
 // outside Terraform whose deletion the cloud finishes a few seconds later: the apply
 // deletes each again (region and identity accept a repeated delete), waits until it
-// is gone and creates it anew, and the next plan has nothing to do.
+// is gone and creates it anew, and the next plan has nothing to do. Only what is
+// being deleted is replaced: not the network the security group and the load
+// balancer stand on. (That the plan replaces each type's object being deleted, with
+// a warning, is the seams suite's TestAccSeamsDeletingIsNoHealthyObject.)
 func TestAccApplyReplacesAnObjectBeingDeleted(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		cli := acctest.ApplyInProcesses(t, beingDeleted(env))
+		cli := acctest.ApplyInProcesses(t, beingDeleted(t, env))
 		ids := outputIDs(t, cli)
-		deleteOutside(t, env, ids, "12s", "network", "load_balancer", "project", "instance")
+		deleteOutside(t, env, ids, "12s", "network", "security_group", "load_balancer", "project", "instance")
 
 		apply := cli.Run("apply", "-auto-approve", "-input=false")
 		assert.Contains(t, apply, "unikorn_network.alone must be replaced", "planned before the deletion ended")
+		assert.NotContains(t, apply, "unikorn_network.base must be replaced", "only what is being deleted is replaced")
 
 		assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
 
 		replaced := outputIDs(t, cli)
 
-		for _, kind := range []string{"network", "load_balancer", "project", "instance"} {
+		for _, kind := range []string{"network", "security_group", "load_balancer", "project", "instance"} {
 			if kind != "instance" { // an instance's ID derives from its network and name
 				assert.NotEqual(t, ids[kind], replaced[kind], kind)
 			}

@@ -1,7 +1,7 @@
 package private_test
 
 import (
-	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,84 +13,35 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// everyResourceKeepingItsCreationTime is one of each resource that keeps its creation time in private state:
-// region's objects under the environment's provider, identity's under the empty
-// organization's administrator.
-func everyResourceKeepingItsCreationTime(env *acctest.Environment, authorityKey string) string {
-	return env.ProviderConfigWithAdmin() + fmt.Sprintf(`
-resource "unikorn_network" "kept" {
-  name      = "kept"
-  region_id = %[1]s
-  prefix    = "10.71.0.0/24"
+// everyResourceKeepingItsCreationTime is one of each resource that keeps its
+// creation time in private state, each called "kept": region's objects under the
+// environment's provider, identity's under the empty organization's administrator.
+// The network is the one the security group and the load balancer stand on and the
+// file storage attaches to; the group is of every identity object.
+func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment, authorityKey string) string {
+	t.Helper()
 
-  reservations = {
-    prefix_length                   = 25
-    provider_reserved_prefix_length = 28
-  }
-}
+	given := env.Given(t)
+	given.AuthorityKey = authorityKey
+	given.Instance = "unikorn_compute_instance.kept.id"
+	given.Role = `data.unikorn_roles.all.ids["user"]`
+	given.Group = "unikorn_group.kept.id"
 
-resource "unikorn_security_group" "kept" {
-  name       = "kept"
-  network_id = unikorn_network.kept.id
-  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
-}
+	onKept := acctest.With("network_id", "unikorn_network.kept.id")
 
-resource "unikorn_ssh_certificate_authority" "kept" {
-  name       = "kept"
-  public_key = %[2]s
-}
-
-resource "unikorn_load_balancer" "kept" {
-  name       = "kept"
-  network_id = unikorn_network.kept.id
-  listeners = {
-    web = { protocol = "tcp", port = 443 }
-  }
-}
-
-resource "unikorn_file_storage" "kept" {
-  name             = "kept"
-  region_id        = %[1]s
-  storage_class_id = %[3]s
-  size_gib         = 3
-  attachments      = [unikorn_network.kept.id]
-}
-
-resource "unikorn_compute_instance" "kept" {
-  name       = "kept"
-  network_id = %[4]s
-  flavor_id  = %[5]s
-  image_id   = %[6]s
-}
-
-resource "unikorn_snapshot" "kept" {
-  instance_id = unikorn_compute_instance.kept.id
-  name        = "kept"
-}
-
-data "unikorn_roles" "all" {
-  provider = unikorn.admin
-}
-
-resource "unikorn_group" "kept" {
-  provider = unikorn.admin
-  name     = "kept"
-  role_ids = [data.unikorn_roles.all.ids["user"]]
-}
-
-resource "unikorn_project" "kept" {
-  provider  = unikorn.admin
-  name      = "kept"
-  group_ids = [unikorn_group.kept.id]
-}
-
-resource "unikorn_service_account" "kept" {
-  provider  = unikorn.admin
-  name      = "kept"
-  group_ids = [unikorn_group.kept.id]
-}
-`, acctest.Quote(env.RegionID), acctest.Quote(authorityKey), acctest.Quote(sandbox.StorageClassStandardID),
-		acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID))
+	return env.ProviderConfigWithAdmin() + strings.Join([]string{
+		acctest.Block("unikorn_network", "kept", given),
+		acctest.Block("unikorn_security_group", "kept", given, onKept),
+		acctest.Block("unikorn_ssh_certificate_authority", "kept", given),
+		acctest.Block("unikorn_load_balancer", "kept", given, onKept),
+		acctest.Block("unikorn_file_storage", "kept", given, acctest.With("attachments", "[unikorn_network.kept.id]")),
+		acctest.Block("unikorn_compute_instance", "kept", given),
+		acctest.Block("unikorn_snapshot", "kept", given),
+		"data \"unikorn_roles\" \"all\" {\n  provider = unikorn.admin\n}\n",
+		acctest.Block("unikorn_group", "kept", given, acctest.Admin),
+		acctest.Block("unikorn_project", "kept", given, acctest.Admin, acctest.With("group_ids", "[unikorn_group.kept.id]")),
+		acctest.Block("unikorn_service_account", "kept", given, acctest.Admin),
+	}, "\n")
 }
 
 // TestAccDestroyTrustsTheCreationTimeKeptInPrivateState destroys, without a refresh
@@ -104,7 +55,7 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(env, acctest.NewAuthorityKey(t)))
+	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(t, env, acctest.NewAuthorityKey(t)))
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
 	// that has not seen the object yet; and gone as soon as deleted, so that the one
@@ -126,16 +77,8 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 
 	// Then the rest, each a delete and one read that sees it gone, and nothing else.
 	want := map[string]int{}
-	for _, object := range []string{
-		"/api/v2/networks/{networkID}",
-		"/api/v2/securitygroups/{securityGroupID}",
-		"/api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}",
-		"/api/v2/loadbalancers/{loadBalancerID}",
-		"/api/v2/filestorage/{filestorageID}",
-		"/api/v1/organizations/{organizationID}/groups/{groupid}",
-		"/api/v1/organizations/{organizationID}/projects/{projectID}",
-	} {
-		want["DELETE "+object], want["GET "+object] = 1, 1
+	for _, kind := range readByID {
+		want["DELETE "+kind.route], want["GET "+kind.route] = 1, 1
 	}
 
 	// Identity reads a service account only in its organization's list.

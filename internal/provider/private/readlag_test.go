@@ -11,99 +11,59 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
-// readRoutes are the reads by ID of every kind the façade reads through cloud.Object:
-// what a refresh and a data source by ID send.
-var readRoutes = []string{
-	"/api/v2/networks/{networkID}",
-	"/api/v2/securitygroups/{securityGroupID}",
-	"/api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}",
-	"/api/v2/filestorage/{filestorageID}",
-	"/api/v2/loadbalancers/{loadBalancerID}",
-	"/api/v1/organizations/{organizationID}/groups/{groupid}",
-	"/api/v1/organizations/{organizationID}/projects/{projectID}",
+// readByID are the kinds the façade reads by ID through cloud.Object, each with the
+// route of that read (what a refresh and a data source by ID send, and what a delete
+// reads after it), and whether only the organization's administrator makes it.
+var readByID = []struct {
+	typeName, route string
+	admin           bool
+}{
+	{"unikorn_network", "/api/v2/networks/{networkID}", false},
+	{"unikorn_security_group", "/api/v2/securitygroups/{securityGroupID}", false},
+	{"unikorn_ssh_certificate_authority", "/api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", false},
+	{"unikorn_file_storage", "/api/v2/filestorage/{filestorageID}", false},
+	{"unikorn_load_balancer", "/api/v2/loadbalancers/{loadBalancerID}", false},
+	{"unikorn_group", "/api/v1/organizations/{organizationID}/groups/{groupid}", true},
+	{"unikorn_project", "/api/v1/organizations/{organizationID}/projects/{projectID}", true},
 }
 
-func readLagged(env *acctest.Environment, authorityKey string, dataSources bool) string {
-	config := env.ProviderConfigWithAdmin() + fmt.Sprintf(`
-resource "unikorn_network" "lagged" {
-  name      = "lagged"
-  region_id = %[1]s
-  prefix    = "10.75.0.0/24"
-}
+// readLagged is one object of each kind of readByID called "lagged", and with
+// dataSources a data source by ID of each: region's objects under the environment's
+// provider, identity's under the empty organization's administrator.
+func readLagged(t *testing.T, env *acctest.Environment, authorityKey string, dataSources bool) string {
+	t.Helper()
 
-resource "unikorn_security_group" "lagged" {
-  name       = "lagged"
-  network_id = unikorn_network.lagged.id
-  rules      = [{ direction = "ingress", protocol = "tcp", port = 22 }]
-}
+	given := env.Given(t)
+	given.AuthorityKey = authorityKey
+	given.Network = "unikorn_network.lagged.id"
 
-resource "unikorn_ssh_certificate_authority" "lagged" {
-  name       = "lagged"
-  public_key = %[2]s
-}
+	var b strings.Builder
 
-resource "unikorn_file_storage" "lagged" {
-  name             = "lagged"
-  region_id        = %[1]s
-  storage_class_id = %[3]s
-  size_gib         = 3
-}
+	b.WriteString(env.ProviderConfigWithAdmin())
 
-resource "unikorn_load_balancer" "lagged" {
-  name       = "lagged"
-  network_id = unikorn_network.lagged.id
-  listeners = {
-    web = { protocol = "tcp", port = 443 }
-  }
-}
+	for _, kind := range readByID {
+		var with []acctest.Attribute
+		if kind.admin {
+			with = append(with, acctest.Admin)
+		}
 
-resource "unikorn_group" "lagged" {
-  provider = unikorn.admin
-  name     = "lagged"
-  role_ids = []
-}
-
-resource "unikorn_project" "lagged" {
-  provider = unikorn.admin
-  name     = "lagged"
-}
-`, acctest.Quote(env.RegionID), acctest.Quote(authorityKey), acctest.Quote(sandbox.StorageClassStandardID))
-
-	if dataSources {
-		config += `
-data "unikorn_network" "lagged" {
-  id = unikorn_network.lagged.id
-}
-
-data "unikorn_security_group" "lagged" {
-  id = unikorn_security_group.lagged.id
-}
-
-data "unikorn_ssh_certificate_authority" "lagged" {
-  id = unikorn_ssh_certificate_authority.lagged.id
-}
-
-data "unikorn_file_storage" "lagged" {
-  id = unikorn_file_storage.lagged.id
-}
-
-data "unikorn_load_balancer" "lagged" {
-  id = unikorn_load_balancer.lagged.id
-}
-
-data "unikorn_group" "lagged" {
-  provider = unikorn.admin
-  id       = unikorn_group.lagged.id
-}
-
-data "unikorn_project" "lagged" {
-  provider = unikorn.admin
-  id       = unikorn_project.lagged.id
-}
-`
+		b.WriteString("\n" + acctest.Block(kind.typeName, "lagged", given, with...))
 	}
 
-	return config
+	if !dataSources {
+		return b.String()
+	}
+
+	for _, kind := range readByID {
+		provider := ""
+		if kind.admin {
+			provider = "  provider = unikorn.admin\n"
+		}
+
+		fmt.Fprintf(&b, "\ndata %q \"lagged\" {\n%s  id = %s.lagged.id\n}\n", kind.typeName, provider, kind.typeName)
+	}
+
+	return b.String()
 }
 
 // TestAccA404WithinTheReadLagIsNoAnswer has every read by ID of a refresh and of a
@@ -120,13 +80,13 @@ func TestAccA404WithinTheReadLagIsNoAnswer(t *testing.T) {
 	env.SkipUnlessSandbox(t)
 
 	authorityKey := acctest.NewAuthorityKey(t)
-	cli := acctest.ApplyInProcesses(t, readLagged(env, authorityKey, false))
+	cli := acctest.ApplyInProcesses(t, readLagged(t, env, authorityKey, false))
 
 	answer404 := func() {
 		env.ResetStats(t)
 
-		for _, route := range readRoutes {
-			env.AddFault(t, sandbox.FaultRule{Method: "GET", Route: route, Status: 404, Count: 1})
+		for _, kind := range readByID {
+			env.AddFault(t, sandbox.FaultRule{Method: "GET", Route: kind.route, Status: 404, Count: 1})
 		}
 	}
 
@@ -135,8 +95,8 @@ func TestAccA404WithinTheReadLagIsNoAnswer(t *testing.T) {
 		t.Helper()
 
 		routes := env.Stats(t).Routes
-		for _, route := range readRoutes {
-			assert.GreaterOrEqual(t, routes["GET "+route], 2, route)
+		for _, kind := range readByID {
+			assert.GreaterOrEqual(t, routes["GET "+kind.route], 2, kind.route)
 		}
 	}
 
@@ -151,7 +111,7 @@ func TestAccA404WithinTheReadLagIsNoAnswer(t *testing.T) {
 	})
 
 	t.Run("data sources", func(t *testing.T) {
-		cli.WriteConfig(readLagged(env, authorityKey, true))
+		cli.WriteConfig(readLagged(t, env, authorityKey, true))
 		answer404()
 
 		// Without a refresh, only the data sources read.

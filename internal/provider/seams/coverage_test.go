@@ -9,6 +9,8 @@ package seams_test
 import (
 	"slices"
 	"testing"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
 
 // identityValues are the identity attributes the suite can fill for an import by
@@ -27,7 +29,13 @@ func TestSeamsCoverTheSchema(t *testing.T) {
 
 	served := schema(t)
 
+	objects := acctest.ObjectTypes()
+
 	for _, typeName := range served.typeNames() {
+		if !slices.Contains(objects, typeName) {
+			t.Errorf("resource type %s has no object in internal/acctest/objects.go: add how to build one", typeName)
+		}
+
 		f, ok := fixtures[typeName]
 		if !ok {
 			t.Errorf("resource type %s has no fixture in the seams suite (internal/provider/seams/fixtures_test.go): "+
@@ -85,6 +93,12 @@ func TestSeamsCoverTheSchema(t *testing.T) {
 	for typeName := range fixtures {
 		if _, ok := served.resources[typeName]; !ok {
 			t.Errorf("the seams suite has a fixture for %s, a resource type the provider does not serve", typeName)
+		}
+	}
+
+	for _, typeName := range objects {
+		if _, ok := served.resources[typeName]; !ok {
+			t.Errorf("internal/acctest/objects.go builds %s, a resource type the provider does not serve", typeName)
 		}
 	}
 }

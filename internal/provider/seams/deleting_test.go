@@ -17,7 +17,9 @@ import (
 // Terraform's back while the cloud takes an hour to finish deletes: an object whose
 // delete was accepted but is not done (deletionTime set, deprovisioning), where
 // Unikorn has that state, and an object gone at once where it has not. Either way
-// the plan is not "No changes" for it: it creates or replaces it, or fails with an
+// the plan is not "No changes" for it. One being deleted is replaced, with a warning
+// that names it and says, in the fixture's words, that it is being deleted and what
+// holds its deletion; one gone is created anew, replaced, or its plan fails with an
 // error that says it "is being deleted".
 func TestAccSeamsDeletingIsNoHealthyObject(t *testing.T) {
 	t.Parallel()
@@ -63,7 +65,9 @@ func TestAccSeamsDeletingIsNoHealthyObject(t *testing.T) {
 			actions := changes[address]
 			if err != nil {
 				if about := diagnosticAbout(output, address); about != "" {
-					if !strings.Contains(oneLine(about), "is being deleted") {
+					if held[id] {
+						t.Errorf("%s (%s): the plan fails, rather than replace it:\n%s", address, state, about)
+					} else if !strings.Contains(oneLine(about), "is being deleted") {
 						t.Errorf("%s (%s): the plan fails, but not saying it is being deleted:\n%s", address, state, about)
 					}
 
@@ -84,6 +88,14 @@ func TestAccSeamsDeletingIsNoHealthyObject(t *testing.T) {
 				t.Errorf("%s (%s behind Terraform's back): planned %v, want it made anew or an error that it is being deleted",
 					address, state, actions)
 			}
+
+			if held[id] {
+				requireReplacedAsDeleting(t, typeName, address, id, actions, output)
+			}
+		}
+
+		if err == nil && strings.Contains(output, "No changes") {
+			t.Errorf("the plan of objects deleted behind Terraform's back says No changes:\n%s", output)
 		}
 
 		// No destroy: the deletes already under way finish in an hour (a changed
@@ -108,4 +120,30 @@ func targeted(t *testing.T, cli interface {
 	changes := planChanges(t, cli.Run("show", "-json", "tfplan"))
 
 	return changes[address], output, nil
+}
+
+// requireReplacedAsDeleting checks that the plan replaces address, an object of
+// typeName the cloud is deleting (the ID id), and warns that it is being deleted, as
+// the type's fixture words it: its own delete may be asked again and waits until it
+// is gone, and the configuration asks for an object that exists.
+func requireReplacedAsDeleting(t *testing.T, typeName, address, id string, actions []string, output string) {
+	t.Helper()
+
+	if !slices.Equal(actions, []string{"delete", "create"}) && !slices.Equal(actions, []string{"create", "delete"}) {
+		t.Errorf("%s (being deleted): planned %v, want it replaced", address, actions)
+	}
+
+	says := fixtures[typeName].deleting
+	if len(says) == 0 {
+		t.Errorf("%s is being deleted, but the seams suite's fixture says nothing of the plan's warning (deleting)", typeName)
+
+		return
+	}
+
+	warning := oneLine(warningAbout(output, address))
+	for _, phrase := range append(slices.Clone(says), id) {
+		if !strings.Contains(warning, phrase) {
+			t.Errorf("%s (being deleted): the plan's warning about it does not say %q:\n%s", address, phrase, firstLines(warning, output))
+		}
+	}
 }

@@ -3,7 +3,7 @@ package seams_test
 import (
 	"context"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 )
@@ -26,18 +26,20 @@ const (
 
 var groups = []group{groupInstances, groupRegion, groupIdentity}
 
-// attribute is one line of a resource block: a name and an HCL expression.
+// attribute is one line of a resource block: a name and an HCL expression (an
+// acctest.Attribute, which the suite writes shorter).
 type attribute struct{ name, value string }
 
-// fixture is what the suite knows of one resource type: how to build one object of
-// it, how to import it, and where it meets other objects. Every resource type the
-// provider serves has one, or TestSeamsCoverTheSchema fails naming it.
+// fixture is what the suite knows of one resource type beside how to build one
+// object of it (acctest's, from values known at plan where the type allows it): how
+// to import it, and where it meets other objects. Every resource type the provider
+// serves has one, or TestSeamsCoverTheSchema fails naming it.
 type fixture struct {
 	group group
-	// attributes are those of one object of the type called name, from values known
-	// at plan where the type allows it; support adds the objects they refer to.
-	attributes func(w *world, name string) []attribute
-	support    func(w *world) string
+	// with are attributes the suite gives the type's objects beside acctest's;
+	// support adds the objects they refer to.
+	with    []attribute
+	support func(w *world) string
 	// importIDs are the forms `terraform import` takes, for an object of ID id.
 	importIDs func(w *world, id string) []string
 	// references say, for each attribute the schema says names other objects, what
@@ -52,6 +54,10 @@ type fixture struct {
 	// holds are the objects of other types that an object of this type holds: by
 	// attribute (a reference attribute), the type it names.
 	holds map[string]holding
+	// deleting is what the plan's warning says of an object of the type that the
+	// cloud is deleting (Unikorn keeps it, deletionTime set, until it is gone): the
+	// summary, with its noun, and what more holds the deletion, if anything.
+	deleting []string
 }
 
 // holding is what an attribute of a holder names.
@@ -96,15 +102,8 @@ var fixtures map[string]fixture
 func init() {
 	fixtures = map[string]fixture{
 		"unikorn_network": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"region_id", quote(w.region)},
-					{"prefix", quote(w.prefix(name))},
-					{"reservations", "{\n    prefix_length                   = 25\n    provider_reserved_prefix_length = 28\n  }"},
-				}
-			},
+			group:     groupRegion,
+			deleting:  []string{"The network is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteNetwork(ctx, id) },
 			references: map[string]referenceFixture{
@@ -114,14 +113,8 @@ func init() {
 			},
 		},
 		"unikorn_security_group": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"network_id", quote(w.network)},
-					{"rules", `[{ direction = "ingress", protocol = "tcp", port = 22 }]`},
-				}
-			},
+			group:     groupRegion,
+			deleting:  []string{"The security group is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteSecurityGroup(ctx, id) },
 			references: map[string]referenceFixture{
@@ -129,10 +122,7 @@ func init() {
 			},
 		},
 		"unikorn_ssh_certificate_authority": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{{"name", quote(hclName(name))}, {"public_key", quote(w.authorityKey)}}
-			},
+			group:     groupRegion,
 			importIDs: byID,
 			remove: func(ctx context.Context, w *world, id string) error {
 				return w.env.Client.DeleteSSHCertificateAuthority(ctx, id)
@@ -143,14 +133,8 @@ func init() {
 			},
 		},
 		"unikorn_load_balancer": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"network_id", quote(w.network)},
-					{"listeners", "{\n    web = { protocol = \"tcp\", port = 443 }\n  }"},
-				}
-			},
+			group:     groupRegion,
+			deleting:  []string{"The load balancer is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteLoadBalancer(ctx, id) },
 			references: map[string]referenceFixture{
@@ -166,15 +150,8 @@ func init() {
 			}},
 		},
 		"unikorn_file_storage": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"region_id", quote(w.region)},
-					{"storage_class_id", quote(w.storageClass)},
-					{"size_gib", "3"},
-				}
-			},
+			group:     groupRegion,
+			deleting:  []string{"The file storage is being deleted"},
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteFileStorage(ctx, id) },
 			references: map[string]referenceFixture{
@@ -195,15 +172,8 @@ func init() {
 			}},
 		},
 		"unikorn_compute_instance": {
-			group: groupInstances,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"network_id", quote(w.network)},
-					{"flavor_id", quote(w.flavor)},
-					{"image_id", quote(w.image)},
-				}
-			},
+			group:     groupInstances,
+			deleting:  []string{"The instance is being deleted"},
 			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + w.project + "/" + id} },
 			remove:    removeInstance,
 			references: map[string]referenceFixture{
@@ -216,10 +186,8 @@ func init() {
 			holds: map[string]holding{"security_group_ids": {held: "unikorn_security_group", refused: true}},
 		},
 		"unikorn_snapshot": {
-			group: groupInstances,
-			attributes: func(_ *world, name string) []attribute {
-				return []attribute{{"instance_id", "unikorn_compute_instance.seam_source.id"}, {"name", quote(hclName(name))}}
-			},
+			group:     groupInstances,
+			deleting:  []string{"The snapshot image is being deleted"},
 			support:   sourceInstance,
 			importIDs: byID,
 			remove: func(ctx context.Context, w *world, id string) error {
@@ -230,17 +198,8 @@ func init() {
 			},
 		},
 		"unikorn_image": {
-			group: groupRegion,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{
-					{"name", quote(hclName(name))},
-					{"region_id", quote(w.region)},
-					{"uri", quote("https://images.example.com/" + hclName(name) + ".raw")},
-					{"architecture", quote("x86_64")},
-					{"virtualization", quote("virtualized")},
-					{"os", "{\n    kernel  = \"linux\"\n    family  = \"debian\"\n    distro  = \"ubuntu\"\n    version = \"24.04\"\n  }"},
-				}
-			},
+			group:     groupRegion,
+			deleting:  []string{"The image is being deleted"},
 			importIDs: byID,
 			remove: func(ctx context.Context, w *world, id string) error {
 				return w.env.Client.DeleteImage(ctx, w.org, w.region, id)
@@ -251,10 +210,7 @@ func init() {
 			},
 		},
 		"unikorn_group": {
-			group: groupIdentity,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{{"name", quote(hclName(name))}, {"role_ids", fmt.Sprintf("[%s]", quote(w.readerRole))}}
-			},
+			group:     groupIdentity,
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteGroup(ctx, w.org, id) },
 			references: map[string]referenceFixture{
@@ -272,10 +228,9 @@ func init() {
 			holds: map[string]holding{"service_account_ids": {held: "unikorn_service_account"}},
 		},
 		"unikorn_project": {
-			group: groupIdentity,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{{"name", quote(hclName(name))}, {"timeouts", "{\n    delete = \"2m\"\n  }"}}
-			},
+			group:     groupIdentity,
+			deleting:  []string{"The project is being deleted", "Identity holds a project's deletion until"},
+			with:      []attribute{{"timeouts", "{\n    delete = \"2m\"\n  }"}},
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteProject(ctx, w.org, id) },
 			references: map[string]referenceFixture{
@@ -285,10 +240,7 @@ func init() {
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
 		"unikorn_service_account": {
-			group: groupIdentity,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{{"name", quote(hclName(name))}, {"group_ids", fmt.Sprintf("[%s]", quote(w.knownGroup))}}
-			},
+			group:     groupIdentity,
 			importIDs: byOrganizationAndID,
 			remove: func(ctx context.Context, w *world, id string) error {
 				return w.admin.DeleteServiceAccount(ctx, w.org, id)
@@ -300,10 +252,7 @@ func init() {
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
 		},
 		"unikorn_user": {
-			group: groupIdentity,
-			attributes: func(w *world, name string) []attribute {
-				return []attribute{{"subject", quote(hclName(name) + "@example.com")}, {"group_ids", fmt.Sprintf("[%s]", quote(w.knownGroup))}}
-			},
+			group:     groupIdentity,
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteUser(ctx, w.org, id) },
 			references: map[string]referenceFixture{
@@ -356,48 +305,15 @@ func sourceInstance(w *world) string {
 	return block(w, "unikorn_compute_instance", "seam_source", nil)
 }
 
-// block writes a resource block of typeName called name from the fixture's
-// attributes, overridden and extended by with.
+// block writes a resource block of typeName called name from acctest's object of
+// the type and the fixture's attributes, overridden and extended by with.
 func block(w *world, typeName, name string, with []attribute) string {
-	attributes := fixtures[typeName].attributes(w, name)
-
-	for _, override := range with {
-		found := false
-
-		for i := range attributes {
-			if attributes[i].name == override.name {
-				attributes[i].value, found = override.value, true
-			}
-		}
-
-		if !found {
-			attributes = append(attributes, override)
-		}
+	var overrides []acctest.Attribute
+	for _, a := range append(slices.Clone(fixtures[typeName].with), with...) {
+		overrides = append(overrides, acctest.Attribute{Name: a.name, Value: a.value})
 	}
 
-	var b strings.Builder
-
-	fmt.Fprintf(&b, "resource %q %q {\n", typeName, name)
-
-	for _, a := range attributes {
-		if a.name == "lifecycle" {
-			b.WriteString("  lifecycle {\n    create_before_destroy = true\n  }\n")
-
-			continue
-		}
-
-		fmt.Fprintf(&b, "  %s = %s\n", a.name, a.value)
-	}
-
-	b.WriteString("}\n")
-
-	return b.String()
-}
-
-// hclName turns a Terraform resource name into a name Unikorn takes (letters,
-// digits and dashes).
-func hclName(name string) string {
-	return strings.ReplaceAll(name, "_", "-")
+	return acctest.Block(typeName, name, w.given, overrides...)
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }

@@ -72,7 +72,7 @@ func renderRemoval(w *world, cases []removalCase, removed bool) string {
 		} else {
 			with := []attribute{{"timeouts", "{\n    delete = \"" + removalTimeout + "\"\n  }"}}
 			if c.createBeforeDestroy {
-				with = append(with, attribute{"lifecycle", ""})
+				with = append(with, attribute{"lifecycle", "create_before_destroy = true"})
 			}
 
 			b.WriteString(block(w, c.holding.held, heldName, with) + "\n")

@@ -115,6 +115,16 @@ func (s servedSchema) references(typeName string) []reference {
 
 // identityAttributes are the attributes of typeName's resource identity.
 func (s servedSchema) identityAttributes(typeName string) []string {
+	return s.identityAttributesWhere(typeName, func(*tfprotov6.ResourceIdentitySchemaAttribute) bool { return true })
+}
+
+// requiredIdentityAttributes are the attributes of typeName's resource identity that
+// an import by identity must give; the others the provider fills from its own.
+func (s servedSchema) requiredIdentityAttributes(typeName string) []string {
+	return s.identityAttributesWhere(typeName, func(a *tfprotov6.ResourceIdentitySchemaAttribute) bool { return a.RequiredForImport })
+}
+
+func (s servedSchema) identityAttributesWhere(typeName string, keep func(*tfprotov6.ResourceIdentitySchemaAttribute) bool) []string {
 	identity, ok := s.identities[typeName]
 	if !ok {
 		return nil
@@ -122,7 +132,9 @@ func (s servedSchema) identityAttributes(typeName string) []string {
 
 	names := make([]string, 0, len(identity.IdentityAttributes))
 	for _, attribute := range identity.IdentityAttributes {
-		names = append(names, attribute.Name)
+		if keep(attribute) {
+			names = append(names, attribute.Name)
+		}
 	}
 
 	slices.Sort(names)

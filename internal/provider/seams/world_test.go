@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,9 +39,9 @@ type world struct {
 	knownGroup, knownServiceAccount string
 	premade                         []string
 
-	// prefixes are the network prefixes handed out, by resource name.
-	prefixes map[string]string
-	mu       sync.Mutex
+	// given is what the fixtures' objects stand on (acctest.Block): the world's
+	// existing objects, and the instance a snapshot is made of (sourceInstance).
+	given acctest.Given
 }
 
 // forEachGroup runs test for every group, in parallel, each on a sandbox of its own;
@@ -113,6 +111,15 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		w.premade = []string{w.knownGroup, w.knownServiceAccount}
 	}
 
+	w.given = acctest.Given{
+		Region: quote(w.region), StorageClass: quote(w.storageClass), Network: quote(w.network),
+		Flavor: quote(w.flavor), Image: quote(w.image), Instance: "unikorn_compute_instance.seam_source.id",
+		AuthorityKey: w.authorityKey, Role: quote(w.readerRole), Prefix: acctest.Prefixes(),
+	}
+	if w.knownGroup != "" {
+		w.given.Group = quote(w.knownGroup)
+	}
+
 	return w
 }
 
@@ -148,23 +155,6 @@ func makeRoom(t *testing.T, env *acctest.Environment) {
 
 		return false
 	}, 30*time.Second, 20*time.Millisecond, "the quota of networks frees up")
-}
-
-// prefix is the network prefix of the network called name, which no other network
-// of the world has.
-func (w *world) prefix(name string) string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-
-	if w.prefixes == nil {
-		w.prefixes = map[string]string{}
-	}
-
-	if _, ok := w.prefixes[name]; !ok {
-		w.prefixes[name] = fmt.Sprintf("10.%d.0.0/24", 100+len(w.prefixes))
-	}
-
-	return w.prefixes[name]
 }
 
 // fixtureSupport is what the fixtures of the world's group need beside them (a
@@ -413,9 +403,28 @@ func splitDiagnostics(output string, warnings bool) []string {
 // (quoted, on its "with" line, or in the text, such as "value for ADDR.attribute"),
 // or "".
 func diagnosticAbout(output, address string) string {
+	return about(diagnostics(output), address)
+}
+
+// warningAbout is the first warning that concerns address, as diagnosticAbout finds
+// an error, or "".
+func warningAbout(output, address string) string {
+	var warnings []string
+
+	for _, d := range splitDiagnostics(output, true) {
+		if strings.HasPrefix(d, "Warning: ") {
+			warnings = append(warnings, d)
+		}
+	}
+
+	return about(warnings, address)
+}
+
+// about is the first of the diagnostics that names address, or "".
+func about(diagnostics []string, address string) string {
 	named := regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(address) + `(\W|$)`)
 
-	for _, d := range diagnostics(output) {
+	for _, d := range diagnostics {
 		if named.MatchString(oneLine(d)) {
 			return d
 		}
