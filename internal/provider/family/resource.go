@@ -180,7 +180,7 @@ type Model interface {
 
 // Resource answers, for a type whose objects are T and whose state is M, all that is
 // the same for every such type: Base, and Read, Delete and ModifyPlan. A family's
-// resource embeds it and adds Schema, Create and Update, which end with Finish.
+// resource embeds it and adds Schema, Create and Update, each one call of Write.
 type Resource[T any, M Model] struct {
 	Base
 
@@ -321,7 +321,7 @@ func (r *Resource[T, M]) Save(ctx context.Context, m M, object *T, to Saved) {
 }
 
 // Write is a whole create or update, as to says which: Begin, with the plan into m;
-// then send, which makes the request of m and sends it; then Finish with its answer.
+// then send, which makes the request of m and sends it; then finish with its answer.
 // send returns no object and no error when m makes no request, its diagnostics
 // saying why.
 func (r *Resource[T, M]) Write(ctx context.Context, plan tfsdk.Plan, m M, to Saved,
@@ -335,12 +335,12 @@ func (r *Resource[T, M]) Write(ctx context.Context, plan tfsdk.Plan, m M, to Sav
 	}
 
 	object, err := send(ctx, to.Diags)
-	r.Finish(ctx, m, object, err, to)
+	r.finish(ctx, m, object, err, to)
 }
 
-// Finish ends a create or an update: whatever the wait says, an object that exists is
+// finish ends a create or an update: whatever the wait says, an object that exists is
 // saved, so that Terraform keeps track of it, and a failure is reported.
-func (r *Resource[T, M]) Finish(ctx context.Context, m M, object *T, err error, to Saved) {
+func (r *Resource[T, M]) finish(ctx context.Context, m M, object *T, err error, to Saved) {
 	if object != nil {
 		r.Save(ctx, m, object, to)
 	}
