@@ -308,7 +308,7 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			if settled.IsZero() {
 				settled = sent
 				if !created.IsZero() {
-					settled = s.SeenSettled(created)
+					settled = s.SeenSettled(Creation{Time: created})
 				}
 			}
 

@@ -35,26 +35,47 @@ func (s *Session) UnseenSettled() time.Time {
 // cloud's clock may differ from ours by a little.
 const CreationMargin = 2 * time.Second
 
+// Creation is what is known of when an object came to be, to tell a definite 404 for
+// it from one a cache may still give (SeenSettled). Either may be zero, unknown.
+type Creation struct {
+	// Time is the cloud's creationTime: whole seconds, on the cloud's clock.
+	Time time.Time
+	// Answered is when this provider saw the answer to its create, on the clock of the
+	// machine that sent it: the object existed by then, whatever the cloud's clock
+	// says. It is the nearer bound of the two for anything the provider made: it
+	// needs no margin for whole seconds or for another clock.
+	Answered time.Time
+}
+
 // SeenSettled is when a 404 for an object this process has read (and then deleted),
-// created at created, becomes definite. Caches hide only what was created within the
-// read lag: a deleted object goes on showing its last version until the cache sees it
-// go (a Kubernetes informer's lag, as internal/sandbox/lag.go models it). So a 404 for
-// an object that a read has shown, and whose creation lies more than the read lag in
-// the past, can only mean it is gone; for a younger one, the 404 is believed once its
-// creation is that old, or the read lag has passed from now, whichever comes first.
-// The read alone would suffice with one cache, but a cloud with several replicas may
-// serve the next read from a cache that has not yet seen the creation.
-func (s *Session) SeenSettled(created time.Time) time.Time {
+// created as created says, becomes definite. Caches hide only what was created within
+// the read lag: a deleted object goes on showing its last version until the cache
+// sees it go (a Kubernetes informer's lag, as internal/sandbox/lag.go models it). So
+// a 404 for an object that a read has shown, and that existed more than the read lag
+// ago, can only mean it is gone; for a younger one, the 404 is believed once it is
+// that old, or the read lag has passed from now, whichever comes first. The read
+// alone would suffice with one cache, but a cloud with several replicas may serve the
+// next read from a cache that has not yet seen the creation.
+func (s *Session) SeenSettled(created Creation) time.Time {
 	settled := s.UnseenSettled()
-	if created.IsZero() {
-		return settled
+
+	if !created.Time.IsZero() {
+		settled = earliest(settled, created.Time.Add(s.readLag+CreationMargin))
 	}
 
-	if byCreation := created.Add(s.readLag + CreationMargin); byCreation.Before(settled) {
-		return byCreation
+	if !created.Answered.IsZero() {
+		settled = earliest(settled, created.Answered.Add(s.readLag))
 	}
 
 	return settled
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+
+	return a
 }
 
 // PastReadLagUntil runs read again while it answers 404, until a read that began at

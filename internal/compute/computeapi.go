@@ -116,7 +116,10 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 
 	switch {
 	case err == nil:
-		return instanceFromCompute(created), nil
+		instance := instanceFromCompute(created)
+		instance.CreateAnswered = time.Now()
+
+		return instance, nil
 	case unikorn.IsConflict(err):
 		return nil, &NameTakenError{
 			Name: spec.Name, NetworkID: ref.NetworkID, InstanceID: id,
@@ -339,7 +342,7 @@ func (c *ComputeInstances) Delete(ctx context.Context, last *Instance, _ Handle)
 	case err == nil:
 	case !unikorn.IsNotFound(err):
 		return fmt.Errorf("deleting the instance: %w", err)
-	case instance == last && cloud.Unsettled(sent, c.service.SeenSettled(instance.CreationTime)):
+	case instance == last && cloud.Unsettled(sent, c.service.SeenSettled(instance.creation())):
 		// Too young for its 404 to be believed: read it first, as if nothing were known.
 		return c.Delete(ctx, Seen(instance.Ref(), "", time.Time{}), "")
 	default:

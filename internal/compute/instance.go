@@ -94,6 +94,11 @@ type Instance struct {
 	ProvisioningStatus string
 	HealthStatus       string
 	CreationTime       time.Time
+	// CreateAnswered is when this provider saw the answer to the create that made the
+	// instance, on its machine's clock (cloud.Creation): zero unless Create answered
+	// it, or the caller kept it from then. It lets a destroy right after an apply
+	// believe a 404 without the margin the cloud's whole-second creation time needs.
+	CreateAnswered time.Time
 
 	// revision is the region back end's mark of the last update that reached the
 	// server (see RevisionTag).
@@ -139,6 +144,11 @@ func Seen(ref Ref, flavorID string, creationTime time.Time) *Instance {
 		CreationTime: creationTime,
 		Spec:         Spec{NetworkID: ref.NetworkID, FlavorID: flavorID},
 	}
+}
+
+// creation is what is known of when the instance came to be.
+func (i *Instance) creation() cloud.Creation {
+	return cloud.Creation{Time: i.CreationTime, Answered: i.CreateAnswered}
 }
 
 // Ref returns the fully scoped reference of an instance.

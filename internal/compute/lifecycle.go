@@ -84,7 +84,10 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 		},
 	})
 	if err == nil {
-		return instanceFromServer(server), nil
+		instance := instanceFromServer(server)
+		instance.CreateAnswered = time.Now()
+
+		return instance, nil
 	}
 
 	ref := Ref{ID: id, OrganizationID: organizationID, ProjectID: projectID, RegionID: network.Status.RegionID, NetworkID: network.Metadata.ID}
@@ -549,6 +552,12 @@ func (s *Service) moveAllocation(ctx context.Context, current *Instance, spec Sp
 // A server that will not go away keeps its allocation. An instance whose server is
 // already gone is deleted; its allocation is released when ref names it.
 func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string) error {
+	return s.delete(ctx, ref, knownAllocationID, time.Time{})
+}
+
+// delete is Delete, for an instance whose create this provider saw answered at
+// answered (Instance.CreateAnswered), when it is not zero.
+func (s *Service) delete(ctx context.Context, ref Ref, knownAllocationID string, answered time.Time) error {
 	ctx = unikorn.Concerning(ctx, ref.ID)
 
 	instance, err := s.Get(ctx, ref)
@@ -563,6 +572,8 @@ func (s *Service) Delete(ctx context.Context, ref Ref, knownAllocationID string)
 	case err != nil:
 		return err
 	}
+
+	instance.CreateAnswered = answered
 
 	// Sent even when Terraform is interrupted, as every write is (see Create).
 	if err := s.client.DeleteServer(context.WithoutCancel(ctx), instance.ServerID); err != nil && !unikorn.IsNotFound(err) {
@@ -631,7 +642,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 		}
 
 		if found == nil {
-			found, err = confirmGone(ctx, instance.Ref(), s.SeenSettled(instance.CreationTime), answered)
+			found, err = confirmGone(ctx, instance.Ref(), s.SeenSettled(instance.creation()), answered)
 
 			switch {
 			case errors.Is(err, ErrNotFound):

@@ -100,7 +100,7 @@ func (r *RegionInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Inst
 // allocation, which cannot be found once the server that names it is gone. The server
 // is found again by its tag, as only a read can say which server is the instance's.
 func (r *RegionInstances) Delete(ctx context.Context, last *Instance, handle Handle) error {
-	return serviceRights(r.service.Delete(ctx, last.Ref(), string(handle)))
+	return serviceRights(r.service.delete(ctx, last.Ref(), string(handle), last.CreateAnswered))
 }
 
 // List implements Instances.

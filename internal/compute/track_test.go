@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
@@ -349,6 +350,57 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 	assert.Equal(t, 1, notFound.count(), "one 404 is definite for an instance older than the read lag")
 	assert.Empty(t, e.servers(t))
 	assert.Empty(t, e.allocationsFor(old.ID))
+}
+
+// The moment this provider saw its create answered bounds the instance's creation on
+// its own clock, with none of the margin the cloud's whole-second creationTime needs:
+// a destroy right after the apply, past the read lag from that moment but within the
+// margin, believes the first 404 on either back end. Without it, the 404 is read
+// again until the creationTime and its margin are past.
+func TestADeleteBelievesA404ByWhenTheCreateWasAnswered(t *testing.T) {
+	t.Parallel()
+
+	const readLag = time.Second
+
+	e := newEnv(t)
+
+	for _, backEnd := range []struct {
+		name      string
+		path      string
+		instances func(http.RoundTripper) compute.Instances
+	}{
+		{"region", "", func(transport http.RoundTripper) compute.Instances {
+			return compute.NewRegionInstances(compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), readLag)))
+		}},
+		{"compute", sandbox.ComputePrefix + "/api/v2/instances/", func(transport http.RoundTripper) compute.Instances {
+			return compute.NewComputeInstances(compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, transport), readLag)))
+		}},
+	} {
+		t.Run(backEnd.name, func(t *testing.T) {
+			notFound := &notFoundReads{next: http.DefaultTransport, path: backEnd.path}
+			instances := backEnd.instances(notFound)
+
+			before := time.Now()
+			created, err := instances.Create(t.Context(), standardSpec("answered-"+backEnd.name))
+			require.NoError(t, err)
+			assert.WithinRange(t, created.CreateAnswered, before, time.Now(), "the create's answer is timed")
+
+			ready, err := instances.WaitReady(t.Context(), created)
+			require.NoError(t, err)
+
+			// As state keeps it (private state keeps the answer's time), past the read
+			// lag from the answer, within the margin from the creationTime.
+			time.Sleep(time.Until(created.CreateAnswered.Add(readLag + 50*time.Millisecond)))
+			require.True(t, time.Now().Before(ready.CreationTime.Add(readLag+cloud.CreationMargin)), "still young by its creationTime")
+
+			last := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
+			last.CreateAnswered = created.CreateAnswered
+
+			require.NoError(t, instances.Delete(t.Context(), last, ready.Handle))
+			assert.Equal(t, 1, notFound.count(), "the first 404 is believed")
+			assert.Empty(t, e.servers(t))
+		})
+	}
 }
 
 // A deletion waited for alone reads its server by ID, as the confirmation of a miss

@@ -221,8 +221,10 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	defer cancel()
 
 	handle := privateHandle(ctx, req.Private, &resp.Diagnostics)
+	last := state.seen()
+	last.CreateAnswered = private.CreateAnswered(ctx, req.Private, &resp.Diagnostics)
 
-	if err := r.Provider.Instances.Delete(ctx, state.seen(), handle); err != nil {
+	if err := r.Provider.Instances.Delete(ctx, last, handle); err != nil {
 		resp.Diagnostics.Append(r.Failed("delete", err)...)
 	}
 }
@@ -257,6 +259,7 @@ func (r *Resource) save(ctx context.Context, m *model, instance *compute.Instanc
 	}
 
 	private.KeepDeleting(ctx, privateState, instance.Deleting(), diags)
+	private.KeepCreateAnswered(ctx, privateState, instance.CreateAnswered, diags)
 
 	if instance.Handle != "" {
 		value, _ := json.Marshal(instance.Handle) //nolint:errchkjson // a string always marshals

@@ -52,3 +52,23 @@ func TestNoCreationTimeKeptIsZero(t *testing.T) {
 	assert.Empty(t, state, "an unknown time is not kept")
 	assert.False(t, diags.HasError())
 }
+
+// The moment the create was answered is kept beside the creation time, to the
+// nanosecond: a destroy right after the apply settles a 404 by it (cloud.Creation).
+func TestTheCreatesAnswerKeptIsReadBesideTheCreationTime(t *testing.T) {
+	t.Parallel()
+
+	var diags diag.Diagnostics
+
+	created := time.Date(2026, 11, 24, 11, 19, 17, 0, time.UTC)
+	answered := created.Add(412_345_678 * time.Nanosecond)
+	state := keys{}
+	private.KeepCreationTime(t.Context(), state, created, &diags)
+	private.KeepCreateAnswered(t.Context(), state, answered, &diags)
+
+	assert.True(t, answered.Equal(private.CreateAnswered(t.Context(), state, &diags)))
+	assert.True(t, created.Equal(private.CreationTime(t.Context(), state, &diags)))
+	assert.True(t, private.CreateAnswered(t.Context(), keys{"creation_time": state["creation_time"]}, &diags).IsZero(),
+		"an object the provider did not create, or state kept before, knows none")
+	assert.False(t, diags.HasError())
+}
