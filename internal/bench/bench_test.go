@@ -423,7 +423,7 @@ func pacedFloor(r *Report, workload string, above time.Duration) *Walk {
 	walk := &Walk{Name: FloorPaced, Instances: 100}
 
 	for _, phase := range phases(workload, 100, r.Options.Parallelism) {
-		walk.Phases = append(walk.Phases, Phase{Name: phase.name, Wall: r.Bound(pacedFloorBasis(workload), phase.name, 100) + above})
+		walk.Phases = append(walk.Phases, Phase{Name: phase.name, Wall: r.Bound(pacedFloorBasis(workload, ""), phase.name, 100) + above})
 	}
 
 	return walk
@@ -435,7 +435,7 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 	t.Parallel()
 
 	r := report(0, nil, 0, nil, Phase{})
-	pacing := floorPacing(r.Options)
+	pacing := floorPacing(r.Options, "")
 	instances := pacing[instance.TypeName]
 	// Every read lasts a round trip.
 	roundTrip := r.Options.Latency
@@ -462,7 +462,7 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 		return first + second + change(pacing[loadbalancing.TypeName])
 	}
 	// The bounds count the refresh's round trips of the instances, a wave at a time.
-	basis := pacedFloorBasis(WorkloadRealistic)
+	basis := pacedFloorBasis(WorkloadRealistic, "")
 	refresh := r.Bound(basis, PhaseRefresh, 100)
 
 	assert.Equal(t, r.Bound(basis, PhaseApply, 100),
@@ -472,9 +472,38 @@ func TestThePacedFloorWaitsWhatTheBoundsCount(t *testing.T) {
 		refresh+inWaves(instances.Delete)+stages(func(p floor.Pace) time.Duration { return p.Delete }))
 
 	// The bare configuration is its instances alone.
-	bare := pacedFloorBasis(WorkloadBare)
+	bare := pacedFloorBasis(WorkloadBare, "")
 	assert.Equal(t, r.Bound(bare, PhaseApply, 100), inWaves(instances.Create))
 	assert.Equal(t, r.Bound(bare, PhaseDestroy, 100), refresh+inWaves(instances.Delete))
+}
+
+// Walked beside region, the paced floor waits what region's bounds count for an
+// instance: the quota's charge or release is a round trip any provider on that path
+// must make, and compute's bounds leave it out; everything else waits as beside
+// compute. Its walk's rows are set beside region's bounds.
+func TestThePacedFloorBesideRegionWaitsWhatRegionsBoundsCount(t *testing.T) {
+	t.Parallel()
+
+	r := report(0, nil, 0, nil, Phase{})
+	alone, region := floorPacing(r.Options, ""), floorPacing(r.Options, BackendRegion)
+
+	assert.Equal(t, alone[instance.TypeName].Create+r.Options.Latency, region[instance.TypeName].Create)
+	assert.Equal(t, alone[instance.TypeName].Delete+r.Options.Latency, region[instance.TypeName].Delete)
+	assert.Equal(t, alone[instance.TypeName].Update, region[instance.TypeName].Update, "a tag change charges nothing")
+	assert.Equal(t, alone[instance.TypeName].Read, region[instance.TypeName].Read)
+
+	for typeName, pace := range alone {
+		if typeName != instance.TypeName {
+			assert.Equal(t, pace, region[typeName], typeName)
+		}
+	}
+
+	assert.Equal(t, r.Bound(Config{Workload: WorkloadBare, Backend: BackendRegion}, PhaseDestroy, 1),
+		r.Bound(pacedFloorBasis(WorkloadBare, BackendRegion), PhaseDestroy, 1))
+
+	key := PacedFloorKey{Workload: WorkloadBare, Instances: 1, Beside: BackendRegion}
+	destroy := Phase{Name: PhaseDestroy, Wall: r.Bound(Config{Workload: WorkloadBare, Backend: BackendRegion}, PhaseDestroy, 1) + time.Second}
+	assert.Equal(t, time.Second, r.aboveBound(key, &destroy), "measured against region's bound")
 }
 
 // The paced floor walks each configuration at every count of 1, 10 and 100 the run
@@ -513,7 +542,7 @@ func TestThePacedFloorPacesEveryTypeItsConfigurationMakes(t *testing.T) {
 	}
 
 	paced := map[string]bool{}
-	for typeName := range floorPacing(report(0, nil, 0, nil, Phase{}).Options) {
+	for typeName := range floorPacing(report(0, nil, 0, nil, Phase{}).Options, "") {
 		paced[typeName] = true
 	}
 
@@ -783,8 +812,9 @@ func TestSmallConfigurationsAreHeldToThePacedFloorWalkedTheSameWay(t *testing.T)
 	assert.Contains(t, markdown, "| 20 | `region` | apply again | 5.00 s |  |  |", "the paced floor's peer walk, held to no bound")
 	assert.Contains(t, markdown, "and its security group created in 2.075s and deleted in 550ms: what the bounds")
 	assert.Contains(t, markdown, "### The paced floor provider, bare\n\nThe bare configuration of 1, 10 and 100 instances")
-	assert.Contains(t, markdown, "| 1 | `region` | apply | 3.00 s | 2.05 s | 0.95 s |")
-	assert.Contains(t, markdown, "| 10 | `region` | destroy | 5.00 s | 0.57 s | 4.42 s |")
+	assert.Contains(t, markdown, "| 1 | `region` | apply | 3.00 s | 2.08 s | 0.93 s |", "beside region, region's bounds")
+	assert.Contains(t, markdown, "| 10 | `region` | destroy | 5.00 s | 0.60 s | 4.40 s |")
+	assert.Contains(t, markdown, "each delete 550ms (walked beside `region`, 2.075s and 575ms: its bounds count the quota's charge and release as well)")
 	assert.Contains(t, markdown, "| 100 | — | apply | 21.00 s | 20.50 s | 0.50 s |")
 
 	for _, target := range smallRun(1.16).smallTargets() {

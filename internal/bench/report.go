@@ -678,13 +678,13 @@ func (r *Report) AbovePacedFloor(workload string, n int, phase string) time.Dura
 		return 0
 	}
 
-	return r.aboveBound(workload, n, walk.Phase(phase))
+	return r.aboveBound(PacedFloorKey{Workload: workload, Instances: n}, walk.Phase(phase))
 }
 
-// aboveBound is how much longer than its bound a phase of the paced floor's walk of n
-// instances of workload took.
-func (r *Report) aboveBound(workload string, n int, phase *Phase) time.Duration {
-	return max(0, phase.Wall-r.Bound(pacedFloorBasis(workload), phase.Name, n))
+// aboveBound is how much longer than its bound a phase of the paced floor's walk key
+// took.
+func (r *Report) aboveBound(key PacedFloorKey, phase *Phase) time.Duration {
+	return max(0, phase.Wall-r.Bound(pacedFloorBasis(key.Workload, key.Beside), phase.Name, key.Instances))
 }
 
 // withinPacedFloor is the target workload's wall times are held to beside their
@@ -1331,7 +1331,7 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		}
 	}
 
-	pacing := floorPacing(r.Options)
+	pacing := floorPacing(r.Options, "")
 	instancePace, storage := pacing[instance.TypeName], pacing[storage.TypeName]
 	fmt.Fprintf(b, "\n### The %s, %s\n\n", FloorPaced, workload)
 	update := ""
@@ -1339,10 +1339,17 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		update = fmt.Sprintf(", each update %s", instancePace.Update)
 	}
 
+	besideRegion := ""
+	if slices.ContainsFunc(walks, func(key PacedFloorKey) bool { return key.Beside == BackendRegion }) {
+		regionPace := floorPacing(r.Options, BackendRegion)[instance.TypeName]
+		besideRegion = fmt.Sprintf(" (walked beside `region`, %s and %s: its bounds count the quota's charge and release as well)",
+			regionPace.Create, regionPace.Delete)
+	}
+
 	fmt.Fprintf(b, "The %s configuration of %s instances, every phase run as the provider's, on the %s: "+
 		"the floor provider (internal/bench/floor), which serves every resource type with its real schema and sends no request, "+
-		"with each instance's create lasting %s%s and each delete %s",
-		workload, listed(counts), FloorPaced, instancePace.Create, update, instancePace.Delete)
+		"with each instance's create lasting %s%s and each delete %s%s",
+		workload, listed(counts), FloorPaced, instancePace.Create, update, instancePace.Delete, besideRegion)
 
 	authority := ""
 	if workload == WorkloadRealistic {
@@ -1363,7 +1370,7 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 		held = fmt.Sprintf("It has no bound of its own: the peer wall times are each held to %s× the floor's own wall time.", factor(smallFloorFactor))
 	}
 
-	fmt.Fprintf(b, ": what the bounds of `compute` count for each%s; each read lasts %s, a round trip. "+
+	fmt.Fprintf(b, ": what the bounds of the back end it is walked beside count for each (`compute`'s on its own)%s; each read lasts %s, a round trip. "+
 		"What it takes above its bound is Terraform's, the plugin protocol's and the framework's own time with these "+
 		"schemas and this configuration. %s At a small count it is walked beside each back end, a life of the floor's "+
 		"between two of the provider's, the two taking turns to go first, so that both meet the machine as it is in the "+
@@ -1379,8 +1386,8 @@ func (r *Report) writePacedFloor(b *strings.Builder, workload string) {
 
 		for _, phase := range r.PacedFloors[key].Phases {
 			bound, above := "", ""
-			if held := r.Bound(pacedFloorBasis(workload), phase.Name, key.Instances); held > 0 {
-				bound, above = seconds(held), seconds(r.aboveBound(workload, key.Instances, &phase))
+			if held := r.Bound(pacedFloorBasis(workload, key.Beside), phase.Name, key.Instances); held > 0 {
+				bound, above = seconds(held), seconds(r.aboveBound(key, &phase))
 			}
 
 			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %.2f s + %.2f s |\n", key.Instances, beside,

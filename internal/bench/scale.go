@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -86,14 +87,18 @@ func (o *Options) pacedFloorCounts(workload string) []int {
 	})
 }
 
-// pacedFloorBasis is the configuration whose bounds pace the paced floor and judge
-// it: workload on compute, whose instances' changes need the fewest round trips.
-func pacedFloorBasis(workload string) Config {
-	return Config{Workload: workload, Backend: BackendCompute}
+// pacedFloorBasis is the configuration whose bounds pace the paced floor walked beside
+// a back end, and judge it: workload on that back end, so that the floor waits what
+// that back end's cloud makes any provider wait (on region, the quota's charge and
+// release as well: minimalRoundTrips); walked on its own (beside empty), workload on
+// compute, whose instances' changes need the fewest round trips.
+func pacedFloorBasis(workload, beside string) Config {
+	return Config{Workload: workload, Backend: cmp.Or(beside, BackendCompute)}
 }
 
-// floorPacing is how long the paced floor's changes last: each what the bound of
-// pacedFloorBasis(WorkloadRealistic) counts for it (see Bound; the bare bounds count
+// floorPacing is how long the paced floor's changes last, walked beside a back end (or
+// on its own: empty): each what the bound of pacedFloorBasis(WorkloadRealistic,
+// beside) counts for it (see Bound; the bare bounds count
 // the same for an instance), so that the floor waits as long as the
 // bounds say the cloud makes a provider wait for a change. The instances' waves take
 // their part of the bound each; the other things make its stages, the storage's
@@ -104,10 +109,10 @@ func pacedFloorBasis(workload string) Config {
 // storage, then the instances, then the load balancer, four round trips one after
 // another), which no provider can shorten, and which the floor left out of its time
 // when its reads were instant (a tenth of a small destroy).
-func floorPacing(options Options) floor.Pacing {
+func floorPacing(options Options, beside string) floor.Pacing {
 	r := &Report{Options: options}
 	wave := options.Parallelism
-	instances := pacedFloorBasis(WorkloadBare)
+	instances := pacedFloorBasis(WorkloadBare, beside)
 	refresh := r.Bound(instances, PhaseRefresh, wave)
 
 	var stage floor.Pace
@@ -196,7 +201,7 @@ func pacedFloorTerraform(options Options, workload string, count int, beside str
 		return nil, err
 	}
 
-	environ := terraformEnviron(floorConfigPath, floorPacing(options).Environ()...)
+	environ := terraformEnviron(floorConfigPath, floorPacing(options, beside).Environ()...)
 
 	return &terraform{binary: options.Terraform, dir: dir, environ: environ}, nil
 }
