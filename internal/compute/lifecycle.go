@@ -617,6 +617,17 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	// before the delete, in error perhaps: only a later read's error is the delete's.
 	settled := s.UnseenSettled()
 
+	// The confirmation of the instance's 404 needs a read of its network begun within
+	// the read lag (confirmGoneBy). Begun now, beside the deletion, that read is at
+	// hand when the 404 comes, rather than a round trip after it; a deletion that
+	// outlasts the read lag reads the network again.
+	if network := instance.Spec.NetworkID; network != "" {
+		var ahead sync.WaitGroup
+
+		ahead.Go(func() { _, _ = s.catalogue.network(ctx, network, time.Now().Add(-s.ReadLag())) })
+		defer ahead.Wait()
+	}
+
 	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, expectDone bool) (bool, error) {
 		// Both reads below are sent after this moment (a shared list is one sent after
 		// its readers joined).

@@ -422,6 +422,72 @@ func TestARegionDeletionWaitedForAloneReadsItsServerByID(t *testing.T) {
 	assert.Empty(t, e.allocationsFor(instance.ID))
 }
 
+// A deletion's wait reads the instance's network as it begins, beside the deletion:
+// the confirmation of the 404 needs a read of it begun within the read lag, and finds
+// that read made, rather than making it a round trip after the 404. The one read
+// serves the confirmation.
+func TestADeletionReadsItsNetworkBesideItsWait(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	// A process of its own, which has read nothing of the network yet.
+	timed := &timedRequests{next: http.DefaultTransport}
+	service := compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, timed), time.Second))
+	require.NoError(t, service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+
+	network := timed.matching(http.MethodGet, "/api/v2/networks/", http.StatusOK)
+	gone := timed.matching(http.MethodGet, "/api/v2/servers/", http.StatusNotFound)
+	require.Len(t, network, 1, "one read of the network")
+	require.NotEmpty(t, gone)
+	assert.True(t, network[0].sent.Before(gone[0].answered), "the network was read before the 404 came, not after it")
+	assert.Empty(t, e.servers(t))
+}
+
+// timedRequests records when each request was sent and answered.
+type timedRequests struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	log  []timedRequest
+}
+
+type timedRequest struct {
+	method, path   string
+	status         int
+	sent, answered time.Time
+}
+
+func (c *timedRequests) RoundTrip(r *http.Request) (*http.Response, error) {
+	sent := time.Now()
+
+	response, err := c.next.RoundTrip(r)
+	if err == nil {
+		c.mu.Lock()
+		c.log = append(c.log, timedRequest{r.Method, r.URL.Path, response.StatusCode, sent, time.Now()})
+		c.mu.Unlock()
+	}
+
+	return response, err
+}
+
+// matching are the requests of method under path answered with status, in the order
+// they were answered.
+func (c *timedRequests) matching(method, path string, status int) []timedRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	var found []timedRequest
+
+	for _, request := range c.log {
+		if request.method == method && strings.HasPrefix(request.path, path) && request.status == status {
+			found = append(found, request)
+		}
+	}
+
+	return found
+}
+
 // notFoundReads counts the direct reads under path (region's servers unless set) that
 // are answered 404.
 type notFoundReads struct {
