@@ -40,11 +40,25 @@ const CreationMargin = 2 * time.Second
 type Creation struct {
 	// Time is the cloud's creationTime: whole seconds, on the cloud's clock.
 	Time time.Time
-	// Answered is when this provider saw the answer to its create, on the clock of the
-	// machine that sent it: the object existed by then, whatever the cloud's clock
-	// says. It is the nearer bound of the two for anything the provider made: it
-	// needs no margin for whole seconds or for another clock.
+	// Answered is when this provider saw the answer to its create, on this process's
+	// clock: the object existed by then, whatever the cloud's clock says. For anything
+	// the provider made it is the nearer bound of the two, needing no margin for
+	// whole seconds or for the cloud's clock; whoever carries it from the process that
+	// made the object must carry it by a clock that no one sets (private state keeps
+	// it by the machine's time since boot, and forgets it on another machine or boot).
 	Answered time.Time
+}
+
+// answered is Answered when it can be the creation of the object whose creationTime
+// is Time: the answer cannot precede the creation by more than the margin covers.
+// An object of the same ID made since (IDs derive from names) is younger than the
+// answer, and must be settled by its own creationTime.
+func (c Creation) answered() time.Time {
+	if c.Time.IsZero() || !c.Time.After(c.Answered.Add(CreationMargin)) {
+		return c.Answered
+	}
+
+	return time.Time{}
 }
 
 // SeenSettled is when a 404 for an object this process has read (and then deleted),
@@ -63,8 +77,8 @@ func (s *Session) SeenSettled(created Creation) time.Time {
 		settled = earliest(settled, created.Time.Add(s.readLag+CreationMargin))
 	}
 
-	if !created.Answered.IsZero() {
-		settled = earliest(settled, created.Answered.Add(s.readLag))
+	if answered := created.answered(); !answered.IsZero() {
+		settled = earliest(settled, answered.Add(s.readLag))
 	}
 
 	return settled
@@ -76,6 +90,27 @@ func earliest(a, b time.Time) time.Time {
 	}
 
 	return a
+}
+
+// Miss is a 404 a read has already given, and when that read was sent.
+type Miss struct {
+	Err  error
+	Sent time.Time
+}
+
+// PastReadLagAfter is PastReadLagUntil after a read that has already answered 404
+// (miss): that answer is judged first, by when its read was sent, as one of
+// PastReadLagUntil's own reads would be, not by when it is looked at.
+func (s *Session) PastReadLagAfter(ctx context.Context, settled time.Time, miss Miss, read func(context.Context) error) error {
+	if !Unsettled(miss.Sent, settled) {
+		return miss.Err
+	}
+
+	if err := Sleep(ctx, min(s.poll.Max, time.Until(settled))); err != nil {
+		return err
+	}
+
+	return s.PastReadLagUntil(ctx, settled, read)
 }
 
 // PastReadLagUntil runs read again while it answers 404, until a read that began at

@@ -41,9 +41,11 @@ func NewComputeInstances(service *Service) *ComputeInstances {
 // absentError: a direct read's answer, which a confirmation need not ask again.
 func (c *ComputeInstances) listScope(ctx context.Context, sc scope, only string) ([]unikorn.Instance, error) {
 	if only != "" {
+		sent := time.Now()
+
 		instance, err := c.client.GetInstance(ctx, only)
 		if unikorn.IsNotFound(err) {
-			return nil, &absentError{err: err}
+			return nil, &absentError{cloud.Miss{Err: err, Sent: sent}}
 		}
 
 		if err != nil {
@@ -234,7 +236,7 @@ func (c *ComputeInstances) getInScope(ctx context.Context, ref Ref) (*Instance, 
 
 // confirmGone checks a read that missed the instance against direct reads until
 // settled (see Service.confirmGoneBy).
-func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error) {
+func (c *ComputeInstances) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered *absentError) (*Instance, error) {
 	return c.service.confirmGoneBy(ctx, ref, "the instance itself", settled, answered, func(ctx context.Context) (*Instance, error) {
 		return c.getInScope(ctx, ref)
 	})

@@ -149,17 +149,17 @@ func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance,
 // answered 404; either alone proves nothing.
 type instanceReader func(ctx context.Context, instance *Instance) (*Instance, error)
 
-// absentError is the 404 (err) of a wait's direct read of its instance: a lone
-// reader's shared list (see newServerLists and ComputeInstances.listScope), or a
-// read outside a scope (readServer). It is the first read of a confirmation
-// (confirmGoneBy), made already.
+// absentError is the 404 of a wait's direct read of its instance, and when that read
+// was sent: a lone reader's shared list (see newServerLists and
+// ComputeInstances.listScope), or a read outside a scope (readServer). It is the
+// first read of a confirmation (confirmGoneBy), made already.
 type absentError struct {
-	err error
+	cloud.Miss
 }
 
-func (e *absentError) Error() string { return e.err.Error() }
+func (e *absentError) Error() string { return e.Err.Error() }
 
-func (e *absentError) Unwrap() error { return e.err }
+func (e *absentError) Unwrap() error { return e.Err }
 
 // waitInstance polls read until done accepts the instance, learning how long c takes
 // (the zero change: not learnt). An instance missing right after a write means the
@@ -214,9 +214,11 @@ func (s *Service) readServer(ctx context.Context, instance *Instance) (*Instance
 		return nil, nil
 	}
 
+	sent := time.Now()
+
 	server, err := s.client.GetServer(ctx, instance.ServerID)
 	if unikorn.IsNotFound(err) {
-		return nil, &absentError{err: err}
+		return nil, &absentError{cloud.Miss{Err: err, Sent: sent}}
 	}
 
 	if err != nil {
@@ -252,7 +254,7 @@ func (s *Service) Get(ctx context.Context, ref Ref) (*Instance, error) {
 // confirmGone checks a list that missed the instance against a direct read of its
 // server (whose ID is the instance's), until settled (see confirmGoneBy). When the
 // server is there after all, and is the instance's, it is returned.
-func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error) {
+func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time, answered *absentError) (*Instance, error) {
 	return s.confirmGoneBy(ctx, ref, "its server "+ref.ID, settled, answered, func(ctx context.Context) (*Instance, error) {
 		server, err := s.client.GetServer(ctx, ref.ID)
 		if err != nil {
@@ -277,8 +279,9 @@ func (s *Service) confirmGone(ctx context.Context, ref Ref, settled time.Time, a
 // settled (see unseenSettled and seenSettled) while the instance's network is still
 // readable; a 403 for either means the token lost access, which is an error. what
 // names what read reads, for that error. answered, when not nil, is the 404 that such
-// a read has just given (see absentError), taken for the first read's answer.
-func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time, answered error,
+// a read has just given (see absentError), taken for the first read's answer and
+// judged by when that read was sent.
+func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settled time.Time, answered *absentError,
 	read func(context.Context) (*Instance, error),
 ) (*Instance, error) {
 	// The network is read beside the instance, not before it: the answer needs both,
@@ -298,19 +301,19 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 
 	var found *Instance
 
-	err := s.PastReadLagUntil(ctx, settled, func(ctx context.Context) error {
-		if answered != nil {
-			err := answered
-			answered = nil
-
-			return err
-		}
-
+	readInstance := func(ctx context.Context) error {
 		var err error
 		found, err = read(ctx)
 
 		return err
-	})
+	}
+
+	var err error
+	if answered != nil {
+		err = s.PastReadLagAfter(ctx, settled, answered.Miss, readInstance)
+	} else {
+		err = s.PastReadLagUntil(ctx, settled, readInstance)
+	}
 
 	network.Wait()
 
@@ -611,7 +614,7 @@ func (s *Service) delete(ctx context.Context, ref Ref, knownAllocationID string,
 // A list that was the direct read of this instance alone (absentError) is the
 // confirmation's first read, not a miss to read again.
 func (s *Service) waitGone(ctx context.Context, instance *Instance, what string, listed instanceReader,
-	confirmGone func(ctx context.Context, ref Ref, settled time.Time, answered error) (*Instance, error),
+	confirmGone func(ctx context.Context, ref Ref, settled time.Time, answered *absentError) (*Instance, error),
 ) error {
 	// Until the read lag has passed, a read may still show the instance as it was
 	// before the delete, in error perhaps: only a later read's error is the delete's.
@@ -620,12 +623,19 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 	// The confirmation of the instance's 404 needs a read of its network begun within
 	// the read lag (confirmGoneBy). Begun now, beside the deletion, that read is at
 	// hand when the 404 comes, rather than a round trip after it; a deletion that
-	// outlasts the read lag reads the network again.
+	// outlasts the read lag reads the network again. A wait that ends first does not
+	// wait for it.
 	if network := instance.Spec.NetworkID; network != "" {
+		aheadCtx, cancel := context.WithCancel(ctx)
+
 		var ahead sync.WaitGroup
 
-		ahead.Go(func() { _, _ = s.catalogue.network(ctx, network, time.Now().Add(-s.ReadLag())) })
-		defer ahead.Wait()
+		ahead.Go(func() { _, _ = s.catalogue.network(aheadCtx, network, time.Now().Add(-s.ReadLag())) })
+
+		defer func() {
+			cancel()
+			ahead.Wait()
+		}()
 	}
 
 	return s.WaitForChange(ctx, what+" to be deleted", instance.change(changeGone), func(ctx context.Context, expectDone bool) (bool, error) {
@@ -636,17 +646,14 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 		var (
 			found    *Instance
 			err      error
-			answered error
+			answered *absentError
 		)
 
 		if !expectDone {
 			found, err = listed(ctx, instance)
 
-			var absent *absentError
-
 			switch {
-			case errors.As(err, &absent):
-				answered = absent.err
+			case errors.As(err, &answered):
 			case err != nil:
 				return false, cloud.ReadFailed(err)
 			}

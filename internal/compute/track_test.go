@@ -360,7 +360,9 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 func TestADeleteBelievesA404ByWhenTheCreateWasAnswered(t *testing.T) {
 	t.Parallel()
 
-	const readLag = time.Second
+	// Long enough that a slow WaitReady still leaves the sleep below within the margin
+	// from the creationTime, which gives about a second whatever the lag.
+	const readLag = 2 * time.Second
 
 	e := newEnv(t)
 

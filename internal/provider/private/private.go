@@ -31,43 +31,18 @@ const (
 // delete is believed only past the read lag: knowing it saves reading the object
 // before its delete.
 func KeepCreationTime(ctx context.Context, w Writer, created time.Time, diags *diag.Diagnostics) {
-	keepTime(ctx, w, creationTimeKey, created, diags)
+	if created.IsZero() {
+		return
+	}
+
+	value, _ := json.Marshal(created.UTC().Format(time.RFC3339Nano)) //nolint:errchkjson // a string always marshals
+	diags.Append(w.SetKey(ctx, creationTimeKey, value)...)
 }
 
 // CreationTime is what KeepCreationTime recorded, or zero when nothing (or nothing
 // readable) was: state written before it was kept, or by an import.
 func CreationTime(ctx context.Context, r Reader, diags *diag.Diagnostics) time.Time {
-	return timeAt(ctx, r, creationTimeKey, diags)
-}
-
-// KeepCreateAnswered records when the provider saw the answer to the create that
-// made the object, on its machine's clock (cloud.Creation's Answered). A destroy
-// right after the apply meets objects younger than the read lag and the margin the
-// cloud's whole-second creation time needs: this bound lets it believe their 404s
-// sooner. It is written by the create alone, and kept by every later save.
-func KeepCreateAnswered(ctx context.Context, w Writer, answered time.Time, diags *diag.Diagnostics) {
-	keepTime(ctx, w, createAnsweredKey, answered, diags)
-}
-
-// CreateAnswered is what KeepCreateAnswered recorded, or zero.
-func CreateAnswered(ctx context.Context, r Reader, diags *diag.Diagnostics) time.Time {
-	return timeAt(ctx, r, createAnsweredKey, diags)
-}
-
-// keepTime records at under key; a zero time records nothing.
-func keepTime(ctx context.Context, w Writer, key string, at time.Time, diags *diag.Diagnostics) {
-	if at.IsZero() {
-		return
-	}
-
-	value, _ := json.Marshal(at.UTC().Format(time.RFC3339Nano)) //nolint:errchkjson // a string always marshals
-	diags.Append(w.SetKey(ctx, key, value)...)
-}
-
-// timeAt is what keepTime recorded under key, or zero when nothing (or nothing
-// readable) was.
-func timeAt(ctx context.Context, r Reader, key string, diags *diag.Diagnostics) time.Time {
-	raw, d := r.GetKey(ctx, key)
+	raw, d := r.GetKey(ctx, creationTimeKey)
 	diags.Append(d...)
 
 	var text string
@@ -75,10 +50,61 @@ func timeAt(ctx context.Context, r Reader, key string, diags *diag.Diagnostics) 
 		return time.Time{}
 	}
 
-	at, err := time.Parse(time.RFC3339Nano, text)
+	created, err := time.Parse(time.RFC3339Nano, text)
 	if err != nil {
 		return time.Time{}
 	}
 
-	return at
+	return created
+}
+
+// KeepCreateAnswered records when the provider saw the answer to the create that
+// made the object (cloud.Creation's Answered). A destroy right after the apply meets
+// objects younger than the read lag and the margin the cloud's whole-second creation
+// time needs: this bound lets it believe their 404s sooner. A wall-clock time would
+// not do: the state may be destroyed on another machine, or after the clock was set
+// forward, and the 404 believed early by as much. So it is kept by this machine's
+// time since boot, and read back only on the same machine in the same boot. It is
+// written by the create alone, and kept by every later save.
+func KeepCreateAnswered(ctx context.Context, w Writer, answered time.Time, diags *diag.Diagnostics) {
+	if answered.IsZero() {
+		return
+	}
+
+	// Measured in this order, the mark is never earlier than the answer.
+	elapsed := time.Since(answered)
+
+	boot, up, ok := sinceBoot()
+	if !ok {
+		return
+	}
+
+	value, _ := json.Marshal(bootMark{Boot: boot, SinceBoot: up - elapsed}) //nolint:errchkjson // plain fields always marshal
+	diags.Append(w.SetKey(ctx, createAnsweredKey, value)...)
+}
+
+// CreateAnswered is what KeepCreateAnswered recorded, as a time of this process's
+// clock; zero when nothing was, or it was recorded on another machine or boot.
+func CreateAnswered(ctx context.Context, r Reader, diags *diag.Diagnostics) time.Time {
+	raw, d := r.GetKey(ctx, createAnsweredKey)
+	diags.Append(d...)
+
+	var mark bootMark
+	if len(raw) == 0 || json.Unmarshal(raw, &mark) != nil {
+		return time.Time{}
+	}
+
+	// Measured in this order, the time is never earlier than the mark.
+	boot, up, ok := sinceBoot()
+	if !ok || mark.Boot == "" || mark.Boot != boot || mark.SinceBoot > up {
+		return time.Time{}
+	}
+
+	return time.Now().Add(mark.SinceBoot - up)
+}
+
+// bootMark is a moment as a machine's time since one of its boots.
+type bootMark struct {
+	Boot      string        `json:"boot"`
+	SinceBoot time.Duration `json:"since_boot"`
 }

@@ -2,6 +2,7 @@ package private_test
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -53,22 +54,46 @@ func TestNoCreationTimeKeptIsZero(t *testing.T) {
 	assert.False(t, diags.HasError())
 }
 
-// The moment the create was answered is kept beside the creation time, to the
-// nanosecond: a destroy right after the apply settles a 404 by it (cloud.Creation).
-func TestTheCreatesAnswerKeptIsReadBesideTheCreationTime(t *testing.T) {
+// The moment the create was answered is kept by the machine's time since boot, and
+// read back as a time of this process's clock, never earlier than it was: a destroy
+// right after the apply settles a 404 by it (cloud.Creation).
+func TestTheCreatesAnswerKeptIsReadBackOnTheSameBoot(t *testing.T) {
+	t.Parallel()
+
+	if runtime.GOOS != "linux" {
+		t.Skip("kept by the time since boot, which only Linux tells")
+	}
+
+	var diags diag.Diagnostics
+
+	answered := time.Now().Add(-1500 * time.Millisecond)
+	state := keys{}
+	private.KeepCreateAnswered(t.Context(), state, answered, &diags)
+
+	got := private.CreateAnswered(t.Context(), state, &diags)
+	assert.WithinRange(t, got, answered, answered.Add(50*time.Millisecond))
+	assert.False(t, diags.HasError())
+}
+
+// A mark made on another machine, or before this one's last boot, says nothing of this
+// process's clock; nor does an unreadable one, or none: each is zero, and the delete
+// settles a 404 by the cloud's creation time.
+func TestTheCreatesAnswerOfAnotherBootIsUnknown(t *testing.T) {
 	t.Parallel()
 
 	var diags diag.Diagnostics
 
-	created := time.Date(2026, 11, 24, 11, 19, 17, 0, time.UTC)
-	answered := created.Add(412_345_678 * time.Nanosecond)
-	state := keys{}
-	private.KeepCreationTime(t.Context(), state, created, &diags)
-	private.KeepCreateAnswered(t.Context(), state, answered, &diags)
+	for name, state := range map[string]keys{
+		"another boot": {"create_answered": []byte(`{"boot":"another","since_boot":1000000000}`)},
+		"a wall time":  {"create_answered": []byte(`"2026-11-24T11:19:17Z"`)},
+		"nothing kept": {},
+		"the future":   {"create_answered": []byte(`{"boot":"","since_boot":9000000000000000000}`)},
+	} {
+		assert.True(t, private.CreateAnswered(t.Context(), state, &diags).IsZero(), name)
+	}
 
-	assert.True(t, answered.Equal(private.CreateAnswered(t.Context(), state, &diags)))
-	assert.True(t, created.Equal(private.CreationTime(t.Context(), state, &diags)))
-	assert.True(t, private.CreateAnswered(t.Context(), keys{"creation_time": state["creation_time"]}, &diags).IsZero(),
-		"an object the provider did not create, or state kept before, knows none")
+	state := keys{}
+	private.KeepCreateAnswered(t.Context(), state, time.Time{}, &diags)
+	assert.Empty(t, state, "an unknown time is not kept")
 	assert.False(t, diags.HasError())
 }
