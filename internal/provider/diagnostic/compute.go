@@ -10,15 +10,16 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 )
 
 // InstanceTypeName is the resource type an import command names.
 const InstanceTypeName = "unikorn_compute_instance"
 
-// Compute turns an error of the compute façade into diagnostics: one per validation
-// problem, pointed at its attribute, and for every other failure one diagnostic that
-// says what is left behind and what to do. summary names the operation that failed.
+// Compute turns an error of the compute façade (instances on either back end, their
+// images and actions) into diagnostics: one per validation problem, pointed at its
+// attribute, and for every other failure of compute's one diagnostic that says what is
+// left behind and what to do; the failures every family shares read as Cloud words
+// them. summary names the operation that failed.
 func Compute(summary string, err error) diag.Diagnostics {
 	var (
 		problems     *compute.ValidationError
@@ -26,7 +27,6 @@ func Compute(summary string, err error) diag.Diagnostics {
 		quota        *compute.QuotaError
 		inconsistent *compute.ConsistencyError
 		failed       *compute.ProvisioningFailedError
-		wait         *cloud.WaitError
 		compensation *compute.CompensationError
 		access       *compute.AccessError
 		rights       *compute.ServiceRightsError
@@ -34,8 +34,6 @@ func Compute(summary string, err error) diag.Diagnostics {
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
 		imported     *compute.ImageImportFailedError
-		inUse        *cloud.InUseError
-		networkQuota *networking.NetworkQuotaError
 	)
 
 	switch {
@@ -79,13 +77,6 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, quota.Error()+". Nothing was created.",
 			"Delete instances you no longer need, choose a smaller flavor, or ask the platform operator to raise "+
 				quotaNamed(err)+".")}
-	case errors.As(err, &networkQuota):
-		return diag.Diagnostics{Error(summary, networkQuota.Error()+". Nothing was created.",
-			"Delete networks you no longer need, or ask the platform operator to raise the `networks` quota.")}
-	case errors.As(err, &inUse):
-		return diag.Diagnostics{Error(summary, sentence(inUse.Error()),
-			"Nothing was deleted. Delete or move what uses it, then run Terraform again; or raise the delete timeout "+
-				"if those are already going away.")}
 	case errors.As(err, &inconsistent):
 		return diag.Diagnostics{Error(summary, inconsistent.Error()+".",
 			"Terraform will not guess which server is the instance. Delete the servers that are not the instance, "+
@@ -107,19 +98,11 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, sentence(imported.Error()),
 			"Terraform keeps the failed image in its state as tainted: the next apply deletes and replaces it. "+
 				"Check that the URI serves a raw disk image (not qcow2) that region can reach.")}
-	case errors.As(err, &wait) && wait.Interrupted():
-		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
-			"Terraform was interrupted; the requests already sent were completed. Run Terraform again to see where the cloud got to.")}
-	case errors.As(err, &wait):
-		return diag.Diagnostics{Error(summary, sentence(wait.Error()),
-			"The cloud was asked and may still finish; nothing is undone. Raise the timeout if the cloud is slow: "+
-				"the resource's `timeouts`, or the action's `timeout`, which bound the wait (request_timeout bounds "+
-				"one request only).")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
 	default:
-		return diag.Diagnostics{APIError(summary, err)}
+		return Cloud(summary, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package diagnostic_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -32,15 +30,6 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},
 			wantNot: []string{"could not be reached"},
 		},
-		"an API answer is shown with advice for its status": {
-			err:  fmt.Errorf("asking the cloud to stop instance x: %w", apiErr),
-			want: []string{"POST /api/v2/servers/x/stop: 404 not_found", "does not exist or is not visible"},
-		},
-		"a wait that ran out says the cloud may still finish": {
-			err:     &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded},
-			want:    []string{"Gave up waiting for instance x to be Stopped", "may still finish", "timeout"},
-			wantNot: []string{"tainted"},
-		},
 		"a failed snapshot says what to do": {
 			err:     &compute.SnapshotFailedError{InstanceID: "x", ImageID: "y"},
 			want:    []string{"The cloud failed to snapshot instance x: image y is failed.", "Delete the failed image"},
@@ -51,19 +40,6 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 				&unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden", Method: http.MethodPost, Path: "/api/v2/servers"})},
 			want:    []string{"POST /api/v2/servers: 403 forbidden", "only service accounts", `instance_api = "compute"`, "compute_endpoint"},
 			wantNot: []string{"could not be reached"},
-		},
-		"a connection failure points at the endpoint": {
-			err:  fmt.Errorf("listing servers: %w", refused(t)),
-			want: []string{"connection refused", "could not be reached"},
-		},
-		"an interrupted wait does not advise a longer timeout": {
-			err:     &cloud.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
-			want:    []string{"interrupted", "Run Terraform again"},
-			wantNot: []string{"Raise the timeout"},
-		},
-		"a wait that ran out among failed reads names the last failure": {
-			err:  &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
-			want: []string{"the last read failed", "404 not_found"},
 		},
 		"an over-quota update says nothing changed, not that nothing was created": {
 			err:     &compute.QuotaError{Err: apiErr, Charged: true},

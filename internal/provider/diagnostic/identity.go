@@ -12,7 +12,7 @@ import (
 
 // Identity turns an error of the identity façade into a diagnostic, with the façade's
 // own words for what it knows better than an answer's class does; every other failure
-// reads as Compute words it. summary names the operation that failed.
+// reads as Cloud words it. summary names the operation that failed.
 func Identity(summary string, err error) diag.Diagnostics {
 	var (
 		creation  *identity.ProjectCreationError
@@ -38,6 +38,6 @@ func Identity(summary string, err error) diag.Diagnostics {
 			"Set group_ids to groups of the organization (`unikorn_group.<name>.id`, or the `unikorn_group` data "+
 				"source), then apply again.")}
 	default:
-		return Compute(summary, err)
+		return Cloud(summary, err)
 	}
 }

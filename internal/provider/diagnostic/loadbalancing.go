@@ -48,8 +48,9 @@ func ListenerProblem(problem loadbalancing.Problem) diag.Diagnostic {
 }
 
 // LoadBalancing turns an error of the load balancing façade into diagnostics: one per
-// problem of the document, at its listener, and for every other failure one that
-// says what is left behind and what to do. summary names the operation that failed.
+// problem of the document, at its listener, and for every other failure of load
+// balancing's one that says what is left behind and what to do; the failures every
+// family shares read as Cloud words them. summary names the operation that failed.
 func LoadBalancing(summary string, err error) diag.Diagnostics {
 	var (
 		problems *loadbalancing.ValidationError
@@ -84,7 +85,7 @@ func LoadBalancing(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, sentence(gone.Error()),
 			"Run Terraform again: the refresh removes it from the state and the plan creates it anew.")}
 	default:
-		return Compute(summary, err)
+		return Cloud(summary, err)
 	}
 }
 

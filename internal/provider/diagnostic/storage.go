@@ -10,7 +10,7 @@ import (
 
 // Storage turns an error of the file storage façade into diagnostics that say what is
 // left behind and what to do; the failures every family shares (waits, API answers)
-// read as Compute words them.
+// read as Cloud words them.
 func Storage(summary string, err error) diag.Diagnostics {
 	var (
 		quota    *storage.QuotaError
@@ -36,6 +36,6 @@ func Storage(summary string, err error) diag.Diagnostics {
 			"The file storage is recorded in the state as tainted if it was being created: the next apply replaces it. "+
 				"If it fails again, report the storage ID to the platform operator.")}
 	default:
-		return Compute(summary, err)
+		return Cloud(summary, err)
 	}
 }

@@ -44,7 +44,7 @@ type listConfig struct {
 // NewNetworkListResource returns the unikorn_network list resource.
 func NewNetworkListResource() list.ListResource {
 	return &listResource[networking.Network]{
-		Base:     listing.Base{TypeName: NetworkTypeName, Nouns: "networks", Diagnose: diagnostic.Compute},
+		Base:     listing.Base{TypeName: NetworkTypeName, Nouns: "networks", Diagnose: diagnostic.Networking},
 		list:     networking.Objects.ListNetworks,
 		metadata: func(network *networking.Network) *cloud.ProjectMetadata { return &network.Metadata },
 		state: func(ctx context.Context, network *networking.Network, diags *diag.Diagnostics) (any, *timeouts.Value) {
@@ -59,7 +59,7 @@ func NewNetworkListResource() list.ListResource {
 // NewSecurityGroupListResource returns the unikorn_security_group list resource.
 func NewSecurityGroupListResource() list.ListResource {
 	return &listResource[networking.SecurityGroup]{
-		Base:     listing.Base{TypeName: SecurityGroupTypeName, Nouns: "security groups", Diagnose: diagnostic.Compute},
+		Base:     listing.Base{TypeName: SecurityGroupTypeName, Nouns: "security groups", Diagnose: diagnostic.Networking},
 		list:     networking.Objects.ListSecurityGroups,
 		metadata: func(group *networking.SecurityGroup) *cloud.ProjectMetadata { return &group.Metadata },
 		state: func(ctx context.Context, group *networking.SecurityGroup, diags *diag.Diagnostics) (any, *timeouts.Value) {
@@ -75,7 +75,7 @@ func NewSecurityGroupListResource() list.ListResource {
 // list resource.
 func NewSSHCertificateAuthorityListResource() list.ListResource {
 	return &listResource[networking.SSHCertificateAuthority]{
-		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName, Nouns: "SSH certificate authorities", Diagnose: diagnostic.Compute},
+		Base: listing.Base{TypeName: SSHCertificateAuthorityTypeName, Nouns: "SSH certificate authorities", Diagnose: diagnostic.Networking},
 		list: networking.Objects.ListSSHCertificateAuthorities,
 		metadata: func(authority *networking.SSHCertificateAuthority) *cloud.ProjectMetadata {
 			return &authority.Metadata

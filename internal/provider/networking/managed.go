@@ -40,7 +40,7 @@ func newManaged[T any, M resourceModel](typeName, noun string, newModel func() M
 	return managed[T, M]{family.Resource[T, M]{
 		Base: family.Base{Type: family.Type{
 			Name: typeName, Noun: noun, Service: "region", Scope: family.Global,
-			Timeout: defaultTimeout, Diagnose: diagnostic.Compute,
+			Timeout: defaultTimeout, Diagnose: diagnostic.Networking,
 		}},
 		Object: family.Object[T, M]{
 			New: newModel,

@@ -1,0 +1,128 @@
+package diagnostic_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// mappers are every family's mapper, by the façade whose errors it words.
+var mappers = map[string]func(string, error) diag.Diagnostics{
+	"compute":       diagnostic.Compute,
+	"networking":    diagnostic.Networking,
+	"loadbalancing": diagnostic.LoadBalancing,
+	"storage":       diagnostic.Storage,
+	"identity":      diagnostic.Identity,
+}
+
+// A failure every family shares reads the same whichever family met it: each mapper
+// hands it to Cloud.
+func TestAFailureEveryFamilySharesReadsTheSameInEveryFamily(t *testing.T) {
+	t.Parallel()
+
+	apiErr := &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
+		Method: http.MethodPost, Path: "/api/v2/servers/x/stop"}
+
+	tests := map[string]struct {
+		err     error
+		want    []string
+		wantNot []string
+	}{
+		"an API answer is shown with advice for its status": {
+			err:  fmt.Errorf("asking the cloud to stop instance x: %w", apiErr),
+			want: []string{"POST /api/v2/servers/x/stop: 404 not_found", "does not exist or is not visible"},
+		},
+		"a wait that ran out says the cloud may still finish": {
+			err:     &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded},
+			want:    []string{"Gave up waiting for instance x to be Stopped", "may still finish", "the resource's `timeouts`"},
+			wantNot: []string{"tainted", "raise the provider's request_timeout"},
+		},
+		"a connection failure points at the endpoint": {
+			err:  fmt.Errorf("listing servers: %w", refused(t)),
+			want: []string{"connection refused", "could not be reached"},
+		},
+		"an interrupted wait does not advise a longer timeout": {
+			err:     &cloud.WaitError{What: "instance x to be provisioned and running", Err: context.Canceled},
+			want:    []string{"interrupted", "Run Terraform again"},
+			wantNot: []string{"Raise the timeout"},
+		},
+		"a wait that ran out among failed reads names the last failure": {
+			err:  &cloud.WaitError{What: "instance x to be Stopped", Err: context.DeadlineExceeded, LastFailure: apiErr},
+			want: []string{"the last read failed", "404 not_found"},
+		},
+		"an object still in use after the delete's wait is kept": {
+			err:  &cloud.InUseError{Kind: "network", ID: "n", Users: "instance x", Err: apiErr},
+			want: []string{"Nothing was deleted", "raise the delete timeout"},
+		},
+	}
+
+	for name, test := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			want := diagnostic.Cloud("Unable to do it", test.err)
+			require.Len(t, want, 1)
+			assert.Equal(t, "Unable to do it", want[0].Summary())
+
+			for _, text := range test.want {
+				assert.Contains(t, want[0].Detail(), text)
+			}
+
+			for _, text := range test.wantNot {
+				assert.NotContains(t, want[0].Detail(), text)
+			}
+
+			for family, mapper := range mappers {
+				assert.Equal(t, want, mapper("Unable to do it", test.err), family)
+			}
+		})
+	}
+}
+
+// A family's mapper words its own façade's failures only: another family's error
+// reaching it (which no façade returns today) reads as Cloud words any error, not in
+// the other family's words.
+func TestAFamilysMapperWordsOnlyItsOwnFailures(t *testing.T) {
+	t.Parallel()
+
+	owned := map[string]error{
+		"compute":    fmt.Errorf("reading: %w", compute.ErrNotFound),
+		"networking": &networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")},
+	}
+
+	for owner, err := range owned {
+		own := mappers[owner]("Unable to do it", err)
+		require.NotEqual(t, diagnostic.Cloud("Unable to do it", err), own, "%s words its own failure", owner)
+
+		for family, mapper := range mappers {
+			if family == owner {
+				continue
+			}
+
+			assert.Equal(t, diagnostic.Cloud("Unable to do it", err), mapper("Unable to do it", err),
+				"%s words a failure of %s", family, owner)
+		}
+	}
+}
+
+func TestNetworkingNamesTheNetworksQuota(t *testing.T) {
+	t.Parallel()
+
+	diags := diagnostic.Networking("Unable to create the network",
+		&networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")})
+	require.Len(t, diags, 1)
+	assert.Contains(t, diags[0].Detail(), "Nothing was created")
+	assert.Contains(t, diags[0].Detail(), "raise the `networks` quota")
+}
