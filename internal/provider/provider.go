@@ -69,9 +69,9 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages [Unikorn Cloud](https://github.com/unikorn-cloud): compute instances, " +
 			"through compute's public API or, for tokens with service rights, region's; the networks, security " +
-			"groups and SSH certificate authorities they stand on; snapshots, load balancers and file storage; " +
-			"and identity's projects, groups and service accounts. It also looks up the catalogue. Every setting " +
-			"can also come from the environment, so a provider block may be empty.",
+			"groups and SSH certificate authorities they stand on; snapshots, custom images, load balancers and file " +
+			"storage; and identity's projects, groups, service accounts and users. It also looks up the catalogue. " +
+			"Every setting can also come from the environment, so a provider block may be empty.",
 		Attributes: map[string]schema.Attribute{
 			attrRegionEndpoint: schema.StringAttribute{
 				Optional: true,

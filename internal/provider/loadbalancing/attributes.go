@@ -1,4 +1,4 @@
-// Package loadbalancer is the Terraform side of region's load balancers: the
+// Package loadbalancing is the Terraform side of region's load balancers: the
 // unikorn_load_balancer resource, data source and list resource. It maps their
 // schemas to the load balancing façade and knows nothing of the API beneath it.
 package loadbalancing

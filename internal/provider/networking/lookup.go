@@ -1,4 +1,4 @@
-// Package network serves what a compute instance is placed on and protected by:
+// Package networking serves what a compute instance is placed on and protected by:
 // networks, security groups and SSH certificate authorities, each as a resource, a
 // data source that looks it up by ID or by name within a project, and a list resource.
 package networking

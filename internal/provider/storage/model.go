@@ -1,4 +1,4 @@
-// Package filestorage serves region's file storage to Terraform: the
+// Package storage serves region's file storage to Terraform: the
 // unikorn_file_storage resource (NFS shares that instances mount from the networks
 // they are attached to), its data source and list resource, and the
 // unikorn_file_storage_classes data source.
