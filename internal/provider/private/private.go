@@ -35,18 +35,14 @@ func KeepCreationTime(ctx context.Context, w Writer, created time.Time, diags *d
 		return
 	}
 
-	value, _ := json.Marshal(created.UTC().Format(time.RFC3339Nano)) //nolint:errchkjson // a string always marshals
-	diags.Append(w.SetKey(ctx, creationTimeKey, value)...)
+	keep(ctx, w, creationTimeKey, created.UTC().Format(time.RFC3339Nano), diags)
 }
 
 // CreationTime is what KeepCreationTime recorded, or zero when nothing (or nothing
 // readable) was: state written before it was kept, or by an import.
 func CreationTime(ctx context.Context, r Reader, diags *diag.Diagnostics) time.Time {
-	raw, d := r.GetKey(ctx, creationTimeKey)
-	diags.Append(d...)
-
-	var text string
-	if len(raw) == 0 || json.Unmarshal(raw, &text) != nil {
+	text, ok := read[string](ctx, r, creationTimeKey, diags)
+	if !ok {
 		return time.Time{}
 	}
 
@@ -79,18 +75,14 @@ func KeepCreateAnswered(ctx context.Context, w Writer, answered time.Time, diags
 		return
 	}
 
-	value, _ := json.Marshal(bootMark{Boot: boot, SinceBoot: up - elapsed}) //nolint:errchkjson // plain fields always marshal
-	diags.Append(w.SetKey(ctx, createAnsweredKey, value)...)
+	keep(ctx, w, createAnsweredKey, bootMark{Boot: boot, SinceBoot: up - elapsed}, diags)
 }
 
 // CreateAnswered is what KeepCreateAnswered recorded, as a time of this process's
 // clock; zero when nothing was, or it was recorded on another machine or boot.
 func CreateAnswered(ctx context.Context, r Reader, diags *diag.Diagnostics) time.Time {
-	raw, d := r.GetKey(ctx, createAnsweredKey)
-	diags.Append(d...)
-
-	var mark bootMark
-	if len(raw) == 0 || json.Unmarshal(raw, &mark) != nil {
+	mark, ok := read[bootMark](ctx, r, createAnsweredKey, diags)
+	if !ok {
 		return time.Time{}
 	}
 
@@ -107,4 +99,25 @@ func CreateAnswered(ctx context.Context, r Reader, diags *diag.Diagnostics) time
 type bootMark struct {
 	Boot      string        `json:"boot"`
 	SinceBoot time.Duration `json:"since_boot"`
+}
+
+// keep writes a value of the kind read decodes: JSON, as private state must be.
+func keep(ctx context.Context, w Writer, key string, value any, diags *diag.Diagnostics) {
+	raw, _ := json.Marshal(value) //nolint:errchkjson // strings and plain fields always marshal
+	diags.Append(w.SetKey(ctx, key, raw)...)
+}
+
+// read is what keep wrote under key; false when nothing (or nothing readable) was:
+// state written before the key was kept, or by an import, or by another version.
+func read[T any](ctx context.Context, r Reader, key string, diags *diag.Diagnostics) (T, bool) {
+	var value T
+
+	raw, d := r.GetKey(ctx, key)
+	diags.Append(d...)
+
+	if len(raw) == 0 || json.Unmarshal(raw, &value) != nil {
+		return value, false
+	}
+
+	return value, true
 }
