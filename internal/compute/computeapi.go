@@ -41,13 +41,7 @@ func NewComputeInstances(service *Service) *ComputeInstances {
 // absentError: a direct read's answer, which a confirmation need not ask again.
 func (c *ComputeInstances) listScope(ctx context.Context, sc scope, only string) ([]unikorn.Instance, error) {
 	if only != "" {
-		sent := time.Now()
-
-		instance, err := c.client.GetInstance(ctx, only)
-		if unikorn.IsNotFound(err) {
-			return nil, &absentError{cloud.Miss{Err: err, Sent: sent}}
-		}
-
+		instance, err := readAlone(ctx, only, c.client.GetInstance)
 		if err != nil {
 			return nil, err
 		}

@@ -161,6 +161,19 @@ func (e *absentError) Error() string { return e.Err.Error() }
 
 func (e *absentError) Unwrap() error { return e.Err }
 
+// readAlone is a direct read of one object by ID whose 404 is an absentError, which
+// keeps when the read was sent.
+func readAlone[T any](ctx context.Context, id string, get func(context.Context, string) (T, error)) (T, error) {
+	sent := time.Now()
+
+	value, err := get(ctx, id)
+	if unikorn.IsNotFound(err) {
+		return value, &absentError{cloud.Miss{Err: err, Sent: sent}}
+	}
+
+	return value, err
+}
+
 // waitInstance polls read until done accepts the instance, learning how long c takes
 // (the zero change: not learnt). An instance missing right after a write means the
 // cloud's cache has not caught up yet, not that it is gone.
@@ -214,13 +227,7 @@ func (s *Service) readServer(ctx context.Context, instance *Instance) (*Instance
 		return nil, nil
 	}
 
-	sent := time.Now()
-
-	server, err := s.client.GetServer(ctx, instance.ServerID)
-	if unikorn.IsNotFound(err) {
-		return nil, &absentError{cloud.Miss{Err: err, Sent: sent}}
-	}
-
+	server, err := readAlone(ctx, instance.ServerID, s.client.GetServer)
 	if err != nil {
 		return nil, err
 	}

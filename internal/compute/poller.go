@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -103,12 +102,9 @@ func newServerLists(list func(context.Context, unikorn.ServerQuery) ([]unikorn.S
 ) *sharedLists[unikorn.Server] {
 	return newSharedLists(func(ctx context.Context, sc scope, only string) ([]unikorn.Server, error) {
 		if only != "" {
-			sent := time.Now()
-			server, err := get(ctx, only)
+			server, err := readAlone(ctx, only, get)
 
 			switch {
-			case unikorn.IsNotFound(err):
-				return nil, &absentError{cloud.Miss{Err: err, Sent: sent}}
 			case unikorn.IsForbidden(err):
 				return nil, &AccessError{InstanceID: only, What: "its server " + only, Err: err}
 			case err != nil:
