@@ -104,7 +104,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				Optional:            true,
 				ElementType:         types.StringType,
 				MarkdownDescription: resourceDescription("allowed_source_addresses"),
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(cidrValidator{})},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(cidrValidator{"must be an IPv4 CIDR prefix"})},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
@@ -141,7 +141,9 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			"public_ip_address": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: resourceDescription("public_ip_address"),
-				PlanModifiers:       []planmodifier.String{publicAddressUnlessToggled{}},
+				PlanModifiers: []planmodifier.String{
+					publicAddressUnlessToggled{"keeps the public address unless public_ip changes"},
+				},
 			},
 			"mac_address": schema.StringAttribute{
 				Computed:            true,

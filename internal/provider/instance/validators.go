@@ -8,16 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // The validators below run the façade's own rules at plan time, so that a value is
 // judged by exactly one implementation whether Terraform or the façade sees it first.
 
-type cidrValidator struct{}
-
-func (cidrValidator) Description(context.Context) string { return "must be an IPv4 CIDR prefix" }
-
-func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+type cidrValidator struct{ validators.Described }
 
 func (cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -32,15 +29,7 @@ func (cidrValidator) ValidateString(_ context.Context, req validator.StringReque
 // publicAddressUnlessToggled keeps the known public address across plans, except when
 // public_ip changes: then the address is released or allocated and only the apply
 // can tell it.
-type publicAddressUnlessToggled struct{}
-
-func (publicAddressUnlessToggled) Description(context.Context) string {
-	return "keeps the public address unless public_ip changes"
-}
-
-func (m publicAddressUnlessToggled) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
+type publicAddressUnlessToggled struct{ validators.Described }
 
 func (publicAddressUnlessToggled) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() || req.ConfigValue.IsUnknown() {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 var (
@@ -17,15 +18,7 @@ var (
 // idleTimeoutDefault plans region's default idle timeout for a listener that sets
 // none: 60 seconds for TCP, none for UDP. Region stores and reads back that default,
 // so a plan that left the value unknown, or null, would differ from every refresh.
-type idleTimeoutDefault struct{}
-
-func (idleTimeoutDefault) Description(context.Context) string {
-	return "defaults to region's idle timeout for the listener's protocol"
-}
-
-func (m idleTimeoutDefault) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
+type idleTimeoutDefault struct{ validators.Described }
 
 func (idleTimeoutDefault) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
 	if !req.ConfigValue.IsNull() {
@@ -49,15 +42,7 @@ func (idleTimeoutDefault) PlanModifyInt64(ctx context.Context, req planmodifier.
 // publicIPFollowsEnabled plans the public IP: kept while public_ip_enabled stays as it
 // was, unknown when it is switched on (or on without an address yet) and null when it
 // is switched off.
-type publicIPFollowsEnabled struct{}
-
-func (publicIPFollowsEnabled) Description(context.Context) string {
-	return "kept unless public_ip_enabled changes"
-}
-
-func (m publicIPFollowsEnabled) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
+type publicIPFollowsEnabled struct{ validators.Described }
 
 func (publicIPFollowsEnabled) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {

@@ -67,7 +67,7 @@ func resourceSchema(ctx context.Context) schema.Schema {
 			},
 			"public_ip": schema.StringAttribute{
 				Computed: true, MarkdownDescription: describe("public_ip"),
-				PlanModifiers: []planmodifier.String{publicIPFollowsEnabled{}},
+				PlanModifiers: []planmodifier.String{publicIPFollowsEnabled{"kept unless public_ip_enabled changes"}},
 			},
 			"organization_id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: describe("organization_id"), PlanModifiers: kept,
@@ -120,7 +120,9 @@ func listenerResourceAttributes() map[string]schema.Attribute {
 		},
 		"idle_timeout_seconds": schema.Int64Attribute{
 			Optional: true, Computed: true, MarkdownDescription: describe("idle_timeout_seconds"),
-			PlanModifiers: []planmodifier.Int64{idleTimeoutDefault{}}, Validators: atLeastOne,
+			PlanModifiers: []planmodifier.Int64{
+				idleTimeoutDefault{"defaults to region's idle timeout for the listener's protocol"},
+			}, Validators: atLeastOne,
 		},
 		"proxy_protocol_v2": schema.BoolAttribute{
 			Optional: true, Computed: true, MarkdownDescription: describe("proxy_protocol_v2"),

@@ -107,7 +107,7 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Required: true, PlanModifiers: replace,
 				MarkdownDescription: networkPrefixDescription + " A /24 or larger, written with its host bits zero. " +
 					"Changing it replaces the network.",
-				Validators: []validator.String{networkPrefix{}},
+				Validators: []validator.String{networkPrefix{"an IPv4 CIDR of /24 or larger with its host bits zero"}},
 			},
 			"dns_nameservers": schema.ListAttribute{
 				Optional: true, Computed: true, ElementType: types.StringType,
@@ -120,11 +120,11 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"prefix": schema.StringAttribute{
 						Required: true, MarkdownDescription: routePrefixDescription,
-						Validators: []validator.String{ipv4Value{cidr: true}},
+						Validators: []validator.String{ipv4Value{"an IPv4 CIDR", true}},
 					},
 					"nexthop": schema.StringAttribute{
 						Required: true, MarkdownDescription: routeNexthopDescription,
-						Validators: []validator.String{ipv4Value{}},
+						Validators: []validator.String{ipv4Value{"an IPv4 address", false}},
 					},
 				}},
 			},
@@ -221,13 +221,7 @@ func networkSpec(ctx context.Context, m *networkResourceModel, diags *diag.Diagn
 
 // networkPrefix accepts what region accepts as a network's prefix, and only in the
 // form region keeps it, so that the state never differs from the configuration.
-type networkPrefix struct{}
-
-func (networkPrefix) Description(context.Context) string {
-	return "an IPv4 CIDR of /24 or larger with its host bits zero"
-}
-
-func (v networkPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+type networkPrefix struct{ validators.Described }
 
 func (networkPrefix) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // Descriptions of a network's routes and address reservations, shared by the data
@@ -159,17 +160,11 @@ func checkReservations(ctx context.Context, prefix types.String, reservations ty
 }
 
 // ipv4Value accepts an IPv4 CIDR (cidr) or address, as region's routes take them.
-type ipv4Value struct{ cidr bool }
+type ipv4Value struct {
+	validators.Described
 
-func (v ipv4Value) Description(context.Context) string {
-	if v.cidr {
-		return "an IPv4 CIDR"
-	}
-
-	return "an IPv4 address"
+	cidr bool
 }
-
-func (v ipv4Value) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v ipv4Value) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -89,7 +89,7 @@ func (r *sshCertificateAuthorityResource) Schema(ctx context.Context, _ resource
 				MarkdownDescription: "Public key of the authority, as one OpenSSH `authorized_keys` line: " +
 					"`ssh-ed25519`, `ssh-rsa` or `ecdsa-sha2-nistp256/384/521`. Region drops the comment; " +
 					"a key that differs only by its comment or spacing is the same key and shows no diff.",
-				Validators: []validator.String{certificateAuthorityKey{}},
+				Validators: []validator.String{certificateAuthorityKey{"one OpenSSH public key line of a type region accepts"}},
 			},
 		},
 	}
@@ -133,15 +133,7 @@ func setAuthority(ctx context.Context, m *sshCertificateAuthorityResourceModel, 
 }
 
 // certificateAuthorityKey accepts the public keys region accepts for an authority.
-type certificateAuthorityKey struct{}
-
-func (certificateAuthorityKey) Description(context.Context) string {
-	return "one OpenSSH public key line of a type region accepts"
-}
-
-func (v certificateAuthorityKey) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
+type certificateAuthorityKey struct{ validators.Described }
 
 func (certificateAuthorityKey) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

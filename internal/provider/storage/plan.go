@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 )
 
@@ -241,15 +242,9 @@ func keptMounts(ctx context.Context, plan, state *resourceModel, diags *diag.Dia
 
 // policies checks each snapshot policy by region's rules: its name, and which
 // schedule fields its interval takes, reported on the field at fault.
-type policies struct{}
+type policies struct{ validators.Described }
 
 var _ validator.Map = policies{}
-
-func (policies) Description(context.Context) string {
-	return "snapshot policy names and schedules must be ones region accepts"
-}
-
-func (v policies) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (policies) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

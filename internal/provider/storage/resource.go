@@ -164,7 +164,10 @@ func (r *fileStorageResource) Schema(ctx context.Context, _ resource.SchemaReque
 				MarkdownDescription: descriptionPolicies + " Left out, the policies are kept as they are; `{}` " +
 					"removes them all. Changed in place.",
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()},
-				Validators:    []validator.Map{mapvalidator.SizeAtMost(storage.MaxPolicies), policies{}},
+				Validators: []validator.Map{
+					mapvalidator.SizeAtMost(storage.MaxPolicies),
+					policies{"snapshot policy names and schedules must be ones region accepts"},
+				},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"interval": schema.StringAttribute{
 						Required: true, MarkdownDescription: descriptionPolicyInterval,

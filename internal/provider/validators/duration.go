@@ -13,18 +13,10 @@ import (
 // PositiveDuration accepts a Go duration string greater than zero, such as "90s" or
 // "2m30s".
 func PositiveDuration() validator.String {
-	return positiveDuration{}
+	return positiveDuration{`value must be a positive duration such as "30s" or "2m"`}
 }
 
-type positiveDuration struct{}
-
-func (positiveDuration) Description(context.Context) string {
-	return `value must be a positive duration such as "30s" or "2m"`
-}
-
-func (v positiveDuration) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
+type positiveDuration struct{ Described }
 
 func (positiveDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

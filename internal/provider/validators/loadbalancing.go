@@ -14,13 +14,9 @@ var _ validator.String = ipv4Address{}
 
 // IPv4Address accepts an IPv4 address only in the form region writes it, so that the
 // state never differs from the configuration.
-func IPv4Address() validator.String { return ipv4Address{} }
+func IPv4Address() validator.String { return ipv4Address{"an IPv4 address such as 10.0.0.10"} }
 
-type ipv4Address struct{}
-
-func (ipv4Address) Description(context.Context) string { return "an IPv4 address such as 10.0.0.10" }
-
-func (v ipv4Address) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+type ipv4Address struct{ Described }
 
 func (ipv4Address) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -24,17 +24,15 @@ var NameRule = strings.ReplaceAll(cloud.NameRule, "'", "`")
 // Name rejects, naming the attribute, a name Unikorn would refuse for an object of
 // noun (e.g. "network"): core's one rule for the name of every object (see
 // cloud.ValidateName).
-func Name(noun string) validator.String { return name{noun: noun} }
+func Name(noun string) validator.String {
+	return name{Described("must be a valid " + noun + " name (a Kubernetes label value)"), noun}
+}
 
 type name struct {
+	Described
+
 	noun string
 }
-
-func (v name) Description(context.Context) string {
-	return "must be a valid " + v.noun + " name (a Kubernetes label value)"
-}
-
-func (v name) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v name) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -47,15 +45,11 @@ func (v name) ValidateString(_ context.Context, req validator.StringRequest, res
 }
 
 // TagNames rejects tag names in a prefix Unikorn reserves for itself.
-func TagNames() validator.Map { return tagNames{} }
-
-type tagNames struct{}
-
-func (tagNames) Description(context.Context) string {
-	return "tag names must not use a prefix reserved by Unikorn"
+func TagNames() validator.Map {
+	return tagNames{"tag names must not use a prefix reserved by Unikorn"}
 }
 
-func (v tagNames) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+type tagNames struct{ Described }
 
 func (tagNames) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -1,0 +1,141 @@
+package provider_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
+)
+
+// Every validator and plan modifier of every schema the provider serves says what it
+// does: the provider's own give their words once (validators.Described), and one made
+// without them would describe itself as nothing.
+func TestEveryValidatorAndPlanModifierDescribesItself(t *testing.T) {
+	ctx := context.Background()
+	unikorn := provider.New("test")()
+
+	schemas := map[string]any{}
+
+	for _, newResource := range unikorn.Resources(ctx) {
+		r := newResource()
+
+		var metadata resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
+
+		var response resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &response)
+		schemas["resource "+metadata.TypeName] = response.Schema
+	}
+
+	for _, newDataSource := range unikorn.DataSources(ctx) {
+		d := newDataSource()
+
+		var metadata datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
+
+		var response datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &response)
+		schemas["data source "+metadata.TypeName] = response.Schema
+	}
+
+	for _, newEphemeral := range unikorn.(fwprovider.ProviderWithEphemeralResources).EphemeralResources(ctx) {
+		e := newEphemeral()
+
+		var metadata ephemeral.MetadataResponse
+		e.Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
+
+		var response ephemeral.SchemaResponse
+		e.Schema(ctx, ephemeral.SchemaRequest{}, &response)
+		schemas["ephemeral resource "+metadata.TypeName] = response.Schema
+	}
+
+	for _, newAction := range unikorn.(fwprovider.ProviderWithActions).Actions(ctx) {
+		a := newAction()
+
+		var metadata action.MetadataResponse
+		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
+
+		var response action.SchemaResponse
+		a.Schema(ctx, action.SchemaRequest{}, &response)
+		schemas["action "+metadata.TypeName] = response.Schema
+	}
+
+	for _, newList := range unikorn.(fwprovider.ProviderWithListResources).ListResources(ctx) {
+		l := newList()
+
+		var metadata resource.MetadataResponse
+		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
+
+		var response list.ListResourceSchemaResponse
+		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &response)
+		schemas["list resource "+metadata.TypeName] = response.Schema
+	}
+
+	var providerSchema fwprovider.SchemaResponse
+	unikorn.Schema(ctx, fwprovider.SchemaRequest{}, &providerSchema)
+	schemas["provider"] = providerSchema.Schema
+
+	described := 0
+
+	for where, schema := range schemas {
+		walkDescribers(reflect.ValueOf(schema), where, func(at string, d interface {
+			Description(context.Context) string
+		},
+		) {
+			described++
+
+			assert.NotEmpty(t, d.Description(ctx), "%s: a %T describes itself as nothing", at, d)
+		})
+	}
+
+	// The walk reaches the provider's own: a name validator on every named type at least.
+	assert.Greater(t, described, 50)
+}
+
+// walkDescribers calls found for each element of every Validators and PlanModifiers
+// field in a schema, through its attributes, nested attributes and blocks.
+func walkDescribers(v reflect.Value, at string, found func(string, interface {
+	Description(context.Context) string
+}),
+) {
+	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+
+		v = v.Elem()
+	}
+
+	switch v.Kind() {
+	case reflect.Map:
+		for _, key := range v.MapKeys() {
+			walkDescribers(v.MapIndex(key), at+"."+key.String(), found)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			field := v.Type().Field(i)
+
+			switch field.Name {
+			case "Validators", "PlanModifiers":
+				for j := range v.Field(i).Len() {
+					if d, ok := v.Field(i).Index(j).Interface().(interface {
+						Description(context.Context) string
+					}); ok {
+						found(at, d)
+					}
+				}
+			case "Attributes", "Blocks", "NestedObject":
+				walkDescribers(v.Field(i), at, found)
+			}
+		}
+	}
+}
