@@ -39,10 +39,12 @@ func TestConcurrentWaitsShareTheirReads(t *testing.T) {
 
 	routes := e.Sandbox.Stats().Routes
 	assert.Equal(t, instances, routes["POST /api/v2/servers"])
-	assert.Zero(t, routes["GET /api/v2/servers/{serverID}"], "no wait reads its own server")
 
-	// Alone, each wait would read about 300 ms ÷ 20 ms = 15 times.
-	assert.Less(t, routes["GET /api/v2/servers"], 3*15, "the waits shared their reads")
+	// Alone, each wait would read about 300 ms ÷ 20 ms = 15 times, 120 in all. A wait
+	// that finds itself alone on a tick (its peers not waiting yet, on a loaded
+	// machine, or done) reads its own server, as it should: those reads count too.
+	reads := routes["GET /api/v2/servers"] + routes["GET /api/v2/servers/{serverID}"]
+	assert.Less(t, reads, 3*15, "the waits shared their reads")
 }
 
 // slowAnswers holds back the answers of server lists after region has produced them,
