@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -23,66 +24,48 @@ func TestEveryValidatorAndPlanModifierDescribesItself(t *testing.T) {
 	ctx := context.Background()
 	unikorn := provider.New("test")()
 
+	// Each schema by the Go type that serves it.
 	schemas := map[string]any{}
+	schemaOf := func(served any, schema any) { schemas[fmt.Sprintf("%T", served)] = schema }
 
 	for _, newResource := range unikorn.Resources(ctx) {
-		r := newResource()
-
-		var metadata resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
-
 		var response resource.SchemaResponse
+		r := newResource()
 		r.Schema(ctx, resource.SchemaRequest{}, &response)
-		schemas["resource "+metadata.TypeName] = response.Schema
+		schemaOf(r, response.Schema)
 	}
 
 	for _, newDataSource := range unikorn.DataSources(ctx) {
-		d := newDataSource()
-
-		var metadata datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
-
 		var response datasource.SchemaResponse
+		d := newDataSource()
 		d.Schema(ctx, datasource.SchemaRequest{}, &response)
-		schemas["data source "+metadata.TypeName] = response.Schema
+		schemaOf(d, response.Schema)
 	}
 
 	for _, newEphemeral := range unikorn.(fwprovider.ProviderWithEphemeralResources).EphemeralResources(ctx) {
-		e := newEphemeral()
-
-		var metadata ephemeral.MetadataResponse
-		e.Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
-
 		var response ephemeral.SchemaResponse
+		e := newEphemeral()
 		e.Schema(ctx, ephemeral.SchemaRequest{}, &response)
-		schemas["ephemeral resource "+metadata.TypeName] = response.Schema
+		schemaOf(e, response.Schema)
 	}
 
 	for _, newAction := range unikorn.(fwprovider.ProviderWithActions).Actions(ctx) {
-		a := newAction()
-
-		var metadata action.MetadataResponse
-		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
-
 		var response action.SchemaResponse
+		a := newAction()
 		a.Schema(ctx, action.SchemaRequest{}, &response)
-		schemas["action "+metadata.TypeName] = response.Schema
+		schemaOf(a, response.Schema)
 	}
 
 	for _, newList := range unikorn.(fwprovider.ProviderWithListResources).ListResources(ctx) {
-		l := newList()
-
-		var metadata resource.MetadataResponse
-		l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "unikorn"}, &metadata)
-
 		var response list.ListResourceSchemaResponse
+		l := newList()
 		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &response)
-		schemas["list resource "+metadata.TypeName] = response.Schema
+		schemaOf(l, response.Schema)
 	}
 
-	var providerSchema fwprovider.SchemaResponse
-	unikorn.Schema(ctx, fwprovider.SchemaRequest{}, &providerSchema)
-	schemas["provider"] = providerSchema.Schema
+	var response fwprovider.SchemaResponse
+	unikorn.Schema(ctx, fwprovider.SchemaRequest{}, &response)
+	schemaOf(unikorn, response.Schema)
 
 	described := 0
 

@@ -27,19 +27,38 @@ var mappers = map[string]func(string, error) diag.Diagnostics{
 	"identity":      diagnostic.Identity,
 }
 
+// apiErr is an answer of region's API, which every family may meet.
+var apiErr = &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
+	Method: http.MethodPost, Path: "/api/v2/servers/x/stop"}
+
+// wording is what one diagnostic of an error should say, and not say.
+type wording struct {
+	err     error
+	want    []string
+	wantNot []string
+}
+
+// check holds diags, made for "Unable to do it", to w: one diagnostic of that summary.
+func (w wording) check(t *testing.T, diags diag.Diagnostics) {
+	t.Helper()
+	require.Len(t, diags, 1)
+	assert.Equal(t, "Unable to do it", diags[0].Summary())
+
+	for _, text := range w.want {
+		assert.Contains(t, diags[0].Detail(), text)
+	}
+
+	for _, text := range w.wantNot {
+		assert.NotContains(t, diags[0].Detail(), text)
+	}
+}
+
 // A failure every family shares reads the same whichever family met it: each mapper
 // hands it to Cloud.
 func TestAFailureEveryFamilySharesReadsTheSameInEveryFamily(t *testing.T) {
 	t.Parallel()
 
-	apiErr := &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
-		Method: http.MethodPost, Path: "/api/v2/servers/x/stop"}
-
-	tests := map[string]struct {
-		err     error
-		want    []string
-		wantNot []string
-	}{
+	tests := map[string]wording{
 		"an API answer is shown with advice for its status": {
 			err:  fmt.Errorf("asking the cloud to stop instance x: %w", apiErr),
 			want: []string{"POST /api/v2/servers/x/stop: 404 not_found", "does not exist or is not visible"},
@@ -73,16 +92,7 @@ func TestAFailureEveryFamilySharesReadsTheSameInEveryFamily(t *testing.T) {
 			t.Parallel()
 
 			want := diagnostic.Cloud("Unable to do it", test.err)
-			require.Len(t, want, 1)
-			assert.Equal(t, "Unable to do it", want[0].Summary())
-
-			for _, text := range test.want {
-				assert.Contains(t, want[0].Detail(), text)
-			}
-
-			for _, text := range test.wantNot {
-				assert.NotContains(t, want[0].Detail(), text)
-			}
+			test.check(t, want)
 
 			for family, mapper := range mappers {
 				assert.Equal(t, want, mapper("Unable to do it", test.err), family)
