@@ -3,8 +3,10 @@ package family
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -44,4 +46,18 @@ func (d *DataSource) Begin(ctx context.Context, config tfsdk.Config, m any, diag
 // Organization is the organization value names, or the provider's.
 func (d *DataSource) Organization(value types.String, diags *diag.Diagnostics) string {
 	return d.Provider.Organization(value, PathOrganizationID, diags)
+}
+
+// ByIDOrName is the rule of every look-up of one object: by its ID or by what names it
+// (name: "name", or the attribute the family names it by), exactly one of them. Read
+// by its ID, the object is read where it is, so an attribute that only narrows the
+// search by name (scopes: "organization_id", "network_id") conflicts with the ID.
+func ByIDOrName(name string, scopes ...string) []datasource.ConfigValidator {
+	validators := []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot(name))}
+
+	for _, scope := range scopes {
+		validators = append(validators, datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot(scope)))
+	}
+
+	return validators
 }

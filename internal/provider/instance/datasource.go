@@ -89,10 +89,8 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 }
 
 func (d *DataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
-		datasourcevalidator.RequiredTogether(path.MatchRoot("network_id"), path.MatchRoot("name")),
-	}
+	return append(family.ByIDOrName("name"),
+		datasourcevalidator.RequiredTogether(path.MatchRoot("network_id"), path.MatchRoot("name")))
 }
 
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -118,12 +117,7 @@ func listenerDataSourceAttributes() map[string]schema.Attribute {
 }
 
 func (d *dataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
-		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("organization_id")),
-		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("project_id")),
-		datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot("network_id")),
-	}
+	return family.ByIDOrName("name", "organization_id", "project_id", "network_id")
 }
 
 func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -140,15 +139,7 @@ func (d *dataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest, re
 }
 
 func (d *dataSource[T]) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	validators := []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
-	}
-
-	for _, scope := range append([]string{"organization_id", "project_id"}, d.kind.narrowing...) {
-		validators = append(validators, datasourcevalidator.Conflicting(path.MatchRoot("id"), path.MatchRoot(scope)))
-	}
-
-	return validators
+	return family.ByIDOrName("name", append([]string{"organization_id", "project_id"}, d.kind.narrowing...)...)
 }
 
 func (d *dataSource[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
