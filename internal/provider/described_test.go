@@ -13,6 +13,7 @@ import (
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 )
@@ -22,7 +23,12 @@ import (
 // without them would describe itself as nothing.
 func TestEveryValidatorAndPlanModifierDescribesItself(t *testing.T) {
 	ctx := context.Background()
-	unikorn := provider.New("test")()
+	unikorn, ok := provider.New("test")().(interface {
+		fwprovider.ProviderWithEphemeralResources
+		fwprovider.ProviderWithActions
+		fwprovider.ProviderWithListResources
+	})
+	require.True(t, ok, "the provider serves every kind")
 
 	// Each schema by the Go type that serves it.
 	schemas := map[string]any{}
@@ -42,21 +48,21 @@ func TestEveryValidatorAndPlanModifierDescribesItself(t *testing.T) {
 		schemaOf(d, response.Schema)
 	}
 
-	for _, newEphemeral := range unikorn.(fwprovider.ProviderWithEphemeralResources).EphemeralResources(ctx) {
+	for _, newEphemeral := range unikorn.EphemeralResources(ctx) {
 		var response ephemeral.SchemaResponse
 		e := newEphemeral()
 		e.Schema(ctx, ephemeral.SchemaRequest{}, &response)
 		schemaOf(e, response.Schema)
 	}
 
-	for _, newAction := range unikorn.(fwprovider.ProviderWithActions).Actions(ctx) {
+	for _, newAction := range unikorn.Actions(ctx) {
 		var response action.SchemaResponse
 		a := newAction()
 		a.Schema(ctx, action.SchemaRequest{}, &response)
 		schemaOf(a, response.Schema)
 	}
 
-	for _, newList := range unikorn.(fwprovider.ProviderWithListResources).ListResources(ctx) {
+	for _, newList := range unikorn.ListResources(ctx) {
 		var response list.ListResourceSchemaResponse
 		l := newList()
 		l.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &response)

@@ -130,7 +130,7 @@ func (m *observed) seen() *compute.Instance {
 // collections and descriptions keep their configured spelling (null or empty). User
 // data is not part of it: the resource reads it back only on import (see save).
 func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diags *diag.Diagnostics) {
-	m.Metadata.Set(ctx, instance.Spec.Name, instance.Spec.Description, instance.Spec.Tags, diags)
+	m.Set(ctx, instance.Spec.Name, instance.Spec.Description, instance.Spec.Tags, diags)
 	m.ID = types.StringValue(instance.ID)
 	m.NetworkID = types.StringValue(instance.Spec.NetworkID)
 	m.FlavorID = types.StringValue(instance.Spec.FlavorID)
