@@ -41,14 +41,10 @@ func TestAccProvider_missingToken(t *testing.T) {
 	settings := env.Settings
 	settings.Token = ""
 
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config:      settings.Config() + `data "unikorn_regions" "all" {}`,
-			ExpectError: regexp.MustCompile(`(?s)^.*Missing token.*UNIKORN_TOKEN`),
-		}},
-	})
+	resource.Test(t, env.TestCase(t, resource.TestStep{
+		Config:      settings.Config() + `data "unikorn_regions" "all" {}`,
+		ExpectError: regexp.MustCompile(`(?s)^.*Missing token.*UNIKORN_TOKEN`),
+	}))
 }
 
 // TestAccProvider_environment configures the provider from the environment alone,
@@ -60,30 +56,22 @@ func TestAccProvider_environment(t *testing.T) {
 	t.Setenv(acctest.EnvToken, env.Settings.Token)
 	t.Setenv(acctest.EnvOrganizationID, env.Settings.OrganizationID)
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: `
+	resource.Test(t, env.TestCase(t, resource.TestStep{
+		Config: `
 provider "unikorn" {}
 
 data "unikorn_regions" "all" {}
 `,
-			Check: resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.all", "regions.*",
-				map[string]string{"id": env.RegionID}),
-		}},
-	})
+		Check: resource.TestCheckTypeSetElemNestedAttrs("data.unikorn_regions.all", "regions.*",
+			map[string]string{"id": env.RegionID}),
+	}))
 }
 
 func TestAccProvider_invalidRequestTimeout(t *testing.T) {
 	env := acctest.New(t)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{{
-			Config: `
+	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+		Config: `
 provider "unikorn" {
   region_endpoint   = ` + acctest.Quote(env.Settings.RegionEndpoint) + `
   identity_endpoint = ` + acctest.Quote(env.Settings.IdentityEndpoint) + `
@@ -93,7 +81,6 @@ provider "unikorn" {
 
 data "unikorn_regions" "all" {}
 `,
-			ExpectError: regexp.MustCompile(`(?s)Invalid duration.*request_timeout`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Invalid duration.*request_timeout`),
+	}))
 }

@@ -38,10 +38,5 @@ resource %q "bad" {
 		}
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { env.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps:                    steps,
-	})
+	resource.ParallelTest(t, env.TestCase(t, steps...))
 }

@@ -147,13 +147,9 @@ func forEachBackend(t *testing.T, steps func(t *testing.T, env *acctest.Environm
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
 
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { env.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-			CheckDestroy:             checkNoSnapshot(t, env),
-			Steps:                    steps(t, env),
-		})
+		test := env.TestCase(t, steps(t, env)...)
+		test.CheckDestroy = checkNoSnapshot(t, env)
+		resource.ParallelTest(t, test)
 	}, acctest.Production(t))
 }
 
