@@ -14,25 +14,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
-
-var (
-	_ list.ListResource              = (*listResource)(nil)
-	_ list.ListResourceWithConfigure = (*listResource)(nil)
-)
-
-// NewListResource returns the unikorn_load_balancer list resource.
-func NewListResource() list.ListResource {
-	return &listResource{Base: listing.Base{TypeName: TypeName, Nouns: "load balancers", Diagnose: diagnostic.LoadBalancing}}
-}
-
-// listResource finds load balancers for `terraform query`. Each result is what the
-// resource's Read makes of the load balancer, so generated configuration imports
-// cleanly.
-type listResource struct {
-	listing.Base
-}
 
 type listConfig struct {
 	family.Place
@@ -41,15 +25,16 @@ type listConfig struct {
 	Tags      types.Map    `tfsdk:"tags"`
 }
 
-func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+// NewListResource returns the unikorn_load_balancer list resource.
+func NewListResource() list.ListResource {
 	uuid := []validator.String{validators.UUID()}
 
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds load balancers for `terraform query`, to review them or to generate configuration " +
+	return &listing.Resource[loadbalancing.LoadBalancer, listConfig]{
+		Base: listing.Base{TypeName: TypeName, Nouns: "load balancers", Diagnose: diagnostic.LoadBalancing},
+		Description: "Finds load balancers for `terraform query`, to review them or to generate configuration " +
 			"that imports them. Each result is named `<name> (<id>)` and carries the identity the resource has. Load " +
 			"balancers that are being deleted are left out.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id": listing.OrganizationAttribute(),
 			"project_id": schema.StringAttribute{
 				Optional: true, Validators: uuid,
 				MarkdownDescription: "Only load balancers of this project; without it, every project of the organization " +
@@ -66,14 +51,9 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 				MarkdownDescription: "Only load balancers that carry every one of these tags with these values.",
 			},
 		},
-	}
-}
-
-func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var config listConfig
-
-	listing.Stream(ctx, &l.Base, req, stream, &config,
-		func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]loadbalancing.LoadBalancer, error) {
+		Find: func(ctx context.Context, provider *providerdata.Data, config *listConfig, organizationID string,
+			diags *diag.Diagnostics,
+		) ([]loadbalancing.LoadBalancer, error) {
 			query := loadbalancing.Query{
 				OrganizationID: organizationID,
 				ProjectID:      config.ProjectID.ValueString(),
@@ -86,21 +66,16 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 				return nil, nil
 			}
 
-			return l.Provider.LoadBalancers.List(ctx, query)
+			return provider.LoadBalancers.List(ctx, query)
 		},
-		func(lb *loadbalancing.LoadBalancer) bool { return !lb.Deleting },
-		func(lb *loadbalancing.LoadBalancer) list.ListResult {
-			identity := family.IdentityOf(family.Global, types.StringNull(), types.StringValue(lb.ID))
+		Show: func(lb *loadbalancing.LoadBalancer) listing.Shown { return listing.Global(lb.Name, lb.ID, lb.Deleting) },
+		State: func(ctx context.Context, lb *loadbalancing.LoadBalancer, diags *diag.Diagnostics) (any, *timeouts.Value) {
+			// What an import reads: a configuration that sets none of the optional
+			// attributes, so that generated configuration leaves them out.
+			state := &resourceModel{model: model{Metadata: family.UnsetMetadata(), Listeners: types.MapNull(listenerType)}}
+			state.setKept(ctx, lb, diags)
 
-			return listing.Result(ctx, req, lb.Name, lb.ID, identity,
-				func(diags *diag.Diagnostics) (any, *timeouts.Value) {
-					// What an import reads: a configuration that sets none of the
-					// optional attributes, so that generated configuration leaves
-					// them out.
-					state := &resourceModel{model: model{Metadata: family.UnsetMetadata(), Listeners: types.MapNull(listenerType)}}
-					state.setKept(ctx, lb, diags)
-
-					return state, &state.Timeouts
-				})
-		})
+			return state, &state.Timeouts
+		},
+	}
 }
