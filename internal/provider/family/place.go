@@ -19,7 +19,3 @@ func PlaceOf(organizationID, projectID, regionID string) Place {
 		RegionID:       types.StringValue(regionID),
 	}
 }
-
-// Organization is the organization a list resource's configuration names, as
-// listing.Stream asks it.
-func (p *Place) Organization() types.String { return p.OrganizationID }

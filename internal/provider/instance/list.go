@@ -2,8 +2,8 @@ package instance
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -14,24 +14,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/listing"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
-
-var (
-	_ list.ListResource              = (*ListResource)(nil)
-	_ list.ListResourceWithConfigure = (*ListResource)(nil)
-)
-
-// ListResource is the unikorn_compute_instance list resource: `terraform query`
-// finds instances, typically to import them with generated configuration.
-type ListResource struct {
-	listing.Base
-}
-
-// NewListResource returns the list resource for the provider to serve.
-func NewListResource() list.ListResource {
-	return &ListResource{listing.Base{TypeName: TypeName, Nouns: "instances", Diagnose: diagnostic.Compute}}
-}
 
 // listModel is the `config` block of a list block: the filters.
 type listModel struct {
@@ -41,9 +26,12 @@ type listModel struct {
 	Tags      types.Map    `tfsdk:"tags"`
 }
 
-func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds compute instances for `terraform query`, to review them or to generate " +
+// NewListResource returns the unikorn_compute_instance list resource: `terraform
+// query` finds instances, typically to import them with generated configuration.
+func NewListResource() list.ListResource {
+	return &listing.Resource[*compute.Instance, listModel]{
+		Base: listing.Base{TypeName: TypeName, Nouns: "instances", Diagnose: diagnostic.Compute},
+		Description: "Finds compute instances for `terraform query`, to review them or to generate " +
 			"configuration that imports them. Every filter narrows the search; without any, it finds every " +
 			"instance of the organization, in every project the token can see. Each result is named " +
 			"`<name> (<id>)` and carries the instance's identity. Instances that are being deleted are " +
@@ -80,17 +68,9 @@ func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 				Validators: []validator.Map{validators.TagNames()},
 			},
 		},
-	}
-}
-
-func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var (
-		config    listModel
-		conflicts []*compute.ConsistencyError
-	)
-
-	listing.Stream(ctx, &l.Base, req, stream, &config,
-		func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]*compute.Instance, error) {
+		Find: func(ctx context.Context, provider *providerdata.Data, config *listModel, organizationID string,
+			diags *diag.Diagnostics,
+		) ([]*compute.Instance, error) {
 			query := compute.ListQuery{
 				OrganizationID: organizationID,
 				ProjectID:      config.ProjectID.ValueString(),
@@ -102,67 +82,46 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 				return nil, nil
 			}
 
-			found, err := l.Provider.Instances.List(ctx, query)
+			found, err := provider.Instances.List(ctx, query)
 			if err != nil {
 				return nil, err
 			}
 
-			conflicts = found.Conflicts
+			// Warnings carry no identity, so Terraform shows them without counting
+			// them as results.
+			for _, conflict := range found.Conflicts {
+				diags.AddWarning("Instance left out: more than one server claims it", conflict.Error())
+			}
 
 			return found.Instances, nil
 		},
 		// The façade leaves out instances being deleted.
-		func(**compute.Instance) bool { return true },
-		func(instance **compute.Instance) list.ListResult { return listResult(ctx, req, *instance) })
-
-	// Warnings carry no identity, so Terraform shows them without counting them as
-	// results; they come first so that the limit never hides them.
-	if results := stream.Results; len(conflicts) > 0 {
-		stream.Results = func(push func(list.ListResult) bool) {
-			for _, conflict := range conflicts {
-				warning := list.ListResult{}
-				warning.Diagnostics.AddWarning("Instance left out: more than one server claims it", conflict.Error())
-
-				if !push(warning) {
-					return
-				}
+		Show: func(instance **compute.Instance) listing.Shown {
+			return listing.Shown{
+				Name: (*instance).Spec.Name, ID: (*instance).ID,
+				Identity: identityModel{
+					ID:             types.StringValue((*instance).ID),
+					OrganizationID: types.StringValue((*instance).OrganizationID),
+					ProjectID:      types.StringValue((*instance).ProjectID),
+				},
 			}
-
-			results(push)
-		}
-	}
-}
-
-// listResult shows one instance as the resource's Read would: the same identity and,
-// when Terraform asks for it, the same state. What only a configuration knows (user
-// data, timeouts) is null, so that generated configuration leaves it out.
-func listResult(ctx context.Context, req list.ListRequest, instance *compute.Instance) list.ListResult {
-	result := req.NewListResult(ctx)
-	result.DisplayName = fmt.Sprintf("%s (%s)", instance.Spec.Name, instance.ID)
-
-	listed := model{
-		observed: observed{
-			Metadata:               family.UnsetMetadata(),
-			SecurityGroupIDs:       types.SetNull(types.StringType),
-			AllowedSourceAddresses: types.SetNull(types.StringType),
 		},
-		UserData:          types.StringNull(),
-		UserDataWO:        types.StringNull(),
-		UserDataWOVersion: types.Int64Null(),
+		State: func(ctx context.Context, instance **compute.Instance, diags *diag.Diagnostics) (any, *timeouts.Value) {
+			// What only a configuration knows (user data, timeouts) is null, so that
+			// generated configuration leaves it out.
+			listed := &model{
+				observed: observed{
+					Metadata:               family.UnsetMetadata(),
+					SecurityGroupIDs:       types.SetNull(types.StringType),
+					AllowedSourceAddresses: types.SetNull(types.StringType),
+				},
+				UserData:          types.StringNull(),
+				UserDataWO:        types.StringNull(),
+				UserDataWOVersion: types.Int64Null(),
+			}
+			listed.setFrom(ctx, *instance, diags)
+
+			return listed, &listed.Timeouts
+		},
 	}
-	listed.setFrom(ctx, instance, &result.Diagnostics)
-
-	result.Diagnostics.Append(result.Identity.Set(ctx, listed.identity())...)
-
-	if !req.IncludeResource {
-		return result
-	}
-
-	listed.Timeouts = listing.NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
-
-	if !result.Diagnostics.HasError() {
-		result.Diagnostics.Append(result.Resource.Set(ctx, &listed)...)
-	}
-
-	return result
 }

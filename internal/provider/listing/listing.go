@@ -63,7 +63,8 @@ type Resource[T, C any] struct {
 
 	// Find lists the objects of the organization (the one config names or the
 	// provider's) that config asks for, adding to diags what it finds wrong with
-	// config.
+	// config. Warnings it adds are each shown as a result of their own, with no
+	// identity, ahead of the objects, so that the limit never hides them.
 	Find func(ctx context.Context, provider *providerdata.Data, config *C, organizationID string, diags *diag.Diagnostics) ([]T, error)
 	// Wanted, when given, keeps only the objects that the filters of config which
 	// Find does not apply let through.
@@ -139,11 +140,13 @@ func (r *Resource[T, C]) List(ctx context.Context, req list.ListRequest, stream 
 
 	var (
 		objects []T
+		found   diag.Diagnostics
 		err     error
 	)
 
 	if !diags.HasError() {
-		objects, err = r.Find(ctx, r.Provider, &config, organizationID, &diags)
+		objects, err = r.Find(ctx, r.Provider, &config, organizationID, &found)
+		diags.Append(found...)
 	}
 
 	switch {
@@ -152,14 +155,20 @@ func (r *Resource[T, C]) List(ctx context.Context, req list.ListRequest, stream 
 	case err != nil:
 		stream.Results = list.ListResultsStreamDiagnostics(r.Diagnose("Unable to list "+r.Nouns, err))
 	default:
-		stream.Results = r.results(ctx, req, &config, objects)
+		stream.Results = r.results(ctx, req, &config, found.Warnings(), objects)
 	}
 }
 
-// results is the result of every object shown, up to the limit, for as long as
-// Terraform takes them.
-func (r *Resource[T, C]) results(ctx context.Context, req list.ListRequest, config *C, objects []T) iter.Seq[list.ListResult] {
+// results is each of warnings as a result of its own, then the result of every object
+// shown, up to the limit, for as long as Terraform takes them.
+func (r *Resource[T, C]) results(ctx context.Context, req list.ListRequest, config *C, warnings diag.Diagnostics, objects []T) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
+		for _, warning := range warnings {
+			if !push(list.ListResult{Diagnostics: diag.Diagnostics{warning}}) {
+				return
+			}
+		}
+
 		var pushed int64
 
 		for i := range objects {
@@ -194,7 +203,7 @@ func (r *Resource[T, C]) result(ctx context.Context, req list.ListRequest, objec
 	}
 
 	model, unset := r.State(ctx, object, &result.Diagnostics)
-	*unset = NullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
+	*unset = nullTimeouts(ctx, req.ResourceSchema, &result.Diagnostics)
 
 	if !result.Diagnostics.HasError() {
 		result.Diagnostics.Append(result.Resource.Set(ctx, model)...)
@@ -203,10 +212,10 @@ func (r *Resource[T, C]) result(ctx context.Context, req list.ListRequest, objec
 	return result
 }
 
-// NullTimeouts is an unset timeouts block, for a listed resource's state: generated
+// nullTimeouts is an unset timeouts block, for a listed resource's state: generated
 // configuration then leaves it out. Even a null object needs its attribute types, and
 // only the resource schema knows them.
-func NullTimeouts(ctx context.Context, resourceSchema interface {
+func nullTimeouts(ctx context.Context, resourceSchema interface {
 	TypeAtPath(context.Context, path.Path) (attr.Type, diag.Diagnostics)
 }, diags *diag.Diagnostics,
 ) timeouts.Value {
@@ -222,66 +231,4 @@ func NullTimeouts(ctx context.Context, resourceSchema interface {
 	}
 
 	return timeouts.Value{Object: types.ObjectNull(object.AttributeTypes())}
-}
-
-// Results answers a list resource's List: the result of every object that shown keeps
-// (objects being deleted are left out), up to limit, for as long as Terraform takes
-// them.
-func Results[T any](objects []T, limit int64, shown func(*T) bool, result func(*T) list.ListResult) iter.Seq[list.ListResult] {
-	return func(push func(list.ListResult) bool) {
-		var pushed int64
-
-		for i := range objects {
-			if !shown(&objects[i]) {
-				continue
-			}
-
-			if pushed >= limit || !push(result(&objects[i])) {
-				return
-			}
-
-			pushed++
-		}
-	}
-}
-
-// Config is a list resource's configuration: whatever else it filters on, a list is of
-// one organization's objects.
-type Config interface {
-	Organization() types.String
-}
-
-// Stream answers a list resource's List. It reads the configuration into config, and,
-// once Unikorn can be reached, the organization it names or the provider's; find then
-// lists that organization's objects (adding to diags what it finds wrong with the rest
-// of config), and the results of those that shown keeps are streamed, up to the limit.
-func Stream[T any](ctx context.Context, b *Base, req list.ListRequest, stream *list.ListResultsStream, config Config,
-	find func(ctx context.Context, organizationID string, diags *diag.Diagnostics) ([]T, error),
-	shown func(*T) bool, result func(*T) list.ListResult,
-) {
-	var diags diag.Diagnostics
-
-	organizationID := ""
-	if diags.Append(req.Config.Get(ctx, config)...); !diags.HasError() &&
-		b.Provider.Reachable("list "+b.Nouns, providerdata.RemedyQuery, &diags) {
-		organizationID = b.Provider.Organization(config.Organization(), path.Root("organization_id"), &diags)
-	}
-
-	var (
-		objects []T
-		err     error
-	)
-
-	if !diags.HasError() {
-		objects, err = find(ctx, organizationID, &diags)
-	}
-
-	switch {
-	case diags.HasError():
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-	case err != nil:
-		stream.Results = list.ListResultsStreamDiagnostics(b.Diagnose("Unable to list "+b.Nouns, err))
-	default:
-		stream.Results = Results(objects, req.Limit, shown, result)
-	}
 }
