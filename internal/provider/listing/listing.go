@@ -37,16 +37,6 @@ type Base struct {
 	Provider *providerdata.Data
 }
 
-func (b *Base) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = b.TypeName
-}
-
-func (b *Base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData != nil {
-		b.Provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
-	}
-}
-
 // Resource finds one organization's objects of type T for `terraform query`, filtered
 // by a configuration C (a struct of tfsdk fields, one for each attribute, with
 // organization_id among them). Each result is what the resource's import would read of
@@ -104,6 +94,14 @@ var (
 	_ list.ListResource              = (*Resource[struct{}, struct{}])(nil)
 	_ list.ListResourceWithConfigure = (*Resource[struct{}, struct{}])(nil)
 )
+
+// Describe is the list configuration's description of a list of what (e.g. "networks",
+// "an organization's projects").
+func Describe(what string) string {
+	return "Finds " + what + " for `terraform query`, to review them or to generate configuration that imports " +
+		"them. Each result is named `<name> (<id>)` and carries the identity the resource has. Objects that are " +
+		"being deleted are left out."
+}
 
 // OrganizationAttribute is the list configuration's organization_id.
 func OrganizationAttribute() schema.StringAttribute {
@@ -210,6 +208,16 @@ func (r *Resource[T, C]) result(ctx context.Context, req list.ListRequest, objec
 	}
 
 	return result
+}
+
+func (b *Base) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = b.TypeName
+}
+
+func (b *Base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		b.Provider = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	}
 }
 
 // nullTimeouts is an unset timeouts block, for a listed resource's state: generated

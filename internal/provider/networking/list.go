@@ -33,10 +33,8 @@ func listOf[T any](typeName, nouns string,
 	state func(context.Context, *T, *diag.Diagnostics) (any, *timeouts.Value),
 ) list.ListResource {
 	return &listing.Resource[T, listConfig]{
-		Base: listing.Base{TypeName: typeName, Nouns: nouns, Diagnose: diagnostic.Networking},
-		Description: "Finds " + nouns + " for `terraform query`, to review them or to generate " +
-			"configuration that imports them. Each result is named `<name> (<id>)` and carries the identity " +
-			"the resource has. Objects that are being deleted are left out.",
+		Base:        listing.Base{TypeName: typeName, Nouns: nouns, Diagnose: diagnostic.Networking},
+		Description: listing.Describe(nouns),
 		Attributes: map[string]schema.Attribute{
 			"project_id": schema.StringAttribute{
 				Optional: true,
