@@ -163,50 +163,13 @@ data "unikorn_flavors" "this" {
 }
 
 func TestAccFlavors_invalidFilters(t *testing.T) {
-	env := acctest.New(t)
-
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id    = "any"
-  architecture = "sparc"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*architecture.*"x86_64"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id  = "any"
-  gpu_vendor = "nvidia"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*gpu_vendor.*"NVIDIA"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id = "any"
-  min_cpus  = 0
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value.*min_cpus.*at least 1`),
-			},
-			{
-				// A name where an ID belongs fails the plan, before any request.
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id = "sandbox-1"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*region_id.*lowercase UUID`),
-			},
-		},
-	})
+	testRefusals(t, "unikorn_flavors",
+		refusal{"any", `architecture = "sparc"`, `(?s)Invalid Attribute Value Match.*architecture.*"x86_64"`},
+		refusal{"any", `gpu_vendor = "nvidia"`, `(?s)Invalid Attribute Value Match.*gpu_vendor.*"NVIDIA"`},
+		refusal{"any", `min_cpus = 0`, `(?s)Invalid Attribute Value.*min_cpus.*at least 1`},
+		// A name where an ID belongs fails the plan, before any request.
+		refusal{"sandbox-1", "", `(?s)Invalid Attribute Value Match.*region_id.*lowercase UUID`},
+	)
 }
 
 func TestAccFlavors_unknownRegion(t *testing.T) {

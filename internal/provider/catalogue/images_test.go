@@ -216,30 +216,8 @@ data "unikorn_images" "this" {
 }
 
 func TestAccImages_invalidFilters(t *testing.T) {
-	env := acctest.New(t)
-
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_images" "this" {
-  region_id    = "any"
-  architecture = "arm64"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*architecture.*"aarch64"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_images" "this" {
-  region_id = "any"
-  status    = ["ready", "active"]
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*status.*"failed"`),
-			},
-		},
-	})
+	testRefusals(t, "unikorn_images",
+		refusal{"any", `architecture = "arm64"`, `(?s)Invalid Attribute Value Match.*architecture.*"aarch64"`},
+		refusal{"any", `status = ["ready", "active"]`, `(?s)Invalid Attribute Value Match.*status.*"failed"`},
+	)
 }
