@@ -143,6 +143,22 @@ func (m *commonModel) setKept(ctx context.Context, record *identity.Record, meta
 	m.SetFrom(ctx, metadata, diags)
 }
 
+// groupsShown is what a member's group_ids shows of the groups it is in: those it
+// names (the groups it joined itself), never those that list it from their side. A
+// model not filled yet (fresh: an import's first read or a listed member) names every
+// group the member is in: the configuration it is imported into says which to keep.
+func groupsShown(ctx context.Context, shown types.Set, in []string, fresh bool, diags *diag.Diagnostics) types.Set {
+	if fresh {
+		shown = setOf(ctx, in, diags)
+	}
+
+	if named := identity.Named(in, stringsOf(ctx, shown, diags)); len(named) > 0 || !shown.IsNull() {
+		return setOf(ctx, named, diags)
+	}
+
+	return shown
+}
+
 func setOf(ctx context.Context, ids []string, diags *diag.Diagnostics) types.Set {
 	if ids == nil {
 		ids = []string{}

@@ -113,24 +113,14 @@ func (r *userResource) write(ctx context.Context, plan, state *userModel, curren
 	return identity.UserWrite{Subject: plan.Subject.ValueString(), State: plan.State.ValueString(), GroupIDs: groups}
 }
 
-// setUser fills the model from identity's record. Of the user's groups, the model
-// shows those it names (the groups it joined itself), never those that list the user
-// from their side. A model that has no subject yet, an import's first read or a listed
-// user, names every group the user is in: the configuration it is imported into says
-// which to keep.
+// setUser fills the model from identity's record. A model that has no subject yet is
+// not filled yet (see groupsShown).
 func setUser(ctx context.Context, m *userModel, user *identity.User, diags *diag.Diagnostics) {
-	if m.Subject.IsNull() {
-		m.GroupIDs = setOf(ctx, user.GroupIDs, diags)
-	}
-
+	m.GroupIDs = groupsShown(ctx, m.GroupIDs, user.GroupIDs, m.Subject.IsNull(), diags)
 	m.ID = types.StringValue(user.ID)
 	m.OrganizationID = types.StringValue(user.OrganizationID)
 	m.Subject = types.StringValue(user.Subject)
 	m.State = types.StringValue(user.State)
-
-	if named := identity.Named(user.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
-		m.GroupIDs = setOf(ctx, named, diags)
-	}
 }
 
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
