@@ -152,10 +152,11 @@ func stateResource(t *testing.T, state, address string) map[string]any {
 	return nil
 }
 
-// builtInTheEmptyOrganization checks that the sandbox records each of built, the state
+// builtThenDestroyed checks that the sandbox records each of built, the state
 // attributes of a resource by the sandbox's kind of its object, in the empty
-// organization.
-func builtInTheEmptyOrganization(t *testing.T, env *acctest.Environment, built map[string]map[string]any) {
+// organization; then that the next plan has nothing to do, and that one destroy leaves
+// nothing in the sandbox's records.
+func builtThenDestroyed(t *testing.T, env *acctest.Environment, cli *acctest.CLI, built map[string]map[string]any) {
 	t.Helper()
 
 	recorded := map[string]string{}
@@ -167,6 +168,11 @@ func builtInTheEmptyOrganization(t *testing.T, env *acctest.Environment, built m
 		record := kind + " " + attribute(t, attributes, "id")
 		assert.Equal(t, sandbox.EmptyOrganizationID, recorded[record], "%s is in the sandbox's records", record)
 	}
+
+	cli.Run("plan", "-input=false", "-detailed-exitcode")
+
+	cli.Run("destroy", "-input=false", "-auto-approve")
+	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
 
 // attribute returns a string attribute of a resource in a state file.
@@ -268,18 +274,13 @@ resource "unikorn_compute_instance" "web" {
 	assert.Equal(t, project["id"], instance["project_id"])
 	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
-	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+	// A later run opens the sealed token again, with no request, and finds nothing to do.
+	builtThenDestroyed(t, env, cli, map[string]map[string]any{
 		sandbox.ObjectProject:        project,
 		sandbox.ObjectServiceAccount: account,
 		sandbox.ObjectNetwork:        network,
 		sandbox.ObjectInstance:       instance,
 	})
-
-	// A later run opens the sealed token again, with no request, and finds nothing to do.
-	cli.Run("plan", "-input=false", "-detailed-exitcode")
-
-	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
 
 // TestAccPeopleAndImagesFromAnEmptyOrganization is an organization administrator
@@ -358,15 +359,10 @@ resource "unikorn_compute_instance" "web" {
 
 	assert.True(t, found, "identity lists the colleague")
 
-	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+	builtThenDestroyed(t, env, cli, map[string]map[string]any{
 		sandbox.ObjectGroup:    group,
 		sandbox.ObjectUser:     user,
 		sandbox.ObjectImage:    image,
 		sandbox.ObjectInstance: instance,
 	})
-
-	cli.Run("plan", "-input=false", "-detailed-exitcode")
-
-	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
