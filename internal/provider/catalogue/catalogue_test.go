@@ -3,6 +3,7 @@ package catalogue_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -62,4 +63,40 @@ func testRefusals(t *testing.T, dataSource string, refusals ...refusal) {
 		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
 		Steps:                    steps,
 	})
+}
+
+// filtered is one look-up of a filters test: its label, the filters it sets beside
+// region_id, and the names it must list, in order.
+type filtered struct {
+	label   string
+	filters []string
+	names   []string
+}
+
+// filtersConfig is the provider block and a look-up of dataSource in the
+// environment's region for each of cases.
+func filtersConfig(env *acctest.Environment, dataSource string, cases []filtered) string {
+	var blocks strings.Builder
+
+	for _, c := range cases {
+		fmt.Fprintf(&blocks, "\ndata %q %q {\n  region_id = local.region_id\n", dataSource, c.label)
+
+		for _, filter := range c.filters {
+			fmt.Fprintf(&blocks, "  %s\n", filter)
+		}
+
+		blocks.WriteString("}\n")
+	}
+
+	return regionConfig(env, blocks.String())
+}
+
+// filtersChecks checks that each of cases lists, at attribute, the names it must.
+func filtersChecks(dataSource, attribute string, cases []filtered) []statecheck.StateCheck {
+	checks := make([]statecheck.StateCheck, 0, len(cases))
+	for _, c := range cases {
+		checks = append(checks, namesAre("data."+dataSource+"."+c.label, attribute, c.names...))
+	}
+
+	return checks
 }
