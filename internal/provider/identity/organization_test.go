@@ -152,6 +152,22 @@ func stateResource(t *testing.T, state, address string) map[string]any {
 	return nil
 }
 
+// fromTheEmptyOrganization is a fresh sandbox, and a CLI that runs each provider
+// block as a process of its own (as for users), with encodedKey as its token seal key.
+func fromTheEmptyOrganization(t *testing.T, encodedKey string) (*acctest.Environment, *acctest.CLI) {
+	t.Helper()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
+
+	cli := acctest.NewProcessCLI(t, t.TempDir())
+	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
+
+	return env, cli
+}
+
 // builtThenDestroyed checks that the sandbox records each of built, the state
 // attributes of a resource by the sandbox's kind of its object, in the empty
 // organization; then that the next plan has nothing to do, and that one destroy leaves
@@ -205,15 +221,9 @@ func secretAbsent(t *testing.T, content, secret, what string) {
 // later plan opens the sealed token again and has nothing to do, and one destroy
 // leaves nothing in the sandbox's records.
 func TestAccFromAnEmptyOrganization(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
-
-	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
-
 	key, encodedKey := newSealKey(t)
+	env, cli := fromTheEmptyOrganization(t, encodedKey)
 
-	// Two blocks of the provider: each must be a process of its own, as for users.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
 	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
 # A resource that takes the project made in this run, under the administrator's
 # provider.
@@ -232,7 +242,6 @@ resource "unikorn_compute_instance" "web" {
   image_id   = ` + acctest.Quote(env.ImageID) + `
 }
 `}.config(t, env))
-	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
 
 	// One plan, with the project, the account and its token unknown: the second
 	// provider block is configured only when they are made.
@@ -290,17 +299,11 @@ resource "unikorn_compute_instance" "web" {
 // next plan has nothing to do, and one destroy leaves nothing in the sandbox's records:
 // no user, group, image, instance or allocation.
 func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
-
-	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
-
-	_, encodedKey := newSealKey(t)
-
 	// Two blocks of the provider, the team's with the service account's token, which
-	// the next run opens again from the state: a process of its own each, and a seal key.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
+	// the next run opens again from the state.
+	_, encodedKey := newSealKey(t)
+	env, cli := fromTheEmptyOrganization(t, encodedKey)
+
 	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
 resource "unikorn_user" "colleague" {
   subject   = "colleague@example.com"
