@@ -25,77 +25,23 @@ func TestAccFlavors_filters(t *testing.T) {
 
 	const all = "data.unikorn_flavors.all"
 
+	cases := []filtered{
+		{"all", nil, []string{"sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32", "sim-gpu-8"}},
+		{"name", []string{`name = "sim-arm-2"`}, []string{"sim-arm-2"}},
+		{"aarch64", []string{`architecture = "aarch64"`}, []string{"sim-arm-2"}},
+		{"min_cpus", []string{"min_cpus = 8"}, []string{"sim-metal-32", "sim-gpu-8"}},
+		{"min_memory", []string{"min_memory = 8"}, []string{"sim-standard-4", "sim-metal-32", "sim-gpu-8"}},
+		{"gpu", []string{"gpu = true"}, []string{"sim-gpu-8"}},
+		{"no_gpu", []string{"gpu = false"}, []string{"sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32"}},
+		{"nvidia", []string{`gpu_vendor = "NVIDIA"`}, []string{"sim-gpu-8"}},
+		{"amd", []string{`gpu_vendor = "AMD"`}, nil},
+		{"combined", []string{`architecture = "x86_64"`, "min_cpus = 4", "gpu = false"}, []string{"sim-standard-4", "sim-metal-32"}},
+		{"nothing", []string{`name = "no-such-flavor"`}, nil},
+	}
+
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-		Config: regionConfig(env, `
-data "unikorn_flavors" "all" {
-  region_id = local.region_id
-}
-
-data "unikorn_flavors" "name" {
-  region_id = local.region_id
-  name      = "sim-arm-2"
-}
-
-data "unikorn_flavors" "aarch64" {
-  region_id    = local.region_id
-  architecture = "aarch64"
-}
-
-data "unikorn_flavors" "min_cpus" {
-  region_id = local.region_id
-  min_cpus  = 8
-}
-
-data "unikorn_flavors" "min_memory" {
-  region_id  = local.region_id
-  min_memory = 8
-}
-
-data "unikorn_flavors" "gpu" {
-  region_id = local.region_id
-  gpu       = true
-}
-
-data "unikorn_flavors" "no_gpu" {
-  region_id = local.region_id
-  gpu       = false
-}
-
-data "unikorn_flavors" "nvidia" {
-  region_id  = local.region_id
-  gpu_vendor = "NVIDIA"
-}
-
-data "unikorn_flavors" "amd" {
-  region_id  = local.region_id
-  gpu_vendor = "AMD"
-}
-
-data "unikorn_flavors" "combined" {
-  region_id    = local.region_id
-  architecture = "x86_64"
-  min_cpus     = 4
-  gpu          = false
-}
-
-data "unikorn_flavors" "nothing" {
-  region_id = local.region_id
-  name      = "no-such-flavor"
-}
-`),
-		ConfigStateChecks: []statecheck.StateCheck{
-			namesAre(all, "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
-			namesAre("data.unikorn_flavors.name", "flavors", "sim-arm-2"),
-			namesAre("data.unikorn_flavors.aarch64", "flavors", "sim-arm-2"),
-			namesAre("data.unikorn_flavors.min_cpus", "flavors", "sim-metal-32", "sim-gpu-8"),
-			namesAre("data.unikorn_flavors.min_memory", "flavors", "sim-standard-4", "sim-metal-32", "sim-gpu-8"),
-			namesAre("data.unikorn_flavors.gpu", "flavors", "sim-gpu-8"),
-			namesAre("data.unikorn_flavors.no_gpu", "flavors", "sim-tiny-1", "sim-arm-2", "sim-standard-4", "sim-metal-32"),
-			namesAre("data.unikorn_flavors.nvidia", "flavors", "sim-gpu-8"),
-			namesAre("data.unikorn_flavors.amd", "flavors"),
-			namesAre("data.unikorn_flavors.combined", "flavors", "sim-standard-4", "sim-metal-32"),
-			namesAre("data.unikorn_flavors.nothing", "flavors"),
-
+		Config: filtersConfig(env, "unikorn_flavors", cases),
+		ConfigStateChecks: append(filtersChecks("unikorn_flavors", "flavors", cases),
 			// Every attribute, once with a GPU and once without.
 			statecheck.ExpectKnownValue(all, tfjsonpath.New("flavors").AtSliceIndex(4), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id":           knownvalue.StringExact(sandbox.FlavorGPUID),
@@ -123,7 +69,7 @@ data "unikorn_flavors" "nothing" {
 				"gpu":          knownvalue.Null(),
 			})),
 			statecheck.ExpectKnownValue(all, tfjsonpath.New("organization_id"), knownvalue.StringExact(sandbox.OrganizationID)),
-		},
+		),
 	}))
 }
 
@@ -163,50 +109,13 @@ data "unikorn_flavors" "this" {
 }
 
 func TestAccFlavors_invalidFilters(t *testing.T) {
-	env := acctest.New(t)
-
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id    = "any"
-  architecture = "sparc"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*architecture.*"x86_64"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id  = "any"
-  gpu_vendor = "nvidia"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*gpu_vendor.*"NVIDIA"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id = "any"
-  min_cpus  = 0
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value.*min_cpus.*at least 1`),
-			},
-			{
-				// A name where an ID belongs fails the plan, before any request.
-				Config: env.ProviderConfig() + `
-data "unikorn_flavors" "this" {
-  region_id = "sandbox-1"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*region_id.*lowercase UUID`),
-			},
-		},
-	})
+	testRefusals(t, "unikorn_flavors",
+		refusal{"any", `architecture = "sparc"`, `(?s)Invalid Attribute Value Match.*architecture.*"x86_64"`},
+		refusal{"any", `gpu_vendor = "nvidia"`, `(?s)Invalid Attribute Value Match.*gpu_vendor.*"NVIDIA"`},
+		refusal{"any", `min_cpus = 0`, `(?s)Invalid Attribute Value.*min_cpus.*at least 1`},
+		// A name where an ID belongs fails the plan, before any request.
+		refusal{"sandbox-1", "", `(?s)Invalid Attribute Value Match.*region_id.*lowercase UUID`},
+	)
 }
 
 func TestAccFlavors_unknownRegion(t *testing.T) {

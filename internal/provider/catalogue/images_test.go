@@ -28,59 +28,22 @@ func TestAccImages_filters(t *testing.T) {
 
 	const all = "data.unikorn_images.all"
 
+	every := []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}
+	cases := []filtered{
+		{"all", nil, every},
+		{"name", []string{`name = "ubuntu-24.04-metal"`}, []string{"ubuntu-24.04-metal"}},
+		{"aarch64", []string{`architecture = "aarch64"`}, []string{"ubuntu-24.04-arm64"}},
+		{"debian", []string{`os_distro = "debian"`}, []string{"debian-12-amd64"}},
+		{"ubuntu_x86_64", []string{`os_distro = "ubuntu"`, `os_version = "24.04"`, `architecture = "x86_64"`},
+			[]string{"ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}},
+		{"ready", []string{`status = ["ready"]`}, every},
+		{"failed", []string{`status = ["failed"]`}, nil},
+		{"nothing", []string{`os_version = "99.99"`}, nil},
+	}
+
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-		Config: regionConfig(env, `
-data "unikorn_images" "all" {
-  region_id = local.region_id
-}
-
-data "unikorn_images" "name" {
-  region_id = local.region_id
-  name      = "ubuntu-24.04-metal"
-}
-
-data "unikorn_images" "aarch64" {
-  region_id    = local.region_id
-  architecture = "aarch64"
-}
-
-data "unikorn_images" "debian" {
-  region_id = local.region_id
-  os_distro = "debian"
-}
-
-data "unikorn_images" "ubuntu_x86_64" {
-  region_id    = local.region_id
-  os_distro    = "ubuntu"
-  os_version   = "24.04"
-  architecture = "x86_64"
-}
-
-data "unikorn_images" "ready" {
-  region_id = local.region_id
-  status    = ["ready"]
-}
-
-data "unikorn_images" "failed" {
-  region_id = local.region_id
-  status    = ["failed"]
-}
-
-data "unikorn_images" "nothing" {
-  region_id  = local.region_id
-  os_version = "99.99"
-}
-`),
-		ConfigStateChecks: []statecheck.StateCheck{
-			namesAre(all, "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-			namesAre("data.unikorn_images.name", "images", "ubuntu-24.04-metal"),
-			namesAre("data.unikorn_images.aarch64", "images", "ubuntu-24.04-arm64"),
-			namesAre("data.unikorn_images.debian", "images", "debian-12-amd64"),
-			namesAre("data.unikorn_images.ubuntu_x86_64", "images", "ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-			namesAre("data.unikorn_images.ready", "images", "debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"),
-			namesAre("data.unikorn_images.failed", "images"),
-			namesAre("data.unikorn_images.nothing", "images"),
-
+		Config: filtersConfig(env, "unikorn_images", cases),
+		ConfigStateChecks: append(filtersChecks("unikorn_images", "images", cases),
 			// Every attribute, once with a GPU driver and once without.
 			statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(3), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id":             knownvalue.StringExact(sandbox.ImageUbuntuGPUID),
@@ -111,7 +74,7 @@ data "unikorn_images" "nothing" {
 				"virtualization": knownvalue.StringExact("any"),
 				"gpu":            knownvalue.Null(),
 			})),
-		},
+		),
 	}))
 }
 
@@ -216,30 +179,8 @@ data "unikorn_images" "this" {
 }
 
 func TestAccImages_invalidFilters(t *testing.T) {
-	env := acctest.New(t)
-
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   acctest.TerraformVersionChecks(),
-		Steps: []resource.TestStep{
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_images" "this" {
-  region_id    = "any"
-  architecture = "arm64"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*architecture.*"aarch64"`),
-			},
-			{
-				Config: env.ProviderConfig() + `
-data "unikorn_images" "this" {
-  region_id = "any"
-  status    = ["ready", "active"]
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*status.*"failed"`),
-			},
-		},
-	})
+	testRefusals(t, "unikorn_images",
+		refusal{"any", `architecture = "arm64"`, `(?s)Invalid Attribute Value Match.*architecture.*"aarch64"`},
+		refusal{"any", `status = ["ready", "active"]`, `(?s)Invalid Attribute Value Match.*status.*"failed"`},
+	)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -75,6 +76,54 @@ func newResource[T any, M family.Model](typeName, noun string, timeout time.Dura
 	}
 }
 
+// create sends the create of what write makes of the plan, in the organization the
+// plan or the provider names; nothing is sent when either cannot be made. An object
+// that exists is saved even when its wait failed (see family.Resource.Write).
+func create[T any, M family.Model, W any](ctx context.Context, r *family.Resource[T, M], req resource.CreateRequest,
+	resp *resource.CreateResponse, plan M, write func(context.Context, *diag.Diagnostics) W,
+	send func(identity.Objects, context.Context, string, W) (*T, error),
+) {
+	r.Write(ctx, req.Plan, plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*T, error) {
+		organization, _ := plan.Keys()
+		organizationID := r.Organization(organization, diags)
+		made := write(ctx, diags)
+
+		if diags.HasError() {
+			return nil, nil
+		}
+
+		return send(r.Provider.Identity, ctx, organizationID, made)
+	})
+}
+
+// update sends an update of the object the plan keys, and saves only an update
+// identity shows done: one that fails, or whose wait does, leaves the state as it was,
+// so that the next plan asks for it again. send answers nil, with diagnostics, when it
+// sends nothing.
+func update[T any, M family.Model](ctx context.Context, r *family.Resource[T, M], req resource.UpdateRequest,
+	resp *resource.UpdateResponse, plan M, send func(ctx context.Context, organizationID, id string, diags *diag.Diagnostics) (*T, error),
+) {
+	ctx, cancel, ok := r.Begin(ctx, req.Plan, plan, "update", &resp.Diagnostics)
+	defer cancel()
+
+	if !ok {
+		return
+	}
+
+	organizationID, id := plan.Keys()
+
+	object, err := send(ctx, organizationID.ValueString(), id.ValueString(), &resp.Diagnostics)
+	if err != nil {
+		resp.Diagnostics.Append(r.Failed("update", err)...)
+
+		return
+	}
+
+	if object != nil {
+		r.Save(ctx, plan, object, family.Updated(resp))
+	}
+}
+
 // commonModel is what every identity object carries.
 type commonModel struct {
 	family.Metadata
@@ -92,6 +141,22 @@ func (m *commonModel) setKept(ctx context.Context, record *identity.Record, meta
 	m.ID = types.StringValue(record.ID)
 	m.OrganizationID = types.StringValue(record.OrganizationID)
 	m.SetFrom(ctx, metadata, diags)
+}
+
+// groupsShown is what a member's group_ids shows of the groups it is in: those it
+// names (the groups it joined itself), never those that list it from their side. A
+// model not filled yet (fresh: an import's first read or a listed member) names every
+// group the member is in: the configuration it is imported into says which to keep.
+func groupsShown(ctx context.Context, shown types.Set, in []string, fresh bool, diags *diag.Diagnostics) types.Set {
+	if fresh {
+		shown = setOf(ctx, in, diags)
+	}
+
+	if named := identity.Named(in, stringsOf(ctx, shown, diags)); len(named) > 0 || !shown.IsNull() {
+		return setOf(ctx, named, diags)
+	}
+
+	return shown
 }
 
 func setOf(ctx context.Context, ids []string, diags *diag.Diagnostics) types.Set {

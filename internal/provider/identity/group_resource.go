@@ -191,50 +191,28 @@ func setGroup(ctx context.Context, m *groupModel, group *identity.Group, diags *
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan groupModel
 
-	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.Group, error) {
-		organizationID := r.Organization(plan.OrganizationID, diags)
-		write := r.write(ctx, &plan, nil, diags)
+	create(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, diags *diag.Diagnostics) identity.GroupWrite {
+		return r.write(ctx, &plan, nil, diags)
+	}, identity.Objects.CreateGroup)
+}
 
+// Update keeps the memberships the plan leaves to the members: it reads the group first.
+func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan groupModel
+
+	update(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, organizationID, id string, diags *diag.Diagnostics) (*identity.Group, error) {
+		current, err := r.Provider.Identity.ReadGroup(ctx, organizationID, id)
+		if err != nil {
+			diags.Append(r.Failed("read", err)...)
+
+			return nil, nil
+		}
+
+		write := r.write(ctx, &plan, current, diags)
 		if diags.HasError() {
 			return nil, nil
 		}
 
-		return r.Provider.Identity.CreateGroup(ctx, organizationID, write)
+		return r.Provider.Identity.UpdateGroup(ctx, organizationID, id, write)
 	})
-}
-
-// Update saves only an update identity shows done; one that fails leaves the state as
-// it was, so that the next plan asks for it again.
-func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan groupModel
-
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
-
-	if !ok {
-		return
-	}
-
-	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
-
-	current, err := r.Provider.Identity.ReadGroup(ctx, organizationID, id)
-	if err != nil {
-		resp.Diagnostics.Append(r.Failed("read", err)...)
-
-		return
-	}
-
-	write := r.write(ctx, &plan, current, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	group, err := r.Provider.Identity.UpdateGroup(ctx, organizationID, id, write)
-	if err != nil {
-		resp.Diagnostics.Append(r.Failed("update", err)...)
-
-		return
-	}
-
-	r.Save(ctx, &plan, group, family.Updated(resp))
 }

@@ -39,6 +39,21 @@ func appliedAdminCLI(t *testing.T, env *acctest.Environment, config string) *acc
 	return cli
 }
 
+// reapply gives cli the administrator's provider block and config, and applies them.
+func reapply(t *testing.T, env *acctest.Environment, cli *acctest.CLI, config string) {
+	t.Helper()
+
+	cli.WriteConfig(adminConfig(env) + config)
+	cli.Run("apply", "-auto-approve", "-input=false")
+}
+
+// plansNothing checks that cli's next plan has nothing to do.
+func plansNothing(t *testing.T, cli *acctest.CLI) {
+	t.Helper()
+
+	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+}
+
 // A service account that names one group itself, and another group that lists it in
 // service_account_ids: each side manages its own membership, and the second plan is
 // empty (the account's group_ids used to plan taking it out of the other group on
@@ -68,12 +83,12 @@ resource "unikorn_group" "robots" {
 `
 	cli := appliedAdminCLI(t, env, config)
 
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 	cli.Run("apply", "-auto-approve", "-input=false")
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 
 	// The account leaves the group it named, and stays in the one that lists it.
-	cli.WriteConfig(adminConfig(env) + membershipGroups + `
+	reapply(t, env, cli, membershipGroups+`
 resource "unikorn_service_account" "ci" {
   name = "ci"
 }
@@ -84,8 +99,7 @@ resource "unikorn_group" "deployers" {
   service_account_ids = [unikorn_service_account.ci.id]
 }
 `)
-	cli.Run("apply", "-auto-approve", "-input=false")
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 	cli.Run("apply", "-refresh-only", "-auto-approve", "-input=false")
 	assert.Contains(t, cli.Run("state", "show", "unikorn_group.deployers"), "service_account_ids")
 	assert.NotContains(t, cli.Run("state", "show", "unikorn_group.base"), `service_account_ids = [
@@ -161,12 +175,10 @@ resource "unikorn_service_account" "robot" {
 
 	cli := appliedAdminCLI(t, env, config(true))
 
-	cli.WriteConfig(adminConfig(env) + config(false))
-
 	began := time.Now()
-	cli.Run("apply", "-auto-approve", "-input=false")
+	reapply(t, env, cli, config(false))
 	assert.Less(t, time.Since(began), time.Minute)
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 }
 
 // aliceInBase is a user that names the base group itself.
@@ -210,14 +222,13 @@ resource "unikorn_group" "listing" {
 `
 	cli := appliedAdminCLI(t, env, membershipGroups+fmt.Sprintf(aliceInBase, "")+listing)
 
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2)
 
 	// An update of the user leaves it in the group that lists it.
-	cli.WriteConfig(adminConfig(env) + membershipGroups + fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n") + listing)
-	cli.Run("apply", "-auto-approve", "-input=false")
+	reapply(t, env, cli, membershipGroups+fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n")+listing)
 	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group that lists it")
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 
 	// An update of a group whose user_ids is unset leaves in it the user that names it.
 	described := `
@@ -229,21 +240,19 @@ resource "unikorn_group" "base" {
   role_ids    = [data.unikorn_roles.all.ids["user"]]
 }
 `
-	cli.WriteConfig(adminConfig(env) + described + fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n") + listing)
-	cli.Run("apply", "-auto-approve", "-input=false")
+	reapply(t, env, cli, described+fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n")+listing)
 	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group it names")
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 
 	// The user leaves the group it named, and stays in the one that lists it.
-	cli.WriteConfig(adminConfig(env) + described + `
+	reapply(t, env, cli, described+`
 resource "unikorn_user" "alice" {
   subject = "alice@example.com"
   state   = "suspended"
 }
-` + listing)
-	cli.Run("apply", "-auto-approve", "-input=false")
+`+listing)
 	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 1)
-	assert.Contains(t, cli.Run("plan", "-input=false"), "No changes")
+	plansNothing(t, cli)
 }
 
 // A group whose user_ids leaves out a user that names the group from its side: the

@@ -152,10 +152,27 @@ func stateResource(t *testing.T, state, address string) map[string]any {
 	return nil
 }
 
-// builtInTheEmptyOrganization checks that the sandbox records each of built, the state
+// fromTheEmptyOrganization is a fresh sandbox, and a CLI that runs each provider
+// block as a process of its own (as for users), with encodedKey as its token seal key.
+func fromTheEmptyOrganization(t *testing.T, encodedKey string) (*acctest.Environment, *acctest.CLI) {
+	t.Helper()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
+
+	cli := acctest.NewProcessCLI(t, t.TempDir())
+	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
+
+	return env, cli
+}
+
+// builtThenDestroyed checks that the sandbox records each of built, the state
 // attributes of a resource by the sandbox's kind of its object, in the empty
-// organization.
-func builtInTheEmptyOrganization(t *testing.T, env *acctest.Environment, built map[string]map[string]any) {
+// organization; then that the next plan has nothing to do, and that one destroy leaves
+// nothing in the sandbox's records.
+func builtThenDestroyed(t *testing.T, env *acctest.Environment, cli *acctest.CLI, built map[string]map[string]any) {
 	t.Helper()
 
 	recorded := map[string]string{}
@@ -167,6 +184,11 @@ func builtInTheEmptyOrganization(t *testing.T, env *acctest.Environment, built m
 		record := kind + " " + attribute(t, attributes, "id")
 		assert.Equal(t, sandbox.EmptyOrganizationID, recorded[record], "%s is in the sandbox's records", record)
 	}
+
+	cli.Run("plan", "-input=false", "-detailed-exitcode")
+
+	cli.Run("destroy", "-input=false", "-auto-approve")
+	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
 
 // attribute returns a string attribute of a resource in a state file.
@@ -199,15 +221,9 @@ func secretAbsent(t *testing.T, content, secret, what string) {
 // later plan opens the sealed token again and has nothing to do, and one destroy
 // leaves nothing in the sandbox's records.
 func TestAccFromAnEmptyOrganization(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
-
-	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
-
 	key, encodedKey := newSealKey(t)
+	env, cli := fromTheEmptyOrganization(t, encodedKey)
 
-	// Two blocks of the provider: each must be a process of its own, as for users.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
 	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
 # A resource that takes the project made in this run, under the administrator's
 # provider.
@@ -226,7 +242,6 @@ resource "unikorn_compute_instance" "web" {
   image_id   = ` + acctest.Quote(env.ImageID) + `
 }
 `}.config(t, env))
-	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
 
 	// One plan, with the project, the account and its token unknown: the second
 	// provider block is configured only when they are made.
@@ -268,18 +283,13 @@ resource "unikorn_compute_instance" "web" {
 	assert.Equal(t, project["id"], instance["project_id"])
 	assert.Equal(t, project["id"], stateResource(t, state, "unikorn_network.admin")["project_id"])
 
-	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+	// A later run opens the sealed token again, with no request, and finds nothing to do.
+	builtThenDestroyed(t, env, cli, map[string]map[string]any{
 		sandbox.ObjectProject:        project,
 		sandbox.ObjectServiceAccount: account,
 		sandbox.ObjectNetwork:        network,
 		sandbox.ObjectInstance:       instance,
 	})
-
-	// A later run opens the sealed token again, with no request, and finds nothing to do.
-	cli.Run("plan", "-input=false", "-detailed-exitcode")
-
-	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }
 
 // TestAccPeopleAndImagesFromAnEmptyOrganization is an organization administrator
@@ -289,17 +299,11 @@ resource "unikorn_compute_instance" "web" {
 // next plan has nothing to do, and one destroy leaves nothing in the sandbox's records:
 // no user, group, image, instance or allocation.
 func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
-	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
-
-	require.Empty(t, env.LeftBehind(t), "a fresh sandbox")
-
-	_, encodedKey := newSealKey(t)
-
 	// Two blocks of the provider, the team's with the service account's token, which
-	// the next run opens again from the state: a process of its own each, and a seal key.
-	cli := acctest.NewProcessCLI(t, t.TempDir())
-	cli.Setenv("TF_VAR_token_seal_key", encodedKey)
+	// the next run opens again from the state.
+	_, encodedKey := newSealKey(t)
+	env, cli := fromTheEmptyOrganization(t, encodedKey)
+
 	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
 resource "unikorn_user" "colleague" {
   subject   = "colleague@example.com"
@@ -358,15 +362,10 @@ resource "unikorn_compute_instance" "web" {
 
 	assert.True(t, found, "identity lists the colleague")
 
-	builtInTheEmptyOrganization(t, env, map[string]map[string]any{
+	builtThenDestroyed(t, env, cli, map[string]map[string]any{
 		sandbox.ObjectGroup:    group,
 		sandbox.ObjectUser:     user,
 		sandbox.ObjectImage:    image,
 		sandbox.ObjectInstance: instance,
 	})
-
-	cli.Run("plan", "-input=false", "-detailed-exitcode")
-
-	cli.Run("destroy", "-input=false", "-auto-approve")
-	assert.Empty(t, env.LeftBehind(t), "nothing is left behind")
 }

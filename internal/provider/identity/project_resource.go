@@ -118,41 +118,20 @@ func setProject(ctx context.Context, m *projectModel, project *identity.Project,
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan projectModel
 
-	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.Project, error) {
-		organizationID := r.Organization(plan.OrganizationID, diags)
-		write := r.write(ctx, &plan, diags)
+	create(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, diags *diag.Diagnostics) identity.ProjectWrite {
+		return r.write(ctx, &plan, diags)
+	}, identity.Objects.CreateProject)
+}
 
+func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan projectModel
+
+	update(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, organizationID, id string, diags *diag.Diagnostics) (*identity.Project, error) {
+		write := r.write(ctx, &plan, diags)
 		if diags.HasError() {
 			return nil, nil
 		}
 
-		return r.Provider.Identity.CreateProject(ctx, organizationID, write)
+		return r.Provider.Identity.UpdateProject(ctx, organizationID, id, write)
 	})
-}
-
-// Update saves only an update identity shows done; one that fails leaves the state as
-// it was, so that the next plan asks for it again.
-func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan projectModel
-
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
-
-	if !ok {
-		return
-	}
-
-	write := r.write(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	project, err := r.Provider.Identity.UpdateProject(ctx, plan.OrganizationID.ValueString(), plan.ID.ValueString(), write)
-	if err != nil {
-		resp.Diagnostics.Append(r.Failed("update", err)...)
-
-		return
-	}
-
-	r.Save(ctx, &plan, project, family.Updated(resp))
 }

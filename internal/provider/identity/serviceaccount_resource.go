@@ -128,22 +128,11 @@ func (r *serviceAccountResource) write(ctx context.Context, plan, state *service
 }
 
 // setServiceAccount fills the model from identity's record; the sealed token is the
-// resource's own and stays as it is. Of the account's groups, the model shows those it
-// names (the groups it joined itself), never those that list the account from their
-// side. A model that has no name yet, an import's first read or a listed account,
-// names every group the account is in: the configuration it is imported into says
-// which to keep.
+// resource's own and stays as it is. A model that has no name yet is not filled yet
+// (see groupsShown).
 func setServiceAccount(ctx context.Context, m *serviceAccountModel, account *identity.ServiceAccount, diags *diag.Diagnostics) {
-	if m.Name.IsNull() {
-		m.GroupIDs = setOf(ctx, account.GroupIDs, diags)
-	}
-
+	m.GroupIDs = groupsShown(ctx, m.GroupIDs, account.GroupIDs, m.Name.IsNull(), diags)
 	m.setKept(ctx, &account.Record, account.WriteMetadata, diags)
-
-	if named := identity.Named(account.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
-		m.GroupIDs = setOf(ctx, named, diags)
-	}
-
 	m.TokenExpiry = types.StringValue(account.TokenExpiry.UTC().Format(time.RFC3339))
 }
 

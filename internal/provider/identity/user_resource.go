@@ -113,75 +113,44 @@ func (r *userResource) write(ctx context.Context, plan, state *userModel, curren
 	return identity.UserWrite{Subject: plan.Subject.ValueString(), State: plan.State.ValueString(), GroupIDs: groups}
 }
 
-// setUser fills the model from identity's record. Of the user's groups, the model
-// shows those it names (the groups it joined itself), never those that list the user
-// from their side. A model that has no subject yet, an import's first read or a listed
-// user, names every group the user is in: the configuration it is imported into says
-// which to keep.
+// setUser fills the model from identity's record. A model that has no subject yet is
+// not filled yet (see groupsShown).
 func setUser(ctx context.Context, m *userModel, user *identity.User, diags *diag.Diagnostics) {
-	if m.Subject.IsNull() {
-		m.GroupIDs = setOf(ctx, user.GroupIDs, diags)
-	}
-
+	m.GroupIDs = groupsShown(ctx, m.GroupIDs, user.GroupIDs, m.Subject.IsNull(), diags)
 	m.ID = types.StringValue(user.ID)
 	m.OrganizationID = types.StringValue(user.OrganizationID)
 	m.Subject = types.StringValue(user.Subject)
 	m.State = types.StringValue(user.State)
-
-	if named := identity.Named(user.GroupIDs, stringsOf(ctx, m.GroupIDs, diags)); len(named) > 0 || !m.GroupIDs.IsNull() {
-		m.GroupIDs = setOf(ctx, named, diags)
-	}
 }
 
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
 
-	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*identity.User, error) {
-		organizationID := r.Organization(plan.OrganizationID, diags)
-		write := r.write(ctx, &plan, nil, nil, diags)
+	create(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, diags *diag.Diagnostics) identity.UserWrite {
+		return r.write(ctx, &plan, nil, nil, diags)
+	}, identity.Objects.CreateUser)
+}
 
+// Update changes the user's state and the groups it names; the groups that list it
+// from their side are read now and kept.
+func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state userModel
+
+	update(ctx, &r.Resource, req, resp, &plan, func(ctx context.Context, organizationID, id string, diags *diag.Diagnostics) (*identity.User, error) {
+		if diags.Append(req.State.Get(ctx, &state)...); diags.HasError() {
+			return nil, nil
+		}
+
+		current := currently(ctx, &r.Base, r.Provider.Identity.ReadUser, organizationID, id, diags)
+		if current == nil {
+			return nil, nil
+		}
+
+		write := r.write(ctx, &plan, &state, current, diags)
 		if diags.HasError() {
 			return nil, nil
 		}
 
-		return r.Provider.Identity.CreateUser(ctx, organizationID, write)
+		return r.Provider.Identity.UpdateUser(ctx, organizationID, id, write)
 	})
-}
-
-// Update changes the user's state and the groups it names; the groups that list it
-// from their side are read now and kept. It saves only an update identity shows done.
-func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state userModel
-
-	ctx, cancel, ok := r.Begin(ctx, req.Plan, &plan, "update", &resp.Diagnostics)
-	defer cancel()
-
-	if !ok {
-		return
-	}
-
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	organizationID, id := plan.OrganizationID.ValueString(), plan.ID.ValueString()
-
-	current := currently(ctx, &r.Base, r.Provider.Identity.ReadUser, organizationID, id, &resp.Diagnostics)
-	if current == nil {
-		return
-	}
-
-	write := r.write(ctx, &plan, &state, current, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	user, err := r.Provider.Identity.UpdateUser(ctx, organizationID, id, write)
-	if err != nil {
-		resp.Diagnostics.Append(r.Failed("update", err)...)
-
-		return
-	}
-
-	r.Save(ctx, &plan, user, family.Updated(resp))
 }

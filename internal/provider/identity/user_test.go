@@ -88,6 +88,20 @@ func TestAccUser(t *testing.T) {
 		return nil
 	}
 
+	// kept keeps the user's ID too, and checks whether the step kept the user it had.
+	kept := func(same bool, why string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			before := id
+			if err := keepID(s); err != nil {
+				return err
+			}
+
+			assert.Equal(t, same, before == id, "%s (%s, then %s)", why, before, id)
+
+			return nil
+		}
+	}
+
 	admin := env.ClientAs(t, sandbox.AdminToken)
 
 	resource.ParallelTest(t, env.TestCase(t,
@@ -116,16 +130,7 @@ func TestAccUser(t *testing.T) {
 				statecheck.ExpectKnownValue(userAddress, tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
 				statecheck.ExpectKnownValue("data.unikorn_user.alice", tfjsonpath.New("state"), knownvalue.StringExact("suspended")),
 			},
-			Check: func(s *terraform.State) error {
-				before := id
-				if err := keepID(s); err != nil {
-					return err
-				}
-
-				assert.Equal(t, before, id, "a change of state is made in place")
-
-				return nil
-			},
+			Check: kept(true, "a change of state is made in place"),
 		},
 		resource.TestStep{
 			Config: userConfig(env, "alice.b@example.com", "suspended"),
@@ -171,16 +176,7 @@ func TestAccUser(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(userAddress, plancheck.ResourceActionCreate),
 			}},
-			Check: func(s *terraform.State) error {
-				before := id
-				if err := keepID(s); err != nil {
-					return err
-				}
-
-				assert.NotEqual(t, before, id, "the user is made anew")
-
-				return nil
-			},
+			Check: kept(false, "the user is made anew"),
 		},
 	))
 

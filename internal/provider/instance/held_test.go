@@ -52,6 +52,21 @@ resource "unikorn_security_group" "extra" {
 	return config
 }
 
+// inTwoGroups is a CLI that has applied heldGroups with the second group, the groups
+// first, and destroys it all when the test ends.
+func inTwoGroups(t *testing.T, env *acctest.Environment, createBeforeDestroy bool) *acctest.CLI {
+	t.Helper()
+
+	cli := env.CLI(t, groupsOnly(env, true, createBeforeDestroy))
+	cli.Run("apply", "-auto-approve", "-input=false")
+	cli.WriteConfig(env.ProviderConfig() + heldGroups(env, true, createBeforeDestroy))
+	cli.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
+
+	return cli
+}
+
 // Removing a security group from an instance and deleting the group in one apply:
 // Terraform deletes the group before it updates the instance, and region refuses the
 // delete while the instance's server is in it. The apply fails in seconds, naming the
@@ -61,13 +76,7 @@ func TestAccInstanceSecurityGroupRemovedWithItsReference(t *testing.T) {
 	t.Parallel()
 
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		cli := env.CLI(t, groupsOnly(env, true, false))
-		cli.Run("apply", "-auto-approve", "-input=false")
-		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, true, false))
-		cli.Run("apply", "-auto-approve", "-input=false")
-
-		t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
-
+		cli := inTwoGroups(t, env, false)
 		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, false, false))
 
 		began := time.Now()
@@ -103,13 +112,7 @@ func TestAccInstanceSecurityGroupRemovedCreateBeforeDestroy(t *testing.T) {
 	t.Parallel()
 
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		cli := env.CLI(t, groupsOnly(env, true, true))
-		cli.Run("apply", "-auto-approve", "-input=false")
-		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, true, true))
-		cli.Run("apply", "-auto-approve", "-input=false")
-
-		t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
-
+		cli := inTwoGroups(t, env, true)
 		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, false, false))
 		cli.Run("apply", "-auto-approve", "-input=false")
 		assert.Contains(t, cli.Run("plan", "-input=false", "-detailed-exitcode"), "No changes")

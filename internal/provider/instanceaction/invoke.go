@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -43,19 +42,24 @@ type waiting struct {
 
 func (w *waiting) waited() *waiting { return w }
 
-// begin starts an invocation: the configuration into m, and ctx bounded by m's
-// timeout. It reports false, with diagnostics, when the action cannot go on; the
-// caller defers cancel either way.
-func begin(ctx context.Context, a *family.Action, config tfsdk.Config, m interface{ waited() *waiting },
-	diags *diag.Diagnostics,
-) (context.Context, context.CancelFunc, bool) {
-	if !a.Begin(ctx, config, m, diags) {
-		return ctx, func() {}, false
+// invoke is every invocation: the configuration into m, then, unless the action
+// cannot go on (the diagnostics say why), do, with ctx bounded by m's timeout and a
+// reporter of its progress.
+func invoke(ctx context.Context, a *family.Action, req action.InvokeRequest, resp *action.InvokeResponse,
+	m interface{ waited() *waiting }, do func(context.Context, *reporter),
+) {
+	if !a.Begin(ctx, req.Config, m, &resp.Diagnostics) {
+		return
 	}
 
-	ctx, cancel := withTimeout(ctx, m.waited().Timeout, diags)
+	ctx, cancel := withTimeout(ctx, m.waited().Timeout, &resp.Diagnostics)
+	defer cancel()
 
-	return ctx, cancel, !diags.HasError()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	do(ctx, &reporter{resp: resp})
 }
 
 // withTimeout bounds ctx by the configured timeout. The value was validated unless it

@@ -77,24 +77,18 @@ func (a *Power) Schema(_ context.Context, _ action.SchemaRequest, resp *action.S
 func (a *Power) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data powerModel
 
-	ctx, cancel, ok := begin(ctx, &a.Action, req.Config, &data, &resp.Diagnostics)
-	defer cancel()
+	invoke(ctx, &a.Action, req, resp, &data, func(ctx context.Context, report *reporter) {
+		operation := compute.PowerOperation(data.Operation.ValueString())
 
-	if !ok {
-		return
-	}
+		instance, err := a.Provider.Instances.Power(ctx, data.Ref(), operation, report.progress)
+		if err != nil {
+			resp.Diagnostics.Append(diagnostic.Compute(fmt.Sprintf("Unable to %s the instance", strings.ReplaceAll(string(operation), "_", " ")), err)...)
 
-	operation := compute.PowerOperation(data.Operation.ValueString())
-	report := &reporter{resp: resp}
+			return
+		}
 
-	instance, err := a.Provider.Instances.Power(ctx, data.Ref(), operation, report.progress)
-	if err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute(fmt.Sprintf("Unable to %s the instance", strings.ReplaceAll(string(operation), "_", " ")), err)...)
-
-		return
-	}
-
-	if !report.sent {
-		report.progress(fmt.Sprintf("Instance %s is already %s; nothing to do.", instance.ID, instance.PowerState))
-	}
+		if !report.sent {
+			report.progress(fmt.Sprintf("Instance %s is already %s; nothing to do.", instance.ID, instance.PowerState))
+		}
+	})
 }

@@ -78,21 +78,14 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var data snapshotModel
 
-	ctx, cancel, ok := begin(ctx, &a.Action, req.Config, &data, &resp.Diagnostics)
-	defer cancel()
+	invoke(ctx, &a.Action, req, resp, &data, func(ctx context.Context, report *reporter) {
+		request := compute.SnapshotRequest{Name: data.Name.ValueString(), Description: data.Description.ValueString()}
+		if resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...); resp.Diagnostics.HasError() {
+			return
+		}
 
-	if !ok {
-		return
-	}
-
-	request := compute.SnapshotRequest{Name: data.Name.ValueString(), Description: data.Description.ValueString()}
-	if resp.Diagnostics.Append(data.Tags.ElementsAs(ctx, &request.Tags, false)...); resp.Diagnostics.HasError() {
-		return
-	}
-
-	report := &reporter{resp: resp}
-
-	if _, err := a.Provider.Instances.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
-		resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
-	}
+		if _, err := a.Provider.Instances.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
+			resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
+		}
+	})
 }

@@ -94,6 +94,14 @@ type refusal struct {
 	message string
 }
 
+// The fixture organization, its project and the region, which most fixtures name as
+// they are.
+var (
+	theRegion       = existing(func(w *world) string { return w.region })
+	theOrganization = existing(func(w *world) string { return w.org })
+	theProject      = existing(func(w *world) string { return w.project })
+)
+
 // fixtures are keyed by resource type name. They are set by init, as their
 // functions read the table themselves.
 var fixtures map[string]fixture
@@ -107,9 +115,9 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteNetwork(ctx, id) },
 			references: map[string]referenceFixture{
-				"region_id":       existing(func(w *world) string { return w.region }),
-				"organization_id": existing(func(w *world) string { return w.org }),
-				"project_id":      existing(func(w *world) string { return w.project }),
+				"region_id":       theRegion,
+				"organization_id": theOrganization,
+				"project_id":      theProject,
 			},
 		},
 		"unikorn_security_group": {
@@ -128,8 +136,8 @@ func init() {
 				return w.env.Client.DeleteSSHCertificateAuthority(ctx, id)
 			},
 			references: map[string]referenceFixture{
-				"organization_id": existing(func(w *world) string { return w.org }),
-				"project_id":      existing(func(w *world) string { return w.project }),
+				"organization_id": theOrganization,
+				"project_id":      theProject,
 			},
 		},
 		"unikorn_load_balancer": {
@@ -155,10 +163,10 @@ func init() {
 			importIDs: byID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteFileStorage(ctx, id) },
 			references: map[string]referenceFixture{
-				"region_id":        existing(func(w *world) string { return w.region }),
+				"region_id":        theRegion,
 				"storage_class_id": existing(func(w *world) string { return w.storageClass }),
-				"organization_id":  existing(func(w *world) string { return w.org }),
-				"project_id":       existing(func(w *world) string { return w.project }),
+				"organization_id":  theOrganization,
+				"project_id":       theProject,
 				"attachments":      newTarget("unikorn_network", func(w *world) string { return quote(w.network) }),
 			},
 			holds: map[string]holding{"attachments": {held: "unikorn_network", refused: true}},
@@ -205,8 +213,8 @@ func init() {
 				return w.env.Client.DeleteImage(ctx, w.org, w.region, id)
 			},
 			references: map[string]referenceFixture{
-				"region_id":       existing(func(w *world) string { return w.region }),
-				"organization_id": existing(func(w *world) string { return w.org }),
+				"region_id":       theRegion,
+				"organization_id": theOrganization,
 			},
 		},
 		"unikorn_group": {
@@ -214,7 +222,7 @@ func init() {
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteGroup(ctx, w.org, id) },
 			references: map[string]referenceFixture{
-				"organization_id": existing(func(w *world) string { return w.org }),
+				"organization_id": theOrganization,
 				"role_ids": {
 					target: literal(func(w *world) string { return w.userRole }),
 					known:  func(w *world) string { return quote(w.readerRole) },
@@ -234,7 +242,7 @@ func init() {
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteProject(ctx, w.org, id) },
 			references: map[string]referenceFixture{
-				"organization_id": existing(func(w *world) string { return w.org }),
+				"organization_id": theOrganization,
 				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
@@ -246,7 +254,7 @@ func init() {
 				return w.admin.DeleteServiceAccount(ctx, w.org, id)
 			},
 			references: map[string]referenceFixture{
-				"organization_id": existing(func(w *world) string { return w.org }),
+				"organization_id": theOrganization,
 				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
@@ -256,7 +264,7 @@ func init() {
 			importIDs: byOrganizationAndID,
 			remove:    func(ctx context.Context, w *world, id string) error { return w.admin.DeleteUser(ctx, w.org, id) },
 			references: map[string]referenceFixture{
-				"organization_id": existing(func(w *world) string { return w.org }),
+				"organization_id": theOrganization,
 				"group_ids":       newTarget("unikorn_group", func(w *world) string { return quote(w.knownGroup) }),
 			},
 			holds: map[string]holding{"group_ids": {held: "unikorn_group"}},
