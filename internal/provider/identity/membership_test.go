@@ -189,12 +189,12 @@ resource "unikorn_user" "alice" {
 %s}
 `
 
-// groupsOfUser are the groups identity has the user of subject in.
-func groupsOfUser(t *testing.T, env *acctest.Environment, subject string) []string {
+// groupsOfAlice are the groups identity has the user alice@example.com in.
+func groupsOfAlice(t *testing.T, env *acctest.Environment) []string {
 	t.Helper()
 
 	for _, user := range usersOf(t, env) {
-		if user.Spec.Subject == subject {
+		if user.Spec.Subject == "alice@example.com" {
 			return user.Spec.GroupIDs
 		}
 	}
@@ -223,11 +223,11 @@ resource "unikorn_group" "listing" {
 	cli := appliedAdminCLI(t, env, membershipGroups+fmt.Sprintf(aliceInBase, "")+listing)
 
 	plansNothing(t, cli)
-	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2)
+	assert.Len(t, groupsOfAlice(t, env), 2)
 
 	// An update of the user leaves it in the group that lists it.
 	reapply(t, env, cli, membershipGroups+fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n")+listing)
-	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group that lists it")
+	assert.Len(t, groupsOfAlice(t, env), 2, "the user stays in the group that lists it")
 	plansNothing(t, cli)
 
 	// An update of a group whose user_ids is unset leaves in it the user that names it.
@@ -241,7 +241,7 @@ resource "unikorn_group" "base" {
 }
 `
 	reapply(t, env, cli, described+fmt.Sprintf(aliceInBase, `  state = "suspended"`+"\n")+listing)
-	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 2, "the user stays in the group it names")
+	assert.Len(t, groupsOfAlice(t, env), 2, "the user stays in the group it names")
 	plansNothing(t, cli)
 
 	// The user leaves the group it named, and stays in the one that lists it.
@@ -251,7 +251,7 @@ resource "unikorn_user" "alice" {
   state   = "suspended"
 }
 `+listing)
-	assert.Len(t, groupsOfUser(t, env, "alice@example.com"), 1)
+	assert.Len(t, groupsOfAlice(t, env), 1)
 	plansNothing(t, cli)
 }
 

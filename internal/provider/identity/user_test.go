@@ -82,7 +82,7 @@ func TestAccUser(t *testing.T) {
 
 	var id string
 
-	keepID := func(s *terraform.State) error {
+	keepID := func(s *terraform.State) error { //nolint:unparam // a check, whose signature Terraform's tests fix
 		id = s.RootModule().Resources[userAddress].Primary.ID
 
 		return nil
