@@ -304,27 +304,10 @@ func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
 	_, encodedKey := newSealKey(t)
 	env, cli := fromTheEmptyOrganization(t, encodedKey)
 
-	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) + `
-resource "unikorn_user" "colleague" {
-  subject   = "colleague@example.com"
-  group_ids = [unikorn_group.team.id]
-}
+	given := acctest.Given{Region: acctest.Quote(env.RegionID), Group: "unikorn_group.team.id"}
 
-resource "unikorn_image" "own" {
-  name           = "own"
-  region_id      = ` + acctest.Quote(env.RegionID) + `
-  uri            = "https://images.example.com/own.raw"
-  architecture   = "x86_64"
-  virtualization = "virtualized"
-
-  os = {
-    kernel  = "linux"
-    family  = "debian"
-    distro  = "ubuntu"
-    version = "24.04"
-  }
-}
-
+	cli.WriteConfig(team{sealed: true, body: teamNetwork(env) +
+		acctest.Block("unikorn_user", "colleague", given) + acctest.Block("unikorn_image", "own", given) + `
 resource "unikorn_compute_instance" "web" {
   provider   = unikorn.team
   name       = "web"
