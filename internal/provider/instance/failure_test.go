@@ -1,7 +1,6 @@
 package instance_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -243,17 +241,7 @@ func TestAccInstanceSecondServerWithTheTagIsAnError(t *testing.T) {
 		resource.TestStep{Config: config(env, baseAttrs(env))},
 		resource.TestStep{
 			PreConfig: func() {
-				impostor, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
-					Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instanceID(t, "web")}}},
-					Spec: unikorn.ServerCreateSpec{
-						ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
-						NetworkID:  env.NetworkID,
-					},
-				})
-				require.NoError(t, err)
-
-				impostorID = impostor.Metadata.ID
-				settle()
+				impostorID = createImpostor(t, env, "web")
 			},
 			Config:      config(env, baseAttrs(env)),
 			ExpectError: regexp.MustCompile(`(?s)realized by 2 servers.*` + instanceID(t, "web")),

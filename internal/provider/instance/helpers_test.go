@@ -146,6 +146,24 @@ func deleteServerBehindTerraform(t *testing.T, env *acctest.Environment, serverI
 	settle()
 }
 
+// createImpostor creates, behind Terraform, a second server that claims to realize the
+// instance called name (it carries its tag), and returns its ID once the cloud shows it.
+func createImpostor(t *testing.T, env *acctest.Environment, name string) string {
+	t.Helper()
+
+	impostor, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
+		Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instanceID(t, name)}}},
+		Spec: unikorn.ServerCreateSpec{
+			ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
+			NetworkID:  env.NetworkID,
+		},
+	})
+	require.NoError(t, err)
+	settle()
+
+	return impostor.Metadata.ID
+}
+
 // instanceID is the ID an instance called name on the default network has.
 func instanceID(t *testing.T, name string) string {
 	t.Helper()

@@ -1,7 +1,6 @@
 package instance_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -225,23 +224,15 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 	cli.Run("apply", "-auto-approve", "-input=false")
 	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
 
-	impostor, err := env.Client.CreateServer(context.Background(), unikorn.ServerCreate{
-		Metadata: unikorn.WriteMetadata{Name: "impostor", Tags: unikorn.Tags{{Name: compute.InstanceIDTag, Value: instanceID(t, "web")}}},
-		Spec: unikorn.ServerCreateSpec{
-			ServerSpec: unikorn.ServerSpec{FlavorID: env.FlavorID, ImageID: env.ImageID},
-			NetworkID:  env.NetworkID,
-		},
-	})
-	require.NoError(t, err)
-	settle()
+	impostorID := createImpostor(t, env, "web")
 	// Removed before the destroy, which needs the instance to be unambiguous again.
-	t.Cleanup(func() { deleteServerBehindTerraform(t, env, impostor.Metadata.ID) })
+	t.Cleanup(func() { deleteServerBehindTerraform(t, env, impostorID) })
 
 	cli.WriteFile("find.tfquery.hcl", listBlock("all", ""))
 	found := cli.Run("query")
 
 	assert.Contains(t, found, "Warning: Instance left out: more than one server claims it")
-	assert.Regexp(t, wrapped(impostor.Metadata.ID), found)
+	assert.Regexp(t, wrapped(impostorID), found)
 	assert.Regexp(t, wrapped(instanceID(t, "web")), found)
 	assert.Regexp(t, wrapped(`list.unikorn_compute_instance.all] returned 0 results`), found, "no result is shown for the instance")
 }
