@@ -8,13 +8,16 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -107,9 +110,13 @@ func TestAFailureEveryFamilySharesReadsTheSameInEveryFamily(t *testing.T) {
 func TestAFamilysMapperWordsOnlyItsOwnFailures(t *testing.T) {
 	t.Parallel()
 
+	account := &identity.ServiceAccount{}
+	account.ID = "s"
+
 	owned := map[string]error{
 		"compute":    fmt.Errorf("reading: %w", compute.ErrNotFound),
 		"networking": &networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")},
+		"identity":   &identity.AdoptedError{ServiceAccount: account, Err: errors.New("connection reset")},
 	}
 
 	for owner, err := range owned {
@@ -135,4 +142,33 @@ func TestNetworkingNamesTheNetworksQuota(t *testing.T) {
 	require.Len(t, diags, 1)
 	assert.Contains(t, diags[0].Detail(), "Nothing was created")
 	assert.Contains(t, diags[0].Detail(), "raise the `networks` quota")
+}
+
+// A service account adopted without its token is a warning, not a failure: the
+// account exists and is kept.
+func TestIdentityWarnsOfAnAccountAdoptedWithoutItsToken(t *testing.T) {
+	t.Parallel()
+
+	account := &identity.ServiceAccount{}
+	account.ID, account.Name = "s", "ci"
+
+	diags := diagnostic.Identity("Unable to create the service account",
+		&identity.AdoptedError{ServiceAccount: account, Err: errors.New("connection reset")})
+	require.Len(t, diags, 1)
+	assert.Equal(t, diag.SeverityWarning, diags[0].Severity())
+	assert.Equal(t, "Service account created without its token", diags[0].Summary())
+	assert.Contains(t, diags[0].Detail(), "rotation_trigger")
+}
+
+func TestASealedTokenThatDoesNotOpenSaysWhy(t *testing.T) {
+	t.Parallel()
+
+	at := path.Root("sealed_token")
+
+	wrongKey := diagnostic.SealedToken(at, "s", fmt.Errorf("opening: %w", seal.ErrWrongKey))
+	assert.Equal(t, "Sealed token does not open with this key", wrongKey.Summary())
+
+	garbled := diagnostic.SealedToken(at, "s", errors.New("not base64"))
+	assert.Equal(t, "Not a sealed token", garbled.Summary())
+	assert.Contains(t, garbled.Detail(), "not base64")
 }

@@ -15,6 +15,7 @@ import (
 // reads as Cloud words it. summary names the operation that failed.
 func Identity(summary string, err error) diag.Diagnostics {
 	var (
+		adopted   *identity.AdoptedError
 		creation  *identity.ProjectCreationError
 		held      *identity.ProjectHeldError
 		lookup    *identity.LookupError
@@ -22,6 +23,10 @@ func Identity(summary string, err error) diag.Diagnostics {
 	)
 
 	switch {
+	case errors.As(err, &adopted):
+		// The account exists and is kept; only its token is lost.
+		return diag.Diagnostics{diag.NewWarningDiagnostic("Service account created without its token", err.Error()+"\n\n"+
+			"Change `rotation_trigger` on this resource to issue a new token.")}
 	case errors.As(err, &creation):
 		return diag.Diagnostics{Error(summary, err.Error(),
 			"Use a token of a member of a group that holds the organization administrator role (`administrator`) "+

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -237,14 +236,9 @@ func (r *serviceAccountResource) Create(ctx context.Context, req resource.Create
 		r.Save(ctx, &plan, account, family.Created(resp))
 	}
 
-	var adopted *identity.AdoptedError
-
-	switch {
-	case errors.As(err, &adopted):
-		// The account exists and is kept; only its token is lost.
-		resp.Diagnostics.AddWarning("Service account created without its token", err.Error()+"\n\n"+
-			"Change `rotation_trigger` on this resource to issue a new token.")
-	case err != nil:
+	if err != nil {
+		// A create whose answer was lost adopts the account without its token: a
+		// warning (see diagnostic.Identity).
 		resp.Diagnostics.Append(r.Failed("create", err)...)
 	}
 }

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -131,20 +130,8 @@ func (e *tokenEphemeral) open(id, sealed string, resp *ephemeral.OpenResponse) (
 	}
 
 	token, err := seal.Open(key, id, sealed)
-
-	switch {
-	case errors.Is(err, seal.ErrWrongKey):
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathSealedToken, "Sealed token does not open with this key",
-			fmt.Sprintf("The sealed token of service account %s does not open with the provider's `token_seal_key`: "+
-				"it was sealed under another key, or belongs to another account.", id),
-			"Give the provider block the key the token was sealed with, or change `rotation_trigger` on the account "+
-				"to issue a new token, sealed with this key (the old one is revoked)."))
-
-		return seal.Token{}, false
-	case err != nil:
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathSealedToken, "Not a sealed token",
-			fmt.Sprintf("`sealed_token` of service account %s is not what `unikorn_service_account` seals: %v.", id, err),
-			"Set it to `unikorn_service_account.<name>.sealed_token`."))
+	if err != nil {
+		resp.Diagnostics.Append(diagnostic.SealedToken(pathSealedToken, id, err))
 
 		return seal.Token{}, false
 	}
