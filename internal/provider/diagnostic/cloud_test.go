@@ -15,9 +15,11 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -114,9 +116,11 @@ func TestAFamilysMapperWordsOnlyItsOwnFailures(t *testing.T) {
 	account.ID = "s"
 
 	owned := map[string]error{
-		"compute":    fmt.Errorf("reading: %w", compute.ErrNotFound),
-		"networking": &networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")},
-		"identity":   &identity.AdoptedError{ServiceAccount: account, Err: errors.New("connection reset")},
+		"compute":       fmt.Errorf("reading: %w", compute.ErrNotFound),
+		"networking":    &networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")},
+		"identity":      &identity.AdoptedError{ServiceAccount: account, Err: errors.New("connection reset")},
+		"loadbalancing": &loadbalancing.GoneError{ID: "l"},
+		"storage":       &storage.ProvisioningFailedError{StorageID: "f"},
 	}
 
 	for owner, err := range owned {

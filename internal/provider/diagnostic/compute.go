@@ -106,6 +106,12 @@ func Compute(summary string, err error) diag.Diagnostics {
 	}
 }
 
+// InstanceLeftOut is the warning of a list that leaves out an instance because more
+// than one server claims it (the conflict says which): a look-up will not guess.
+func InstanceLeftOut(conflict error) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Instance left out: more than one server claims it", conflict.Error())
+}
+
 // InstanceAPIMismatch says why the provider will not manage an instance another
 // instance back end made.
 func InstanceAPIMismatch(name, id, made, configured string) diag.Diagnostic {

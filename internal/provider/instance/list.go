@@ -90,7 +90,7 @@ func NewListResource() list.ListResource {
 			// Warnings carry no identity, so Terraform shows them without counting
 			// them as results.
 			for _, conflict := range found.Conflicts {
-				diags.AddWarning("Instance left out: more than one server claims it", conflict.Error())
+				diags.Append(diagnostic.InstanceLeftOut(conflict))
 			}
 
 			return found.Instances, nil

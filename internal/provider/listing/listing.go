@@ -46,7 +46,7 @@ type Resource[T, C any] struct {
 	Base
 
 	// Description is the list configuration's; Attributes are its attributes, to
-	// which organization_id is added as OrganizationAttribute() unless Attributes
+	// which organization_id is added as organizationAttribute() unless Attributes
 	// has its own.
 	Description string
 	Attributes  map[string]schema.Attribute
@@ -103,8 +103,8 @@ func Describe(what string) string {
 		"being deleted are left out."
 }
 
-// OrganizationAttribute is the list configuration's organization_id.
-func OrganizationAttribute() schema.StringAttribute {
+// organizationAttribute is the list configuration's organization_id.
+func organizationAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "Organization to search. Defaults to the provider's `organization_id`.",
@@ -113,7 +113,7 @@ func OrganizationAttribute() schema.StringAttribute {
 }
 
 func (r *Resource[T, C]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	attributes := map[string]schema.Attribute{"organization_id": OrganizationAttribute()}
+	attributes := map[string]schema.Attribute{"organization_id": organizationAttribute()}
 	maps.Copy(attributes, r.Attributes)
 
 	resp.Schema = schema.Schema{MarkdownDescription: r.Description, Attributes: attributes}
