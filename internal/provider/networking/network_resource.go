@@ -120,11 +120,11 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"prefix": schema.StringAttribute{
 						Required: true, MarkdownDescription: routePrefixDescription,
-						Validators: []validator.String{ipv4Value{"an IPv4 CIDR", true}},
+						Validators: []validator.String{ipv4(true)},
 					},
 					"nexthop": schema.StringAttribute{
 						Required: true, MarkdownDescription: routeNexthopDescription,
-						Validators: []validator.String{ipv4Value{"an IPv4 address", false}},
+						Validators: []validator.String{ipv4(false)},
 					},
 				}},
 			},

@@ -166,6 +166,15 @@ type ipv4Value struct {
 	cidr bool
 }
 
+// ipv4 is the ipv4Value of a CIDR (cidr) or an address, its words following from it.
+func ipv4(cidr bool) ipv4Value {
+	if cidr {
+		return ipv4Value{"an IPv4 CIDR", true}
+	}
+
+	return ipv4Value{"an IPv4 address", false}
+}
+
 func (v ipv4Value) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
