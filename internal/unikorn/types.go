@@ -497,23 +497,28 @@ type Instance struct {
 
 // InstanceSpec is compute `instanceSpec`. Unlike a server's, it carries the SSH
 // certificate authority, which may therefore change after create. UserData is base64
-// text as it travels.
+// text as it travels. Volumes is the whole set of volumes attached to the instance
+// (compute `instanceVolumeList`, of the compute that attaches volumes): in an update,
+// nil keeps the set, an empty list detaches every volume; a read leaves it out when
+// there are none.
 type InstanceSpec struct {
 	FlavorID                  string            `json:"flavorId"`
 	ImageID                   string            `json:"imageId"`
 	Networking                *ServerNetworking `json:"networking,omitempty"`
+	Volumes                   *[]string         `json:"volumes,omitempty"`
 	SSHCertificateAuthorityID string            `json:"sshCertificateAuthorityId,omitempty"`
 	UserData                  string            `json:"userData,omitempty"`
 }
 
 // InstanceStatus is compute `instanceStatus`.
 type InstanceStatus struct {
-	RegionID   string `json:"regionId"`
-	NetworkID  string `json:"networkId"`
-	PowerState string `json:"powerState,omitempty"`
-	PrivateIP  string `json:"privateIP,omitempty"`
-	PublicIP   string `json:"publicIP,omitempty"`
-	MACAddress string `json:"macAddress,omitempty"`
+	RegionID   string                 `json:"regionId"`
+	NetworkID  string                 `json:"networkId"`
+	PowerState string                 `json:"powerState,omitempty"`
+	PrivateIP  string                 `json:"privateIP,omitempty"`
+	PublicIP   string                 `json:"publicIP,omitempty"`
+	MACAddress string                 `json:"macAddress,omitempty"`
+	Volumes    []InstanceVolumeStatus `json:"volumes,omitempty"`
 }
 
 // InstanceCreate is compute `instanceCreate`.
