@@ -26,6 +26,21 @@ func (e *InUseError) Error() string {
 
 func (e *InUseError) Unwrap() error { return e.Err }
 
+// InUse is the status a cloud refuses a delete with while the object is in use.
+type InUse int
+
+const (
+	// InUseForbidden is 403, as region answers for networks, security groups and SSH
+	// certificate authorities; a 403 for an object the token cannot read is lost
+	// access instead.
+	InUseForbidden InUse = iota
+	// InUseConflict is 409, as for images, whose 403 is RBAC's.
+	InUseConflict
+	// InUseEither is 403 or 409: for volumes, region's handler answers 403 where its
+	// document promises 409.
+	InUseEither
+)
+
 // Object is what the façade needs of one kind of asynchronous object (a network, a
 // load balancer, a project) to read, create, wait for and delete it. Each family
 // describes its kinds with one; the rules of their lives are written here once.
@@ -34,9 +49,8 @@ type Object[T any] struct {
 	Kind string
 	// Users names what may keep the object from being deleted; empty when nothing can.
 	Users string
-	// ConflictInUse means the cloud answers a delete of the object in use with 409 (as
-	// for images) rather than 403.
-	ConflictInUse bool
+	// InUse is how the cloud answers a delete of the object while something uses it.
+	InUse InUse
 	// Holders names what holds the object (read just before) while the cloud refuses
 	// its delete as in use; nil when the family cannot tell. See Delete.
 	Holders  func(context.Context, *T) ([]Holder, error)
@@ -249,13 +263,13 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 		switch {
 		case err == nil, unikorn.IsNotFound(err):
 			return true, nil
-		case unikorn.IsConflict(err) && o.ConflictInUse:
+		case unikorn.IsConflict(err) && o.InUse != InUseForbidden:
 			if object == nil {
 				_ = read(ctx)
 			}
 
 			return false, refused(ctx, err)
-		case unikorn.IsForbidden(err) && o.Users != "" && !o.ConflictInUse:
+		case unikorn.IsForbidden(err) && o.Users != "" && o.InUse != InUseConflict:
 			// A 403 for an object we can still read is "in use"; for one we cannot
 			// read it is lost access, which no wait cures.
 			if readErr := read(ctx); readErr != nil {

@@ -288,7 +288,7 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 // a refusal that stands with none of them going is a *cloud.HeldError.
 func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Time) error {
 	images := cloud.Object[unikorn.Image]{
-		Kind: "image", Users: "the instances booted from it", ConflictInUse: true,
+		Kind: "image", Users: "the instances booted from it", InUse: cloud.InUseConflict,
 		Get: func(ctx context.Context, id string) (*unikorn.Image, error) {
 			return s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, id)
 		},
