@@ -199,6 +199,10 @@ func (s *Service) waitInstance(ctx context.Context, instance *Instance, what str
 			return false, &ProvisioningFailedError{InstanceID: instance.ID, ServerID: instance.ServerID}
 		}
 
+		if _, err := latest.attached(); err != nil {
+			return false, err
+		}
+
 		return done(latest), nil
 	})
 	if err != nil {
@@ -506,6 +510,7 @@ func needsUpdate(current *Instance, spec Spec) bool {
 
 	return current.Spec.Description != spec.Description ||
 		!maps.Equal(current.Spec.Tags, spec.Tags) ||
+		!sameVolumes(current.Spec.VolumeIDs, spec.VolumeIDs) ||
 		(want == nil) != (have == nil) ||
 		want != nil && (want.PublicIP != have.PublicIP ||
 			!slices.Equal(want.SecurityGroups, have.SecurityGroups) ||

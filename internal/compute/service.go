@@ -6,6 +6,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // Service is the instance façade over a session. It is safe for concurrent use, and
@@ -18,6 +19,8 @@ type Service struct {
 	client    *unikorn.Client
 	catalogue *catalogue
 	servers   *sharedLists[unikorn.Server]
+	// volumes checks what compute's back end attaches, and finds what holds a volume.
+	volumes *volumes.Service
 	// rights holds, per network, the probe of region's server API for the token (see
 	// checkServiceRights): the rights of a token do not change within a run.
 	rightsMu sync.Mutex
@@ -33,6 +36,7 @@ type Service struct {
 // as networking.Service.HeldByComputeInstances does for networks.
 func (s *Service) HeldByComputeInstances() *Service {
 	s.heldByCompute = true
+	s.volumes.HeldByComputeInstances()
 
 	return s
 }
@@ -45,6 +49,7 @@ func NewService(session *cloud.Session) *Service {
 		client:    client,
 		catalogue: newCatalogue(session),
 		servers:   newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
+		volumes:   volumes.NewService(session),
 		rights:    map[string]*rightsProbe{},
 	}
 
