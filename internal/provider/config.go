@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // Attribute names of the provider block.
@@ -52,14 +53,10 @@ const (
 	envTokenSealKey     = "UNIKORN_TOKEN_SEAL_KEY"
 )
 
-// The instance back ends instance_api chooses between.
+// The instance back ends instance_api chooses between (see providerdata).
 const (
-	// instanceAPICompute is compute's public instance API, which every project member
-	// may call.
-	instanceAPICompute = "compute"
-	// instanceAPIRegion is this provider's own saga over region's servers and
-	// identity's allocations, service APIs that only service accounts may call.
-	instanceAPIRegion = "region"
+	instanceAPICompute = providerdata.InstanceAPICompute
+	instanceAPIRegion  = providerdata.InstanceAPIRegion
 )
 
 var instanceAPIs = []string{instanceAPICompute, instanceAPIRegion}
@@ -316,6 +313,12 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	data.Networking = networks
 	data.LoadBalancers = loadbalancing.NewService(session)
 	data.Storage = storage.NewService(session)
+	vols := volumes.NewService(session)
+	if instanceAPI == instanceAPICompute {
+		vols = vols.HeldByComputeInstances()
+	}
+
+	data.Volumes = vols
 	data.Identity = identity.NewService(session)
 
 	return data, diags

@@ -10,6 +10,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // InstanceTypeName is the resource type an import command names.
@@ -34,6 +35,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 		refusal      *compute.RefusedError
 		snapshot     *compute.SnapshotFailedError
 		imported     *compute.ImageImportFailedError
+		attachment   *compute.AttachmentFailedError
+		attached     *volumes.AttachedError
 	)
 
 	switch {
@@ -98,6 +101,17 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{Error(summary, sentence(imported.Error()),
 			"Terraform keeps the failed image in its state as tainted: the next apply deletes and replaces it. "+
 				"Check that the URI serves a raw disk image (not qcow2) that region can reach.")}
+	case errors.As(err, &attached):
+		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary,
+			sentence(attached.Error())+" A volume is attached to one instance at a time. Nothing was sent for this instance.",
+			"Remove the volume from the other instance's volume_ids (in this configuration, or wherever that instance "+
+				"is managed) and apply again: when both changes are in one apply, this instance waits while the other "+
+				"lets the volume go. To keep data across an instance's replacement, let Terraform destroy the old "+
+				"instance first (no create_before_destroy on it): the volume moves to the replacement in the same apply.")}
+	case errors.As(err, &attachment):
+		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary, sentence(attachment.Error()),
+			"The instance is kept in the state with the volume still asked for: apply again to try once more, or remove "+
+				"the volume from volume_ids; if it fails again, report the instance and volume IDs to the platform operator.")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}

@@ -47,3 +47,30 @@ func (publicAddressUnlessToggled) PlanModifyString(ctx context.Context, req plan
 
 	resp.PlanValue = req.StateValue
 }
+
+// attachmentsFollowVolumes keeps the known attachments across plans while volume_ids
+// does not change: a device stays the guest's name for its volume. When the set
+// changes, only the apply can tell the new devices.
+type attachmentsFollowVolumes struct{ validators.Described }
+
+func (attachmentsFollowVolumes) PlanModifyMap(ctx context.Context, req planmodifier.MapRequest, resp *planmodifier.MapResponse) {
+	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() {
+		return
+	}
+
+	var planned, prior types.Set
+
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, pathVolumeIDs, &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, pathVolumeIDs, &prior)...)
+
+	if planned.IsUnknown() || !sameIDs(planned, prior) {
+		return
+	}
+
+	resp.PlanValue = req.StateValue
+}
+
+// sameIDs reports whether two known sets of IDs hold the same IDs, null and empty alike.
+func sameIDs(a, b types.Set) bool {
+	return len(a.Elements()) == 0 && len(b.Elements()) == 0 || a.Equal(b)
+}

@@ -20,6 +20,17 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
+)
+
+// The instance back ends instance_api chooses between.
+const (
+	// InstanceAPICompute is compute's public instance API, which every project member
+	// may call.
+	InstanceAPICompute = "compute"
+	// InstanceAPIRegion is this provider's own saga over region's servers and
+	// identity's allocations, service APIs that only service accounts may call.
+	InstanceAPIRegion = "region"
 )
 
 // Data is shared by everything one provider instance configures. It is a struct, not
@@ -46,6 +57,8 @@ type Data struct {
 	LoadBalancers loadbalancing.LoadBalancers
 	// Storage manages and finds file storage, and lists its classes.
 	Storage storage.Objects
+	// Volumes manages and finds block volumes, lists their classes and checks them.
+	Volumes volumes.Objects
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
