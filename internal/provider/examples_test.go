@@ -88,7 +88,10 @@ var terraformBlock = regexp.MustCompile("(?s)```terraform\n(.*?)```")
 
 // The guides that build one configuration from start to end; the others show
 // alternatives side by side.
-var buildingGuides = []string{"from-an-empty-project.md.tmpl", "a-web-tier-behind-a-load-balancer.md.tmpl"}
+var buildingGuides = []string{
+	"from-an-empty-project.md.tmpl", "a-web-tier-behind-a-load-balancer.md.tmpl",
+	"keeping-data-across-instance-replacement.md.tmpl",
+}
 
 // Users copy the guides' configuration, so the blocks of each guide that builds one
 // configuration, read in order as one module, are formatted and valid against the

@@ -29,6 +29,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/volumes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -196,6 +197,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewUserResource,
 		loadbalancing.NewResource,
 		storage.NewResource,
+		volumes.NewResource,
 	}
 }
 
@@ -221,6 +223,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		loadbalancing.NewDataSource,
 		storage.NewDataSource,
 		storage.NewClassesDataSource,
+		volumes.NewDataSource,
+		volumes.NewClassesDataSource,
 	}
 }
 
@@ -254,5 +258,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewUserListResource,
 		loadbalancing.NewListResource,
 		storage.NewListResource,
+		volumes.NewListResource,
 	}
 }

@@ -208,3 +208,8 @@ func classRemedy(regionID string, inRegion []string) string {
 	return fmt.Sprintf("Use a class of region %s: %s. The unikorn_volume_classes data source finds one by name, media or size.",
 		regionID, strings.Join(inRegion, ", "))
 }
+
+// Takes reports whether region makes a volume of sizeGiB of the class.
+func (c *Class) Takes(sizeGiB int64) bool {
+	return c.sizeProblem(sizeGiB) == nil
+}
