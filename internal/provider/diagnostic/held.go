@@ -22,16 +22,15 @@ func Held(summary string, err error, otherwise func(string, error) diag.Diagnost
 	return diag.Diagnostics{Error(summary, HeldProblem(held), HeldRemedy(held.Kind))}
 }
 
-// HeldProblem says what holds the object and why Terraform met it.
+// HeldProblem says what holds the object, as far as the token can see, and why
+// Terraform met it.
 func HeldProblem(held *cloud.HeldError) string {
-	return sentence(fmt.Sprintf("the cloud refuses to delete %s %s while %s still uses it, and none of them is being "+
-		"deleted, so waiting would not help: %v", held.Kind, heldObject(held), held.HolderNames(), held.Err)) + " " +
-		"Nothing was deleted.\n\n" +
+	return sentence(fmt.Sprintf("the cloud refuses to delete %s %s, and nothing that uses it is being deleted, so "+
+		"waiting would not help: %v", held.Kind, heldObject(held), held.Err)) + " " +
+		sentence("what uses it: "+held.HolderNames()) + " Nothing was deleted.\n\n" +
 		"An apply meets this when the configuration removes an object together with the references to it (here, " +
 		"the " + held.Kind + " and the references of what is named above to it): Terraform deletes the removed " +
-		"object before it updates what still refers to it, so the delete comes first, and the updates wait for it. " +
-		"If what is named above is not managed by this configuration, take the " + held.Kind + " out of it, or " +
-		"delete it, and run `terraform apply` again."
+		"object before it updates what still refers to it, so the delete comes first, and the updates wait for it."
 }
 
 // HeldRemedy gives the ways out. Running the same apply again meets the same order
