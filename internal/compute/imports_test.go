@@ -3,7 +3,6 @@ package compute_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -122,11 +122,11 @@ func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 		unread  []string
 	}{
 		"a project user on the compute path": {
-			token: sandbox.DefaultToken, compute: true, found: []string{"booted"}, unread: []string{serversForbidden},
+			token: sandbox.DefaultToken, compute: true, found: []string{`instance "booted"`}, unread: []string{serversForbidden},
 		},
-		"a service account on the region path": {token: sandbox.ServiceToken, found: []string{"booted"}},
+		"a service account on the region path": {token: sandbox.ServiceToken, found: []string{`instance "booted"`}},
 		// Compute's instance and the server region shows for it are one holder.
-		"a service account on the compute path": {token: sandbox.ServiceToken, compute: true, found: []string{"booted"}},
+		"a service account on the compute path": {token: sandbox.ServiceToken, compute: true, found: []string{`instance "booted"`}},
 		"a project user whose list of compute's instances fails": {
 			token: sandbox.DefaultToken, compute: true,
 			faults: []sandbox.FaultRule{{Method: http.MethodGet, Route: sandbox.ComputePrefix + "/api/v2/instances", Status: http.StatusServiceUnavailable}},
@@ -169,17 +169,11 @@ func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 			var held *cloud.HeldError
 			require.ErrorAs(t, service.DeleteImage(ctx, ref, image.CreationTime), &held)
 
-			var found, unread []string
 			for _, holder := range held.Holders.Found {
-				assert.Equal(t, "instance", holder.Kind)
-				assert.Equal(t, created.ID, holder.ID)
-				found = append(found, holder.Name)
+				assert.Equal(t, created.ID, holder.ID, "the instance, by its own ID")
 			}
 
-			for _, list := range held.Holders.Unread {
-				reason, _, _ := strings.Cut(list.String(), " (")
-				unread = append(unread, reason)
-			}
+			found, unread := cloudtest.Held(held.Holders)
 
 			assert.Equal(t, tt.found, found, held.Error())
 			assert.Equal(t, tt.unread, unread, held.Error())

@@ -3,7 +3,6 @@ package identity_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,15 +131,7 @@ func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) 
 			require.ErrorAs(t, err, &held)
 			assert.Contains(t, err.Error(), "projectID="+project.ID, "says how to find the rest")
 
-			var found, unread []string
-			for _, holder := range held.Holders.Found {
-				found = append(found, holder.Kind+` "`+holder.Name+`"`)
-			}
-
-			for _, list := range held.Holders.Unread {
-				reason, _, _ := strings.Cut(list.String(), " (")
-				unread = append(unread, reason)
-			}
+			found, unread := cloudtest.Held(held.Holders)
 
 			assert.Equal(t, tt.found, found, err.Error())
 			assert.Equal(t, tt.unread, unread, err.Error())

@@ -3,8 +3,6 @@ package networking_test
 import (
 	"context"
 	"net/http"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -144,7 +142,8 @@ func TestHeldDeletesNameEveryHolderTheTokenCanSee(t *testing.T) {
 
 					var held *cloud.HeldError
 					require.ErrorAs(t, d.delete(ctx, d.id, time.Time{}), &held)
-					assert.Equal(t, d.want, heldByOf(held.Holders), held.Error())
+					found, unread := cloudtest.Held(held.Holders)
+					assert.Equal(t, d.want, heldBy{found, unread}, held.Error())
 
 					if len(d.want.found) > 0 {
 						assert.NotContains(t, held.HolderNames(), "none that the token can see")
@@ -153,27 +152,4 @@ func TestHeldDeletesNameEveryHolderTheTokenCanSee(t *testing.T) {
 			}
 		})
 	}
-}
-
-// heldByOf is what holders says, as heldBy compares it.
-func heldByOf(holders cloud.Holders) heldBy {
-	var got heldBy
-
-	for _, holder := range holders.Found {
-		got.found = append(got.found, holder.Kind+` "`+holder.Name+`"`)
-	}
-
-	for _, unread := range holders.Unread {
-		reason := unread.String()
-		// The reason a list failed ends with the failure, which names a trace ID.
-		if at := strings.Index(reason, " ("); at > 0 {
-			reason = reason[:at]
-		}
-
-		got.unread = append(got.unread, reason)
-	}
-
-	slices.Sort(got.found)
-
-	return got
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/stretchr/testify/assert"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
@@ -85,8 +83,8 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 		"instance by name": {
 			typeName: "unikorn_compute_instance", set: map[string]string{"name": "nothing", "network_id": sandbox.NetworkDefaultID},
 			attribute: "name",
-			want: []string{`No instance is named "nothing" in network ` + sandbox.NetworkDefaultID + ".", "(network_id)"},
-			not:  []string{"project", "organization"},
+			want:      []string{`No instance is named "nothing" in network ` + sandbox.NetworkDefaultID + ".", "(network_id)"},
+			not:       []string{"project", "organization"},
 		},
 		"project by ID": {
 			typeName: "unikorn_project", token: sandbox.AdminToken, set: map[string]string{"id": absent}, attribute: "id",
@@ -128,9 +126,14 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 
 	world := cloudtest.Start(t, cloudtest.Config{})
 	servers := map[string]tfprotov6.ProviderServer{}
+	schemas := map[string]*tfprotov6.Schema{}
 
 	for _, token := range []string{sandbox.ServiceToken, sandbox.AdminToken} {
-		servers[token] = configuredProvider(t, world.URL, token)
+		server, served := acctest.ProtocolServer(t, map[string]string{
+			"region_endpoint": world.URL, "identity_endpoint": world.URL, "token": token,
+			"organization_id": sandbox.OrganizationID, "project_id": sandbox.ProjectID,
+		})
+		servers[token], schemas = server, served.DataSourceSchemas
 	}
 
 	for name, tt := range tests {
@@ -142,19 +145,11 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 				server = servers[tt.token]
 			}
 
-			schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
-			require.NoError(t, err)
-
-			schema, ok := schemas.DataSourceSchemas[tt.typeName]
+			schema, ok := schemas[tt.typeName]
 			require.True(t, ok, "%s is served", tt.typeName)
 
-			values := map[string]tftypes.Value{}
-			for attribute, value := range tt.set {
-				values[attribute] = tftypes.NewValue(tftypes.String, value)
-			}
-
 			read, err := server.ReadDataSource(t.Context(), &tfprotov6.ReadDataSourceRequest{
-				TypeName: tt.typeName, Config: objectOf(t, schema.Block, values),
+				TypeName: tt.typeName, Config: acctest.DynamicValue(t, schema.Block, acctest.Strings(tt.set)),
 			})
 			require.NoError(t, err)
 			require.Len(t, read.Diagnostics, 1, "one error")
@@ -175,55 +170,4 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 			}
 		})
 	}
-}
-
-// configuredProvider is the provider served over the plugin protocol, configured for
-// the sandbox at url with token, in the fixture organization and project.
-func configuredProvider(t *testing.T, url, token string) tfprotov6.ProviderServer {
-	t.Helper()
-
-	server, err := providerserver.NewProtocol6WithError(provider.New(acctest.ProviderVersion)())()
-	require.NoError(t, err)
-
-	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
-	require.NoError(t, err)
-
-	configured, err := server.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
-		Config: objectOf(t, schemas.Provider.Block, map[string]tftypes.Value{
-			"region_endpoint":   tftypes.NewValue(tftypes.String, url),
-			"identity_endpoint": tftypes.NewValue(tftypes.String, url),
-			"token":             tftypes.NewValue(tftypes.String, token),
-			"organization_id":   tftypes.NewValue(tftypes.String, sandbox.OrganizationID),
-			"project_id":        tftypes.NewValue(tftypes.String, sandbox.ProjectID),
-		}),
-	})
-	require.NoError(t, err)
-	require.Empty(t, configured.Diagnostics)
-
-	return server
-}
-
-// objectOf is a value of the block's type with the given attributes set and every
-// other one null, as Terraform sends a configuration.
-func objectOf(t *testing.T, block *tfprotov6.SchemaBlock, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
-	t.Helper()
-
-	typ, ok := block.ValueType().(tftypes.Object)
-	require.True(t, ok, "a block is an object")
-
-	values := map[string]tftypes.Value{}
-
-	for name, attributeType := range typ.AttributeTypes {
-		value, ok := set[name]
-		if !ok {
-			value = tftypes.NewValue(attributeType, nil)
-		}
-
-		values[name] = value
-	}
-
-	value, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, values))
-	require.NoError(t, err)
-
-	return &value
 }

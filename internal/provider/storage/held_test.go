@@ -36,7 +36,12 @@ resource "unikorn_network" "held" {
 		attachments = "[unikorn_network.held.id]"
 	}
 
-	return config + `
+	return config + sharedStorage(env, t, attachments)
+}
+
+// sharedStorage is file storage "shared" attached to the networks attachments names.
+func sharedStorage(env *acctest.Environment, t *testing.T, attachments string) string {
+	return `
 resource "unikorn_file_storage" "shared" {
   name             = "shared"
   region_id        = ` + acctest.Quote(env.RegionID) + `
@@ -116,15 +121,7 @@ resource "unikorn_network" "held" {
   region_id = ` + acctest.Quote(env.RegionID) + `
   prefix    = "10.83.0.0/24"
 }
-
-resource "unikorn_file_storage" "shared" {
-  name             = "shared"
-  region_id        = ` + acctest.Quote(env.RegionID) + `
-  storage_class_id = ` + acctest.Quote(env.StorageClassID(t)) + `
-  size_gib         = 1
-  attachments      = ` + attachments + `
-}
-`
+` + sharedStorage(env, t, attachments)
 }
 
 // A project user on the compute path removes a network by count while the file
