@@ -212,10 +212,9 @@ func (s *Service) awaitFree(ctx context.Context, at Attaching, id string) error 
 			return true, nil
 		}
 
-		holders, err := s.instancesHolding(ctx, volume)
-		if err != nil {
-			return false, cloud.ReadFailed(err)
-		}
+		// A list the token may not read shows nobody: the hold is judged by region's
+		// word alone.
+		holders := cloud.FindHolders(ctx, s.heldBy(volume)).Found
 
 		// Attached to the instance itself: compute takes a volume it holds already.
 		if slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == at.InstanceID && !h.Leaving }) {
@@ -247,42 +246,31 @@ func (s *Service) awaitFree(ctx context.Context, at Attaching, id string) error 
 	return s.session.WaitForNow(ctx, "volume "+id+" to be free to attach", check)
 }
 
-// holders names the instances that hold a volume, which keep region from deleting it
-// (see cloud.Object.Holders).
-func (s *Service) holders(ctx context.Context, volume *unikorn.Volume) ([]cloud.Holder, error) {
-	return s.instancesHolding(ctx, volume)
-}
-
-// instancesHolding lists compute's instances on the volume's network that ask for the
-// volume or still show it attached. One that no longer asks for it, or is being
-// deleted, is letting it go (Leaving). Only compute's instances attach volumes, so
-// without them nobody is seen holding one.
-func (s *Service) instancesHolding(ctx context.Context, volume *unikorn.Volume) ([]cloud.Holder, error) {
+// heldBy are the lists in which what holds a volume is looked for: compute's instances
+// on its network that ask for it or still show it attached. One that no longer asks
+// for it, or is being deleted, is letting it go (Leaving). Only compute's instances
+// attach volumes, so without them nobody is seen holding one.
+func (s *Service) heldBy(volume *unikorn.Volume) []cloud.HolderSearch {
 	if !s.compute {
-		return nil, nil
+		return nil
 	}
 
-	instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{
-		OrganizationIDs: []string{volume.Metadata.OrganizationID}, ProjectIDs: []string{volume.Metadata.ProjectID},
-		NetworkIDs: []string{volume.Spec.NetworkID},
-	})
-	if err != nil {
-		return nil, err
+	list := func(ctx context.Context) ([]unikorn.Instance, error) {
+		return s.client.ListInstances(ctx, unikorn.InstanceQuery{
+			OrganizationIDs: []string{volume.Metadata.OrganizationID}, ProjectIDs: []string{volume.Metadata.ProjectID},
+			NetworkIDs: []string{volume.Spec.NetworkID},
+		})
 	}
 
-	var holders []cloud.Holder
-
-	for i := range instances {
-		instance := &instances[i]
+	holds := func(instance *unikorn.Instance) (cloud.Holder, bool) {
 		asks := instance.Spec.Volumes != nil && slices.Contains(*instance.Spec.Volumes, volume.Metadata.ID)
 		shows := slices.ContainsFunc(instance.Status.Volumes, func(v unikorn.InstanceVolumeStatus) bool { return v.ID == volume.Metadata.ID })
 
-		if asks || shows {
-			holder := cloud.HolderOf("instance", &instance.Metadata.ReadMetadata)
-			holder.Leaving = holder.Leaving || !asks
-			holders = append(holders, holder)
-		}
+		holder := cloud.HolderOf("instance", &instance.Metadata.ReadMetadata)
+		holder.Leaving = holder.Leaving || !asks
+
+		return holder, asks || shows
 	}
 
-	return holders, nil
+	return []cloud.HolderSearch{cloud.Search("compute's instances", list, holds)}
 }

@@ -91,7 +91,7 @@ func (s *Service) object() cloud.Object[unikorn.Volume] {
 			// Sent through even when Terraform is interrupted; only the wait stops.
 			return s.client.DeleteVolume(context.WithoutCancel(concerning(ctx, id)), id)
 		},
-		Holders:  s.holders,
+		HeldBy:   s.heldBy,
 		Metadata: func(v *unikorn.Volume) *unikorn.ReadMetadata { return &v.Metadata.ReadMetadata },
 	}
 }
