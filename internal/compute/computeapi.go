@@ -128,7 +128,7 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 	case cloud.IsClientError(err):
 		// The catalogue cache may have let through what has changed since (see
 		// Service.Create).
-		c.service.catalogue.forgetPlacement(network, spec)
+		c.service.references.forgetPlacement(network, spec)
 
 		return nil, fmt.Errorf("creating the instance: %w", err)
 	}

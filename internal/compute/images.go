@@ -306,7 +306,7 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 	}
 
 	err := images.Delete(ctx, s.Session, ref.ID, created)
-	s.catalogue.forgetImages(ref.OrganizationID, ref.RegionID)
+	s.references.catalogue.ForgetImages(ref.OrganizationID, ref.RegionID)
 
 	return err
 }

@@ -96,7 +96,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	// through a network, flavor or image that has changed since: whoever validates
 	// next, in this run, asks the cloud again and gets a precise answer.
 	if cloud.IsClientError(err) && !unikorn.IsConflict(err) {
-		s.catalogue.forgetPlacement(network, spec)
+		s.references.forgetPlacement(network, spec)
 	}
 
 	// A create that got no clear refusal may have happened anyway; a create is never
@@ -303,7 +303,7 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.ReadLag())) })
+		network.Go(func() { _, networkErr = s.references.network(ctx, ref.NetworkID, time.Now().Add(-s.ReadLag())) })
 	}
 
 	var found *Instance
@@ -637,7 +637,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 
 		var ahead sync.WaitGroup
 
-		ahead.Go(func() { _, _ = s.catalogue.network(aheadCtx, network, time.Now().Add(-s.ReadLag())) })
+		ahead.Go(func() { _, _ = s.references.network(aheadCtx, network, time.Now().Add(-s.ReadLag())) })
 
 		defer func() {
 			cancel()

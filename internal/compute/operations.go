@@ -174,7 +174,7 @@ func (s *Service) waitSnapshot(ctx context.Context, instance *Instance, image *u
 func (s *Service) waitImage(ctx context.Context, scope ImageRef, what string, image *unikorn.Image, progress Progress,
 	failed func() error,
 ) (*unikorn.Image, error) {
-	s.catalogue.forgetImages(scope.OrganizationID, scope.RegionID)
+	s.references.catalogue.ForgetImages(scope.OrganizationID, scope.RegionID)
 	progress(fmt.Sprintf("%s %s (%s) is %s.", what, image.Metadata.ID, image.Metadata.Name, image.Status.State))
 
 	state := image.Status.State

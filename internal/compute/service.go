@@ -15,9 +15,9 @@ import (
 type Service struct {
 	*cloud.Session
 
-	client    *unikorn.Client
-	catalogue *catalogue
-	servers   *sharedLists[unikorn.Server]
+	client     *unikorn.Client
+	references *references
+	servers    *sharedLists[unikorn.Server]
 	// rights holds, per network, the probe of region's server API for the token (see
 	// checkServiceRights): the rights of a token do not change within a run.
 	rightsMu sync.Mutex
@@ -41,11 +41,11 @@ func (s *Service) HeldByComputeInstances() *Service {
 func NewService(session *cloud.Session) *Service {
 	client := session.Client()
 	service := &Service{
-		Session:   session,
-		client:    client,
-		catalogue: newCatalogue(session),
-		servers:   newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
-		rights:    map[string]*rightsProbe{},
+		Session:    session,
+		client:     client,
+		references: newReferences(session),
+		servers:    newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
+		rights:     map[string]*rightsProbe{},
 	}
 
 	service.servers.shareRecent(service.lookupWindow(), client)

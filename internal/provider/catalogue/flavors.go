@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
 )
 
@@ -143,13 +143,13 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *compute.Flavor) string { return flavor.Metadata.Name },
+	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *catalogue.Flavor) string { return flavor.Metadata.Name },
 		model.matches, newFlavorModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-func (m *flavorsModel) matches(flavor *compute.Flavor) bool {
+func (m *flavorsModel) matches(flavor *catalogue.Flavor) bool {
 	var vendor string
 	if flavor.Spec.GPU != nil {
 		vendor = flavor.Spec.GPU.Vendor
@@ -163,7 +163,7 @@ func (m *flavorsModel) matches(flavor *compute.Flavor) bool {
 		filter.String(m.GPUVendor, vendor)
 }
 
-func newFlavorModel(flavor *compute.Flavor) flavorModel {
+func newFlavorModel(flavor *catalogue.Flavor) flavorModel {
 	model := flavorModel{
 		ID:           flavor.Metadata.ID,
 		Name:         flavor.Metadata.Name,
@@ -188,5 +188,5 @@ func newFlavorModel(flavor *compute.Flavor) flavorModel {
 
 // architectureValidator accepts the CPU architectures Unikorn knows.
 func architectureValidator() validator.String {
-	return stringvalidator.OneOf(compute.ArchitectureX86_64, compute.ArchitectureAarch64)
+	return stringvalidator.OneOf(catalogue.ArchitectureX86_64, catalogue.ArchitectureAarch64)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
@@ -32,9 +33,8 @@ type Data struct {
 	// InstanceAPI names that back end ("compute" or "region"): an instance is
 	// managed by the back end that made it.
 	InstanceAPI string
-	// Catalogue answers the look-ups of regions, flavors and images. There is one per
-	// provider instance, so that every instance in a run shares its catalogue cache.
-	Catalogue compute.Catalogue
+	// Catalogue answers the look-ups of regions, flavors and images.
+	Catalogue catalogue.Catalogue
 	// Images manages the images made from instances.
 	Images compute.Images
 	// Networking manages and finds networks, security groups and SSH certificate
@@ -91,7 +91,7 @@ func (d *Data) Connect(session *cloud.Session) {
 		networks = networks.HeldByComputeInstances()
 	}
 
-	d.Catalogue = service
+	d.Catalogue = catalogue.NewService(session)
 	d.Images = service
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
