@@ -3,6 +3,7 @@ package cloud
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -34,4 +35,35 @@ func TagMap(tags Tags) map[string]string {
 	}
 
 	return byName
+}
+
+// The tags Unikorn reserves that link objects to compute's instances, which several
+// families read: networking and images name the instances that hold them, the
+// catalogue says which instance a snapshot was taken of.
+const (
+	// InstanceIDTag links a server to the instance it realizes.
+	InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
+	// SnapshotInstanceIDTag marks images snapshotted from an instance (images use the
+	// colon form of the reserved prefix, servers the slash form).
+	SnapshotInstanceIDTag = "compute.unikorn-cloud.org:instance-id"
+
+	// ReservedTagDomain is the domain of the tag prefixes Unikorn keeps for itself.
+	ReservedTagDomain = "unikorn-cloud.org"
+)
+
+// IsReservedTag reports whether a tag name uses a prefix Unikorn keeps for itself
+// (`<anything>.unikorn-cloud.org` followed by `:` or `/`, or the bare domain).
+func IsReservedTag(name string) bool {
+	domain, _, _ := strings.Cut(name, "/")
+	domain, _, _ = strings.Cut(domain, ":")
+
+	return domain == ReservedTagDomain || strings.HasSuffix(domain, "."+ReservedTagDomain)
+}
+
+// UserTags are the tags a caller set, without those Unikorn reserves for itself.
+func UserTags(tags Tags) map[string]string {
+	user := TagMap(tags)
+	maps.DeleteFunc(user, func(name, _ string) bool { return IsReservedTag(name) })
+
+	return user
 }

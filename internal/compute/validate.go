@@ -68,19 +68,14 @@ func ValidateName(name string) error {
 	return cloud.ValidateName("instance", name)
 }
 
-// ValidateImageName checks the name of an image to be made from an instance.
-func ValidateImageName(name string) error {
-	return cloud.ValidateName("image", name)
-}
-
 // ValidateTagName checks that a tag name is not reserved by Unikorn.
 func ValidateTagName(name string) error {
 	if name == "" {
 		return errors.New("tag names must not be empty")
 	}
 
-	if IsReservedTag(name) {
-		return fmt.Errorf("tag %q uses a prefix reserved by Unikorn (*.%s): choose another name", name, reservedTagDomain)
+	if cloud.IsReservedTag(name) {
+		return fmt.Errorf("tag %q uses a prefix reserved by Unikorn (*.%s): choose another name", name, cloud.ReservedTagDomain)
 	}
 
 	return nil

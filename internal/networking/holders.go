@@ -8,17 +8,12 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// InstanceIDTag is the server tag that links a server to the instance it realizes
-// (compute.InstanceIDTag, which is this constant: networking sits below compute).
-// A holder that carries it is named as the instance.
-const InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
-
 // serverHolder names a server that holds an object: as the instance it realizes
-// when it carries the instance tag, and its server otherwise.
+// when it carries the instance tag (cloud.InstanceIDTag), and its server otherwise.
 func serverHolder(server *unikorn.Server) cloud.Holder {
 	holder := cloud.HolderOf("server", &server.Metadata.ReadMetadata)
 
-	if instanceID, ok := server.Metadata.Tags.Get(InstanceIDTag); ok {
+	if instanceID, ok := server.Metadata.Tags.Get(cloud.InstanceIDTag); ok {
 		holder.Kind, holder.ID = "instance", instanceID
 	}
 

@@ -18,6 +18,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -35,8 +36,9 @@ type Data struct {
 	InstanceAPI string
 	// Catalogue answers the look-ups of regions, flavors and images.
 	Catalogue catalogue.Catalogue
-	// Images manages the images made from instances.
-	Images compute.Images
+	// Images manages the organization's images: those made from instances and those
+	// imported from a URL.
+	Images image.Images
 	// Networking manages and finds networks, security groups and SSH certificate
 	// authorities.
 	Networking networking.Objects
@@ -84,15 +86,17 @@ const (
 func (d *Data) Connect(session *cloud.Session) {
 	service := compute.NewService(session)
 	networks := networking.NewService(session)
+	images := image.NewService(session)
 
 	d.Instances = compute.NewRegionInstances(service)
 	if d.InstanceAPI == InstanceAPICompute {
-		d.Instances = compute.NewComputeInstances(service.HeldByComputeInstances())
+		d.Instances = compute.NewComputeInstances(service)
 		networks = networks.HeldByComputeInstances()
+		images = images.HeldByComputeInstances()
 	}
 
 	d.Catalogue = catalogue.NewService(session)
-	d.Images = service
+	d.Images = images
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
 	d.Storage = storage.NewService(session)
