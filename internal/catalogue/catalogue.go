@@ -16,14 +16,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// The catalogue's objects, as the Terraform types read them.
-type (
-	Region     = unikorn.Region
-	Flavor     = unikorn.Flavor
-	Image      = unikorn.Image
-	ImageQuery = unikorn.ImageQuery
-)
-
 // Values of the catalogue's enumerations the Terraform types validate or filter on.
 const (
 	ArchitectureX86_64  = unikorn.ArchitectureX86_64
@@ -62,17 +54,17 @@ func NewService(session *cloud.Session) *Service {
 // Regions lists the regions an organization may use. Data sources read the catalogue
 // afresh rather than through the shared reads: they are what a user reads to choose.
 func (s *Service) Regions(ctx context.Context, organizationID string) ([]Region, error) {
-	return s.client.ListRegions(ctx, organizationID)
+	return cloud.All(regionFromWire)(s.client.ListRegions(ctx, organizationID))
 }
 
 // Flavors lists a region's flavors.
 func (s *Service) Flavors(ctx context.Context, organizationID, regionID string) ([]Flavor, error) {
-	return s.client.ListFlavors(ctx, organizationID, regionID)
+	return cloud.All(flavorFromWire)(s.client.ListFlavors(ctx, organizationID, regionID))
 }
 
 // Images lists a region's images.
 func (s *Service) Images(ctx context.Context, regionID string, query ImageQuery) ([]Image, error) {
-	return s.client.ListImagesV2(ctx, regionID, query)
+	return cloud.All(imageFromWire)(s.client.ListImagesV2(ctx, regionID, query.wire()))
 }
 
 func flavorsKey(organizationID, regionID string) string {
@@ -96,8 +88,9 @@ func (s *Service) ForgetImages(organizationID, regionID string) {
 	s.session.Forget(imagesKey(organizationID, regionID))
 }
 
-// Flavor returns the flavor with the given ID, or nil when the region has none.
-func (s *Service) Flavor(ctx context.Context, organizationID, regionID, id string) (*unikorn.Flavor, error) {
+// SharedFlavor returns the flavor with the given ID, or nil when the region has none,
+// for the checks of an instance, which read region's own record.
+func (s *Service) SharedFlavor(ctx context.Context, organizationID, regionID, id string) (*unikorn.Flavor, error) {
 	return findFresh(ctx, s.session, flavorsKey(organizationID, regionID), id,
 		func(ctx context.Context) ([]unikorn.Flavor, error) {
 			return s.client.ListFlavors(ctx, organizationID, regionID)
@@ -105,10 +98,10 @@ func (s *Service) Flavor(ctx context.Context, organizationID, regionID, id strin
 		func(f *unikorn.Flavor) string { return f.Metadata.ID })
 }
 
-// StartImages begins the shared read of the images of a region kept for an
+// StartSharedImages begins the shared read of the images of a region kept for an
 // organization, which the check of an instance's image reads after its flavor, and
 // returns what waits for it to end.
-func (s *Service) StartImages(ctx context.Context, organizationID, regionID string) (wait func()) {
+func (s *Service) StartSharedImages(ctx context.Context, organizationID, regionID string) (wait func()) {
 	var read sync.WaitGroup
 
 	read.Go(func() {
@@ -125,10 +118,11 @@ func (s *Service) imagesOf(organizationID, regionID string) func(context.Context
 	}
 }
 
-// Image returns the image with the given ID, or nil when none is visible. Images that
-// are not ready are missing from the list compute uses, so a miss asks for the image
-// itself to tell "not ready" from "unknown".
-func (s *Service) Image(ctx context.Context, organizationID, regionID, id string) (*unikorn.Image, error) {
+// SharedImage returns the image with the given ID, or nil when none is visible, for the
+// checks of an instance, which read region's own record. Images that are not ready are
+// missing from the list compute uses, so a miss asks for the image itself to tell "not
+// ready" from "unknown".
+func (s *Service) SharedImage(ctx context.Context, organizationID, regionID, id string) (*unikorn.Image, error) {
 	image, err := findFresh(ctx, s.session, imagesKey(organizationID, regionID), id,
 		s.imagesOf(organizationID, regionID), func(i *unikorn.Image) string { return i.Metadata.ID })
 	if err != nil || image != nil {

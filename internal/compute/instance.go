@@ -205,7 +205,7 @@ func collapsePowerState(phase string) string {
 
 // serverTags returns the user's tags in a stable order followed by the reserved ones.
 func serverTags(user map[string]string, reserved ...unikorn.Tag) unikorn.Tags {
-	return append(cloud.TagsOf(user), reserved...)
+	return append(cloud.TagsOf(user).Wire(), reserved...)
 }
 
 func serverNetworking(spec Spec) *unikorn.ServerNetworking {

@@ -6,14 +6,8 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// Values of the enumerations the Terraform types read.
-const (
-	// ImageFailed is the state of an image the cloud could not make.
-	ImageFailed = unikorn.ImageFailed
-
-	// ProvisioningError is the provisioning status of an instance the cloud gave up on.
-	ProvisioningError = unikorn.ProvisioningError
-)
+// ProvisioningError is the provisioning status of an instance the cloud gave up on.
+const ProvisioningError = unikorn.ProvisioningError
 
 // StatusCode is the HTTP status a service answered a failed call with, or 0 when err
 // is no answer at all (unreachable, timed out).

@@ -222,9 +222,9 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 func (s *Service) validatePlacement(ctx context.Context, spec Spec, placement *Placement, problems *ValidationError) error {
 	organizationID, regionID := placement.Network.Metadata.OrganizationID, placement.Network.Status.RegionID
 
-	defer s.references.catalogue.StartImages(ctx, organizationID, regionID)()
+	defer s.references.catalogue.StartSharedImages(ctx, organizationID, regionID)()
 
-	flavor, err := s.references.catalogue.Flavor(ctx, organizationID, regionID, spec.FlavorID)
+	flavor, err := s.references.catalogue.SharedFlavor(ctx, organizationID, regionID, spec.FlavorID)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func (s *Service) validatePlacement(ctx context.Context, spec Spec, placement *P
 				"(the unikorn_flavors data source lists the flavors there are)", spec.FlavorID, regionID)
 	}
 
-	image, err := s.references.catalogue.Image(ctx, organizationID, regionID, spec.ImageID)
+	image, err := s.references.catalogue.SharedImage(ctx, organizationID, regionID, spec.ImageID)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -20,7 +21,7 @@ type Import struct {
 	// URI is where region fetches the image from.
 	URI string
 	// Spec describes the image; its size is region's to measure.
-	Spec Spec
+	Spec catalogue.ImageSpec
 }
 
 // ImportFailedError means region could not import the image: it marked the image
@@ -62,8 +63,8 @@ func (s *Service) Import(ctx context.Context, request Import, progress cloud.Pro
 	}
 
 	image, err := s.client.CreateImage(ctx, request.OrganizationID, request.RegionID, unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: request.Name, Description: request.Description, Tags: cloud.TagsOf(request.Tags)},
-		Spec:     request.Spec.wire(request.URI),
+		Metadata: unikorn.WriteMetadata{Name: request.Name, Description: request.Description, Tags: cloud.TagsOf(request.Tags).Wire()},
+		Spec:     createSpec(request.Spec, request.URI),
 	})
 	if err != nil {
 		if cloud.IsClientError(err) {

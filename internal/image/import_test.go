@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
@@ -72,9 +73,9 @@ func importOf(name, uri string) image.Import {
 	return image.Import{
 		OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID, Name: name, URI: uri,
 		Tags: map[string]string{"team": "platform"},
-		Spec: image.Spec{
+		Spec: catalogue.ImageSpec{
 			Architecture: "x86_64", Virtualization: "virtualized",
-			OS: image.OS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
+			OS: catalogue.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
 		},
 	}
 }

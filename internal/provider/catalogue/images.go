@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
 )
@@ -218,7 +217,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 
-	model.Images = matching(images, "image", model.Name, func(image *catalogue.Image) string { return image.Metadata.Name },
+	model.Images = matching(images, "image", model.Name, func(image *catalogue.Image) string { return image.Name },
 		model.matches, newImageModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
@@ -237,24 +236,22 @@ func (d *imagesDataSource) notOwned(ctx context.Context, regionID string, query 
 	}
 
 	return slices.DeleteFunc(images, func(image catalogue.Image) bool {
-		return slices.ContainsFunc(owned, func(o catalogue.Image) bool { return o.Metadata.ID == image.Metadata.ID })
+		return slices.ContainsFunc(owned, func(o catalogue.Image) bool { return o.ID == image.ID })
 	}), nil
 }
 
 func (m *imagesModel) matches(image *catalogue.Image) bool {
-	instanceID, _ := image.Metadata.Tags.Get(compute.SnapshotInstanceIDTag)
-
-	return filter.String(m.Name, image.Metadata.Name) &&
+	return filter.String(m.Name, image.Name) &&
 		filter.String(m.Architecture, image.Spec.Architecture) &&
 		filter.String(m.OSDistro, image.Spec.OS.Distro) &&
 		filter.String(m.OSVersion, image.Spec.OS.Version) &&
-		filter.String(m.InstanceID, instanceID)
+		filter.String(m.InstanceID, image.InstanceID)
 }
 
 func newImageModel(image *catalogue.Image) imageModel {
 	model := imageModel{
-		ID:             image.Metadata.ID,
-		Name:           image.Metadata.Name,
+		ID:             image.ID,
+		Name:           image.Name,
 		Architecture:   image.Spec.Architecture,
 		SizeGiB:        int64(image.Spec.SizeGiB),
 		Virtualization: image.Spec.Virtualization,
@@ -267,9 +264,9 @@ func newImageModel(image *catalogue.Image) imageModel {
 			Codename: image.Spec.OS.Codename,
 		},
 		SoftwareVersions: map[string]string{},
-		Status:           image.Status.State,
-		Tags:             cloud.TagMap(image.Metadata.Tags),
-		CreationTime:     image.Metadata.CreationTime.Format(time.RFC3339),
+		Status:           image.Status,
+		Tags:             image.Tags,
+		CreationTime:     image.CreationTime.Format(time.RFC3339),
 	}
 
 	for name, version := range image.Spec.SoftwareVersions {

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -239,11 +240,11 @@ func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, 
 }
 
 // spec is the image's description as region's import takes it.
-func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) image.Spec {
-	spec := image.Spec{Architecture: m.Architecture.ValueString(), Virtualization: m.Virtualization.ValueString()}
+func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) catalogue.ImageSpec {
+	spec := catalogue.ImageSpec{Architecture: m.Architecture.ValueString(), Virtualization: m.Virtualization.ValueString()}
 
 	if m.OS != nil {
-		spec.OS = image.OS{
+		spec.OS = catalogue.ImageOS{
 			Kernel: m.OS.Kernel.ValueString(), Family: m.OS.Family.ValueString(), Distro: m.OS.Distro.ValueString(),
 			Version: m.OS.Version.ValueString(), Variant: m.OS.Variant.ValueString(), Codename: m.OS.Codename.ValueString(),
 		}
@@ -254,7 +255,7 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) image.Spec {
 	}
 
 	if m.GPU != nil {
-		spec.GPU = &image.GPU{Vendor: m.GPU.Vendor.ValueString(), Driver: m.GPU.Driver.ValueString(), Models: m.GPU.Models}
+		spec.GPU = &catalogue.ImageGPU{Vendor: m.GPU.Vendor.ValueString(), Driver: m.GPU.Driver.ValueString(), Models: m.GPU.Models}
 	}
 
 	return spec
