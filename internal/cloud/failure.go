@@ -7,36 +7,22 @@ import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 // has the body that tells them apart (see unikorn.Class, whose classes these are).
 type Class int
 
-// The classes of Failure.
+// The classes of Failure, one for each of the wire client's (unikorn.Class says
+// what each means): only a failure of the connection is ClassUnreachable, only a 403
+// whose body says quota is ClassQuota, and ClassOther is what its own words explain.
 const (
-	// ClassOther is neither an answer of the service nor a failure of the connection,
-	// or an answer of a status no other class holds: its own words say what it is.
 	ClassOther Class = iota
-	// ClassUnreachable is a request that got no answer because the service could not
-	// be reached.
 	ClassUnreachable
-	// ClassDropped is a connection that broke before a whole answer arrived.
 	ClassDropped
-	// ClassTimeout is a request that got no answer in time.
 	ClassTimeout
-	// ClassUnconfigured is a call the client cannot make: it lacks the endpoint.
 	ClassUnconfigured
-	// ClassUnauthorized is a 401: the token was not accepted.
 	ClassUnauthorized
-	// ClassRBAC is a 403 that says neither quota nor in use: the token's principal may
-	// not do the operation.
 	ClassRBAC
-	// ClassQuota is a 403 whose body says a quota would be exceeded.
 	ClassQuota
-	// ClassInUse is a refused delete of an object something still uses.
 	ClassInUse
-	// ClassNotFound is a 404.
 	ClassNotFound
-	// ClassConflict is a 409: a name taken, or an optimistic lock lost.
 	ClassConflict
-	// ClassValidation is a 400 or a 422: the service refused the values it was sent.
 	ClassValidation
-	// ClassOverloaded is a 429 or a 5xx: the service is overloaded or failing.
 	ClassOverloaded
 )
 
@@ -49,29 +35,21 @@ var classes = map[unikorn.Class]Class{
 	unikorn.ClassValidation: ClassValidation, unikorn.ClassOverloaded: ClassOverloaded,
 }
 
-// Failure is what Classify learns of an error.
+// Failure is what Classify learns of an error that its diagnostics read.
 type Failure struct {
 	Class Class
-	// Status is the HTTP status of an answer, 0 for none.
-	Status int
-	// Method and Path name the request, when the error is about one.
-	Method, Path string
-	// Operation and Endpoint are what an RBAC refusal names ("create",
-	// "region:networks:v2"), empty when its body does not say.
+	// Operation and Endpoint are the right an RBAC refusal names ("create" on
+	// "region:networks:v2"); empty when its body does not say.
 	Operation, Endpoint string
-	// Why is the RBAC refusal's reason after the endpoint, or a quota refusal's whole
-	// description.
+	// Why is the RBAC refusal's reason, or a quota refusal's whole description.
 	Why string
-	// Quota is the quota kind a quota refusal names ("networks"), empty when it names none.
+	// Quota is the quota kind a quota refusal names ("networks"); empty when it names none.
 	Quota string
 }
 
 // failureFromWire is the wire client's classification in the façade's terms.
 func failureFromWire(in unikorn.Failure) Failure {
-	return Failure{
-		Class: classes[in.Class], Status: in.Status, Method: in.Method, Path: in.Path,
-		Operation: in.Operation, Endpoint: in.Endpoint, Why: in.Why, Quota: in.Quota,
-	}
+	return Failure{Class: classes[in.Class], Operation: in.Operation, Endpoint: in.Endpoint, Why: in.Why, Quota: in.Quota}
 }
 
 // Classify says what kind of failure err is, from the status and body of Unikorn's

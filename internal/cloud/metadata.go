@@ -27,13 +27,7 @@ type Tags []Tag
 
 // Get returns the value of the named tag and whether it is present.
 func (t Tags) Get(name string) (string, bool) {
-	for _, tag := range t {
-		if tag.Name == name {
-			return tag.Value, true
-		}
-	}
-
-	return "", false
+	return t.Wire().Get(name)
 }
 
 // WriteMetadataOf is a service's write metadata in the façade's terms.

@@ -19,27 +19,6 @@ import (
 
 func ignoreProgress(string) {}
 
-// snapshotsNamed lists the organization's images of name, in any state.
-func (e *env) snapshotsNamed(t *testing.T, name string) []unikorn.Image {
-	t.Helper()
-
-	images, err := e.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
-		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
-		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
-	})
-	require.NoError(t, err)
-
-	var named []unikorn.Image
-
-	for _, listed := range images {
-		if listed.Metadata.Name == name {
-			named = append(named, listed)
-		}
-	}
-
-	return named
-}
-
 // snapshotImage makes an image of instance called name.
 func (e *env) snapshotImage(t *testing.T, instance *compute.Instance, name string) *image.Image {
 	t.Helper()
@@ -76,7 +55,7 @@ func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 		InstanceID: instance.ID, Status: unikorn.ImageReady, CreationTime: made.CreationTime, Tags: map[string]string{"role": "web"},
 		Spec: made.Spec,
 	}, *made)
-	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the snapshot was sent once")
+	assert.Len(t, e.ImagesNamed(t, "golden"), 2, "the snapshot was sent once")
 }
 
 func TestSnapshotImageRefusedMakesNothing(t *testing.T) {

@@ -45,27 +45,6 @@ func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Servi
 	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
 }
 
-// named lists the organization's images of name, in any state.
-func (e *env) named(t *testing.T, name string) []unikorn.Image {
-	t.Helper()
-
-	images, err := e.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
-		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
-		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
-	})
-	require.NoError(t, err)
-
-	var named []unikorn.Image
-
-	for _, listed := range images {
-		if listed.Metadata.Name == name {
-			named = append(named, listed)
-		}
-	}
-
-	return named
-}
-
 func ignoreProgress(string) {}
 
 // importOf asks for an import of a small Ubuntu image from uri, named name.
@@ -117,7 +96,7 @@ func TestImportImageFailedLeavesNothing(t *testing.T) {
 	assert.True(t, failed.Removed)
 	assert.Equal(t, uri, failed.URI)
 	assert.NotEmpty(t, failed.ImageID)
-	assert.Empty(t, e.named(t, "broken"), "the failed image was deleted")
+	assert.Empty(t, e.ImagesNamed(t, "broken"), "the failed image was deleted")
 }
 
 func TestImportImageRefusedSourceMakesNothing(t *testing.T) {
@@ -131,7 +110,7 @@ func TestImportImageRefusedSourceMakesNothing(t *testing.T) {
 	require.Error(t, err)
 	assert.Nil(t, imported)
 	assert.True(t, unikorn.IsBadRequest(err) || unikorn.IsUnprocessable(err), "region refuses what is not a raw image: %v", err)
-	assert.Empty(t, e.named(t, "qcow"))
+	assert.Empty(t, e.ImagesNamed(t, "qcow"))
 }
 
 func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
@@ -153,7 +132,7 @@ func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 
 	assert.NotEqual(t, earlier.ID, imported.ID, "the earlier image is not adopted")
 	assert.Equal(t, unikorn.ImageReady, imported.Status)
-	assert.Len(t, e.named(t, "golden"), 2, "the import was sent once")
+	assert.Len(t, e.ImagesNamed(t, "golden"), 2, "the import was sent once")
 }
 
 // An image that compute's instances boot from is held by them: a user's token sees
