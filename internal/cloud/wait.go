@@ -328,6 +328,6 @@ func (s *Session) Persist(ctx context.Context, step func(context.Context) error)
 	}
 }
 
-// Progress receives human-readable updates while an operation waits: "Snapshot image
-// … is creating."
+// Progress receives human-readable updates while an operation waits, such as that a
+// snapshot image is creating.
 type Progress func(message string)

@@ -15,9 +15,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// undoTimeout bounds a compensating step (see cloud.UndoTimeout).
-const undoTimeout = cloud.UndoTimeout
-
 // Create realizes spec as a new instance: it validates, charges the quota, and creates
 // the server carrying the instance tag, undoing the charge when the server cannot be
 // created. It returns once the instance exists, before it is ready, so that the caller

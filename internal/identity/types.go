@@ -156,7 +156,7 @@ func projectFromWire(in *unikorn.Project) *Project {
 
 // wire is the project as identity takes it.
 func (w ProjectWrite) wire() unikorn.ProjectWrite {
-	return unikorn.ProjectWrite{Metadata: w.WriteMetadata.Wire(), Spec: unikorn.ProjectSpec{GroupIDs: w.GroupIDs}}
+	return unikorn.ProjectWrite{Metadata: w.Wire(), Spec: unikorn.ProjectSpec{GroupIDs: w.GroupIDs}}
 }
 
 func groupFromWire(in *unikorn.Group) *Group {
@@ -172,7 +172,7 @@ func groupFromWire(in *unikorn.Group) *Group {
 // wire is the group as identity takes it: its users by ID, never by subject.
 func (w GroupWrite) wire() unikorn.GroupWrite {
 	return unikorn.GroupWrite{
-		Metadata: w.WriteMetadata.Wire(),
+		Metadata: w.Wire(),
 		Spec:     unikorn.GroupSpec{RoleIDs: w.RoleIDs, UserIDs: w.UserIDs, ServiceAccountIDs: w.ServiceAccountIDs},
 	}
 }
@@ -188,7 +188,7 @@ func serviceAccountFromWire(in *unikorn.ServiceAccount) *ServiceAccount {
 
 // wire is the service account as identity takes it.
 func (w ServiceAccountWrite) wire() unikorn.ServiceAccountWrite {
-	return unikorn.ServiceAccountWrite{Metadata: w.WriteMetadata.Wire(), Spec: unikorn.ServiceAccountSpec{GroupIDs: w.GroupIDs}}
+	return unikorn.ServiceAccountWrite{Metadata: w.Wire(), Spec: unikorn.ServiceAccountSpec{GroupIDs: w.GroupIDs}}
 }
 
 func userFromWire(in *unikorn.User) *User {
