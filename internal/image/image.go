@@ -9,11 +9,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -156,8 +156,8 @@ func (s *Service) Delete(ctx context.Context, ref Ref, created time.Time) error 
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteImage(ctx, ref.OrganizationID, ref.RegionID, id)
 		},
-		Holders: func(ctx context.Context, image *unikorn.Image) ([]cloud.Holder, error) {
-			return s.bootedFrom(ctx, ref, image.Metadata.ID)
+		HeldBy: func(image *unikorn.Image) []cloud.HolderSearch {
+			return s.bootedFrom(ref, image.Metadata.ID)
 		},
 		// An image has no provisioning status, only its creation, which is all a
 		// delete needs.
@@ -172,51 +172,17 @@ func (s *Service) Delete(ctx context.Context, ref Ref, created time.Time) error 
 	return err
 }
 
-// bootedFrom names the servers of the image's organization and region that boot from
-// it, which hold its deletion, and compute's instances that do when they are
-// compute's (region's server list may show the token none of their servers).
-func (s *Service) bootedFrom(ctx context.Context, ref Ref, imageID string) ([]cloud.Holder, error) {
-	var holders []cloud.Holder
-
-	if s.heldByCompute {
-		instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{
-			OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
-		})
-		if err != nil {
-			return nil, err
-		}
-
-		for i := range instances {
-			if instances[i].Spec.ImageID == imageID {
-				holders = append(holders, cloud.HolderOf("instance", &instances[i].Metadata.ReadMetadata))
-			}
-		}
-	}
-
-	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
-		OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
-	})
-	if err != nil {
-		return holders, err
-	}
-
-	for i := range servers {
-		if servers[i].Spec.ImageID != imageID {
-			continue
-		}
-
-		holder := cloud.HolderOf("server", &servers[i].Metadata.ReadMetadata)
-		if instanceID, ok := servers[i].Metadata.Tags.Get(cloud.InstanceIDTag); ok {
-			holder.Kind, holder.ID = "instance", instanceID
-		}
-
-		// A compute instance's server, when region shows it too, is named once.
-		if !slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == holder.ID }) {
-			holders = append(holders, holder)
-		}
-	}
-
-	return holders, nil
+// bootedFrom are the searches for the instances of the image's organization and
+// region that boot from it, which hold its deletion: region's servers, and compute's
+// instances when they are compute's (region's server list may show the token none of
+// their servers).
+func (s *Service) bootedFrom(ref Ref, imageID string) []cloud.HolderSearch {
+	return networking.InstanceHolders{
+		Compute:  s.heldByCompute,
+		In:       unikorn.ServerQuery{OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID)},
+		Instance: func(spec *unikorn.InstanceSpec) bool { return spec.ImageID == imageID },
+		Server:   func(server *unikorn.Server) bool { return server.Spec.ImageID == imageID },
+	}.Searches(s.client)
 }
 
 // wait waits until the image, found in scope, is ready, reporting its states as
