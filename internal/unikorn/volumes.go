@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // The volume types follow region's volume paths at upstream commit 4e37c3d
@@ -106,30 +108,30 @@ func (q VolumeQuery) values() url.Values { return scopeFilter(q).values() }
 
 // ListVolumes lists the volumes matching q, by name and then ID.
 func (c *Client) ListVolumes(ctx context.Context, q VolumeQuery) ([]Volume, error) {
-	return callList[Volume](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/volumes").withQuery(q.values()))
+	return callList[Volume](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/volumes").withQuery(q.values()))
 }
 
 // CreateVolume creates a volume on a network; region charges its size to the
 // organization's quota and answers 202 while the volume is still pending.
 func (c *Client) CreateVolume(ctx context.Context, create VolumeCreate) (*Volume, error) {
-	return callObject[Volume](ctx, c, c.regionOp(http.MethodPost, http.StatusAccepted, "/api/v2/volumes").withBody(create))
+	return callObject[Volume](ctx, c, c.op(services.Region, http.MethodPost, http.StatusAccepted, "/api/v2/volumes").withBody(create))
 }
 
 // GetVolume returns a volume; another project's answers 403.
 func (c *Client) GetVolume(ctx context.Context, id string) (*Volume, error) {
-	return callObject[Volume](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/volumes/%s", id))
+	return callObject[Volume](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/volumes/%s", id))
 }
 
 // UpdateVolume replaces a volume's metadata, under an optimistic lock on the version
 // region read (409 when that was out of date); it answers 200 with the volume.
 func (c *Client) UpdateVolume(ctx context.Context, id string, update VolumeUpdate) (*Volume, error) {
-	return callObject[Volume](ctx, c, c.regionOp(http.MethodPut, http.StatusOK, "/api/v2/volumes/%s", id).withBody(update))
+	return callObject[Volume](ctx, c, c.op(services.Region, http.MethodPut, http.StatusOK, "/api/v2/volumes/%s", id).withBody(update))
 }
 
 // DeleteVolume starts deleting a volume; one attached to a server is refused (403 by
 // region's handler, 409 by its document).
 func (c *Client) DeleteVolume(ctx context.Context, id string) error {
-	return call(ctx, c, c.regionOp(http.MethodDelete, http.StatusAccepted, "/api/v2/volumes/%s", id))
+	return call(ctx, c, c.op(services.Region, http.MethodDelete, http.StatusAccepted, "/api/v2/volumes/%s", id))
 }
 
 // ListVolumeClasses lists the volume classes of the given regions, or of every region
@@ -139,5 +141,5 @@ func (c *Client) ListVolumeClasses(ctx context.Context, regionIDs ...string) ([]
 	values := url.Values{}
 	addAll(values, "regionID", regionIDs)
 
-	return callList[VolumeClass](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/volumeclasses").withQuery(values))
+	return callList[VolumeClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/volumeclasses").withQuery(values))
 }

@@ -65,7 +65,7 @@ func init() {
 func TestInstanceVolumesTellOmittedFromEmpty(t *testing.T) {
 	t.Parallel()
 
-	client, recorders := services(t)
+	client, recorders := startServices(t)
 	compute := recorders[computeService]
 	compute.respond(http.StatusAccepted, objectReply)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -75,7 +76,7 @@ func newHolding(t *testing.T) (*holding, *Service) {
 	server := httptest.NewServer(h)
 	t.Cleanup(server.Close)
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: server.URL, ComputeEndpoint: server.URL + "/compute", Token: "t"})
+	client, err := unikorn.NewClient(unikorn.Config{Endpoints: services.Endpoints{services.Region: server.URL, services.Compute: server.URL + "/compute"}, Token: "t"})
 	require.NoError(t, err)
 
 	fast := cloud.PollPolicy{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 1, Patience: time.Minute, Slow: 10 * time.Millisecond}

@@ -57,7 +57,7 @@ type Create struct {
 // wire is the create as region takes it.
 func (c Create) wire() unikorn.VolumeCreate {
 	return unikorn.VolumeCreate{
-		Metadata: c.Metadata,
+		Metadata: c.Metadata.Wire(),
 		Spec:     unikorn.VolumeSpec{NetworkID: c.NetworkID, VolumeClassID: c.ClassID, SizeGiB: c.SizeGiB},
 	}
 }

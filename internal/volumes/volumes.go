@@ -148,7 +148,7 @@ func (s *Service) Update(ctx context.Context, id string, metadata cloud.WriteMet
 	send := func(ctx context.Context) (bool, error) {
 		began := time.Now()
 
-		_, err := s.client.UpdateVolume(writes, id, unikorn.VolumeUpdate{Metadata: metadata})
+		_, err := s.client.UpdateVolume(writes, id, unikorn.VolumeUpdate{Metadata: metadata.Wire()})
 
 		switch {
 		case err == nil:
@@ -166,7 +166,7 @@ func (s *Service) Update(ctx context.Context, id string, metadata cloud.WriteMet
 
 	shows := func(v *unikorn.Volume) (bool, error) {
 		return v.Metadata.Name == metadata.Name && v.Metadata.Description == metadata.Description &&
-			maps.Equal(cloud.TagMap(v.Metadata.Tags), cloud.TagMap(metadata.Tags)), nil
+			maps.Equal(cloud.TagMap(cloud.TagsFromWire(v.Metadata.Tags)), cloud.TagMap(metadata.Tags)), nil
 	}
 
 	return cloud.One(fromWire)(s.object().WaitUntil(ctx, s.session, id, "updated", shows))
