@@ -29,8 +29,8 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/volumes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/volumes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
