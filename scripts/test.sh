@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# `make test`: every check, run side by side where the machine allows, then a table of
+# where the time went. The tests mostly wait (on the sandbox's simulated delays, read
+# lag and timeouts, and on the CLIs they drive), while building the CLIs and Unikorn's
+# own suites is work for the processor; so the waiting starts as soon as it can, and
+# the builds, at a lower priority, fill what it leaves idle:
+#
+#   terraform      the Terraform pass: every package, the acceptance tests under the
+#                  Terraform of scripts/terraform.sh
+#   tofu           the acceptance packages again under the OpenTofu of scripts/tofu.sh,
+#                  once that is built, beside the Terraform pass
+#   docs-check     docs/ against what `make docs` generates
+#   modules        examples/modules/web-tier's own tests under both CLIs
+#   upstream       Unikorn's own API suites against a sandbox, once built
+#
+# Each step's lines come after its name. At the end: each step's result and time,
+# and per pass the tests passed, failed and skipped, the slowest packages and the
+# slowest tests (the events are kept in $TEST_OUT, .test/ by default, for
+# `make test-times`). Exits non-zero if any step failed.
+#
+# PKG narrows the run to packages (`PKG=./internal/provider/storage/...`): both passes
+# over those alone, nothing else. TESTARGS reaches both passes' `go test`.
+# TEST_PARALLEL (default 8) is how many tests of one package run at once, and
+# TEST_PACKAGES (default 2) how many packages of one pass.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+out="${TEST_OUT:-$repo/.test}"
+parallel="${TEST_PARALLEL:-8}"
+packages="${TEST_PACKAGES:-2}"
+pkg="${PKG:-}"
+# Word-split on purpose: TESTARGS holds flags.
+read -r -a testargs <<<"${TESTARGS:-}"
+
+rm -rf "$out"
+mkdir -p "$out/bin"
+
+began=$(date +%s)
+pids=()
+names=()
+
+# Each background step is a process group of its own (job control), so that it stops,
+# with everything it started, when this script ends early.
+set -m
+cleanup() {
+  for pid in "${pids[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# prefix NAME: each line of stdin after NAME.
+prefix() {
+  sed -u "s/^/$1: /"
+}
+
+# step NAME COMMAND...: runs COMMAND in the background, its lines after NAME; its
+# status and time land in $out/NAME.status and $out/NAME.seconds.
+step() {
+  local name="$1"
+  shift
+  (
+    set +e
+    start=$(date +%s)
+    "$@" 2>&1 | prefix "$name"
+    status=${PIPESTATUS[0]}
+    echo "$(($(date +%s) - start))" >"$out/$name.seconds"
+    echo "$status" >"$out/$name.status"
+  ) &
+  pids+=("$!")
+  names+=("$name")
+}
+
+# pass NAME CLI-ENV... -- PACKAGES...: one pass of go test under the reporter.
+pass() {
+  local name="$1"
+  shift
+  local env=()
+  while [ "$1" != -- ]; do
+    env+=("$1")
+    shift
+  done
+  shift
+  env "${env[@]}" "$out/bin/unikorn-testreport" run -json "$out/$name.json" -- \
+    go test -json -count=1 -timeout 30m -p "$packages" -parallel "$parallel" "${testargs[@]}" "$@"
+}
+
+# The reporter itself, then the CLIs: OpenTofu's build (a big one) starts at once, at
+# a lower priority; Terraform's, when it is not built yet, in the foreground, as
+# everything else needs it.
+go build -o "$out/bin/unikorn-testreport" ./cmd/unikorn-testreport
+
+tofu_ready="$out/tofu.path"
+(nice -n 10 scripts/tofu.sh >"$tofu_ready.tmp" 2>"$out/tofu-build.log" && mv "$tofu_ready.tmp" "$tofu_ready") &
+tofu_build=$!
+pids+=("$tofu_build")
+
+terraform="$(scripts/terraform.sh)"
+
+# The acceptance packages, which the OpenTofu pass runs again: those whose tests drive
+# a CLI through internal/acctest.
+acceptance_packages() {
+  go list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' "$@" |
+    awk '/ [^ ]*\/internal\/acctest( |$)/ { print $1 }'
+}
+
+terraform_pass() {
+  pass terraform TF_ACC=1 TF_ACC_TERRAFORM_PATH="$terraform" -- "${pkg:-./...}"
+}
+
+tofu_pass() {
+  local tofu selected
+  wait_for_tofu || return 1
+  tofu="$(cat "$tofu_ready")"
+  # shellcheck disable=SC2086 # PKG may name several patterns
+  selected="$(acceptance_packages ${pkg:-./...})"
+  if [ -z "$selected" ]; then
+    echo "no acceptance package among ${pkg:-./...}"
+    return 0
+  fi
+  # OpenTofu looks for a provider whose source names no host at its own registry, so
+  # the provider under test is served there. An empty CLI configuration keeps the
+  # user's (or a missing one's warning) out.
+  # shellcheck disable=SC2086 # one package a word
+  pass tofu TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tofu" TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_CLI_CONFIG_FILE=/dev/null -- $selected
+}
+
+wait_for_tofu() {
+  while [ ! -s "$tofu_ready" ]; do
+    if ! kill -0 "$tofu_build" 2>/dev/null && [ ! -s "$tofu_ready" ]; then
+      cat "$out/tofu-build.log"
+      echo "building OpenTofu failed"
+      return 1
+    fi
+    sleep 2
+  done
+}
+
+modules() {
+  wait_for_tofu || return 1
+  TOFU_PATH="$(cat "$tofu_ready")" TF_ACC_TERRAFORM_PATH="$terraform" scripts/module-tests.sh
+}
+
+# Unikorn's suites build (and then run) at a lower priority while the passes wait on
+# the sandbox.
+upstream() {
+  # shellcheck disable=SC2086 # UPSTREAMARGS holds flags
+  cd upstream && nice -n 10 go run . -repo .. ${UPSTREAMARGS:-}
+}
+
+step terraform terraform_pass
+step tofu tofu_pass
+if [ -z "$pkg" ]; then
+  step docs-check make --no-print-directory docs-check
+  step modules modules
+  step upstream upstream
+fi
+
+# Wait for every step, the build of OpenTofu with them.
+for pid in "${pids[@]}"; do
+  wait "$pid" 2>/dev/null || true
+done
+pids=()
+
+echo
+echo "==> where the time went ($(($(date +%s) - began)) s in all, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+failed=()
+for name in "${names[@]}"; do
+  status="$(cat "$out/$name.status" 2>/dev/null || echo 1)"
+  result=ok
+  if [ "$status" != 0 ]; then
+    result=FAIL
+    failed+=("$name")
+  fi
+  printf '  %-10s %-4s %5s s\n' "$name" "$result" "$(cat "$out/$name.seconds" 2>/dev/null || echo '?')"
+done
+echo
+"$out/bin/unikorn-testreport" table "$out"/*.json
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo
+  echo "FAILED: ${failed[*]}" >&2
+  exit 1
+fi
