@@ -6,9 +6,10 @@
 # the builds, at a lower priority, fill what it leaves idle:
 #
 #   terraform      the Terraform pass: every package, the acceptance tests under the
-#                  Terraform of scripts/terraform.sh
+#                  Terraform of scripts/terraform.sh (the fault matrix in a go test
+#                  of its own beside the rest: terraform-faults)
 #   tofu           the acceptance packages again under the OpenTofu of scripts/tofu.sh,
-#                  once that is built, beside the Terraform pass
+#                  once that is built, beside the Terraform pass (and tofu-faults)
 #   docs-check     docs/ against what `make docs` generates
 #   modules        examples/modules/web-tier's own tests under both CLIs
 #   upstream       Unikorn's own API suites against a sandbox, once built
@@ -20,15 +21,17 @@
 #
 # PKG narrows the run to packages (`PKG=./internal/provider/storage/...`): both passes
 # over those alone, nothing else. TESTARGS reaches both passes' `go test`.
-# TEST_PARALLEL (default 8) is how many tests of one package run at once, and
-# TEST_PACKAGES (default 2) how many packages of one pass.
+# TEST_PARALLEL (default 4) is how many tests of one package run at once, and
+# TEST_PACKAGES (default 2) how many packages of one pass; the fault matrix runs
+# TEST_FAULTS_PARALLEL (default 8) lives at once.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
 out="${TEST_OUT:-$repo/.test}"
-parallel="${TEST_PARALLEL:-8}"
+parallel="${TEST_PARALLEL:-4}"
+faults_parallel="${TEST_FAULTS_PARALLEL:-8}"
 packages="${TEST_PACKAGES:-2}"
 pkg="${PKG:-}"
 # Word-split on purpose: TESTARGS holds flags.
@@ -75,10 +78,11 @@ step() {
   names+=("$name")
 }
 
-# pass NAME CLI-ENV... -- PACKAGES...: one pass of go test under the reporter.
+# pass NAME PARALLEL CLI-ENV... -- PACKAGES...: one pass of go test under the
+# reporter, running PARALLEL tests of a package at once.
 pass() {
-  local name="$1"
-  shift
+  local name="$1" parallel="$2"
+  shift 2
   local env=()
   while [ "$1" != -- ]; do
     env+=("$1")
@@ -101,32 +105,58 @@ pids+=("$tofu_build")
 
 terraform="$(scripts/terraform.sh)"
 
-# The acceptance packages, which the OpenTofu pass runs again: those whose tests drive
-# a CLI through internal/acctest.
-acceptance_packages() {
-  go list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' "$@" |
-    awk '/ [^ ]*\/internal\/acctest( |$)/ { print $1 }'
+# The fault matrix is the longest package by far and mostly waits, so each CLI runs
+# it in a go test of its own, begun at once with room for its lives, beside the
+# other packages, which would otherwise wait for one of go test's slots until it
+# ended. selected ALL|FAULTS|REST lists the packages of PKG (every package by default)
+# that each of them runs: its acceptance packages alone under OpenTofu (those whose
+# tests drive a CLI through internal/acctest).
+selected() {
+  local which="$1" cli="$2"
+  # shellcheck disable=SC2086 # PKG may name several patterns
+  go list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ${pkg:-./...} |
+    awk -v cli="$cli" -v which="$which" '
+      cli == "tofu" && !/ [^ ]*\/internal\/acctest( |$)/ { next }
+      which == "FAULTS" && $1 !~ /\/internal\/faults$/ { next }
+      which == "REST" && $1 ~ /\/internal\/faults$/ { next }
+      { print $1 }'
+}
+
+# cli_pass NAME CLI-PATH CLI: both passes of one CLI, the fault matrix's and the rest's.
+cli_pass() {
+  local name="$1" path="$2" cli="$3" env faults rest status=0
+  env=(TF_ACC=1 TF_ACC_TERRAFORM_PATH="$path")
+  if [ "$cli" = tofu ]; then
+    # OpenTofu looks for a provider whose source names no host at its own registry,
+    # so the provider under test is served there. An empty CLI configuration keeps
+    # the user's (or a missing one's warning) out.
+    env+=(TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_CLI_CONFIG_FILE=/dev/null)
+  fi
+  faults="$(selected FAULTS "$cli")"
+  rest="$(selected REST "$cli")"
+  if [ -n "$faults" ]; then
+    pass "$name-faults" "$faults_parallel" "${env[@]}" -- "$faults" &
+  fi
+  if [ -n "$rest" ]; then
+    # shellcheck disable=SC2086 # one package a word
+    pass "$name" "$parallel" "${env[@]}" -- $rest || status=$?
+  fi
+  if [ -n "$faults" ]; then
+    wait $! || status=$?
+  fi
+  if [ -z "$faults$rest" ]; then
+    echo "no package to test under $cli among ${pkg:-./...}"
+  fi
+  return "$status"
 }
 
 terraform_pass() {
-  pass terraform TF_ACC=1 TF_ACC_TERRAFORM_PATH="$terraform" -- "${pkg:-./...}"
+  cli_pass terraform "$terraform" terraform
 }
 
 tofu_pass() {
-  local tofu selected
   wait_for_tofu || return 1
-  tofu="$(cat "$tofu_ready")"
-  # shellcheck disable=SC2086 # PKG may name several patterns
-  selected="$(acceptance_packages ${pkg:-./...})"
-  if [ -z "$selected" ]; then
-    echo "no acceptance package among ${pkg:-./...}"
-    return 0
-  fi
-  # OpenTofu looks for a provider whose source names no host at its own registry, so
-  # the provider under test is served there. An empty CLI configuration keeps the
-  # user's (or a missing one's warning) out.
-  # shellcheck disable=SC2086 # one package a word
-  pass tofu TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tofu" TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_CLI_CONFIG_FILE=/dev/null -- $selected
+  cli_pass tofu "$(cat "$tofu_ready")" tofu
 }
 
 wait_for_tofu() {
