@@ -110,16 +110,21 @@ terraform="$(scripts/terraform.sh)"
 # other packages, which would otherwise wait for one of go test's slots until it
 # ended. selected ALL|FAULTS|REST lists the packages of PKG (every package by default)
 # that each of them runs: its acceptance packages alone under OpenTofu (those whose
-# tests drive a CLI through internal/acctest).
+# tests drive a CLI through internal/acctest). go test starts packages in the order
+# given, so those with the most acceptance tests, the longest, go first: the last to
+# end are then short ones.
 selected() {
   local which="$1" cli="$2"
   # shellcheck disable=SC2086 # PKG may name several patterns
-  go list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ${pkg:-./...} |
+  go list -f '{{.ImportPath}} {{.Dir}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ${pkg:-./...} |
     awk -v cli="$cli" -v which="$which" '
       cli == "tofu" && !/ [^ ]*\/internal\/acctest( |$)/ { next }
       which == "FAULTS" && $1 !~ /\/internal\/faults$/ { next }
       which == "REST" && $1 ~ /\/internal\/faults$/ { next }
-      { print $1 }'
+      { print $1, $2 }' |
+    while read -r path dir; do
+      echo "$(cat "$dir"/*_test.go 2>/dev/null | grep -c '^func TestAcc') $path"
+    done | sort -k1,1nr -k2 | cut -d' ' -f2
 }
 
 # cli_pass NAME CLI-PATH CLI: both passes of one CLI, the fault matrix's and the rest's.
