@@ -170,7 +170,7 @@ func builtProvider(t *testing.T) string {
 	defer built.mu.Unlock()
 
 	if built.users == 0 {
-		dir, err := os.MkdirTemp("", "unikorn-acctest-provider-")
+		dir, err := os.MkdirTemp("", "unikorn-acctest-provider-") //nolint:usetesting // shared by the tests that run at once, it outlives the first
 		require.NoError(t, err)
 
 		goCommand, err := exec.LookPath("go")
