@@ -338,11 +338,18 @@ func randomShard(t *testing.T, subject subject, routes map[phase]map[string]int,
 	return counts
 }
 
+// reporting serializes the reports: the subjects run in parallel, and each report
+// reads the file, replaces its section and writes the file whole.
+var reporting sync.Mutex
+
 // report records a summary in the section of that name of the file UNIKORN_FAULTS_REPORT names.
 func report(t *testing.T, section, summary string) {
 	t.Helper()
 
 	if path := os.Getenv(envReport); path != "" {
+		reporting.Lock()
+		defer reporting.Unlock()
+
 		require.NoError(t, bench.UpdateSection(path, section, summary))
 	}
 }
