@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,38 +19,38 @@ const (
 	scopeAvailable = "available"
 )
 
-func (s *Sandbox) listRegions(req *request) (*reply, error) {
-	if err := requireOrganization(req.caller, req.PathValue("organizationID"), rbacRegions, opRead); err != nil {
+func (s *Sandbox) listRegions(req *core.Request) (*core.Reply, error) {
+	if err := requireOrganization(req.Caller, req.PathValue("organizationID"), rbacRegions, opRead); err != nil {
 		return nil, err
 	}
 
-	return replyOK(visibleRegions(req.caller)), nil
+	return replyOK(visibleRegions(req.Caller)), nil
 }
 
 // requireRegion checks the organization-scoped path of a region catalogue: members
 // only, and a region the caller may not use is simply not found.
-func requireRegion(req *request, endpoint, operation string) error {
-	if err := requireOrganization(req.caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
+func requireRegion(req *core.Request, endpoint, operation string) error {
+	if err := requireOrganization(req.Caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
 		return err
 	}
 
-	if !regionVisible(req.caller, req.PathValue("regionID")) {
+	if !regionVisible(req.Caller, req.PathValue("regionID")) {
 		return errNotFound()
 	}
 
 	return nil
 }
 
-func (s *Sandbox) listFlavors(req *request) (*reply, error) {
+func (s *Sandbox) listFlavors(req *core.Request) (*core.Reply, error) {
 	if err := requireRegion(req, rbacFlavors, opRead); err != nil {
 		return nil, err
 	}
 
-	return &reply{status: http.StatusOK, body: flavors, cacheControl: catalogueCacheControl}, nil
+	return &core.Reply{Status: http.StatusOK, Body: flavors, CacheControl: core.CatalogueCacheControl}, nil
 }
 
 // listImages is the v1 catalogue: ready images that are global or the organization's own.
-func (s *Sandbox) listImages(req *request) (*reply, error) {
+func (s *Sandbox) listImages(req *core.Request) (*core.Reply, error) {
 	if err := requireRegion(req, rbacImages, opRead); err != nil {
 		return nil, err
 	}
@@ -60,12 +61,12 @@ func (s *Sandbox) listImages(req *request) (*reply, error) {
 		return image.Status.State == unikorn.ImageReady && (owner == "" || owner == organizationID)
 	})
 
-	return &reply{status: http.StatusOK, body: images, cacheControl: catalogueCacheControl}, nil
+	return &core.Reply{Status: http.StatusOK, Body: images, CacheControl: core.CatalogueCacheControl}, nil
 }
 
 // listImagesV2 selects by organization, scope and status. Without organizationID only
 // global images are listed; organizations the caller is not in are dropped silently.
-func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
+func (s *Sandbox) listImagesV2(req *core.Request) (*core.Reply, error) {
 	values := req.URL.Query()
 
 	scope := values.Get("scope")
@@ -85,14 +86,14 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 	}
 
 	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.caller.organizations()) == 0 || !regionVisible(req.caller, req.PathValue("regionID")) {
+	if len(req.Caller.Organizations()) == 0 || !regionVisible(req.Caller, req.PathValue("regionID")) {
 		return nil, errNotFound()
 	}
 
 	var organizationIDs []string
 
 	for _, id := range values["organizationID"] {
-		if req.caller.isMember(id) {
+		if req.Caller.IsMember(id) {
 			organizationIDs = append(organizationIDs, id)
 		}
 	}
@@ -104,7 +105,7 @@ func (s *Sandbox) listImagesV2(req *request) (*reply, error) {
 		return inScope && oneOf(states, image.Status.State)
 	})
 
-	return &reply{status: http.StatusOK, body: images, cacheControl: "no-cache"}, nil
+	return &core.Reply{Status: http.StatusOK, Body: images, CacheControl: "no-cache"}, nil
 }
 
 // selectImages returns the global images and the region's organization images that

@@ -50,16 +50,17 @@ const settle = 2 * time.Second
 func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
 	t.Helper()
 
+	c := &clock{now: time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)}
+
 	opts := DefaultOptions()
+	opts.Now = c.Now
+
 	for _, m := range mutate {
 		m(&opts)
 	}
 
 	sb, err := New(opts)
 	require.NoError(t, err)
-
-	c := &clock{now: time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)}
-	sb.now = c.Now
 
 	server := httptest.NewServer(sb)
 
@@ -202,4 +203,27 @@ func organizationPath(suffix string) string {
 
 func allocationsPath(projectID string) string {
 	return organizationPath("/projects/" + projectID + "/allocations")
+}
+
+func networkCreate(name, prefix string) unikorn.NetworkCreate {
+	return unikorn.NetworkCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.NetworkCreateSpec{
+			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{"8.8.8.8"}},
+			OrganizationID: OrganizationID,
+			ProjectID:      ProjectID,
+			RegionID:       RegionID,
+			Prefix:         prefix,
+		},
+	}
+}
+
+func (h *harness) createNetwork(name, prefix string) unikorn.Network {
+	h.t.Helper()
+
+	var network unikorn.Network
+
+	h.call(http.MethodPost, "/api/v2/networks", networkCreate(name, prefix)).expect(http.StatusCreated, &network)
+
+	return network
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -61,20 +62,14 @@ func (s *Sandbox) SetImageSource(source ImageSource) error {
 		return errBadRequest("an image source needs a uri and a size that is not negative")
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.imageSources[source.URI] = source
+	s.core.Read(func(*core.Store) { s.imageSources[source.URI] = source })
 
 	return nil
 }
 
 // ClearImageSources forgets every image source: every URI holds a raw image again.
 func (s *Sandbox) ClearImageSources() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.imageSources = map[string]ImageSource{}
+	s.core.Read(func(*core.Store) { s.imageSources = map[string]ImageSource{} })
 }
 
 // imageSourceAt is what region finds reading uri, or the error region answers the
@@ -110,7 +105,7 @@ func (s *Sandbox) imageSourceAt(uri string) (ImageSource, error) {
 // importSchedule is the path of an image the cloud makes, by import or snapshot: the
 // cloud picks it up halfway through the delay and finishes, as outcome, at its end.
 func importSchedule(now time.Time, delay time.Duration, outcome string) schedule {
-	return schedule{
+	return core.Schedule{
 		{To: unikorn.ImageCreating, Due: now.Add(delay / 2)},
 		{To: outcome, Due: now.Add(delay)},
 	}
@@ -180,7 +175,7 @@ func importTags(write unikorn.Tags, source, organizationID string) unikorn.Tags 
 
 // createImage imports an image for the organization. Region answers 200 with the image
 // as the cloud first describes it: pending, of no size yet.
-func (s *Sandbox) createImage(req *request) (*reply, error) {
+func (s *Sandbox) createImage(req *core.Request) (*core.Reply, error) {
 	var body unikorn.ImageCreate
 	if err := decodeBody(req.Request, &body, imageCreateRequired...); err != nil {
 		return nil, err
@@ -212,7 +207,7 @@ func (s *Sandbox) createImage(req *request) (*reply, error) {
 
 	image := &imageRecord{
 		Image: unikorn.Image{
-			Metadata: newReadMetadata(newResourceID(), write, req.now).StaticMetadata,
+			Metadata: newReadMetadata(newResourceID(), write, req.Now).StaticMetadata,
 			Spec:     spec,
 			Status:   unikorn.ImageStatus{State: unikorn.ImagePending},
 		},
@@ -220,7 +215,7 @@ func (s *Sandbox) createImage(req *request) (*reply, error) {
 		RegionID:       req.PathValue("regionID"),
 		URI:            body.Spec.URI,
 		SizeGiB:        source.SizeGiB,
-		Lifecycle:      importSchedule(req.now, s.provisionDelay, importOutcome(source)),
+		Lifecycle:      importSchedule(req.Now, s.core.ProvisionDelay(), importOutcome(source)),
 	}
 
 	s.world.Images[image.Image.Metadata.ID] = image
@@ -241,7 +236,7 @@ func importOutcome(source ImageSource) string {
 // (pkg/handler/image DeleteImage). An image a server uses is refused with region's
 // plain conflict; a deleted one shows failed, as region's image cache marks it, until
 // the cloud has let it go, and deleting it again is not found, as the cloud says.
-func (s *Sandbox) deleteImage(req *request) (*reply, error) {
+func (s *Sandbox) deleteImage(req *core.Request) (*core.Reply, error) {
 	if err := requireRegion(req, rbacImages, opDelete); err != nil {
 		return nil, err
 	}
@@ -261,9 +256,9 @@ func (s *Sandbox) deleteImage(req *request) (*reply, error) {
 
 	record.Deleted = true
 	record.Image.Status.State = unikorn.ImageFailed
-	record.Lifecycle = deprovisionSchedule(req.now, s.deprovisionDelay)
+	record.Lifecycle = deprovisionSchedule(req.Now, s.core.DeprovisionDelay())
 
-	return &reply{status: http.StatusAccepted}, nil
+	return &core.Reply{Status: http.StatusAccepted}, nil
 }
 
 // inRegion reports whether the image lives in the region. An image saved before

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/netip"
 	"slices"
 	"time"
@@ -12,13 +13,13 @@ func securityGroupMetadata(record *securityGroupRecord) *unikorn.ProjectScopedMe
 	return &record.SecurityGroup.Metadata
 }
 
-func (s *Sandbox) listSecurityGroups(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listSecurityGroups(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(selectList(q, req.caller, s.world.SecurityGroups, func(record *securityGroupRecord) (unikorn.SecurityGroup, listing) {
+	return replyOK(selectList(q, req.Caller, s.world.SecurityGroups, func(record *securityGroupRecord) (unikorn.SecurityGroup, listing) {
 		status := record.SecurityGroup.Status
 
 		return record.SecurityGroup, projectListing(&record.SecurityGroup.Metadata, status.RegionID, status.NetworkID)
@@ -76,7 +77,7 @@ func newSecurityGroupRecord(id string, write unikorn.WriteMetadata, network *uni
 	}
 }
 
-func (s *Sandbox) createSecurityGroup(req *request) (*reply, error) {
+func (s *Sandbox) createSecurityGroup(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SecurityGroupCreate
 	if err := decodeBody(req.Request, &body, requiredWith(append(securityGroupSpecRequired, "spec.networkId")...)...); err != nil {
 		return nil, err
@@ -99,19 +100,19 @@ func (s *Sandbox) createSecurityGroup(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if network.Network.Metadata.DeletionTime != nil {
+	if network.Metadata.DeletionTime != nil {
 		return nil, errBadRequest("network is being deleted")
 	}
 
-	record := newSecurityGroupRecord(newResourceID(), body.Metadata, &network.Network, body.Spec.Rules, req.now)
-	record.Lifecycle = provisionSchedule(req.now, s.provisionDelay)
+	record := newSecurityGroupRecord(newResourceID(), body.Metadata, network, body.Spec.Rules, req.Now)
+	record.Lifecycle = provisionSchedule(req.Now, s.core.ProvisionDelay())
 	s.world.SecurityGroups[record.SecurityGroup.Metadata.ID] = record
 
 	return replyCreated(record.SecurityGroup), nil
 }
 
-func (s *Sandbox) getSecurityGroup(req *request) (*reply, error) {
-	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.caller, securityGroupMetadata, rbacSecurityGroups, opRead)
+func (s *Sandbox) getSecurityGroup(req *core.Request) (*core.Reply, error) {
+	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.Caller, securityGroupMetadata, rbacSecurityGroups, opRead)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func (s *Sandbox) getSecurityGroup(req *request) (*reply, error) {
 	return replyOK(record.SecurityGroup), nil
 }
 
-func (s *Sandbox) updateSecurityGroup(req *request) (*reply, error) {
+func (s *Sandbox) updateSecurityGroup(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SecurityGroupUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(securityGroupSpecRequired...)...); err != nil {
 		return nil, err
@@ -133,7 +134,7 @@ func (s *Sandbox) updateSecurityGroup(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.caller, securityGroupMetadata, rbacSecurityGroups, opUpdate)
+	record, err := lookup(s.world.SecurityGroups, req.PathValue("securityGroupID"), req.Caller, securityGroupMetadata, rbacSecurityGroups, opUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -142,17 +143,17 @@ func (s *Sandbox) updateSecurityGroup(req *request) (*reply, error) {
 		return nil, errBadRequest("security group is being deleted")
 	}
 
-	rewriteMetadata(&record.SecurityGroup.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&record.SecurityGroup.Metadata.ReadMetadata, body.Metadata, req.Now)
 	record.SecurityGroup.Spec = body.Spec
-	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyAccepted(record.SecurityGroup), nil
 }
 
-func (s *Sandbox) deleteSecurityGroup(req *request) (*reply, error) {
+func (s *Sandbox) deleteSecurityGroup(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("securityGroupID")
 
-	record, err := lookup(s.world.SecurityGroups, id, req.caller, securityGroupMetadata, rbacSecurityGroups, opDelete)
+	record, err := lookup(s.world.SecurityGroups, id, req.Caller, securityGroupMetadata, rbacSecurityGroups, opDelete)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +164,7 @@ func (s *Sandbox) deleteSecurityGroup(req *request) (*reply, error) {
 		}
 	}
 
-	markDeleting(&record.SecurityGroup.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+	markDeleting(&record.SecurityGroup.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
 
 	return replyAccepted(nil), nil
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ var (
 // power returns the handler of a power verb. Only a provisioned server that is not
 // being deleted can change power state, and only from the states the verb allows.
 func (s *Sandbox) power(action powerAction) apiHandler {
-	return func(req *request) (*reply, error) {
+	return func(req *core.Request) (*core.Reply, error) {
 		record, err := s.lookupServer(req, opRead)
 		if err != nil {
 			return nil, err
@@ -45,29 +46,29 @@ func (s *Sandbox) power(action powerAction) apiHandler {
 
 		if action.immediate != "" {
 			server.Status.PowerState = action.immediate
-			record.Power = schedule{{To: action.settled, Due: req.now.Add(s.provisionDelay)}}
+			record.Power = core.Schedule{{To: action.settled, Due: req.Now.Add(s.core.ProvisionDelay())}}
 		}
 
 		return replyAccepted(nil), nil
 	}
 }
 
-func (s *Sandbox) getServerSSHKey(req *request) (*reply, error) {
+func (s *Sandbox) getServerSSHKey(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
 	}
 
-	network, found := s.world.Networks[record.Server.Status.NetworkID]
-	if !found || network.PrivateKey == "" {
+	key, found := core.Get[unikorn.SSHKey](req.Store, record.Server.Status.NetworkID)
+	if !found {
 		return nil, errServer()
 	}
 
-	return replyOK(unikorn.SSHKey{PrivateKey: network.PrivateKey}), nil
+	return replyOK(key), nil
 }
 
 // lookupRealizedServer finds a server that exists in the cloud, which console access needs.
-func (s *Sandbox) lookupRealizedServer(req *request) (*serverRecord, error) {
+func (s *Sandbox) lookupRealizedServer(req *core.Request) (*serverRecord, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func (s *Sandbox) lookupRealizedServer(req *request) (*serverRecord, error) {
 	return record, nil
 }
 
-func (s *Sandbox) getServerConsoleSession(req *request) (*reply, error) {
+func (s *Sandbox) getServerConsoleSession(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupRealizedServer(req)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func (s *Sandbox) getServerConsoleSession(req *request) (*reply, error) {
 }
 
 // getServerConsoleOutput returns the boot log, or its last `length` lines.
-func (s *Sandbox) getServerConsoleOutput(req *request) (*reply, error) {
+func (s *Sandbox) getServerConsoleOutput(req *core.Request) (*core.Reply, error) {
 	length := 0
 
 	if value := req.URL.Query().Get("length"); value != "" {
@@ -155,7 +156,7 @@ const (
 
 // snapshotServer creates an image of the server, owned by its organization. It copies
 // the server's image description and becomes ready after the provision delay.
-func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
+func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SnapshotCreate
 	if err := decodeBody(req.Request, &body, requiredWith("spec")...); err != nil {
 		return nil, err
@@ -205,13 +206,13 @@ func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
 
 	image := &imageRecord{
 		Image: unikorn.Image{
-			Metadata: newReadMetadata(newResourceID(), write, req.now).StaticMetadata,
+			Metadata: newReadMetadata(newResourceID(), write, req.Now).StaticMetadata,
 			Spec:     source.Spec,
 			Status:   unikorn.ImageStatus{State: unikorn.ImagePending},
 		},
 		OrganizationID: organizationID,
 		RegionID:       server.Status.RegionID,
-		Lifecycle:      importSchedule(req.now, s.provisionDelay, unikorn.ImageReady),
+		Lifecycle:      importSchedule(req.Now, s.core.ProvisionDelay(), unikorn.ImageReady),
 	}
 
 	s.world.Images[image.Image.Metadata.ID] = image

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/netip"
 	"reflect"
 	"slices"
@@ -14,23 +15,23 @@ func serverMetadata(record *serverRecord) *unikorn.ProjectScopedMetadata {
 	return &record.Server.Metadata
 }
 
-func (s *Sandbox) lookupServer(req *request, operation string) (*serverRecord, error) {
-	return lookup(s.world.Servers, req.PathValue("serverID"), req.caller, serverMetadata, rbacServers, operation)
+func (s *Sandbox) lookupServer(req *core.Request, operation string) (*serverRecord, error) {
+	return lookup(s.world.Servers, req.PathValue("serverID"), req.Caller, serverMetadata, rbacServers, operation)
 }
 
-func (s *Sandbox) listServers(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listServers(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
 	records := s.world.Servers
-	if len(q.tags) > 0 {
+	if len(q.Tags()) > 0 {
 		// A list by tag (an instance's server, say) looks at the servers that carry it.
-		records = s.serversTagged(q.tags[0])
+		records = s.serversTagged(q.Tags()[0])
 	}
 
-	return replyOK(selectList(q, req.caller, records, func(record *serverRecord) (unikorn.Server, listing) {
+	return replyOK(selectList(q, req.Caller, records, func(record *serverRecord) (unikorn.Server, listing) {
 		status := record.Server.Status
 
 		return record.Server, projectListing(&record.Server.Metadata, status.RegionID, status.NetworkID)
@@ -137,7 +138,7 @@ func normalizeServerSpec(spec unikorn.ServerSpec) unikorn.ServerSpec {
 	return spec
 }
 
-func (s *Sandbox) createServer(req *request) (*reply, error) {
+func (s *Sandbox) createServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.ServerCreate
 	if err := decodeBody(req.Request, &body, requiredWith(append(serverSpecRequired, "spec.networkId")...)...); err != nil {
 		return nil, err
@@ -162,15 +163,15 @@ func (s *Sandbox) createServer(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if network.Network.Metadata.DeletionTime != nil {
+	if network.Metadata.DeletionTime != nil {
 		return nil, errBadRequest("network is being deleted")
 	}
 
-	if err := s.validateSSHCertificateAuthority(spec.SSHCertificateAuthorityID, &network.Network); err != nil {
+	if err := s.validateSSHCertificateAuthority(spec.SSHCertificateAuthorityID, network); err != nil {
 		return nil, err
 	}
 
-	if err := s.validateServerSpec(&spec.ServerSpec, &network.Network, spec.SSHCertificateAuthorityID, spec.InfrastructureRef); err != nil {
+	if err := s.validateServerSpec(&spec.ServerSpec, network, spec.SSHCertificateAuthorityID, spec.InfrastructureRef); err != nil {
 		return nil, err
 	}
 
@@ -183,20 +184,20 @@ func (s *Sandbox) createServer(req *request) (*reply, error) {
 		return nil, errConflict()
 	}
 
-	metadata := network.Network.Metadata
+	metadata := network.Metadata
 
 	record := &serverRecord{
 		Server: unikorn.Server{
-			Metadata: projectMetadata(id, body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.now),
+			Metadata: projectMetadata(id, body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.Now),
 			Spec:     normalizeServerSpec(spec.ServerSpec),
 			Status: unikorn.ServerStatus{
-				RegionID:                  network.Network.Status.RegionID,
+				RegionID:                  network.Status.RegionID,
 				NetworkID:                 spec.NetworkID,
 				SSHCertificateAuthorityID: spec.SSHCertificateAuthorityID,
 				InfrastructureRef:         spec.InfrastructureRef,
 			},
 		},
-		Lifecycle: provisionSchedule(req.now, s.provisionDelay),
+		Lifecycle: provisionSchedule(req.Now, s.core.ProvisionDelay()),
 	}
 
 	s.world.Servers[id] = record
@@ -223,7 +224,7 @@ func (s *Sandbox) validateSSHCertificateAuthority(id string, network *unikorn.Ne
 	return nil
 }
 
-func (s *Sandbox) getServer(req *request) (*reply, error) {
+func (s *Sandbox) getServer(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func (s *Sandbox) getServer(req *request) (*reply, error) {
 
 // updateServer replaces a server's spec, description and tags. A new flavor or image
 // recreates the cloud server, which loses its disk and addresses.
-func (s *Sandbox) updateServer(req *request) (*reply, error) {
+func (s *Sandbox) updateServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.ServerUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(serverSpecRequired...)...); err != nil {
 		return nil, err
@@ -263,7 +264,7 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 		return nil, errUnprocessable("server names are immutable")
 	}
 
-	network := &s.world.Networks[server.Status.NetworkID].Network
+	network, _ := core.Get[unikorn.Network](req.Store, server.Status.NetworkID)
 	if err := s.validateServerSpec(&body.Spec, network, server.Status.SSHCertificateAuthorityID, server.Status.InfrastructureRef); err != nil {
 		return nil, err
 	}
@@ -279,20 +280,20 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 		record.Power = nil
 	}
 
-	rewriteMetadata(&server.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&server.Metadata.ReadMetadata, body.Metadata, req.Now)
 	server.Spec = normalizeServerSpec(body.Spec)
-	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyAccepted(record.Server), nil
 }
 
-func (s *Sandbox) deleteServer(req *request) (*reply, error) {
+func (s *Sandbox) deleteServer(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opDelete)
 	if err != nil {
 		return nil, err
 	}
 
-	if markDeleting(&record.Server.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay) {
+	if markDeleting(&record.Server.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay()) {
 		record.Power = nil
 	}
 
@@ -310,16 +311,16 @@ func (record *serverRecord) usesSecurityGroup(id string) bool {
 // as nothing changes what reads see: a write or a transition (generation), or a lag
 // running out (caughtUp).
 type serverTags struct {
-	generation, caughtUp uint64
-	servers              map[unikorn.Tag]map[string]*serverRecord
+	generation uint64
+	servers    map[unikorn.Tag]map[string]*serverRecord
 }
 
 // serversTagged returns the servers, as the request sees them, that carry tag.
 // Callers hold mu.
 func (s *Sandbox) serversTagged(tag unikorn.Tag) map[string]*serverRecord {
 	index := s.serverTags
-	if index == nil || index.generation != s.generation || index.caughtUp != s.lag.caughtUp {
-		index = &serverTags{generation: s.generation, caughtUp: s.lag.caughtUp, servers: map[unikorn.Tag]map[string]*serverRecord{}}
+	if generation := s.core.Generation(); index == nil || index.generation != generation {
+		index = &serverTags{generation: generation, servers: map[unikorn.Tag]map[string]*serverRecord{}}
 
 		for id, record := range s.world.Servers {
 			for _, carried := range record.Server.Metadata.Tags {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"strings"
 	"time"
 
@@ -13,13 +14,13 @@ func sshCAMetadata(ca *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMe
 	return &ca.Metadata
 }
 
-func (s *Sandbox) listSSHCertificateAuthorities(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listSSHCertificateAuthorities(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(selectList(q, req.caller, s.world.SSHCertificateAuthorities, func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, listing) {
+	return replyOK(selectList(q, req.Caller, s.world.SSHCertificateAuthorities, func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, listing) {
 		return *ca, projectListing(&ca.Metadata, "", "")
 	})), nil
 }
@@ -69,7 +70,7 @@ func normalizeCAPublicKey(line string) (string, error) {
 	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key))), nil
 }
 
-func (s *Sandbox) createSSHCertificateAuthority(req *request) (*reply, error) {
+func (s *Sandbox) createSSHCertificateAuthority(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SSHCertificateAuthorityCreate
 	if err := decodeBody(req.Request, &body, requiredWith("spec", "spec.organizationId", "spec.projectId", "spec.publicKey")...); err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func (s *Sandbox) createSSHCertificateAuthority(req *request) (*reply, error) {
 
 	spec := body.Spec
 
-	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacSSHCAs, opCreate); err != nil {
+	if err := core.RequireProject(req.Store, req.Caller, spec.OrganizationID, spec.ProjectID, rbacSSHCAs, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -90,14 +91,14 @@ func (s *Sandbox) createSSHCertificateAuthority(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	ca := newSSHCertificateAuthority(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, publicKey, req.now)
+	ca := newSSHCertificateAuthority(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, publicKey, req.Now)
 	s.world.SSHCertificateAuthorities[ca.Metadata.ID] = ca
 
 	return replyCreated(ca), nil
 }
 
-func (s *Sandbox) getSSHCertificateAuthority(req *request) (*reply, error) {
-	ca, err := lookup(s.world.SSHCertificateAuthorities, req.PathValue("sshCertificateAuthorityID"), req.caller, sshCAMetadata, rbacSSHCAs, opRead)
+func (s *Sandbox) getSSHCertificateAuthority(req *core.Request) (*core.Reply, error) {
+	ca, err := lookup(s.world.SSHCertificateAuthorities, req.PathValue("sshCertificateAuthorityID"), req.Caller, sshCAMetadata, rbacSSHCAs, opRead)
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +108,10 @@ func (s *Sandbox) getSSHCertificateAuthority(req *request) (*reply, error) {
 
 // deleteSSHCertificateAuthority removes a CA at once: without a controller there is
 // nothing to deprovision.
-func (s *Sandbox) deleteSSHCertificateAuthority(req *request) (*reply, error) {
+func (s *Sandbox) deleteSSHCertificateAuthority(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("sshCertificateAuthorityID")
 
-	if _, err := lookup(s.world.SSHCertificateAuthorities, id, req.caller, sshCAMetadata, rbacSSHCAs, opDelete); err != nil {
+	if _, err := lookup(s.world.SSHCertificateAuthorities, id, req.Caller, sshCAMetadata, rbacSSHCAs, opDelete); err != nil {
 		return nil, err
 	}
 

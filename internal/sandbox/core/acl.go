@@ -1,27 +1,27 @@
-// Package identity holds the rules of Unikorn's identity service that the sandbox
-// follows, apart from HTTP and storage: the roles its chart installs, how groups and
-// projects turn them into an access control list, and how that list allows or
-// forbids an operation, with identity's own words.
-package identity
+package core
 
 import (
 	"fmt"
 	"slices"
 )
 
+// Access control follows identity's pkg/rbac: a principal's roles, through the groups
+// and projects that give them, make an access control list, which allows or forbids
+// each operation with identity's own words. Every service asks it the same way.
+
 // RBAC operations.
 const (
-	Create = "create"
-	Read   = "read"
-	Update = "update"
-	Delete = "delete"
+	OpCreate = "create"
+	OpRead   = "read"
+	OpUpdate = "update"
+	OpDelete = "delete"
 )
 
 // Scope maps an endpoint name, such as "identity:projects", to the operations granted on it.
 type Scope map[string][]string
 
-// allows reports whether the scope grants operation on endpoint.
-func (s Scope) allows(endpoint, operation string) bool {
+// Allows reports whether the scope grants operation on endpoint.
+func (s Scope) Allows(endpoint, operation string) bool {
 	return slices.Contains(s[endpoint], operation)
 }
 
@@ -34,6 +34,20 @@ func (s Scope) add(other Scope) {
 			}
 		}
 	}
+}
+
+// Role is one of the roles identity's chart installs. Protected roles are identity's
+// own and its services': never listed, never granted through a group. The chart is
+// identity's (its roles family), which exposes every role as this type.
+type Role struct {
+	ID          string
+	Name        string
+	Description string
+	Protected   bool
+
+	Global       Scope
+	Organization Scope
+	Project      Scope
 }
 
 // Group is what RBAC reads of a group: the roles it holds and who belongs to it.
@@ -139,8 +153,8 @@ func (a *ACL) GrantGlobal(role Role) {
 // GrantGroups adds what the organization's groups give member: the organization
 // scope of every role of the groups it belongs to, and in each project the project
 // scope of the roles of those of its groups the project names. A role a group names
-// that does not exist grants nothing.
-func (a *ACL) GrantGroups(organizationID string, member Member, groups []Group, projects []Project) {
+// that roleByID does not find grants nothing.
+func (a *ACL) GrantGroups(organizationID string, member Member, groups []Group, projects []Project, roleByID func(string) (Role, bool)) {
 	mine := map[string]Group{}
 
 	for _, group := range groups {
@@ -157,7 +171,7 @@ func (a *ACL) GrantGroups(organizationID string, member Member, groups []Group, 
 
 	for _, group := range mine {
 		for _, roleID := range group.RoleIDs {
-			if role, ok := RoleByID(roleID); ok {
+			if role, ok := roleByID(roleID); ok {
 				a.GrantRole(organizationID, Role{Organization: role.Organization})
 			}
 		}
@@ -171,7 +185,7 @@ func (a *ACL) GrantGroups(organizationID string, member Member, groups []Group, 
 			}
 
 			for _, roleID := range group.RoleIDs {
-				if role, ok := RoleByID(roleID); ok {
+				if role, ok := roleByID(roleID); ok {
 					a.GrantRole(organizationID, Role{Project: role.Project}, project.ID)
 				}
 			}
@@ -206,7 +220,7 @@ func (a *ACL) IsMember(organizationID string) bool {
 
 // AllowOrganization allows an operation that global or organization scope must grant.
 func (a *ACL) AllowOrganization(organizationID, endpoint, operation string) error {
-	if a.Global.allows(endpoint, operation) {
+	if a.Global.Allows(endpoint, operation) {
 		return nil
 	}
 
@@ -215,7 +229,7 @@ func (a *ACL) AllowOrganization(organizationID, endpoint, operation string) erro
 		return denied(endpoint, operation, "— organization is not in this principal's accessible set")
 	}
 
-	if !organization.Endpoints.allows(endpoint, operation) {
+	if !organization.Endpoints.Allows(endpoint, operation) {
 		return denied(endpoint, operation, "is not permitted")
 	}
 
@@ -231,7 +245,7 @@ func (a *ACL) AllowProject(organizationID, projectID, endpoint, operation string
 
 	if organization, ok := a.Organizations[organizationID]; ok {
 		if scope, ok := organization.Projects[projectID]; ok {
-			if scope.allows(endpoint, operation) {
+			if scope.Allows(endpoint, operation) {
 				return nil
 			}
 
@@ -245,7 +259,7 @@ func (a *ACL) AllowProject(organizationID, projectID, endpoint, operation string
 // CanReadProject reports whether the project is in the principal's accessible set:
 // whether it may read the project.
 func (a *ACL) CanReadProject(organizationID, projectID string) bool {
-	return a.AllowProject(organizationID, projectID, "identity:projects", Read) == nil
+	return a.AllowProject(organizationID, projectID, "identity:projects", OpRead) == nil
 }
 
 // AllowRole allows granting role in the organization only to a principal that holds
@@ -255,7 +269,7 @@ func (a *ACL) CanReadProject(organizationID, projectID string) bool {
 func (a *ACL) AllowRole(organizationID string, role Role) error {
 	for _, endpoint := range sortedEndpoints(role.Global) {
 		for _, operation := range role.Global[endpoint] {
-			if !a.Global.allows(endpoint, operation) {
+			if !a.Global.Allows(endpoint, operation) {
 				return denied(endpoint, operation, "— no global-scope permissions are granted to this principal")
 			}
 		}
@@ -291,7 +305,7 @@ func (a *ACL) holdsInAnyProject(organizationID, endpoint, operation string) bool
 	}
 
 	for _, scope := range organization.Projects {
-		if scope.allows(endpoint, operation) {
+		if scope.Allows(endpoint, operation) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package core
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ type fault struct {
 	fired   int
 }
 
-// faultStatus is a fault rule as the control API lists it.
-type faultStatus struct {
+// FaultStatus is a fault rule as the control API lists it.
+type FaultStatus struct {
 	ID string `json:"id"`
 	FaultRule
 	Probability float64 `json:"probability"`
@@ -31,27 +31,27 @@ type faultStatus struct {
 
 // newFault validates a rule. probability is already resolved: the caller decides what
 // an absent probability means.
-func (s *Sandbox) newFault(rule FaultRule, probability float64) (*fault, error) {
+func (s *Server) newFault(rule FaultRule, probability float64) (*fault, error) {
 	rule.Method = strings.ToUpper(rule.Method)
 
 	if rule.Phase != "" && rule.Phase != FaultPhaseBefore && rule.Phase != FaultPhaseAfter {
-		return nil, errBadRequest("phase %q is neither %q (refuse the request) nor %q (act, then lose the answer)", rule.Phase, FaultPhaseBefore, FaultPhaseAfter)
+		return nil, BadRequest("phase %q is neither %q (refuse the request) nor %q (act, then lose the answer)", rule.Phase, FaultPhaseBefore, FaultPhaseAfter)
 	}
 
 	if rule.Route != "" && !s.isRoute(rule.Method, rule.Route) {
-		return nil, errBadRequest("route %q is not an API route template for method %q", rule.Route, rule.Method)
+		return nil, BadRequest("route %q is not an API route template for method %q", rule.Route, rule.Method)
 	}
 
 	if rule.Status != 0 && (rule.Status < 400 || rule.Status > 599) {
-		return nil, errBadRequest("status %d is neither 0 (drop the connection) nor an error status", rule.Status)
+		return nil, BadRequest("status %d is neither 0 (drop the connection) nor an error status", rule.Status)
 	}
 
 	if rule.Count < 0 || rule.After < 0 {
-		return nil, errBadRequest("count and after must not be negative")
+		return nil, BadRequest("count and after must not be negative")
 	}
 
 	if probability < 0 || probability > 1 {
-		return nil, errBadRequest("probability %v is outside [0, 1]", probability)
+		return nil, BadRequest("probability %v is outside [0, 1]", probability)
 	}
 
 	var delay time.Duration
@@ -59,7 +59,7 @@ func (s *Sandbox) newFault(rule FaultRule, probability float64) (*fault, error) 
 	if rule.Delay != "" {
 		d, err := time.ParseDuration(rule.Delay)
 		if err != nil || d < 0 {
-			return nil, errBadRequest("delay %q is not a non-negative Go duration", rule.Delay)
+			return nil, BadRequest("delay %q is not a non-negative Go duration", rule.Delay)
 		}
 
 		delay = d
@@ -68,20 +68,7 @@ func (s *Sandbox) newFault(rule FaultRule, probability float64) (*fault, error) 
 	return &fault{rule: rule, probability: probability, delay: delay}, nil
 }
 
-// isRoute reports whether route is the template of a registered API route, for the
-// given method or, when method is empty, for any.
-func (s *Sandbox) isRoute(method, route string) bool {
-	for pattern := range s.routes {
-		patternMethod, patternRoute, _ := strings.Cut(pattern, " ")
-		if patternRoute == route && (method == "" || method == patternMethod) {
-			return true
-		}
-	}
-
-	return false
-}
-
-func (s *Sandbox) installFault(f *fault) string {
+func (s *Server) installFault(f *fault) string {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
 
@@ -94,7 +81,7 @@ func (s *Sandbox) installFault(f *fault) string {
 
 // countRequest records a request in the stats and returns the latency to add to it.
 // Every API request counts, faulted or not.
-func (s *Sandbox) countRequest(pattern string, internal bool) time.Duration {
+func (s *Server) countRequest(pattern string, internal bool) time.Duration {
 	s.faultsMu.Lock()
 	defer s.faultsMu.Unlock()
 
@@ -117,7 +104,7 @@ func (s *Sandbox) countRequest(pattern string, internal bool) time.Duration {
 
 // matchFault returns the first rule that faults a request on the given route pattern,
 // updating every matching rule's counters on the way.
-func (s *Sandbox) matchFault(pattern string) *fault {
+func (s *Server) matchFault(pattern string) *fault {
 	if pattern == "" {
 		return nil
 	}
@@ -160,7 +147,7 @@ func (s *Sandbox) matchFault(pattern string) *fault {
 // body for its status, or by dropping the connection without a response. A rule of
 // phase "after" first lets the request take effect and throws its answer away, as a
 // gateway does when it gives up on a service that goes on to finish the work.
-func (s *Sandbox) inject(w http.ResponseWriter, r *http.Request, f *fault) {
+func (s *Server) inject(w http.ResponseWriter, r *http.Request, f *fault) {
 	s.logger.Info("injecting fault", "fault", f)
 
 	if f.rule.Phase == FaultPhaseAfter {
@@ -172,7 +159,7 @@ func (s *Sandbox) inject(w http.ResponseWriter, r *http.Request, f *fault) {
 	}
 
 	if f.rule.Status != 0 {
-		writeError(w, errorForStatus(f.rule.Status))
+		WriteError(w, ErrorForStatus(f.rule.Status))
 
 		return
 	}
@@ -186,8 +173,8 @@ func (s *Sandbox) inject(w http.ResponseWriter, r *http.Request, f *fault) {
 	_ = conn.Close()
 }
 
-func (f *fault) status() faultStatus {
-	return faultStatus{ID: f.id, FaultRule: f.rule, Probability: f.probability, Matched: f.matched, Fired: f.fired}
+func (f *fault) status() FaultStatus {
+	return FaultStatus{ID: f.id, FaultRule: f.rule, Probability: f.probability, Matched: f.matched, Fired: f.fired}
 }
 
 func (f *fault) String() string {

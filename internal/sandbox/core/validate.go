@@ -1,4 +1,4 @@
-package sandbox
+package core
 
 import (
 	"context"
@@ -28,24 +28,55 @@ import (
 // path and query parameters to their Go types, refusing a UUID that does not parse with
 // its own 400 (bindsUUIDs).
 
-// contracts are the services' documents, loaded once per process: parsing them is far
-// too slow for a request, and they never change.
-var contracts = sync.OnceValues(func() (map[string]*openapi3.T, error) {
+// contracts are the services' documents, loaded once per process each: parsing them
+// is far too slow for a request, and they never change.
+var contracts sync.Map // name → func() (*openapi3.T, error)
+
+// contract is a service's document.
+func contract(name string) (*openapi3.T, error) {
+	load, _ := contracts.LoadOrStore(name, sync.OnceValues(func() (*openapi3.T, error) {
+		registerFormDecoder()
+
+		return openapi.Load(name)
+	}))
+
+	return load.(func() (*openapi3.T, error))() //nolint:forcetypeassert // only contract stores
+}
+
+// registerFormDecoder registers the form decoder identity's kin-openapi uses, once per
+// process, as kin-openapi keeps them.
+var registerFormDecoder = sync.OnceFunc(func() {
 	openapi3filter.RegisterBodyDecoder(formMediaType, formBodyAsUpstream)
+})
 
-	specs := map[string]*openapi3.T{}
+// loadContracts loads the services' documents before the first request, and learns
+// from them which path parameters are UUIDs.
+func (s *Server) loadContracts() error {
+	parameters := map[string]bool{}
 
-	for _, name := range []string{openapi.Identity, openapi.Region, openapi.Compute} {
-		spec, err := openapi.Load(name)
+	for _, name := range s.documents() {
+		spec, err := contract(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 
-		specs[name] = spec
+		for _, item := range spec.Paths.Map() {
+			for _, operation := range item.Operations() {
+				for _, list := range []openapi3.Parameters{item.Parameters, operation.Parameters} {
+					for _, parameter := range list {
+						if isUUIDParameter(parameter.Value) && parameter.Value.In == openapi3.ParameterInPath {
+							parameters[parameter.Value.Name] = true
+						}
+					}
+				}
+			}
+		}
 	}
 
-	return specs, nil
-})
+	s.uuidParameters = SortedKeys(parameters)
+
+	return nil
+}
 
 // contractOperation is the operation of a service's document that a sandbox route
 // serves, with the document's path template split at its slashes to read the path
@@ -65,26 +96,26 @@ type contractOperation struct {
 var contractOperations sync.Map
 
 // operationFor is the operation of the contract a request to a route pattern falls
-// under: compute's below ComputePrefix, region's below RegionPrefix or on region's
-// paths, identity's otherwise.
-func operationFor(r *http.Request, pattern string) *contractOperation {
-	method, path, _ := strings.Cut(pattern, " ")
-
-	name, prefix := openapi.Identity, ""
-
-	switch {
-	case strings.HasPrefix(path, ComputePrefix+"/"):
-		name, prefix = openapi.Compute, ComputePrefix
-	case mountPrefix(r) == RegionPrefix || isRegionPath(path):
-		name = openapi.Region
+// under: its service's (serviceFor).
+func (s *Server) operationFor(r *http.Request, pattern string) *contractOperation {
+	service := s.serviceFor(r, pattern)
+	if service == nil || service.Document == "" {
+		return nil
 	}
 
-	key := name + " " + pattern
+	method, path, _ := strings.Cut(pattern, " ")
+
+	prefix := ""
+	if service.Handler != nil {
+		prefix = service.Prefix
+	}
+
+	key := service.Document + " " + pattern
 	if cached, ok := contractOperations.Load(key); ok {
 		return cached.(*contractOperation) //nolint:forcetypeassert // only this function stores
 	}
 
-	operation := resolveOperation(name, method, strings.TrimPrefix(path, prefix))
+	operation := resolveOperation(service.Document, method, strings.TrimPrefix(path, prefix))
 	if operation != nil {
 		operation.prefix = prefix
 	}
@@ -97,12 +128,10 @@ func operationFor(r *http.Request, pattern string) *contractOperation {
 // resolveOperation finds the operation of a document by method and path template; the
 // document's parameter names may differ from the sandbox's.
 func resolveOperation(name, method, template string) *contractOperation {
-	specs, err := contracts()
+	spec, err := contract(name)
 	if err != nil {
 		return nil
 	}
-
-	spec := specs[name]
 
 	item := spec.Paths.Find(template)
 	if item == nil {
@@ -160,7 +189,7 @@ func isUUIDParameter(parameter *openapi3.Parameter) bool {
 // errUnboundParameter is what the services' generated routers answer when a path or
 // query parameter will not bind to its type (region's and identity's
 // pkg/handler/error.go HandleError), after the OpenAPI middleware has passed the request.
-var errUnboundParameter = errBadRequest("invalid path/query element")
+var errUnboundParameter = BadRequest("invalid path/query element")
 
 // bindsUUIDs reports whether every UUID parameter present binds as the generated
 // server's UUID type (google/uuid's parser) does; a path parameter is always present.
@@ -212,8 +241,8 @@ func (o *contractOperation) pathParameters(path string) map[string]string {
 // the service gives, and reports whether it did. A request the contract takes, or
 // whose caller fails to authenticate, goes on to its handler, which authenticates it as
 // before (the 401 comes first, as upstream's security check precedes the rest).
-func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern string) bool {
-	operation := operationFor(r, pattern)
+func (s *Server) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern string) bool {
+	operation := s.operationFor(r, pattern)
 	if operation == nil {
 		return false
 	}
@@ -249,16 +278,16 @@ func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern 
 	// Only a plausible token was seen so far: one that no longer resolves (expired,
 	// revoked) is the handler's 401, not this 400. Checked only here, where it is rare.
 	if operation.secured {
-		if token, tokenErr := bearerToken(r); tokenErr != nil || !s.validToken(token) {
+		if token, tokenErr := BearerToken(r); tokenErr != nil || !s.ValidToken(token) {
 			return false
 		}
 	}
 
 	if !errors.Is(err, errUnboundParameter) {
-		err = errBadRequest("%s", err.Error())
+		err = BadRequest("%s", err.Error())
 	}
 
-	writeError(w, err)
+	WriteError(w, err)
 
 	return true
 }
@@ -266,8 +295,8 @@ func (s *Sandbox) refuseInvalid(w http.ResponseWriter, r *http.Request, pattern 
 // authenticatesPlausibly is the security check of the validation: the bearer token at
 // least names a principal. Resolving it fully takes the world's lock, which a valid
 // request leaves to its handler.
-func (s *Sandbox) authenticatesPlausibly(_ context.Context, input *openapi3filter.AuthenticationInput) error {
-	token, err := bearerToken(input.RequestValidationInput.Request)
+func (s *Server) authenticatesPlausibly(_ context.Context, input *openapi3filter.AuthenticationInput) error {
+	token, err := BearerToken(input.RequestValidationInput.Request)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package core
 
 import (
 	"context"
@@ -6,30 +6,33 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// controlPrefix is where the control API lives; its requests bypass latency, faults
+// ControlPrefix is where the control API lives; its requests bypass latency, faults
 // and stats, which exist to shape what API clients see.
-const controlPrefix = "/sandbox/v1/"
+const ControlPrefix = "/sandbox/v1/"
 
-// request is what an API handler works with: the HTTP request, who sent it, and the
-// instant the world was brought up to date for it.
-type request struct {
+// Request is what an API handler works with: the HTTP request, who sent it, the
+// instant the store was brought up to date for it, and the store (as the cache shows
+// it to a read).
+type Request struct {
 	*http.Request
-	caller *principal
-	now    time.Time
+	Caller *Caller
+	Now    time.Time
+	Store  *Store
 }
 
-// apiHandler is one API operation. It runs with the world locked and advanced to now.
-type apiHandler func(req *request) (*reply, error)
+// Handler is one API operation. It runs with the store locked and advanced to Now.
+type Handler func(req *Request) (*Reply, error)
 
-// ServeHTTP serves the region API, the identity API and the control API.
-func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+// ServeHTTP serves every service's API and the control API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, ControlPrefix) {
 		if _, pattern := s.control.Handler(r); pattern == "" {
 			serveUnmatched(s.control, w, r)
 		} else {
@@ -46,8 +49,8 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.logger.Info("request", "method", r.Method, "path", r.URL.RequestURI(), "status", recorder.status, "duration", time.Since(start))
 	}()
 
-	// Region's own base URL serves region's routes alone (version.go); the request as
-	// routed marks empty path elements, and the log keeps the path the client sent.
+	// A service's own base URL serves its routes alone; the request as routed marks
+	// empty path elements, and the log keeps the path the client sent.
 	mux, routed := s.muxFor(r)
 	routed = markEmptyPathElements(routed)
 
@@ -80,57 +83,92 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mux.ServeHTTP(recorder, routed)
 }
 
-// handle registers an authenticated API operation under a route pattern such as
+// Handle registers an authenticated API operation under a route pattern such as
 // "GET /api/v2/servers/{serverID}".
-func (s *Sandbox) handle(pattern string, handler apiHandler) {
+func (s *Server) Handle(pattern string, handler Handler) {
 	s.routes[pattern] = true
 
 	s.api.HandleFunc(pattern, s.authenticated(handler))
 }
 
+// HandleService registers an operation of a service-to-service API. Real Unikorn
+// grants these to the services' own principals and to no user, whatever their role in
+// the project, so every other caller is forbidden before anything is looked up.
+func (s *Server) HandleService(endpoint, pattern string, handler Handler) {
+	s.Handle(pattern, func(req *Request) (*Reply, error) {
+		if !req.Caller.Service {
+			return nil, NotPermitted(endpoint, OperationOf(req.Method))
+		}
+
+		return handler(req)
+	})
+}
+
+// HandleOpen registers an operation that the service's middleware lets through
+// without authenticating (x-no-security-requirements): the handler reads whatever
+// credentials it takes itself.
+func (s *Server) HandleOpen(pattern string, handler http.HandlerFunc) {
+	s.routes[pattern] = true
+	s.api.HandleFunc(pattern, handler)
+}
+
+// OperationOf is the RBAC operation a method performs.
+func OperationOf(method string) string {
+	switch method {
+	case http.MethodGet:
+		return OpRead
+	case http.MethodPut:
+		return OpUpdate
+	case http.MethodDelete:
+		return OpDelete
+	default:
+		return OpCreate
+	}
+}
+
 // authenticated serves an API operation to a caller whose bearer token authenticates,
 // once its path elements bind.
-func (s *Sandbox) authenticated(handler apiHandler) http.HandlerFunc {
+func (s *Server) authenticated(handler Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := validatePathElements(r); err != nil {
-			writeError(w, err)
+		if err := s.validatePathElements(r); err != nil {
+			WriteError(w, err)
 
 			return
 		}
 
-		token, err := bearerToken(r)
+		token, err := BearerToken(r)
 		if err == nil && !s.plausibleToken(token) {
 			err = errors.New("token validation failed")
 		}
 
 		if err != nil {
-			writeUnauthorized(w, r, err)
+			WriteUnauthorized(w, r, err)
 
 			return
 		}
 
 		status, cacheControl, body, err := s.run(r, token, handler)
 
-		var unauthenticated *errUnauthenticated
+		var unauthenticated *Unauthenticated
 		if errors.As(err, &unauthenticated) {
-			writeUnauthorized(w, r, err)
+			WriteUnauthorized(w, r, err)
 
 			return
 		}
 
 		if err != nil {
-			writeError(w, err)
+			WriteError(w, err)
 
 			return
 		}
 
-		writeJSON(w, status, cacheControl, body)
+		WriteJSON(w, status, cacheControl, body)
 	}
 }
 
-// run executes a handler against the up-to-date world and encodes its reply before
+// run executes a handler against the up-to-date store and encodes its reply before
 // the lock is released. A successful change is saved at once.
-func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, string, []byte, error) {
+func (s *Server) run(r *http.Request, token string, handler Handler) (int, string, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
@@ -142,7 +180,7 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 		return 0, "", nil, err
 	}
 
-	rep, err := s.handleLagged(&request{Request: s.withVisibility(r), caller: caller, now: now}, handler)
+	rep, err := s.handleLagged(&Request{Request: s.withVisibility(r), Caller: caller, Now: now, Store: s.store}, handler)
 
 	if r.Method != http.MethodGet {
 		s.changed()
@@ -160,23 +198,15 @@ func (s *Sandbox) run(r *http.Request, token string, handler apiHandler) (int, s
 
 	var body []byte
 
-	if rep.body != nil {
-		if body, err = json.Marshal(rep.body); err != nil {
+	if rep.Body != nil {
+		if body, err = json.Marshal(rep.Body); err != nil {
 			return 0, "", nil, err
 		}
 
 		body = append(body, '\n')
 	}
 
-	return rep.status, rep.cacheControl, body, nil
-}
-
-// uuidPathParameters are the path parameters the contracts declare `format: uuid`:
-// every ID of region's, identity's and compute's paths.
-var uuidPathParameters = []string{
-	"organizationID", "projectID", "regionID", "imageID", "networkID",
-	"securityGroupID", "sshCertificateAuthorityID", "serverID", "allocationID", "loadBalancerID", "filestorageID",
-	"groupid", "serviceAccountID", "providerID", "userID", "instanceID",
+	return rep.Status, rep.CacheControl, body, nil
 }
 
 // emptyPathElement stands for an empty path segment ("/organizations//regions") while
@@ -209,42 +239,42 @@ func markEmptyPathElements(r *http.Request) *http.Request {
 
 // validatePathElements is the generated routers' binding of path parameters, which
 // runs before authentication (region's and identity's pkg/openapi/router.go bind,
-// then call the authorizing middleware): an empty or malformed ID is a 400 in
-// handler.HandleError's words (region's and identity's pkg/handler/error.go), with or
-// without a token.
-func validatePathElements(r *http.Request) error {
+// then call the authorizing middleware): an empty or malformed ID (every path
+// parameter a service's document declares a UUID) is a 400 in handler.HandleError's
+// words (region's and identity's pkg/handler/error.go), with or without a token.
+func (s *Server) validatePathElements(r *http.Request) error {
 	malformed := strings.Contains(r.URL.Path, emptyPathElement)
 
-	for _, name := range uuidPathParameters {
-		if value := r.PathValue(name); value != "" && !uuidPattern.MatchString(value) {
+	for _, name := range s.uuidParameters {
+		if value := r.PathValue(name); value != "" && !IsUUID(value) {
 			malformed = true
 		}
 	}
 
 	if malformed {
-		return errBadRequest("invalid path/query element")
+		return BadRequest("invalid path/query element")
 	}
 
 	return nil
 }
 
-// writeUnauthorized is the 401 of a failed authentication, pointing the client at the
+// WriteUnauthorized is the 401 of a failed authentication, pointing the client at the
 // protected resource metadata as RFC 9728 describes.
-func writeUnauthorized(w http.ResponseWriter, r *http.Request, cause error) {
+func WriteUnauthorized(w http.ResponseWriter, r *http.Request, cause error) {
 	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error=%q, error_description=%q, resource_metadata=%q`,
-		unikorn.ErrorAccessDenied, cause.Error(), baseURL(r)+"/.well-known/openid-protected-resource"))
+		unikorn.ErrorAccessDenied, cause.Error(), BaseURL(r)+"/.well-known/openid-protected-resource"))
 
-	writeError(w, &apiError{http.StatusUnauthorized, unikorn.ErrorAccessDenied, cause.Error()})
+	WriteError(w, &Error{http.StatusUnauthorized, unikorn.ErrorAccessDenied, cause.Error()})
 }
 
-// baseURL is the scheme, host and service prefix the client used to reach the sandbox.
-func baseURL(r *http.Request) string {
+// BaseURL is the scheme, host and service prefix the client used to reach the sandbox.
+func BaseURL(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
 
-	return scheme + "://" + r.Host + mountPrefix(r)
+	return scheme + "://" + r.Host + MountPrefix(r)
 }
 
 // serveUnmatched answers a request no route takes: 405 when the path exists for
@@ -262,26 +292,26 @@ func serveUnmatched(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) 
 	}
 
 	if len(allowed) == 0 {
-		writeError(w, &apiError{http.StatusNotFound, unikorn.ErrorNotFound, "no matching operation was found"})
+		WriteError(w, &Error{http.StatusNotFound, unikorn.ErrorNotFound, "no matching operation was found"})
 
 		return
 	}
 
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	writeError(w, &apiError{http.StatusMethodNotAllowed, unikorn.ErrorMethodNotAllowed, "method not allowed"})
+	WriteError(w, &Error{http.StatusMethodNotAllowed, unikorn.ErrorMethodNotAllowed, "method not allowed"})
 }
 
 // protectedResource is core `openidProtectedResource`, which every service publishes
 // so that a client given a 401 can discover where to authenticate.
 func protectedResource(w http.ResponseWriter, r *http.Request) {
 	body, _ := json.Marshal(map[string]any{
-		"resource":                 baseURL(r),
-		"authorization_servers":    []string{baseURL(r)},
+		"resource":                 BaseURL(r),
+		"authorization_servers":    []string{BaseURL(r)},
 		"scopes_supported":         []string{},
 		"bearer_methods_supported": []string{"header"},
 	})
 
-	writeJSON(w, http.StatusOK, "", body)
+	WriteJSON(w, http.StatusOK, "", body)
 }
 
 // sleep waits for d unless the client goes away first; it reports whether to carry on.
@@ -323,4 +353,28 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection to drop it.
 func (r *statusRecorder) Unwrap() http.ResponseWriter {
 	return r.ResponseWriter
+}
+
+// isRoute reports whether route is the template of a registered API route, for the
+// given method or, when method is empty, for any.
+func (s *Server) isRoute(method, route string) bool {
+	for pattern := range s.routes {
+		patternMethod, patternRoute, _ := strings.Cut(pattern, " ")
+		if patternRoute == route && (method == "" || method == patternMethod) {
+			return true
+		}
+	}
+
+	return false
+}
+
+// Patterns are the API route templates registered, sorted.
+func (s *Server) Patterns() []string {
+	return slices.Sorted(func(yield func(string) bool) {
+		for pattern := range s.routes {
+			if !yield(pattern) {
+				return
+			}
+		}
+	})
 }

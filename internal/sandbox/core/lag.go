@@ -1,13 +1,11 @@
-package sandbox
+package core
 
 import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"net/http"
 	"reflect"
 	"slices"
-	"sort"
 	"time"
 )
 
@@ -19,10 +17,10 @@ import (
 // a deleted object is still listed as it was. Writes read the objects they change from
 // the API server, so they always act on the latest version.
 //
-// The mechanism is generic: every map of the world from ID to record is an object kind,
-// and lag is kept per (kind, ID), so kinds added later lag without further work.
+// The mechanism is generic: every kind of the store lags, per (kind, ID), so a kind a
+// family registers lags without further work.
 
-// lagKey names one object of the world.
+// lagKey names one object of the store.
 type lagKey struct {
 	kind string
 	id   string
@@ -37,22 +35,22 @@ type lagEntry struct {
 	// since is when the cache began to trail the object; it shows no version older
 	// than one current within the read lag, so until never passes since plus the lag.
 	since time.Time
-	// record is stale decoded into the world's record type, once a read needed it.
+	// record is stale decoded into the kind's record type, once a read needed it.
 	record reflect.Value
 }
 
-// readLag holds the stale views of recently written objects. The sandbox's mu guards it.
+// readLag holds the stale views of recently written objects. The server's mu guards it.
 //
-// What it costs does not grow with the world where it need not: a read patches the
-// few lagging objects into the world for as long as it runs, rather than copying
-// the world, and a write compares the world with the versions the last change left
+// What it costs does not grow with the store where it need not: a read patches the
+// few lagging objects into the store for as long as it runs, rather than copying
+// the store, and a write compares the store with the versions the last change left
 // (known) rather than encoding it twice.
 type readLag struct {
 	max     time.Duration
 	random  *rand.Rand
 	entries map[lagKey]lagEntry
-	// known is every object of the world as JSON as the last recorded change left it,
-	// which is the world as it is whenever a request begins; nil until a write needs
+	// known is every object of the store as JSON as the last recorded change left it,
+	// which is the store as it is whenever a request begins; nil until a write needs
 	// it, and again once reads stop lagging (writes are not followed then).
 	known objectSnapshot
 	// caughtUp counts the lags that have run out: each changes what reads see.
@@ -71,11 +69,11 @@ func (l *readLag) reseed(seed uint64) {
 	l.random = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
-// objectSnapshot is every object of the world as JSON, by kind and ID.
+// objectSnapshot is every object of the store as JSON, by kind and ID.
 type objectSnapshot map[string]map[string][]byte
 
-// snapshot is the world before a request, or nil when nothing can lag.
-func (l *readLag) snapshot(w *world) objectSnapshot {
+// snapshot is the store before a request, or nil when nothing can lag.
+func (l *readLag) snapshot(st *Store) objectSnapshot {
 	if l.max <= 0 {
 		l.known = nil
 
@@ -83,22 +81,22 @@ func (l *readLag) snapshot(w *world) objectSnapshot {
 	}
 
 	if l.known == nil {
-		l.known = snapshotObjects(w)
+		l.known = snapshotObjects(st)
 	}
 
 	return l.known
 }
 
-func snapshotObjects(w *world) objectSnapshot {
+func snapshotObjects(st *Store) objectSnapshot {
 	snapshot := objectSnapshot{}
 
-	for kind, records := range objectKinds(w) {
+	for kind, records := range st.records {
 		objects := map[string][]byte{}
 
 		for _, id := range records.MapKeys() {
 			data, err := json.Marshal(records.MapIndex(id).Interface())
 			if err != nil {
-				panic(err) // The world saves as JSON, so every record encodes.
+				panic(err) // The store saves as JSON, so every record encodes.
 			}
 
 			objects[id.String()] = data
@@ -113,20 +111,20 @@ func snapshotObjects(w *world) objectSnapshot {
 // record starts a lag for every object that changed since before, each for its own
 // random time in [0, max]. An object already lagging keeps the version the cache
 // shows for as long as LaterShown says.
-func (l *readLag) record(before objectSnapshot, w *world, now time.Time) {
+func (l *readLag) record(before objectSnapshot, st *Store, now time.Time) {
 	if before == nil {
 		return
 	}
 
-	after := snapshotObjects(w)
+	after := snapshotObjects(st)
 	l.recordChanges(before, after, now)
 	l.known = after
 }
 
-// recordChanges is record for snapshots taken by their owner: the compute service
-// keeps its instances apart from the world, and they lag all the same.
+// recordChanges is record for snapshots taken by their owner: a service that keeps its
+// records apart from the store (compute) lags all the same.
 func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
-	for _, kind := range sortedKeys(after) {
+	for _, kind := range SortedKeys(after) {
 		ids := map[string]bool{}
 		for id := range before[kind] {
 			ids[id] = true
@@ -136,7 +134,7 @@ func (l *readLag) recordChanges(before, after objectSnapshot, now time.Time) {
 			ids[id] = true
 		}
 
-		for _, id := range sortedKeys(ids) {
+		for _, id := range SortedKeys(ids) {
 			old, current := before[kind][id], after[kind][id]
 			if bytes.Equal(old, current) {
 				continue
@@ -176,12 +174,12 @@ func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Dur
 	return max(firstShown, min(secondShown, lag))
 }
 
-// overlay shows the world as a read sees it now: it puts the version the cache has of
-// each lagging object in the world's place (or takes out one the cache has not seen)
-// and returns what puts the world back. Reads change nothing, so the world itself
+// overlay shows the store as a read sees it now: it puts the version the cache has of
+// each lagging object in the store's place (or takes out one the cache has not seen)
+// and returns what puts the store back. Reads change nothing, so the store itself
 // serves them for the few moments they run; a copy of it would cost as much as the
-// world is large.
-func (l *readLag) overlay(w *world, now time.Time) (restore func()) {
+// store is large.
+func (l *readLag) overlay(st *Store, now time.Time) (restore func()) {
 	l.sweep(now)
 
 	if len(l.entries) == 0 {
@@ -194,16 +192,10 @@ func (l *readLag) overlay(w *world, now time.Time) (restore func()) {
 
 	var undo []replaced
 
-	kinds := objectKinds(w)
-
 	for key, entry := range l.entries {
-		records, ok := kinds[key.kind]
+		records, ok := st.records[key.kind]
 		if !ok {
-			continue // Not the world's: the compute service's instances.
-		}
-
-		if records.IsNil() {
-			records.Set(reflect.MakeMap(records.Type()))
+			continue // Not the store's: a service's own records.
 		}
 
 		id := reflect.ValueOf(key.id)
@@ -236,40 +228,26 @@ func (l *readLag) overlay(w *world, now time.Time) (restore func()) {
 	}
 }
 
-// view is the world as a read sees it now, for a write that must know what the cache
-// shows: the world itself when nothing lags, else a copy in which lagging objects are
-// as the cache has them. Unlike overlay it copies the world, since the write goes on
+// view is the store as a read sees it now, for a write that must know what the cache
+// shows: the store itself when nothing lags, else a copy in which lagging objects are
+// as the cache has them. Unlike overlay it copies the store, since the write goes on
 // to change it.
-func (l *readLag) view(w *world, now time.Time) *world {
+func (l *readLag) view(st *Store, now time.Time) *Store {
 	l.sweep(now)
 
-	if !l.lagsAny(objectKinds(w)) {
-		return w
+	if !l.lagsAny(st.records) {
+		return st
 	}
 
-	data, err := json.Marshal(w)
-	if err != nil {
-		panic(err)
-	}
-
-	stale := newWorld()
-	if err := json.Unmarshal(data, stale); err != nil {
-		panic(err)
-	}
-
-	kinds := objectKinds(stale)
+	stale := st.clone()
 
 	for key, entry := range l.entries {
-		records, ok := kinds[key.kind]
+		records, ok := stale.records[key.kind]
 		if !ok {
-			continue // Not the world's: the compute service's instances.
+			continue // Not the store's: a service's own records.
 		}
 
 		id := reflect.ValueOf(key.id)
-
-		if records.IsNil() {
-			records.Set(reflect.MakeMap(records.Type()))
-		}
 
 		if entry.stale == nil {
 			records.SetMapIndex(id, reflect.Value{})
@@ -338,106 +316,4 @@ func (l *readLag) staleOf(kind string, now time.Time) map[string][]byte {
 	}
 
 	return stale
-}
-
-// objectKinds finds every map of the world from ID to record, by field name.
-func objectKinds(w *world) map[string]reflect.Value {
-	kinds := map[string]reflect.Value{}
-	value := reflect.ValueOf(w).Elem()
-
-	for i := range value.NumField() {
-		field := value.Field(i)
-		if field.Kind() == reflect.Map && field.Type().Key().Kind() == reflect.String && field.Type().Elem().Kind() == reflect.Pointer {
-			kinds[value.Type().Field(i).Name] = field
-		}
-	}
-
-	return kinds
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for key := range m {
-		keys = append(keys, key)
-	}
-
-	sort.Strings(keys)
-
-	return keys
-}
-
-// changed notes a change of the world outside its transitions: what reads see may
-// differ (see changes), and a transition may have been scheduled, or a condition met,
-// that the next request must look at. Callers hold mu.
-func (s *Sandbox) changed() {
-	s.generation++
-	s.dueAt = time.Time{}
-}
-
-// advanceLagged applies the transitions due by now, the cache trailing them as it
-// trails any write. They are recorded before the request they came due in is served:
-// a read must not see what the next read hides again.
-//
-// Each transition is applied at the time it fell due, and the cache trails it from
-// then, not from the request that applies it: the cloud's controllers act on time
-// whether anyone asks or not. A transition the sandbox applied only when the next
-// request came would show up later the fewer requests were made, so a client that
-// polls less would be seen as slower to notice, and what a transition stamps (a
-// share's usage report) would say when it was asked about.
-func (s *Sandbox) advanceLagged(now time.Time) bool {
-	// Nothing falls due before dueAt, unless a write since scheduled something.
-	if !s.dueAt.IsZero() && now.Before(s.dueAt) {
-		return false
-	}
-
-	advanced := false
-
-	// Every step takes a schedule's first transition, so the due times move on. One
-	// that applied nothing ends the steps, and the final advance applies the rest at
-	// the request's time.
-	for due := nextDue(s.world); !due.After(now); due = nextDue(s.world) {
-		before := s.lag.snapshot(s.world)
-		if !s.world.advance(due) {
-			break
-		}
-
-		s.lag.record(before, s.world, due)
-		advanced = true
-	}
-
-	// What falls due on a condition rather than a time (a project deleted once
-	// nothing holds it) is applied now.
-	before := s.lag.snapshot(s.world)
-	if s.world.advance(now) {
-		s.lag.record(before, s.world, now)
-
-		advanced = true
-	}
-
-	// After a transition, the next request looks again: one may have freed what
-	// waits on a condition.
-	s.dueAt = time.Time{}
-
-	if advanced {
-		s.generation++
-	} else {
-		s.dueAt = nextDue(s.world)
-	}
-
-	return advanced
-}
-
-// handleLagged runs a handler; a read runs against the world as the cache shows it.
-// What a write changes the cache trails.
-func (s *Sandbox) handleLagged(req *request, handler apiHandler) (*reply, error) {
-	if req.Method != http.MethodGet {
-		before := s.lag.snapshot(s.world)
-		defer s.lag.record(before, s.world, req.now)
-
-		return handler(req)
-	}
-
-	defer s.lag.overlay(s.world, req.now)()
-
-	return handler(req)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package network_test
 
 import (
 	"crypto/ecdsa"
@@ -12,60 +12,42 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-func networkCreate(name, prefix string) unikorn.NetworkCreate {
-	return unikorn.NetworkCreate{
-		Metadata: unikorn.WriteMetadata{Name: name},
-		Spec: unikorn.NetworkCreateSpec{
-			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{"8.8.8.8"}},
-			OrganizationID: OrganizationID,
-			ProjectID:      ProjectID,
-			RegionID:       RegionID,
-			Prefix:         prefix,
-		},
-	}
-}
-
-func (h *harness) createNetwork(name, prefix string) unikorn.Network {
-	h.t.Helper()
-
-	var network unikorn.Network
-
-	h.call(http.MethodPost, "/api/v2/networks", networkCreate(name, prefix)).expect(http.StatusCreated, &network)
-
-	return network
-}
-
 func TestNetworkLifecycle(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	network := h.createNetwork("extra", "192.168.0.0/23")
+	reservations := network.DefaultReservations()
+
+	network := h.CreateNetwork("extra", "192.168.0.0/23")
 	assert.Equal(t, unikorn.ProvisioningPending, network.Metadata.ProvisioningStatus)
 	assert.Equal(t, "192.168.0.0/23", network.Status.Prefix)
-	assert.Equal(t, defaultReservations(), network.Status.Reservations)
+	assert.Equal(t, reservations, network.Status.Reservations)
 
 	path := "/api/v2/networks/" + network.Metadata.ID
 
-	h.clock.Advance(settle)
-	h.call(http.MethodGet, path, nil).expect(http.StatusOK, &network)
+	h.Clock.Advance(sandboxtest.Settle)
+	h.Call(http.MethodGet, path, nil).Expect(http.StatusOK, &network)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, network.Metadata.ProvisioningStatus)
 
 	update := unikorn.NetworkUpdate{Metadata: unikorn.WriteMetadata{Name: "renamed"}, Spec: unikorn.NetworkSpec{DNSNameservers: []string{}}}
-	h.call(http.MethodPut, path, update).expect(http.StatusAccepted, &network)
+	h.Call(http.MethodPut, path, update).Expect(http.StatusAccepted, &network)
 	assert.Equal(t, "renamed", network.Metadata.Name)
 	assert.Empty(t, network.Spec.DNSNameservers)
 
-	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodPut, path, update).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	h.Call(http.MethodDelete, path, nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPut, path, update).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 
-	h.clock.Advance(settle)
-	h.call(http.MethodGet, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Clock.Advance(sandboxtest.Settle)
+	h.Call(http.MethodGet, path, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
 
 func TestNetworkCreateValidation(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	for name, tc := range map[string]struct {
 		mutate func(*unikorn.NetworkCreate)
@@ -84,62 +66,62 @@ func TestNetworkCreateValidation(t *testing.T) {
 		}, http.StatusBadRequest},
 	} {
 		t.Run(name, func(t *testing.T) {
-			body := networkCreate("invalid", "10.9.0.0/24")
+			body := sandboxtest.NetworkCreate("invalid", "10.9.0.0/24")
 			tc.mutate(&body)
-			assert.Equal(t, tc.status, h.call(http.MethodPost, "/api/v2/networks", body).status)
+			assert.Equal(t, tc.status, h.Call(http.MethodPost, "/api/v2/networks", body).Status)
 		})
 	}
 
-	missing := `{"metadata":{"name":"x"},"spec":{"organizationId":"` + OrganizationID + `","projectId":"` + ProjectID +
-		`","regionId":"` + RegionID + `","prefix":"10.9.0.0/24"}}`
-	body := h.call(http.MethodPost, "/api/v2/networks", missing).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	missing := `{"metadata":{"name":"x"},"spec":{"organizationId":"` + sandbox.OrganizationID + `","projectId":"` + sandbox.ProjectID +
+		`","regionId":"` + sandbox.RegionID + `","prefix":"10.9.0.0/24"}}`
+	body := h.Call(http.MethodPost, "/api/v2/networks", missing).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 	assert.Contains(t, body.ErrorDescription, "dnsNameservers")
 }
 
 func TestNetworksAreChargedToTheQuota(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	// The three fixture networks use three of the five.
-	first := h.createNetwork("fourth", "10.10.0.0/24")
-	h.createNetwork("fifth", "10.11.0.0/24")
+	first := h.CreateNetwork("fourth", "10.10.0.0/24")
+	h.CreateNetwork("fifth", "10.11.0.0/24")
 
-	body := h.call(http.MethodPost, "/api/v2/networks", networkCreate("sixth", "10.12.0.0/24")).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	body := h.Call(http.MethodPost, "/api/v2/networks", sandboxtest.NetworkCreate("sixth", "10.12.0.0/24")).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	assert.Equal(t, "total networks allocation of 6 would exceed quota limit of 5", body.ErrorDescription)
 
 	// Deleting releases the quota once the network is gone.
-	h.call(http.MethodDelete, "/api/v2/networks/"+first.Metadata.ID, nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodPost, "/api/v2/networks", networkCreate("sixth", "10.12.0.0/24")).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.Call(http.MethodDelete, "/api/v2/networks/"+first.Metadata.ID, nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPost, "/api/v2/networks", sandboxtest.NetworkCreate("sixth", "10.12.0.0/24")).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
-	h.clock.Advance(settle)
-	h.createNetwork("sixth", "10.12.0.0/24")
+	h.Clock.Advance(sandboxtest.Settle)
+	h.CreateNetwork("sixth", "10.12.0.0/24")
 }
 
 func TestNetworkInUseCannotBeDeletedAndCascadesSecurityGroups(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("tenant")
+	server := h.CreateReadyServer("tenant")
 
-	body := h.call(http.MethodDelete, "/api/v2/networks/"+NetworkDefaultID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	body := h.Call(http.MethodDelete, "/api/v2/networks/"+sandbox.NetworkDefaultID, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	assert.Equal(t, "network is in use and cannot be deleted", body.ErrorDescription)
 
-	h.call(http.MethodDelete, "/api/v2/servers/"+server.Metadata.ID, nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodDelete, "/api/v2/networks/"+NetworkDefaultID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.Call(http.MethodDelete, "/api/v2/servers/"+server.Metadata.ID, nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodDelete, "/api/v2/networks/"+sandbox.NetworkDefaultID, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
-	h.clock.Advance(settle)
-	h.call(http.MethodDelete, "/api/v2/networks/"+NetworkDefaultID, nil).expect(http.StatusAccepted, nil)
+	h.Clock.Advance(sandboxtest.Settle)
+	h.Call(http.MethodDelete, "/api/v2/networks/"+sandbox.NetworkDefaultID, nil).Expect(http.StatusAccepted, nil)
 
 	var group unikorn.SecurityGroup
 
-	h.call(http.MethodGet, "/api/v2/securitygroups/"+SecurityGroupAllowSSHID, nil).expect(http.StatusOK, &group)
+	h.Call(http.MethodGet, "/api/v2/securitygroups/"+sandbox.SecurityGroupAllowSSHID, nil).Expect(http.StatusOK, &group)
 	assert.Equal(t, unikorn.ProvisioningDeprovisioning, group.Metadata.ProvisioningStatus)
 
-	h.clock.Advance(settle)
-	h.call(http.MethodGet, "/api/v2/securitygroups/"+SecurityGroupAllowSSHID, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
-	h.call(http.MethodGet, "/api/v2/securitygroups/"+SecurityGroupSecondarySSHID, nil).expect(http.StatusOK, nil)
+	h.Clock.Advance(sandboxtest.Settle)
+	h.Call(http.MethodGet, "/api/v2/securitygroups/"+sandbox.SecurityGroupAllowSSHID, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Call(http.MethodGet, "/api/v2/securitygroups/"+sandbox.SecurityGroupSecondarySSHID, nil).Expect(http.StatusOK, nil)
 }
 
 func TestSecurityGroupLifecycleAndInUse(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	port, portMax := 8000, 8080
 	create := unikorn.SecurityGroupCreate{
@@ -148,33 +130,33 @@ func TestSecurityGroupLifecycleAndInUse(t *testing.T) {
 			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{
 				{Direction: "ingress", Protocol: "tcp", Port: &port, PortMax: &portMax, Prefix: "10.0.0.0/8"},
 			}},
-			NetworkID: NetworkDefaultID,
+			NetworkID: sandbox.NetworkDefaultID,
 		},
 	}
 
 	var group unikorn.SecurityGroup
 
-	h.call(http.MethodPost, "/api/v2/securitygroups", create).expect(http.StatusCreated, &group)
-	assert.Equal(t, ProjectID, group.Metadata.ProjectID, "inherited from the network")
-	assert.Equal(t, NetworkDefaultID, group.Status.NetworkID)
-	assert.Equal(t, RegionID, group.Status.RegionID)
+	h.Call(http.MethodPost, "/api/v2/securitygroups", create).Expect(http.StatusCreated, &group)
+	assert.Equal(t, sandbox.ProjectID, group.Metadata.ProjectID, "inherited from the network")
+	assert.Equal(t, sandbox.NetworkDefaultID, group.Status.NetworkID)
+	assert.Equal(t, sandbox.RegionID, group.Status.RegionID)
 
 	path := "/api/v2/securitygroups/" + group.Metadata.ID
 
-	server := serverCreate("guarded")
+	server := sandboxtest.ServerCreate("guarded")
 	server.Spec.Networking = &unikorn.ServerNetworking{SecurityGroups: []string{group.Metadata.ID}}
-	h.createServer(server)
+	h.CreateServer(server)
 
-	body := h.call(http.MethodDelete, path, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	body := h.Call(http.MethodDelete, path, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	assert.Equal(t, "security group is in use and cannot be deleted", body.ErrorDescription)
 
 	update := unikorn.SecurityGroupUpdate{Metadata: unikorn.WriteMetadata{Name: "range"}, Spec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}}}
-	h.call(http.MethodPut, path, update).expect(http.StatusAccepted, &group)
+	h.Call(http.MethodPut, path, update).Expect(http.StatusAccepted, &group)
 	assert.Empty(t, group.Spec.Rules)
 }
 
 func TestSecurityGroupRuleValidation(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	port, low := 22, 10
 
@@ -191,16 +173,16 @@ func TestSecurityGroupRuleValidation(t *testing.T) {
 				Metadata: unikorn.WriteMetadata{Name: "bad"},
 				Spec: unikorn.SecurityGroupCreateSpec{
 					SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{rule}},
-					NetworkID:         NetworkDefaultID,
+					NetworkID:         sandbox.NetworkDefaultID,
 				},
 			}
-			h.call(http.MethodPost, "/api/v2/securitygroups", create).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+			h.Call(http.MethodPost, "/api/v2/securitygroups", create).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 		})
 	}
 }
 
 func TestSSHCertificateAuthorities(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	private, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
@@ -215,15 +197,15 @@ func TestSSHCertificateAuthorities(t *testing.T) {
 			Metadata: unikorn.WriteMetadata{Name: "ops-ca"},
 			Spec: unikorn.SSHCertificateAuthorityCreateSpec{
 				SSHCertificateAuthoritySpec: unikorn.SSHCertificateAuthoritySpec{PublicKey: key},
-				OrganizationID:              OrganizationID,
-				ProjectID:                   ProjectID,
+				OrganizationID:              sandbox.OrganizationID,
+				ProjectID:                   sandbox.ProjectID,
 			},
 		}
 	}
 
 	var ca unikorn.SSHCertificateAuthority
 
-	h.call(http.MethodPost, "/api/v2/sshcertificateauthorities", create(line+" ops@example.com")).expect(http.StatusCreated, &ca)
+	h.Call(http.MethodPost, "/api/v2/sshcertificateauthorities", create(line+" ops@example.com")).Expect(http.StatusCreated, &ca)
 	assert.Equal(t, line, ca.Spec.PublicKey, "normalized without the comment")
 	assert.Equal(t, unikorn.ProvisioningProvisioned, ca.Metadata.ProvisioningStatus, "no controller, settled at once")
 
@@ -234,21 +216,21 @@ func TestSSHCertificateAuthorities(t *testing.T) {
 		"empty string": "",
 	} {
 		t.Run(name, func(t *testing.T) {
-			h.call(http.MethodPost, "/api/v2/sshcertificateauthorities", create(key)).expectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
+			h.Call(http.MethodPost, "/api/v2/sshcertificateauthorities", create(key)).ExpectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
 		})
 	}
 
-	server := serverCreate("signed")
+	server := sandboxtest.ServerCreate("signed")
 	server.Spec.SSHCertificateAuthorityID = ca.Metadata.ID
-	created := h.createServer(server)
+	created := h.CreateServer(server)
 
 	path := "/api/v2/sshcertificateauthorities/" + ca.Metadata.ID
-	body := h.call(http.MethodDelete, path, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	body := h.Call(http.MethodDelete, path, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	assert.Contains(t, body.ErrorDescription, "in use")
 
-	h.call(http.MethodDelete, "/api/v2/servers/"+created.Metadata.ID, nil).expect(http.StatusAccepted, nil)
-	h.clock.Advance(settle)
+	h.Call(http.MethodDelete, "/api/v2/servers/"+created.Metadata.ID, nil).Expect(http.StatusAccepted, nil)
+	h.Clock.Advance(sandboxtest.Settle)
 
-	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodGet, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Call(http.MethodDelete, path, nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodGet, path, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
