@@ -9,49 +9,15 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// catalogueCacheControl is what region sends with flavor and image catalogues: they
-// change rarely, and only for one organization.
-const catalogueCacheControl = "max-age=86400, private"
-
 // Image scopes of the v2 image list.
 const (
 	scopeOwned     = "owned"
 	scopeAvailable = "available"
 )
 
-func (s *Sandbox) listRegions(req *core.Request) (*core.Reply, error) {
-	if err := requireOrganization(req.Caller, req.PathValue("organizationID"), rbacRegions, opRead); err != nil {
-		return nil, err
-	}
-
-	return replyOK(visibleRegions(req.Caller)), nil
-}
-
-// requireRegion checks the organization-scoped path of a region catalogue: members
-// only, and a region the caller may not use is simply not found.
-func requireRegion(req *core.Request, endpoint, operation string) error {
-	if err := requireOrganization(req.Caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
-		return err
-	}
-
-	if !regionVisible(req.Caller, req.PathValue("regionID")) {
-		return errNotFound()
-	}
-
-	return nil
-}
-
-func (s *Sandbox) listFlavors(req *core.Request) (*core.Reply, error) {
-	if err := requireRegion(req, rbacFlavors, opRead); err != nil {
-		return nil, err
-	}
-
-	return &core.Reply{Status: http.StatusOK, Body: flavors, CacheControl: core.CatalogueCacheControl}, nil
-}
-
 // listImages is the v1 catalogue: ready images that are global or the organization's own.
 func (s *Sandbox) listImages(req *core.Request) (*core.Reply, error) {
-	if err := requireRegion(req, rbacImages, opRead); err != nil {
+	if err := core.RequireRegion(req, rbacImages, opRead); err != nil {
 		return nil, err
 	}
 
@@ -86,7 +52,7 @@ func (s *Sandbox) listImagesV2(req *core.Request) (*core.Reply, error) {
 	}
 
 	// No organization lets the caller see the region, so it does not exist for it.
-	if len(req.Caller.Organizations()) == 0 || !regionVisible(req.Caller, req.PathValue("regionID")) {
+	if len(req.Caller.Organizations()) == 0 || !regionVisible(req, req.PathValue("regionID")) {
 		return nil, errNotFound()
 	}
 

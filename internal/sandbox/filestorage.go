@@ -139,7 +139,7 @@ func (s *Sandbox) createFileStorage(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	if !regionVisible(req.Caller, spec.RegionID) {
+	if !regionVisible(req, spec.RegionID) {
 		return nil, errUnprocessable("region does not exist")
 	}
 
@@ -227,7 +227,7 @@ func (s *Sandbox) validateAttachments(req *core.Request, asked *unikorn.StorageA
 			return errUnprocessable("invalid network ID")
 		}
 
-		network, err := core.LookupAs(s.core.Cached(req), id, req.Caller, networkMetadata, rbacNetworks, opRead)
+		network, err := core.LookupAs[unikorn.Network](s.core.Cached(req), id, req.Caller, rbacNetworks, opRead)
 		if core.IsNotFound(err) {
 			return errUnprocessable("network not found")
 		}

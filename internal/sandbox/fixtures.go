@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"slices"
-
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fixture"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -63,12 +61,6 @@ const (
 	ServiceToken                = fixture.ServiceToken
 	AdminToken                  = fixture.AdminToken
 	PlatformAdminToken          = fixture.PlatformAdminToken
-)
-
-// Public keys of the fixture SSH certificate authorities, in normalized form.
-const (
-	sandboxCAPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBzTsPHmWKzGT4Ppj0gjE9I0tO/bkR4jUIXrz1g0Nl0Z"
-	otherCAPublicKey   = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAR77nRvdG65Y6b93lGIa4bC2vIcV9fjAUG7DUTcHYQU"
 )
 
 // Allocation kinds that region itself charges.
@@ -166,27 +158,6 @@ var (
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
 
-	// regions are in name order, as region lists its regions. Both offer the same
-	// flavors and global images.
-	regions = []catalogueRegion{{
-		region: unikorn.Region{Metadata: provisionedMetadata(RegionID, "sandbox-1"), Spec: unikorn.RegionSpec{Type: "simulated"}},
-	}, {
-		region:        unikorn.Region{Metadata: provisionedMetadata(PrivateRegionID, "sandbox-private"), Spec: unikorn.RegionSpec{Type: "simulated"}},
-		organizations: []string{OrganizationID},
-	}}
-
-	// flavors are in the contract's order: GPU count, then CPUs, then memory.
-	flavors = []unikorn.Flavor{
-		fixtureFlavor(FlavorTinyID, "sim-tiny-1", unikorn.FlavorSpec{CPUs: 1, Memory: 2, Disk: 10, Architecture: unikorn.ArchitectureX86_64}),
-		fixtureFlavor(FlavorArmID, "sim-arm-2", unikorn.FlavorSpec{CPUs: 2, Memory: 4, Disk: 40, Architecture: unikorn.ArchitectureAarch64}),
-		fixtureFlavor(FlavorStandardID, "sim-standard-4", unikorn.FlavorSpec{CPUs: 4, Memory: 8, Disk: 100, Architecture: unikorn.ArchitectureX86_64}),
-		fixtureFlavor(FlavorMetalID, "sim-metal-32", unikorn.FlavorSpec{CPUs: 32, Memory: 128, Disk: 1000, Architecture: unikorn.ArchitectureX86_64, Baremetal: true}),
-		fixtureFlavor(FlavorGPUID, "sim-gpu-8", unikorn.FlavorSpec{
-			CPUs: 8, Memory: 16, Disk: 200, Architecture: unikorn.ArchitectureX86_64,
-			GPU: &unikorn.GPUSpec{Vendor: "NVIDIA", Model: "L4", Memory: 16, PhysicalCount: 1, LogicalCount: 1},
-		}),
-	}
-
 	ubuntu2404 = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04", Codename: "noble", Variant: "server"}
 	debian12   = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "debian", Version: "12", Codename: "bookworm"}
 
@@ -235,14 +206,6 @@ func fixtureProject(organizationID, id, name string) unikorn.Project {
 	}
 }
 
-// fixtureFlavor has only an ID and a name: flavors carry no times or statuses.
-func fixtureFlavor(id, name string, spec unikorn.FlavorSpec) unikorn.Flavor {
-	return unikorn.Flavor{
-		Metadata: unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: name}, ID: id},
-		Spec:     spec,
-	}
-}
-
 func fixtureImage(id, name string, spec unikorn.ImageSpec) unikorn.Image {
 	return unikorn.Image{
 		Metadata: unikorn.StaticMetadata{WriteMetadata: unikorn.WriteMetadata{Name: name}, ID: id, CreationTime: fixtureTime},
@@ -251,103 +214,11 @@ func fixtureImage(id, name string, spec unikorn.ImageSpec) unikorn.Image {
 	}
 }
 
-func findFlavor(id string) *unikorn.Flavor {
-	for i := range flavors {
-		if flavors[i].Metadata.ID == id {
-			return &flavors[i]
-		}
-	}
-
-	return nil
-}
-
-// catalogueRegion is a region and, when it is private, the organizations that may use
-// it (its spec.security.organizations, which region never shows).
-type catalogueRegion struct {
-	region        unikorn.Region
-	organizations []string
-}
-
-// visibleTo is region's ACL on a region (pkg/handler/region checkAccess): a region
-// without organizations is everyone's; a private one is its organizations' and theirs
-// whose global scope reads regions (the platform's administrators and services).
-func (r *catalogueRegion) visibleTo(caller *principal) bool {
-	if r.organizations == nil || slices.Contains(caller.ACL.Global[rbacRegions], opRead) {
-		return true
-	}
-
-	for _, id := range caller.Organizations() {
-		if slices.Contains(r.organizations, id) {
-			return true
-		}
-	}
-
-	return false
-}
-
-// regionVisible reports whether the region exists for the caller: region answers 404
-// alike for a region that does not exist and one it may not use, so as not to tell
-// that a private region exists.
-func regionVisible(caller *principal, id string) bool {
-	for i := range regions {
-		if regions[i].region.Metadata.ID == id {
-			return regions[i].visibleTo(caller)
-		}
-	}
-
-	return false
-}
-
-// visibleRegions are the regions the caller may use.
-func visibleRegions(caller *principal) []unikorn.Region {
-	visible := []unikorn.Region{}
-
-	for i := range regions {
-		if regions[i].visibleTo(caller) {
-			visible = append(visible, regions[i].region)
-		}
-	}
-
-	return visible
-}
-
 // quotaFixture is the fixture organization's quota.
 func quotaFixture(st *core.Store) error {
 	core.SetQuotaLimits(st, OrganizationID, map[string]int{
 		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
 	})
-
-	return nil
-}
-
-// regionFixtures are the fixture security groups, on the fixture networks, and SSH CAs.
-func regionFixtures(st *core.Store) error {
-	w := worldOf(st)
-
-	tcp := func(port int) unikorn.SecurityGroupRule {
-		return unikorn.SecurityGroupRule{Direction: "ingress", Protocol: "tcp", Port: &port}
-	}
-
-	for _, sg := range []struct {
-		id, name, network string
-		rules             []unikorn.SecurityGroupRule
-	}{
-		{SecurityGroupAllowSSHID, "allow-ssh", NetworkDefaultID, []unikorn.SecurityGroupRule{tcp(22)}},
-		{SecurityGroupAllowWebID, "allow-web", NetworkDefaultID, []unikorn.SecurityGroupRule{tcp(80), tcp(443)}},
-		{SecurityGroupSecondarySSHID, "secondary-ssh", NetworkSecondaryID, []unikorn.SecurityGroupRule{tcp(22)}},
-	} {
-		network, _ := core.Get[unikorn.Network](st, sg.network)
-		record := newSecurityGroupRecord(sg.id, unikorn.WriteMetadata{Name: sg.name}, network, sg.rules, fixtureTime)
-		applyProvisioning(&record.SecurityGroup.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
-		w.SecurityGroups[sg.id] = record
-	}
-
-	for _, ca := range []struct{ id, name, project, key string }{
-		{SSHCAID, "sandbox-ca", ProjectID, sandboxCAPublicKey},
-		{OtherSSHCAID, "other-ca", OtherProjectID, otherCAPublicKey},
-	} {
-		w.SSHCertificateAuthorities[ca.id] = newSSHCertificateAuthority(ca.id, unikorn.WriteMetadata{Name: ca.name}, OrganizationID, ca.project, ca.key, fixtureTime)
-	}
 
 	return nil
 }

@@ -189,7 +189,7 @@ func (s *Sandbox) createImage(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	if err := requireRegion(req, rbacImages, opCreate); err != nil {
+	if err := core.RequireRegion(req, rbacImages, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -237,7 +237,7 @@ func importOutcome(source ImageSource) string {
 // plain conflict; a deleted one shows failed, as region's image cache marks it, until
 // the cloud has let it go, and deleting it again is not found, as the cloud says.
 func (s *Sandbox) deleteImage(req *core.Request) (*core.Reply, error) {
-	if err := requireRegion(req, rbacImages, opDelete); err != nil {
+	if err := core.RequireRegion(req, rbacImages, opDelete); err != nil {
 		return nil, err
 	}
 

@@ -95,7 +95,7 @@ func (s *Sandbox) createLoadBalancer(req *core.Request) (*core.Reply, error) {
 
 	// The network is read first, through the cache, and the caller needs the right to
 	// read it and to create load balancers in its project.
-	network, err := core.LookupAs(s.core.Cached(req), body.Spec.NetworkID, req.Caller, networkMetadata, rbacNetworks, opRead)
+	network, err := core.LookupAs[unikorn.Network](s.core.Cached(req), body.Spec.NetworkID, req.Caller, rbacNetworks, opRead)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (s *Sandbox) updateLoadBalancer(req *core.Request) (*core.Reply, error) {
 		return nil, errUnprocessable("load balancer is being deleted")
 	}
 
-	if _, err := core.LookupAs(cache.st, current.LoadBalancer.Status.NetworkID, req.Caller, networkMetadata, rbacNetworks, opRead); err != nil {
+	if _, err := core.LookupAs[unikorn.Network](cache.st, current.LoadBalancer.Status.NetworkID, req.Caller, rbacNetworks, opRead); err != nil {
 		return nil, err
 	}
 

@@ -3,13 +3,15 @@ package sandbox
 import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
 )
 
 // Kinds of Object.
 const (
 	ObjectNetwork                 = network.ObjectKind
-	ObjectSecurityGroup           = "securityGroup"
-	ObjectSSHCertificateAuthority = "sshCertificateAuthority"
+	ObjectSecurityGroup           = securitygroup.ObjectKind
+	ObjectSSHCertificateAuthority = sshcertificateauthority.ObjectKind
 	ObjectServer                  = "server"
 	ObjectImage                   = "image"
 	ObjectAllocation              = core.ObjectAllocation

@@ -7,6 +7,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/region"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -15,7 +18,10 @@ import (
 func (s *Sandbox) families() []core.Family {
 	return []core.Family{
 		{Name: "identity", Register: s.registerIdentity},
+		region.Family,
 		network.Family,
+		securitygroup.Family,
+		sshcertificateauthority.Family,
 		{Name: "region", Register: s.registerRegion},
 		{Name: "compute", Register: s.registerCompute},
 	}
@@ -40,7 +46,7 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 	core.Expose(c, organizationRecords, core.View[unikorn.Organization, unikorn.Organization]{Show: func(o *unikorn.Organization) *unikorn.Organization { return o }})
 	core.Expose(c, projects, core.View[projectRecord, unikorn.Project]{Show: func(r *projectRecord) *unikorn.Project { return &r.Project }})
 	core.Expose(c, groups, core.View[unikorn.Group, unikorn.Group]{Show: func(g *unikorn.Group) *unikorn.Group { return g }})
-	core.ExposeCatalogue(c, identity.Roles, func(r *core.Role) string { return r.ID }, core.View[core.Role, core.Role]{Show: func(r *core.Role) *core.Role { return r }})
+	core.ExposeCatalogue(c, func() []core.Role { return identity.Roles }, func(r *core.Role) string { return r.ID }, core.View[core.Role, core.Role]{Show: func(r *core.Role) *core.Role { return r }})
 
 	c.Declare(core.Service{
 		Name: "identity", Document: openapi.Identity,
@@ -123,8 +129,6 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 
 // registerRegion registers region's families still in this package.
 func (s *Sandbox) registerRegion(c *core.Server) error {
-	core.Register(c, securityGroups)
-	core.Register(c, sshCertificateAuthorities)
 	core.Register(c, images)
 	core.Register(c, servers)
 	core.Register(c, loadBalancers)
@@ -132,38 +136,15 @@ func (s *Sandbox) registerRegion(c *core.Server) error {
 
 	core.Expose(c, servers, core.View[serverRecord, unikorn.Server]{Show: func(r *serverRecord) *unikorn.Server { return &r.Server }})
 
-	core.ExposeCatalogue(c, regions, func(r *catalogueRegion) string { return r.region.Metadata.ID }, core.View[catalogueRegion, unikorn.Region]{
-		Show:    func(r *catalogueRegion) *unikorn.Region { return &r.region },
-		Visible: func(r *catalogueRegion, caller *core.Caller) bool { return r.visibleTo(caller) },
-	})
-
-	c.Declare(core.Service{
-		Name: "region", Document: openapi.Region, Prefix: RegionPrefix, Owns: isRegionPath,
-		Version: unikorn.ServiceVersion{Name: regionApplication, Version: regionRelease},
-	})
-
-	c.Fixture(regionFixtures)
 	c.Advance(advanceRegion)
 
 	// Region: catalogue.
-	s.core.Handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
-	s.core.Handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)
 	s.core.Handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.listImages)
 	s.core.Handle("POST /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.createImage)
 	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/regions/{regionID}/images/{imageID}", s.deleteImage)
 	s.core.Handle("GET /api/v2/regions/{regionID}/images", s.listImagesV2)
 
 	// Region: security groups, SSH certificate authorities.
-	s.core.Handle("GET /api/v2/securitygroups", s.listSecurityGroups)
-	s.core.Handle("POST /api/v2/securitygroups", s.createSecurityGroup)
-	s.core.Handle("GET /api/v2/securitygroups/{securityGroupID}", s.getSecurityGroup)
-	s.core.Handle("PUT /api/v2/securitygroups/{securityGroupID}", s.updateSecurityGroup)
-	s.core.Handle("DELETE /api/v2/securitygroups/{securityGroupID}", s.deleteSecurityGroup)
-
-	s.core.Handle("GET /api/v2/sshcertificateauthorities", s.listSSHCertificateAuthorities)
-	s.core.Handle("POST /api/v2/sshcertificateauthorities", s.createSSHCertificateAuthority)
-	s.core.Handle("GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.getSSHCertificateAuthority)
-	s.core.Handle("DELETE /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.deleteSSHCertificateAuthority)
 
 	// Region: load balancers, in front of a network's servers.
 	s.core.Handle("GET /api/v2/loadbalancers", s.listLoadBalancers)

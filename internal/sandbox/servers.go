@@ -6,7 +6,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/netip"
 	"reflect"
-	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -69,8 +68,8 @@ func validateServerSpecSyntax(spec *unikorn.ServerSpec) error {
 // validateServerSpec checks what a server refers to, for a server on network that
 // uses the SSH CA caID (may be empty).
 func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.Network, caID, infrastructureRef string) error {
-	flavor := findFlavor(spec.FlavorID)
-	if flavor == nil {
+	flavor, ok := core.Get[unikorn.Flavor](s.world.st, spec.FlavorID)
+	if !ok {
 		return errBadRequest("flavor %s does not exist", spec.FlavorID)
 	}
 
@@ -86,8 +85,8 @@ func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.
 
 	if spec.Networking != nil {
 		for _, id := range spec.Networking.SecurityGroups {
-			group, ok := s.world.SecurityGroups[id]
-			if !ok || group.SecurityGroup.Status.NetworkID != network.Metadata.ID {
+			group, ok := core.Get[unikorn.SecurityGroup](s.world.st, id)
+			if !ok || group.Status.NetworkID != network.Metadata.ID {
 				return errUnprocessable("security group %s does not exist on network %s", id, network.Metadata.ID)
 			}
 		}
@@ -212,7 +211,7 @@ func (s *Sandbox) validateSSHCertificateAuthority(id string, network *unikorn.Ne
 		return nil
 	}
 
-	ca, ok := s.world.SSHCertificateAuthorities[id]
+	ca, ok := core.Get[unikorn.SSHCertificateAuthority](s.world.st, id)
 	if !ok {
 		return errUnprocessable("SSH certificate authority %s does not exist", id)
 	}
@@ -298,13 +297,6 @@ func (s *Sandbox) deleteServer(req *core.Request) (*core.Reply, error) {
 	}
 
 	return replyAccepted(nil), nil
-}
-
-// usesSecurityGroup reports whether a server's spec names the security group.
-func (record *serverRecord) usesSecurityGroup(id string) bool {
-	networking := record.Server.Spec.Networking
-
-	return networking != nil && slices.Contains(networking.SecurityGroups, id)
 }
 
 // serverTags indexes the servers as reads see them by each tag they carry, for as long

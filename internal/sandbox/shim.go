@@ -105,12 +105,15 @@ const (
 	rbacServers        = "region:servers"
 )
 
-func networkMetadata(n *unikorn.Network) *unikorn.ProjectScopedMetadata {
-	return &n.Metadata
-}
-
 // lookupNetwork reads a network, as region's handlers do, for an operation on what
 // stands on it.
 func (s *Sandbox) lookupNetwork(req *request, id, endpoint, operation string) (*unikorn.Network, error) {
-	return core.LookupAs(req.Store, id, req.Caller, networkMetadata, endpoint, operation)
+	return core.LookupAs[unikorn.Network](req.Store, id, req.Caller, endpoint, operation)
+}
+
+// regionVisible reports whether the region exists for the caller.
+func regionVisible(req *request, id string) bool {
+	_, ok := core.Visible[unikorn.Region](req.Store, req.Caller, id)
+
+	return ok
 }

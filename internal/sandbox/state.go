@@ -8,11 +8,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-type securityGroupRecord struct {
-	SecurityGroup unikorn.SecurityGroup `json:"securityGroup"`
-	Lifecycle     schedule              `json:"lifecycle,omitempty"`
-}
-
 type serverRecord struct {
 	Server    unikorn.Server `json:"server"`
 	Lifecycle schedule       `json:"lifecycle,omitempty"`
@@ -50,30 +45,6 @@ type imageRecord struct {
 
 // The kinds of the families still in this package.
 var (
-	securityGroups = &core.Kind[securityGroupRecord]{
-		Name: "securityGroups", Noun: "region security group",
-		Object: func(_ *core.Store, r *securityGroupRecord) core.Object {
-			return core.ProjectObject(ObjectSecurityGroup, &r.SecurityGroup.Metadata)
-		},
-		References: func(r *securityGroupRecord) []core.Ref {
-			return []core.Ref{core.RefTo[unikorn.Project](r.SecurityGroup.Metadata.ProjectID)}
-		},
-		Owner: func(r *securityGroupRecord) core.Ref {
-			return core.RefTo[unikorn.Network](r.SecurityGroup.Status.NetworkID)
-		},
-		Life: func(r *securityGroupRecord) (*unikorn.ReadMetadata, *core.Schedule) {
-			return &r.SecurityGroup.Metadata.ReadMetadata, &r.Lifecycle
-		},
-	}
-	sshCertificateAuthorities = &core.Kind[unikorn.SSHCertificateAuthority]{
-		Name: "sshCertificateAuthorities", Noun: "region SSH certificate authority",
-		Object: func(_ *core.Store, ca *unikorn.SSHCertificateAuthority) core.Object {
-			return core.ProjectObject(ObjectSSHCertificateAuthority, &ca.Metadata)
-		},
-		References: func(ca *unikorn.SSHCertificateAuthority) []core.Ref {
-			return []core.Ref{core.RefTo[unikorn.Project](ca.Metadata.ProjectID)}
-		},
-	}
 	servers = &core.Kind[serverRecord]{
 		Name: "servers", Noun: "region server",
 		Object: func(_ *core.Store, r *serverRecord) core.Object {
@@ -194,40 +165,36 @@ var (
 // world is the families' records in a store, by kind: the store's own maps, so that
 // what changes them changes the store.
 type world struct {
-	st                        *core.Store
-	SecurityGroups            map[string]*securityGroupRecord
-	SSHCertificateAuthorities map[string]*unikorn.SSHCertificateAuthority
-	Servers                   map[string]*serverRecord
-	LoadBalancers             map[string]*loadBalancerRecord
-	Images                    map[string]*imageRecord
-	Allocations               map[string]*unikorn.Allocation
-	FileStorage               map[string]*fileStorageRecord
-	Projects                  map[string]*projectRecord
-	Groups                    map[string]*unikorn.Group
-	ServiceAccounts           map[string]*serviceAccountRecord
-	Organizations             map[string]*unikorn.Organization
-	Users                     map[string]*userRecord
-	OrganizationUsers         map[string]*organizationUserRecord
-	OAuth2Providers           map[string]*oauth2Provider
+	st                *core.Store
+	Servers           map[string]*serverRecord
+	LoadBalancers     map[string]*loadBalancerRecord
+	Images            map[string]*imageRecord
+	Allocations       map[string]*unikorn.Allocation
+	FileStorage       map[string]*fileStorageRecord
+	Projects          map[string]*projectRecord
+	Groups            map[string]*unikorn.Group
+	ServiceAccounts   map[string]*serviceAccountRecord
+	Organizations     map[string]*unikorn.Organization
+	Users             map[string]*userRecord
+	OrganizationUsers map[string]*organizationUserRecord
+	OAuth2Providers   map[string]*oauth2Provider
 }
 
 func worldOf(st *core.Store) *world {
 	return &world{
-		st:                        st,
-		SecurityGroups:            securityGroups.Records(st),
-		SSHCertificateAuthorities: sshCertificateAuthorities.Records(st),
-		Servers:                   servers.Records(st),
-		LoadBalancers:             loadBalancers.Records(st),
-		Images:                    images.Records(st),
-		Allocations:               core.Allocations.Records(st),
-		FileStorage:               fileStorage.Records(st),
-		Projects:                  projects.Records(st),
-		Groups:                    groups.Records(st),
-		ServiceAccounts:           serviceAccounts.Records(st),
-		Organizations:             organizationRecords.Records(st),
-		Users:                     users.Records(st),
-		OrganizationUsers:         organizationUsers.Records(st),
-		OAuth2Providers:           oauth2Providers.Records(st),
+		st:                st,
+		Servers:           servers.Records(st),
+		LoadBalancers:     loadBalancers.Records(st),
+		Images:            images.Records(st),
+		Allocations:       core.Allocations.Records(st),
+		FileStorage:       fileStorage.Records(st),
+		Projects:          projects.Records(st),
+		Groups:            groups.Records(st),
+		ServiceAccounts:   serviceAccounts.Records(st),
+		Organizations:     organizationRecords.Records(st),
+		Users:             users.Records(st),
+		OrganizationUsers: organizationUsers.Records(st),
+		OAuth2Providers:   oauth2Providers.Records(st),
 	}
 }
 
@@ -250,16 +217,6 @@ func advanceRegion(st *core.Store, now time.Time) bool {
 
 	if w.advanceLoadBalancers(now) {
 		changed = true
-	}
-
-	for id, record := range w.SecurityGroups {
-		for _, to := range record.Lifecycle.Due(now) {
-			changed = true
-
-			if applyProvisioning(&record.SecurityGroup.Metadata.ReadMetadata, to) {
-				delete(w.SecurityGroups, id)
-			}
-		}
 	}
 
 	for id, record := range w.Images {

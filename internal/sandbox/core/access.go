@@ -85,17 +85,32 @@ func Lookup[R any](records map[string]*R, id string, caller *Caller, metadataOf 
 	return record, nil
 }
 
-// LookupAs is Lookup of another family's object, by its shared API type.
-func LookupAs[T any](st *Store, id string, caller *Caller, metadataOf func(*T) *unikorn.ProjectScopedMetadata, endpoint, operation string) (*T, error) {
-	object, ok := Get[T](st, id)
+// LookupAs is Lookup of another family's object, by its shared API type, in the
+// project its placement names.
+func LookupAs[T any](st *Store, id string, caller *Caller, endpoint, operation string) (*T, error) {
+	object, place, ok := Find[T](st, id)
 	if !ok {
 		return nil, NotFound()
 	}
 
-	metadata := metadataOf(object)
-	if err := AllowInProject(caller, metadata.OrganizationID, metadata.ProjectID, endpoint, operation); err != nil {
+	if err := AllowInProject(caller, place.OrganizationID, place.ProjectID, endpoint, operation); err != nil {
 		return nil, err
 	}
 
 	return object, nil
+}
+
+// RequireRegion checks the organization-scoped path of a region's catalogue
+// (/api/v1/organizations/{organizationID}/regions/{regionID}/…): members only, and a
+// region the caller may not use is simply not found.
+func RequireRegion(req *Request, endpoint, operation string) error {
+	if err := RequireOrganization(req.Caller, req.PathValue("organizationID"), endpoint, operation); err != nil {
+		return err
+	}
+
+	if _, ok := Visible[unikorn.Region](req.Store, req.Caller, req.PathValue("regionID")); !ok {
+		return NotFound()
+	}
+
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"reflect"
 	"sort"
+	"time"
 )
 
 // Families read each other's records as Unikorn's handlers read other kinds of
@@ -61,22 +62,28 @@ func Expose[R, T any](s *Server, kind *Kind[R], view View[R, T]) {
 
 // ExposeCatalogue shows a fixed catalogue, which no state file keeps, as T to every
 // family, in the catalogue's order.
-func ExposeCatalogue[R, T any](s *Server, items []R, id func(*R) string, view View[R, T]) {
-	index := make(map[string]*R, len(items))
-	order := make([]string, 0, len(items))
-
-	for i := range items {
-		index[id(&items[i])] = &items[i]
-		order = append(order, id(&items[i]))
-	}
-
+func ExposeCatalogue[R, T any](s *Server, items func() []R, id func(*R) string, view View[R, T]) {
 	s.reg.addSource(reflect.TypeFor[T](), viewSource(view, &source{
-		get: func(_ *Store, id string) (any, bool) {
-			item, ok := index[id]
+		get: func(_ *Store, wanted string) (any, bool) {
+			all := items()
+			for i := range all {
+				if id(&all[i]) == wanted {
+					return &all[i], true
+				}
+			}
 
-			return item, ok
+			return nil, false
 		},
-		ids: func(*Store) []string { return order },
+		ids: func(*Store) []string {
+			all := items()
+			order := make([]string, 0, len(all))
+
+			for i := range all {
+				order = append(order, id(&all[i]))
+			}
+
+			return order
+		},
 	}))
 }
 
@@ -170,10 +177,11 @@ type registry struct {
 	sources    map[reflect.Type][]*source
 	references []func(st *Store) []Reference
 	quotaKinds map[string]QuotaKind
+	creators   map[reflect.Type]func(st *Store, object any, place Placement, now time.Time) any
 }
 
 func newRegistry() *registry {
-	return &registry{names: map[string]bool{"version": true}, sources: map[reflect.Type][]*source{}, quotaKinds: map[string]QuotaKind{}}
+	return &registry{names: map[string]bool{"version": true}, sources: map[reflect.Type][]*source{}, quotaKinds: map[string]QuotaKind{}, creators: map[reflect.Type]func(*Store, any, Placement, time.Time) any{}}
 }
 
 func (r *registry) claim(name string) {
@@ -219,4 +227,38 @@ func (st *Store) KindNames() []string {
 	sort.Strings(names)
 
 	return names
+}
+
+// Accept lets other families create records of kind as T, as a Kubernetes client
+// creates a resource that another controller then looks after (a server's snapshot,
+// an image the cloud makes): make builds the record, its ID chosen, from the object
+// asked for and where it lives.
+func Accept[R, T any](s *Server, kind *Kind[R], make func(object *T, place Placement, now time.Time) (id string, record *R)) {
+	s.reg.creators[reflect.TypeFor[T]()] = func(st *Store, object any, place Placement, now time.Time) any {
+		id, record := make(object.(*T), place, now) //nolint:forcetypeassert // Create passes only *T
+		kind.Put(st, id, record)
+
+		return record
+	}
+}
+
+// Create makes an object of type T in the family that accepts it (Accept) and returns
+// it as that family shows it.
+func Create[T any](st *Store, object *T, place Placement, now time.Time) (*T, error) {
+	create, ok := st.reg.creators[reflect.TypeFor[T]()]
+	if !ok {
+		return nil, fmt.Errorf("sandbox: no family accepts %s", reflect.TypeFor[T]())
+	}
+
+	record := create(st, object, place, now)
+
+	for _, src := range st.reg.sources[reflect.TypeFor[T]()] {
+		if src.kind != nil && reflect.TypeOf(record) == src.kind.mapType.Elem() {
+			if shown, ok := src.show(record).(*T); ok {
+				return shown, nil
+			}
+		}
+	}
+
+	return nil, fmt.Errorf("sandbox: the family that accepts %s does not show it", reflect.TypeFor[T]())
 }
