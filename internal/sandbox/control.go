@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -137,25 +138,6 @@ func (s *Sandbox) registerRegionControlRoutes() {
 		return replyNoContent(), nil
 	})
 
-	s.core.HandleControl("PUT /sandbox/v1/imagesources", func(r *http.Request) (*core.Reply, error) {
-		var source ImageSource
-		if err := decodeBody(r, &source, "uri"); err != nil {
-			return nil, err
-		}
-
-		if err := s.SetImageSource(source); err != nil {
-			return nil, err
-		}
-
-		return replyNoContent(), nil
-	})
-
-	s.core.HandleControl("DELETE /sandbox/v1/imagesources", func(*http.Request) (*core.Reply, error) {
-		s.ClearImageSources()
-
-		return replyNoContent(), nil
-	})
-
 	s.registerFileStorageControlRoutes()
 }
 
@@ -179,3 +161,21 @@ func ChangesAfter(write string, delay time.Duration) []time.Duration {
 func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Duration {
 	return core.LaterShown(firstShown, secondMade, secondShown, lag)
 }
+
+// ImageSource says what the sandbox's cloud finds at an image URI.
+type ImageSource = image.Source
+
+// Outcomes of reading and importing the image at a URI.
+const (
+	ImageSourceReady      = image.SourceReady
+	ImageSourceFailed     = image.SourceFailed
+	ImageSourceUnreadable = image.SourceUnreadable
+	ImageSourceNotRaw     = image.SourceNotRaw
+)
+
+// SetImageSource says what imports from source.URI find there from now on. Imports
+// already under way keep the outcome they started with.
+func (s *Sandbox) SetImageSource(source ImageSource) error { return image.SetSource(s.core, source) }
+
+// ClearImageSources forgets every image source: every URI holds a raw image again.
+func (s *Sandbox) ClearImageSources() { image.ClearSources(s.core) }

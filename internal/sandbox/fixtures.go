@@ -157,29 +157,6 @@ var (
 		Metadata: provisionedMetadata(EmptyOrganizationID, "empty"),
 		Spec:     unikorn.OrganizationSpec{OrganizationType: "adhoc"},
 	}}
-
-	ubuntu2404 = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04", Codename: "noble", Variant: "server"}
-	debian12   = unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "debian", Version: "12", Codename: "bookworm"}
-
-	// globalImages are visible to every organization.
-	globalImages = []unikorn.Image{
-		fixtureImage(ImageUbuntuID, "ubuntu-24.04-amd64", unikorn.ImageSpec{
-			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 20, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
-		}),
-		fixtureImage(ImageUbuntuGPUID, "ubuntu-24.04-gpu-amd64", unikorn.ImageSpec{
-			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 30, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
-			GPU: &unikorn.ImageGPU{Vendor: "NVIDIA", Driver: "550.54.15", Models: []string{"L4"}},
-		}),
-		fixtureImage(ImageUbuntuArmID, "ubuntu-24.04-arm64", unikorn.ImageSpec{
-			Architecture: unikorn.ArchitectureAarch64, SizeGiB: 20, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
-		}),
-		fixtureImage(ImageUbuntuMetalID, "ubuntu-24.04-metal", unikorn.ImageSpec{
-			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 50, Virtualization: unikorn.VirtualizationBaremetal, OS: ubuntu2404,
-		}),
-		fixtureImage(ImageDebianID, "debian-12-amd64", unikorn.ImageSpec{
-			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 8, Virtualization: unikorn.VirtualizationAny, OS: debian12,
-		}),
-	}
 )
 
 // quotaKinds are the quota kinds identity knows.

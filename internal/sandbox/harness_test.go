@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -226,4 +227,27 @@ func (h *harness) createNetwork(name, prefix string) unikorn.Network {
 	h.call(http.MethodPost, "/api/v2/networks", networkCreate(name, prefix)).expect(http.StatusCreated, &network)
 
 	return network
+}
+
+func regionPath(suffix string) string {
+	return organizationPath("/regions/" + RegionID + suffix)
+}
+
+func imageNames(images []unikorn.Image) []string {
+	names := []string{}
+	for _, image := range images {
+		names = append(names, image.Metadata.Name)
+	}
+
+	return names
+}
+
+func (h *harness) listImagesV2(query url.Values) []unikorn.Image {
+	h.t.Helper()
+
+	var images []unikorn.Image
+
+	h.call(http.MethodGet, "/api/v2/regions/"+RegionID+"/images?"+query.Encode(), nil).expect(http.StatusOK, &images)
+
+	return images
 }

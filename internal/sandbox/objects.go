@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
@@ -13,7 +14,7 @@ const (
 	ObjectSecurityGroup           = securitygroup.ObjectKind
 	ObjectSSHCertificateAuthority = sshcertificateauthority.ObjectKind
 	ObjectServer                  = "server"
-	ObjectImage                   = "image"
+	ObjectImage                   = image.ObjectKind
 	ObjectAllocation              = core.ObjectAllocation
 	ObjectInstance                = "instance"
 	ObjectLoadBalancer            = "loadBalancer"

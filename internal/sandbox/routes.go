@@ -6,6 +6,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/region"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
@@ -22,6 +23,7 @@ func (s *Sandbox) families() []core.Family {
 		network.Family,
 		securitygroup.Family,
 		sshcertificateauthority.Family,
+		image.Family,
 		{Name: "region", Register: s.registerRegion},
 		{Name: "compute", Register: s.registerCompute},
 	}
@@ -129,7 +131,6 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 
 // registerRegion registers region's families still in this package.
 func (s *Sandbox) registerRegion(c *core.Server) error {
-	core.Register(c, images)
 	core.Register(c, servers)
 	core.Register(c, loadBalancers)
 	core.Register(c, fileStorage)
@@ -139,10 +140,6 @@ func (s *Sandbox) registerRegion(c *core.Server) error {
 	c.Advance(advanceRegion)
 
 	// Region: catalogue.
-	s.core.Handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.listImages)
-	s.core.Handle("POST /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.createImage)
-	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/regions/{regionID}/images/{imageID}", s.deleteImage)
-	s.core.Handle("GET /api/v2/regions/{regionID}/images", s.listImagesV2)
 
 	// Region: security groups, SSH certificate authorities.
 

@@ -78,8 +78,6 @@ type Sandbox struct {
 
 	// serverTags indexes the servers by tag for lists by tag.
 	serverTags *serverTags
-	// imageSources are what tests said image imports find at a URI.
-	imageSources map[string]ImageSource
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
 	// signing signs the passports identity's token exchange mints.
@@ -108,7 +106,7 @@ func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 		return nil, err
 	}
 
-	sb := &Sandbox{imageSources: map[string]ImageSource{}, signing: signing}
+	sb := &Sandbox{signing: signing}
 
 	server, err := core.New(core.Options{
 		Token:            opts.Token,

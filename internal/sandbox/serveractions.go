@@ -121,7 +121,7 @@ func (s *Sandbox) getServerConsoleOutput(req *core.Request) (*core.Reply, error)
 // bootLog is a server's console: a deterministic Linux and cloud-init boot.
 func (w *world) bootLog(server *unikorn.Server) []string {
 	system := "Linux"
-	if image, _, found := w.findImage(server.Spec.ImageID); found {
+	if image, found := core.Get[unikorn.Image](w.st, server.Spec.ImageID); found {
 		system = image.Spec.OS.Distro + " " + image.Spec.OS.Version
 	}
 
@@ -147,13 +147,6 @@ func (w *world) bootLog(server *unikorn.Server) []string {
 	}
 }
 
-// Reserved image tags that region stamps on images it creates.
-const (
-	imageSourceTag       = "images.unikorn-cloud.org:source"
-	imageOrganizationTag = "images.unikorn-cloud.org:organization-id"
-	reservedImagePrefix  = "images.unikorn-cloud.org:"
-)
-
 // snapshotServer creates an image of the server, owned by its organization. It copies
 // the server's image description and becomes ready after the provision delay.
 func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
@@ -177,45 +170,20 @@ func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
 		return nil, errBadRequest("server cannot be snapshotted in its current state")
 	}
 
-	source, _, found := s.world.findImage(server.Spec.ImageID)
+	source, found := core.Get[unikorn.Image](req.Store, server.Spec.ImageID)
 	if !found {
 		return nil, errServer()
 	}
 
-	organizationID := server.Metadata.OrganizationID
-
-	// Caller tags are kept, except that only region may say where an image came from
-	// and whose it is.
-	tags := unikorn.Tags{}
-
-	for _, tag := range body.Metadata.Tags {
-		if !strings.HasPrefix(tag.Name, reservedImagePrefix) {
-			tags = append(tags, tag)
-		}
+	// The cloud makes the image, as the image family has it, in the server's
+	// organization and region.
+	image, err := core.Create(req.Store, &unikorn.Image{
+		Metadata: unikorn.StaticMetadata{WriteMetadata: body.Metadata},
+		Spec:     source.Spec,
+	}, core.Placement{OrganizationID: server.Metadata.OrganizationID, RegionID: server.Status.RegionID}, req.Now)
+	if err != nil {
+		return nil, err
 	}
 
-	tags = append(tags,
-		unikorn.Tag{Name: imageSourceTag, Value: "snapshot"},
-		unikorn.Tag{Name: imageOrganizationTag, Value: organizationID})
-
-	// Image tags are returned sorted by name.
-	slices.SortStableFunc(tags, func(a, b unikorn.Tag) int { return strings.Compare(a.Name, b.Name) })
-
-	write := body.Metadata
-	write.Tags = tags
-
-	image := &imageRecord{
-		Image: unikorn.Image{
-			Metadata: newReadMetadata(newResourceID(), write, req.Now).StaticMetadata,
-			Spec:     source.Spec,
-			Status:   unikorn.ImageStatus{State: unikorn.ImagePending},
-		},
-		OrganizationID: organizationID,
-		RegionID:       server.Status.RegionID,
-		Lifecycle:      importSchedule(req.Now, s.core.ProvisionDelay(), unikorn.ImageReady),
-	}
-
-	s.world.Images[image.Image.Metadata.ID] = image
-
-	return replyCreated(image.Image), nil
+	return replyCreated(image), nil
 }

@@ -74,10 +74,12 @@ func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.
 	}
 
 	// An organization's image lives in one region, the network's or another.
-	_, owner, ok := s.world.findImage(spec.ImageID)
-	if record, own := s.world.Images[spec.ImageID]; own && !record.inRegion(network.Status.RegionID) {
+	_, place, ok := core.Find[unikorn.Image](s.world.st, spec.ImageID)
+	if place.RegionID != "" && place.RegionID != network.Status.RegionID {
 		ok = false
 	}
+
+	owner := place.OrganizationID
 
 	if !ok || (owner != "" && owner != network.Metadata.OrganizationID) {
 		return errBadRequest("image %s does not exist or is not available to the organization", spec.ImageID)

@@ -27,22 +27,6 @@ type loadBalancerRecord struct {
 	RequestedVIP string `json:"requestedVip,omitempty"`
 }
 
-type imageRecord struct {
-	Image unikorn.Image `json:"image"`
-	// OrganizationID owns the image; global catalogue images have none.
-	OrganizationID string `json:"organizationId,omitempty"`
-	// RegionID is the region the image lives in (see inRegion).
-	RegionID string `json:"regionId,omitempty"`
-	// URI is where an imported image was imported from; empty for a snapshot.
-	URI string `json:"uri,omitempty"`
-	// SizeGiB is the size the image shows once the cloud has made it; zero keeps the
-	// size it has.
-	SizeGiB int `json:"sizeGiB,omitempty"`
-	// Deleted says the image is deleted: it shows failed until it is gone.
-	Deleted   bool     `json:"deleted,omitempty"`
-	Lifecycle schedule `json:"lifecycle,omitempty"`
-}
-
 // The kinds of the families still in this package.
 var (
 	servers = &core.Kind[serverRecord]{
@@ -97,17 +81,6 @@ var (
 				{NetworkID: status.NetworkID, Address: status.VIPAddress},
 				{NetworkID: status.NetworkID, Address: r.RequestedVIP, Requested: true},
 				{Address: status.PublicIP},
-			}
-		},
-	}
-	images = &core.Kind[imageRecord]{
-		Name: "images",
-		Object: func(_ *core.Store, r *imageRecord) core.Object {
-			metadata := &r.Image.Metadata
-
-			return core.Object{
-				Kind: ObjectImage, ID: metadata.ID, Name: metadata.Name, OrganizationID: r.OrganizationID,
-				Fixture: metadata.CreationTime.Equal(core.FixtureTime),
 			}
 		},
 	}
@@ -168,7 +141,6 @@ type world struct {
 	st                *core.Store
 	Servers           map[string]*serverRecord
 	LoadBalancers     map[string]*loadBalancerRecord
-	Images            map[string]*imageRecord
 	Allocations       map[string]*unikorn.Allocation
 	FileStorage       map[string]*fileStorageRecord
 	Projects          map[string]*projectRecord
@@ -185,7 +157,6 @@ func worldOf(st *core.Store) *world {
 		st:                st,
 		Servers:           servers.Records(st),
 		LoadBalancers:     loadBalancers.Records(st),
-		Images:            images.Records(st),
 		Allocations:       core.Allocations.Records(st),
 		FileStorage:       fileStorage.Records(st),
 		Projects:          projects.Records(st),
@@ -217,25 +188,6 @@ func advanceRegion(st *core.Store, now time.Time) bool {
 
 	if w.advanceLoadBalancers(now) {
 		changed = true
-	}
-
-	for id, record := range w.Images {
-		for _, to := range record.Lifecycle.Due(now) {
-			changed = true
-
-			switch to {
-			case toGone:
-				delete(w.Images, id)
-			case unikorn.ImageReady:
-				if record.SizeGiB > 0 {
-					record.Image.Spec.SizeGiB = record.SizeGiB
-				}
-
-				fallthrough
-			default:
-				record.Image.Status.State = to
-			}
-		}
 	}
 
 	if w.advanceFileStorage(now) {

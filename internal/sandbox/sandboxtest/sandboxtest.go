@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -252,4 +253,54 @@ func (h *Harness) CreateNetwork(name, prefix string) unikorn.Network {
 	h.Call(http.MethodPost, "/api/v2/networks", NetworkCreate(name, prefix)).Expect(http.StatusCreated, &network)
 
 	return network
+}
+
+// ReadLag is the read lag the tests that need one run with.
+const ReadLag = 2 * time.Second
+
+// WithReadLag makes reads trail writes by up to ReadLag, the lags drawn from seed.
+func WithReadLag(seed uint64) func(*sandbox.Options) {
+	return func(o *sandbox.Options) {
+		o.ReadLag = ReadLag
+		o.Seed = seed
+	}
+}
+
+// RegionPath is a path of the fixture region's, as the fixture organization's.
+func RegionPath(suffix string) string {
+	return OrganizationPath("/regions/" + sandbox.RegionID + suffix)
+}
+
+// ImageNames are the images' names, in order.
+func ImageNames(images []unikorn.Image) []string {
+	names := []string{}
+	for _, image := range images {
+		names = append(names, image.Metadata.Name)
+	}
+
+	return names
+}
+
+// ListImagesV1 lists the fixture region's images for the fixture organization.
+func (h *Harness) ListImagesV1() []unikorn.Image {
+	h.T.Helper()
+
+	var images []unikorn.Image
+
+	resp := h.Call(http.MethodGet, RegionPath("/images"), nil).Expect(http.StatusOK, &images)
+	require.Equal(h.T, "max-age=86400, private", resp.Header.Get("Cache-Control"))
+
+	return images
+}
+
+// ListImagesV2 lists the fixture region's images with the query given.
+func (h *Harness) ListImagesV2(query url.Values) []unikorn.Image {
+	h.T.Helper()
+
+	var images []unikorn.Image
+
+	resp := h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?"+query.Encode(), nil).Expect(http.StatusOK, &images)
+	require.Equal(h.T, "no-cache", resp.Header.Get("Cache-Control"))
+
+	return images
 }
