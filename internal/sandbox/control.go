@@ -7,6 +7,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -101,41 +102,10 @@ func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
 	return loadBalancers
 }
 
-// FailServer makes a server's provisioning fail, as a cloud failure would: its status
-// becomes error and stays so until it is updated or deleted.
-func (s *Sandbox) FailServer(id string) error {
-	return s.core.Change(func(st *core.Store, _ time.Time) error {
-		record, ok := worldOf(st).Servers[id]
-		if !ok {
-			return errNotFound()
-		}
-
-		metadata := &record.Server.Metadata.ReadMetadata
-		metadata.ProvisioningStatus = unikorn.ProvisioningError
-		metadata.HealthStatus = unikorn.HealthError
-
-		// A deletion in progress still completes; anything else stops where it is.
-		if metadata.DeletionTime == nil {
-			record.Lifecycle = nil
-			record.Rebuild = false
-		}
-
-		return nil
-	})
-}
-
 // registerRegionControlRoutes serves region's control methods over HTTP.
 func (s *Sandbox) registerRegionControlRoutes() {
 	s.core.HandleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*core.Reply, error) {
 		return replyOK(s.LoadBalancers()), nil
-	})
-
-	s.core.HandleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*core.Reply, error) {
-		if err := s.FailServer(r.PathValue("serverID")); err != nil {
-			return nil, err
-		}
-
-		return replyNoContent(), nil
 	})
 
 	s.registerFileStorageControlRoutes()
@@ -161,6 +131,10 @@ func ChangesAfter(write string, delay time.Duration) []time.Duration {
 func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Duration {
 	return core.LaterShown(firstShown, secondMade, secondShown, lag)
 }
+
+// FailServer makes a server's provisioning fail, as a cloud failure would: its status
+// becomes error and stays so until it is updated or deleted.
+func (s *Sandbox) FailServer(id string) error { return server.Fail(s.core, id) }
 
 // ImageSource says what the sandbox's cloud finds at an image URI.
 type ImageSource = image.Source

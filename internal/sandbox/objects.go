@@ -5,6 +5,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
 )
 
@@ -13,7 +14,7 @@ const (
 	ObjectNetwork                 = network.ObjectKind
 	ObjectSecurityGroup           = securitygroup.ObjectKind
 	ObjectSSHCertificateAuthority = sshcertificateauthority.ObjectKind
-	ObjectServer                  = "server"
+	ObjectServer                  = server.ObjectKind
 	ObjectImage                   = image.ObjectKind
 	ObjectAllocation              = core.ObjectAllocation
 	ObjectInstance                = "instance"

@@ -10,6 +10,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/region"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -24,6 +25,7 @@ func (s *Sandbox) families() []core.Family {
 		securitygroup.Family,
 		sshcertificateauthority.Family,
 		image.Family,
+		server.Family,
 		{Name: "region", Register: s.registerRegion},
 		{Name: "compute", Register: s.registerCompute},
 	}
@@ -131,11 +133,8 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 
 // registerRegion registers region's families still in this package.
 func (s *Sandbox) registerRegion(c *core.Server) error {
-	core.Register(c, servers)
 	core.Register(c, loadBalancers)
 	core.Register(c, fileStorage)
-
-	core.Expose(c, servers, core.View[serverRecord, unikorn.Server]{Show: func(r *serverRecord) *unikorn.Server { return &r.Server }})
 
 	c.Advance(advanceRegion)
 
@@ -158,19 +157,6 @@ func (s *Sandbox) registerRegion(c *core.Server) error {
 	s.core.Handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
 
 	// Region: servers, a service-to-service API.
-	s.core.HandleService(rbacServers, "GET /api/v2/servers", s.listServers)
-	s.core.HandleService(rbacServers, "POST /api/v2/servers", s.createServer)
-	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}", s.getServer)
-	s.core.HandleService(rbacServers, "PUT /api/v2/servers/{serverID}", s.updateServer)
-	s.core.HandleService(rbacServers, "DELETE /api/v2/servers/{serverID}", s.deleteServer)
-	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/start", s.power(startAction))
-	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/stop", s.power(stopAction))
-	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/softreboot", s.power(rebootAction))
-	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/hardreboot", s.power(rebootAction))
-	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/sshkey", s.getServerSSHKey)
-	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/consolesessions", s.getServerConsoleSession)
-	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/consoleoutput", s.getServerConsoleOutput)
-	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/snapshot", s.snapshotServer)
 
 	s.registerRegionControlRoutes()
 

@@ -76,8 +76,6 @@ type Sandbox struct {
 	// world is the live store's records of the families still in this package.
 	world *world
 
-	// serverTags indexes the servers by tag for lists by tag.
-	serverTags *serverTags
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
 	// signing signs the passports identity's token exchange mints.

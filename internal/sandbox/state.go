@@ -8,16 +8,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-type serverRecord struct {
-	Server    unikorn.Server `json:"server"`
-	Lifecycle schedule       `json:"lifecycle,omitempty"`
-	// Power is the pending power transition (Stopping → Stopped, Pending → Running).
-	Power schedule `json:"power,omitempty"`
-	// Rebuild says the provisioning in progress recreates the cloud server, because
-	// the flavor or image changed: disk and addresses are lost.
-	Rebuild bool `json:"rebuild,omitempty"`
-}
-
 type loadBalancerRecord struct {
 	LoadBalancer unikorn.LoadBalancer `json:"loadBalancer"`
 	Lifecycle    schedule             `json:"lifecycle,omitempty"`
@@ -29,37 +19,6 @@ type loadBalancerRecord struct {
 
 // The kinds of the families still in this package.
 var (
-	servers = &core.Kind[serverRecord]{
-		Name: "servers", Noun: "region server",
-		Object: func(_ *core.Store, r *serverRecord) core.Object {
-			return core.ProjectObject(ObjectServer, &r.Server.Metadata)
-		},
-		References: func(r *serverRecord) []core.Ref {
-			server := &r.Server
-			refs := []core.Ref{
-				core.RefTo[unikorn.Project](server.Metadata.ProjectID),
-				core.RefTo[unikorn.Network](server.Status.NetworkID),
-				core.RefTo[unikorn.Image](server.Spec.ImageID),
-			}
-
-			if id := server.Status.SSHCertificateAuthorityID; id != "" {
-				refs = append(refs, core.RefTo[unikorn.SSHCertificateAuthority](id))
-			}
-
-			if server.Spec.Networking != nil {
-				for _, id := range server.Spec.Networking.SecurityGroups {
-					refs = append(refs, core.RefTo[unikorn.SecurityGroup](id))
-				}
-			}
-
-			return refs
-		},
-		Ports: func(r *serverRecord) []core.Port {
-			status := r.Server.Status
-
-			return []core.Port{{NetworkID: status.NetworkID, Address: status.PrivateIP}, {Address: status.PublicIP}}
-		},
-	}
 	loadBalancers = &core.Kind[loadBalancerRecord]{
 		Name: "loadBalancers", Noun: "region load balancer",
 		Object: func(_ *core.Store, r *loadBalancerRecord) core.Object {
@@ -139,7 +98,6 @@ var (
 // what changes them changes the store.
 type world struct {
 	st                *core.Store
-	Servers           map[string]*serverRecord
 	LoadBalancers     map[string]*loadBalancerRecord
 	Allocations       map[string]*unikorn.Allocation
 	FileStorage       map[string]*fileStorageRecord
@@ -155,7 +113,6 @@ type world struct {
 func worldOf(st *core.Store) *world {
 	return &world{
 		st:                st,
-		Servers:           servers.Records(st),
 		LoadBalancers:     loadBalancers.Records(st),
 		Allocations:       core.Allocations.Records(st),
 		FileStorage:       fileStorage.Records(st),
@@ -175,17 +132,6 @@ func advanceRegion(st *core.Store, now time.Time) bool {
 	w := worldOf(st)
 	changed := false
 
-	for id, record := range w.Servers {
-		serverChanged, gone := w.advanceServer(record, now)
-		if serverChanged {
-			changed = true
-		}
-
-		if gone {
-			delete(w.Servers, id)
-		}
-	}
-
 	if w.advanceLoadBalancers(now) {
 		changed = true
 	}
@@ -195,61 +141,4 @@ func advanceRegion(st *core.Store, now time.Time) bool {
 	}
 
 	return changed
-}
-
-// advanceServer applies a server's due provisioning and power transitions.
-func (w *world) advanceServer(record *serverRecord, now time.Time) (changed, gone bool) {
-	status := &record.Server.Status
-
-	for _, to := range record.Lifecycle.Due(now) {
-		changed = true
-
-		switch to {
-		case toGone:
-			return true, true
-		case unikorn.ProvisioningProvisioning:
-			if record.Rebuild {
-				status.PrivateIP, status.PublicIP, status.MACAddress = "", "", ""
-				status.PowerState = unikorn.PowerBuilding
-			} else if status.PowerState == "" {
-				status.PowerState = unikorn.PowerBuilding
-			}
-		case unikorn.ProvisioningProvisioned:
-			w.realizeServer(record)
-		}
-
-		applyProvisioning(&record.Server.Metadata.ReadMetadata, to)
-	}
-
-	for _, to := range record.Power.Due(now) {
-		changed = true
-		status.PowerState = to
-	}
-
-	return changed, false
-}
-
-// realizeServer is the cloud server coming up: it gets addresses it lacks, loses a
-// public address it no longer asks for, and boots unless it was stopped.
-func (w *world) realizeServer(record *serverRecord) {
-	server := &record.Server
-	record.Rebuild = false
-
-	if server.Status.PrivateIP == "" {
-		server.Status.PrivateIP = core.AllocateAddress(w.st, server.Status.NetworkID)
-		server.Status.MACAddress = core.NextMAC(w.st)
-	}
-
-	wantsPublicIP := server.Spec.Networking != nil && server.Spec.Networking.PublicIP
-
-	switch {
-	case wantsPublicIP && server.Status.PublicIP == "":
-		server.Status.PublicIP = core.AllocatePublicAddress(w.st)
-	case !wantsPublicIP:
-		server.Status.PublicIP = ""
-	}
-
-	if server.Status.PowerState == "" || server.Status.PowerState == unikorn.PowerBuilding {
-		server.Status.PowerState = unikorn.PowerRunning
-	}
 }

@@ -1,4 +1,4 @@
-package sandbox
+package server_test
 
 import (
 	"encoding/base64"
@@ -11,37 +11,39 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 func TestServerCreateIsPendingThenProvisionedAndRunning(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	body := serverCreate("web-1")
+	body := sandboxtest.ServerCreate("web-1")
 	body.Metadata.Tags = unikorn.Tags{{Name: "role", Value: "web"}}
-	body.Spec.Networking = &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}, PublicIP: true}
+	body.Spec.Networking = &unikorn.ServerNetworking{SecurityGroups: []string{sandbox.SecurityGroupAllowSSHID}, PublicIP: true}
 
-	created := h.createServer(body)
+	created := h.CreateServer(body)
 
-	wantID, err := unikorn.DeriveServerID(NetworkDefaultID, "web-1")
+	wantID, err := unikorn.DeriveServerID(sandbox.NetworkDefaultID, "web-1")
 	require.NoError(t, err)
 	assert.Equal(t, wantID, created.Metadata.ID)
-	assert.Equal(t, OrganizationID, created.Metadata.OrganizationID)
-	assert.Equal(t, ProjectID, created.Metadata.ProjectID)
+	assert.Equal(t, sandbox.OrganizationID, created.Metadata.OrganizationID)
+	assert.Equal(t, sandbox.ProjectID, created.Metadata.ProjectID)
 	assert.Equal(t, unikorn.ProvisioningPending, created.Metadata.ProvisioningStatus)
 	assert.Equal(t, unikorn.HealthUnknown, created.Metadata.HealthStatus)
 	assert.Empty(t, created.Status.PowerState)
 	assert.Empty(t, created.Status.PrivateIP)
-	assert.Equal(t, RegionID, created.Status.RegionID)
-	assert.Equal(t, NetworkDefaultID, created.Status.NetworkID)
+	assert.Equal(t, sandbox.RegionID, created.Status.RegionID)
+	assert.Equal(t, sandbox.NetworkDefaultID, created.Status.NetworkID)
 
-	h.clock.Advance(600 * time.Millisecond)
-	halfway := h.getServer(created.Metadata.ID)
+	h.Clock.Advance(600 * time.Millisecond)
+	halfway := h.GetServer(created.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioning, halfway.Metadata.ProvisioningStatus)
 	assert.Equal(t, unikorn.PowerBuilding, halfway.Status.PowerState)
 
-	h.clock.Advance(settle)
-	server := h.getServer(created.Metadata.ID)
+	h.Clock.Advance(sandboxtest.Settle)
+	server := h.GetServer(created.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, server.Metadata.ProvisioningStatus)
 	assert.Equal(t, unikorn.HealthHealthy, server.Metadata.HealthStatus)
 	assert.Equal(t, unikorn.PowerRunning, server.Status.PowerState)
@@ -52,57 +54,57 @@ func TestServerCreateIsPendingThenProvisionedAndRunning(t *testing.T) {
 }
 
 func TestServerWithZeroDelayIsStillPendingInTheCreateResponse(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.ProvisionDelay = 0 })
+	h := sandboxtest.New(t, func(o *sandbox.Options) { o.ProvisionDelay = 0 })
 
-	created := h.createServer(serverCreate("instant"))
+	created := h.CreateServer(sandboxtest.ServerCreate("instant"))
 	assert.Equal(t, unikorn.ProvisioningPending, created.Metadata.ProvisioningStatus)
 
-	server := h.getServer(created.Metadata.ID)
+	server := h.GetServer(created.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, server.Metadata.ProvisioningStatus)
 	assert.Equal(t, unikorn.PowerRunning, server.Status.PowerState)
 }
 
 func TestServerNamesAreUniquePerNetworkAndImmutable(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("db")
+	server := h.CreateReadyServer("db")
 
-	h.call(http.MethodPost, "/api/v2/servers", serverCreate("db")).expectError(http.StatusConflict, unikorn.ErrorConflict)
+	h.Call(http.MethodPost, "/api/v2/servers", sandboxtest.ServerCreate("db")).ExpectError(http.StatusConflict, unikorn.ErrorConflict)
 
-	other := serverCreate("db")
-	other.Spec.NetworkID = NetworkSecondaryID
-	h.createServer(other)
+	other := sandboxtest.ServerCreate("db")
+	other.Spec.NetworkID = sandbox.NetworkSecondaryID
+	h.CreateServer(other)
 
 	rename := unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{Name: "database"},
 		Spec:     server.Spec,
 	}
-	body := h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, rename).expectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
+	body := h.Call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, rename).ExpectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
 	assert.Equal(t, "server names are immutable", body.ErrorDescription)
 }
 
 func TestServerUpdateKeepsOldStatusThenReprovisions(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("app")
+	server := h.CreateReadyServer("app")
 
 	update := unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{Name: "app", Description: "updated", Tags: unikorn.Tags{{Name: "marker", Value: "1"}}},
-		Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: &unikorn.ServerNetworking{PublicIP: true}},
+		Spec:     unikorn.ServerSpec{FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID, Networking: &unikorn.ServerNetworking{PublicIP: true}},
 	}
 
 	var accepted unikorn.Server
 
-	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, &accepted)
+	h.Call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).Expect(http.StatusAccepted, &accepted)
 	assert.Equal(t, update.Metadata.Tags, accepted.Metadata.Tags, "the new spec")
 	assert.True(t, accepted.Spec.Networking.PublicIP)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, accepted.Metadata.ProvisioningStatus, "the old status")
 	assert.Empty(t, accepted.Status.PublicIP)
 
-	assert.Equal(t, unikorn.ProvisioningProvisioning, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+	assert.Equal(t, unikorn.ProvisioningProvisioning, h.GetServer(server.Metadata.ID).Metadata.ProvisioningStatus)
 
-	h.clock.Advance(settle)
-	updated := h.getServer(server.Metadata.ID)
+	h.Clock.Advance(sandboxtest.Settle)
+	updated := h.GetServer(server.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, updated.Metadata.ProvisioningStatus)
 	assert.Equal(t, server.Status.PrivateIP, updated.Status.PrivateIP, "an in-place update keeps the addresses")
 	assert.NotEmpty(t, updated.Status.PublicIP)
@@ -112,40 +114,40 @@ func TestServerUpdateKeepsOldStatusThenReprovisions(t *testing.T) {
 // A write that changes nothing is not a change: the server stays provisioned, as a
 // Kubernetes object keeps its generation.
 func TestServerUpdateThatChangesNothingDoesNotReprovision(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("app")
+	server := h.CreateReadyServer("app")
 
 	update := unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{Name: "app", Tags: unikorn.Tags{{Name: "marker", Value: "1"}}},
-		Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID},
+		Spec:     unikorn.ServerSpec{FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID},
 	}
-	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
-	h.clock.Advance(settle)
-	require.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+	h.Call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).Expect(http.StatusAccepted, nil)
+	h.Clock.Advance(sandboxtest.Settle)
+	require.Equal(t, unikorn.ProvisioningProvisioned, h.GetServer(server.Metadata.ID).Metadata.ProvisioningStatus)
 
-	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
-	assert.Equal(t, unikorn.ProvisioningProvisioned, h.getServer(server.Metadata.ID).Metadata.ProvisioningStatus)
+	h.Call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).Expect(http.StatusAccepted, nil)
+	assert.Equal(t, unikorn.ProvisioningProvisioned, h.GetServer(server.Metadata.ID).Metadata.ProvisioningStatus)
 }
 
 func TestServerFlavorChangeRecreatesWithNewAddresses(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("rebuilt")
+	server := h.CreateReadyServer("rebuilt")
 
 	update := unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{Name: "rebuilt"},
-		Spec:     unikorn.ServerSpec{FlavorID: FlavorTinyID, ImageID: ImageUbuntuID},
+		Spec:     unikorn.ServerSpec{FlavorID: sandbox.FlavorTinyID, ImageID: sandbox.ImageUbuntuID},
 	}
-	h.call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPut, "/api/v2/servers/"+server.Metadata.ID, update).Expect(http.StatusAccepted, nil)
 
-	rebuilding := h.getServer(server.Metadata.ID)
+	rebuilding := h.GetServer(server.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioning, rebuilding.Metadata.ProvisioningStatus)
 	assert.Empty(t, rebuilding.Status.PrivateIP)
 	assert.Equal(t, unikorn.PowerBuilding, rebuilding.Status.PowerState)
 
-	h.clock.Advance(settle)
-	rebuilt := h.getServer(server.Metadata.ID)
+	h.Clock.Advance(sandboxtest.Settle)
+	rebuilt := h.GetServer(server.Metadata.ID)
 	assert.Equal(t, unikorn.PowerRunning, rebuilt.Status.PowerState)
 	assert.NotEmpty(t, rebuilt.Status.PrivateIP)
 	assert.NotEqual(t, server.Status.PrivateIP, rebuilt.Status.PrivateIP)
@@ -154,118 +156,118 @@ func TestServerFlavorChangeRecreatesWithNewAddresses(t *testing.T) {
 }
 
 func TestServerDeleteDeprovisionsThenIsGone(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("doomed")
+	server := h.CreateReadyServer("doomed")
 	path := "/api/v2/servers/" + server.Metadata.ID
 
-	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
+	h.Call(http.MethodDelete, path, nil).Expect(http.StatusAccepted, nil)
 
-	deleting := h.getServer(server.Metadata.ID)
+	deleting := h.GetServer(server.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningDeprovisioning, deleting.Metadata.ProvisioningStatus)
 	require.NotNil(t, deleting.Metadata.DeletionTime)
 
-	h.clock.Advance(300 * time.Millisecond)
-	h.call(http.MethodDelete, path, nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodPut, path, unikorn.ServerUpdate{Metadata: unikorn.WriteMetadata{Name: "doomed"}, Spec: server.Spec}).
-		expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	h.Clock.Advance(300 * time.Millisecond)
+	h.Call(http.MethodDelete, path, nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPut, path, unikorn.ServerUpdate{Metadata: unikorn.WriteMetadata{Name: "doomed"}, Spec: server.Spec}).
+		ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 
-	h.clock.Advance(300 * time.Millisecond)
-	h.call(http.MethodGet, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
-	h.call(http.MethodDelete, path, nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Clock.Advance(300 * time.Millisecond)
+	h.Call(http.MethodGet, path, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Call(http.MethodDelete, path, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 
 	// The name is free again.
-	h.createServer(serverCreate("doomed"))
+	h.CreateServer(sandboxtest.ServerCreate("doomed"))
 }
 
 func TestServerPowerStateMachine(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createReadyServer("power")
+	server := h.CreateReadyServer("power")
 	path := "/api/v2/servers/" + server.Metadata.ID
 
 	expectPower := func(want string) {
 		t.Helper()
-		assert.Equal(t, want, h.getServer(server.Metadata.ID).Status.PowerState)
+		assert.Equal(t, want, h.GetServer(server.Metadata.ID).Status.PowerState)
 	}
 
 	invalid := func(verb, description string) {
 		t.Helper()
 
-		body := h.call(http.MethodPost, path+"/"+verb, nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+		body := h.Call(http.MethodPost, path+"/"+verb, nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 		assert.Equal(t, description, body.ErrorDescription)
 	}
 
 	invalid("start", "server cannot be started in its current state")
 
-	h.call(http.MethodPost, path+"/softreboot", nil).expect(http.StatusAccepted, nil)
-	h.call(http.MethodPost, path+"/hardreboot", nil).expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPost, path+"/softreboot", nil).Expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPost, path+"/hardreboot", nil).Expect(http.StatusAccepted, nil)
 	expectPower(unikorn.PowerRunning)
 
-	h.call(http.MethodPost, path+"/stop", nil).expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPost, path+"/stop", nil).Expect(http.StatusAccepted, nil)
 	expectPower(unikorn.PowerStopping)
 	invalid("stop", "server cannot be stopped in its current state")
 
-	h.clock.Advance(settle)
+	h.Clock.Advance(sandboxtest.Settle)
 	expectPower(unikorn.PowerStopped)
 	invalid("stop", "server cannot be stopped in its current state")
 	invalid("softreboot", "server cannot be rebooted in its current state")
 	invalid("hardreboot", "server cannot be rebooted in its current state")
 
-	h.call(http.MethodPost, path+"/start", nil).expect(http.StatusAccepted, nil)
+	h.Call(http.MethodPost, path+"/start", nil).Expect(http.StatusAccepted, nil)
 	expectPower(unikorn.PowerPending)
 	invalid("start", "server cannot be started in its current state")
 
-	h.clock.Advance(settle)
+	h.Clock.Advance(sandboxtest.Settle)
 	expectPower(unikorn.PowerRunning)
 }
 
 func TestServerPowerNeedsAProvisionedServer(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createServer(serverCreate("early"))
+	server := h.CreateServer(sandboxtest.ServerCreate("early"))
 
 	for _, verb := range []string{"start", "stop", "softreboot", "hardreboot"} {
-		h.call(http.MethodPost, "/api/v2/servers/"+server.Metadata.ID+"/"+verb, nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+		h.Call(http.MethodPost, "/api/v2/servers/"+server.Metadata.ID+"/"+verb, nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 	}
 
-	h.call(http.MethodPost, "/api/v2/servers/f0000000-0000-4000-8000-000000000000/stop", nil).expectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	h.Call(http.MethodPost, "/api/v2/servers/f0000000-0000-4000-8000-000000000000/stop", nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
 
 func TestFailedServerStaysInError(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	server := h.createServer(serverCreate("unlucky"))
-	require.NoError(t, h.sb.FailServer(server.Metadata.ID))
+	server := h.CreateServer(sandboxtest.ServerCreate("unlucky"))
+	require.NoError(t, h.Sandbox.FailServer(server.Metadata.ID))
 
-	h.clock.Advance(settle)
-	failed := h.getServer(server.Metadata.ID)
+	h.Clock.Advance(sandboxtest.Settle)
+	failed := h.GetServer(server.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningError, failed.Metadata.ProvisioningStatus)
 	assert.Equal(t, unikorn.HealthError, failed.Metadata.HealthStatus)
 
-	h.call(http.MethodPost, "/sandbox/v1/servers/"+server.Metadata.ID+"/fail", nil).expect(http.StatusNoContent, nil)
-	require.Error(t, h.sb.FailServer("f0000000-0000-4000-8000-000000000000"))
+	h.Call(http.MethodPost, "/sandbox/v1/servers/"+server.Metadata.ID+"/fail", nil).Expect(http.StatusNoContent, nil)
+	require.Error(t, h.Sandbox.FailServer("f0000000-0000-4000-8000-000000000000"))
 }
 
 func TestServerSSHKeyIsSharedPerNetwork(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	key := func(id string) string {
 		t.Helper()
 
 		var key unikorn.SSHKey
 
-		h.call(http.MethodGet, "/api/v2/servers/"+id+"/sshkey", nil).expect(http.StatusOK, &key)
+		h.Call(http.MethodGet, "/api/v2/servers/"+id+"/sshkey", nil).Expect(http.StatusOK, &key)
 
 		return key.PrivateKey
 	}
 
-	first := h.createServer(serverCreate("one"))
-	second := h.createServer(serverCreate("two"))
+	first := h.CreateServer(sandboxtest.ServerCreate("one"))
+	second := h.CreateServer(sandboxtest.ServerCreate("two"))
 
-	elsewhere := serverCreate("three")
-	elsewhere.Spec.NetworkID = NetworkSecondaryID
-	third := h.createServer(elsewhere)
+	elsewhere := sandboxtest.ServerCreate("three")
+	elsewhere.Spec.NetworkID = sandbox.NetworkSecondaryID
+	third := h.CreateServer(elsewhere)
 
 	firstKey := key(first.Metadata.ID)
 	assert.True(t, strings.HasPrefix(firstKey, "-----BEGIN OPENSSH PRIVATE KEY-----"))
@@ -279,35 +281,35 @@ func TestServerSSHKeyIsSharedPerNetwork(t *testing.T) {
 }
 
 func TestServerConsole(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	early := h.createServer(serverCreate("early"))
-	h.call(http.MethodGet, "/api/v2/servers/"+early.Metadata.ID+"/consoleoutput", nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	early := h.CreateServer(sandboxtest.ServerCreate("early"))
+	h.Call(http.MethodGet, "/api/v2/servers/"+early.Metadata.ID+"/consoleoutput", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 
-	server := h.createReadyServer("console")
+	server := h.CreateReadyServer("console")
 	path := "/api/v2/servers/" + server.Metadata.ID
 
 	var all, tail unikorn.ConsoleOutput
 
-	h.call(http.MethodGet, path+"/consoleoutput", nil).expect(http.StatusOK, &all)
+	h.Call(http.MethodGet, path+"/consoleoutput", nil).Expect(http.StatusOK, &all)
 	assert.Contains(t, all.Contents, server.Status.PrivateIP)
 	assert.Contains(t, all.Contents, "ubuntu 24.04")
 
-	h.call(http.MethodGet, path+"/consoleoutput?length=2", nil).expect(http.StatusOK, &tail)
+	h.Call(http.MethodGet, path+"/consoleoutput?length=2", nil).Expect(http.StatusOK, &tail)
 	lines := strings.Split(all.Contents, "\n")
 	assert.Equal(t, strings.Join(lines[len(lines)-2:], "\n"), tail.Contents)
 	assert.Equal(t, "console login: ", lines[len(lines)-1])
 
-	h.call(http.MethodGet, path+"/consoleoutput?length=lots", nil).expectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
+	h.Call(http.MethodGet, path+"/consoleoutput?length=lots", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 
 	var session unikorn.ConsoleSession
 
-	h.call(http.MethodGet, path+"/consolesessions", nil).expect(http.StatusOK, &session)
-	assert.True(t, strings.HasPrefix(session.URL, h.url+"/"))
+	h.Call(http.MethodGet, path+"/consolesessions", nil).Expect(http.StatusOK, &session)
+	assert.True(t, strings.HasPrefix(session.URL, h.URL+"/"))
 }
 
 func TestServerCreateValidation(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
 	userData := func(text string) string { return base64.StdEncoding.EncodeToString([]byte(text)) }
 
@@ -322,19 +324,19 @@ func TestServerCreateValidation(t *testing.T) {
 		"user data not base64": {func(b *unikorn.ServerCreate) { b.Spec.UserData = "#cloud-config" },
 			http.StatusBadRequest, unikorn.ErrorInvalidRequest},
 		"security group of another network": {func(b *unikorn.ServerCreate) {
-			b.Spec.Networking = &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupSecondarySSHID}}
+			b.Spec.Networking = &unikorn.ServerNetworking{SecurityGroups: []string{sandbox.SecurityGroupSecondarySSHID}}
 		}, http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent},
-		"SSH CA of another project": {func(b *unikorn.ServerCreate) { b.Spec.SSHCertificateAuthorityID = OtherSSHCAID },
+		"SSH CA of another project": {func(b *unikorn.ServerCreate) { b.Spec.SSHCertificateAuthorityID = sandbox.OtherSSHCAID },
 			http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent},
 		"SSH CA with plain text user data": {func(b *unikorn.ServerCreate) {
-			b.Spec.SSHCertificateAuthorityID = SSHCAID
+			b.Spec.SSHCertificateAuthorityID = sandbox.SSHCAID
 			b.Spec.UserData = userData("hello")
 		}, http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent},
 	} {
 		t.Run(name, func(t *testing.T) {
-			body := serverCreate("checked")
+			body := sandboxtest.ServerCreate("checked")
 			tc.mutate(&body)
-			h.call(http.MethodPost, "/api/v2/servers", body).expectError(tc.status, tc.code)
+			h.Call(http.MethodPost, "/api/v2/servers", body).ExpectError(tc.status, tc.code)
 		})
 	}
 
@@ -345,23 +347,23 @@ func TestServerCreateValidation(t *testing.T) {
 		"multipart":    "Content-Type: multipart/mixed; boundary=x\n",
 	} {
 		t.Run("SSH CA with "+name, func(t *testing.T) {
-			body := serverCreate("ca-" + name)
-			body.Spec.SSHCertificateAuthorityID = SSHCAID
+			body := sandboxtest.ServerCreate("ca-" + name)
+			body.Spec.SSHCertificateAuthorityID = sandbox.SSHCAID
 			body.Spec.UserData = userData(text)
 
-			server := h.createServer(body)
-			assert.Equal(t, SSHCAID, server.Status.SSHCertificateAuthorityID)
+			server := h.CreateServer(body)
+			assert.Equal(t, sandbox.SSHCAID, server.Status.SSHCertificateAuthorityID)
 		})
 	}
 }
 
 func TestServerInAnotherProjectOfTheOrganization(t *testing.T) {
-	h := newHarness(t)
+	h := sandboxtest.New(t)
 
-	body := serverCreate("other")
-	body.Spec.NetworkID = NetworkOtherID
-	body.Spec.SSHCertificateAuthorityID = OtherSSHCAID
+	body := sandboxtest.ServerCreate("other")
+	body.Spec.NetworkID = sandbox.NetworkOtherID
+	body.Spec.SSHCertificateAuthorityID = sandbox.OtherSSHCAID
 
-	server := h.createServer(body)
-	assert.Equal(t, OtherProjectID, server.Metadata.ProjectID)
+	server := h.CreateServer(body)
+	assert.Equal(t, sandbox.OtherProjectID, server.Metadata.ProjectID)
 }

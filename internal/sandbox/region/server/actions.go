@@ -1,4 +1,4 @@
-package sandbox
+package server
 
 import (
 	"fmt"
@@ -31,97 +31,97 @@ var (
 
 // power returns the handler of a power verb. Only a provisioned server that is not
 // being deleted can change power state, and only from the states the verb allows.
-func (s *Sandbox) power(action powerAction) apiHandler {
+func (h *handlers) power(action powerAction) core.Handler {
 	return func(req *core.Request) (*core.Reply, error) {
-		record, err := s.lookupServer(req, opRead)
+		r, err := h.lookup(req, core.OpRead)
 		if err != nil {
 			return nil, err
 		}
 
-		server := &record.Server
+		server := &r.Server
 
 		if server.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned || !slices.Contains(action.from, server.Status.PowerState) {
-			return nil, errBadRequest("server cannot be %s in its current state", action.verb)
+			return nil, core.BadRequest("server cannot be %s in its current state", action.verb)
 		}
 
 		if action.immediate != "" {
 			server.Status.PowerState = action.immediate
-			record.Power = core.Schedule{{To: action.settled, Due: req.Now.Add(s.core.ProvisionDelay())}}
+			r.Power = core.Schedule{{To: action.settled, Due: req.Now.Add(h.s.ProvisionDelay())}}
 		}
 
-		return replyAccepted(nil), nil
+		return core.Accepted(nil), nil
 	}
 }
 
-func (s *Sandbox) getServerSSHKey(req *core.Request) (*core.Reply, error) {
-	record, err := s.lookupServer(req, opRead)
+func (h *handlers) sshKey(req *core.Request) (*core.Reply, error) {
+	r, err := h.lookup(req, core.OpRead)
 	if err != nil {
 		return nil, err
 	}
 
-	key, found := core.Get[unikorn.SSHKey](req.Store, record.Server.Status.NetworkID)
+	key, found := core.Get[unikorn.SSHKey](req.Store, r.Server.Status.NetworkID)
 	if !found {
-		return nil, errServer()
+		return nil, core.ServerError()
 	}
 
-	return replyOK(key), nil
+	return core.OK(key), nil
 }
 
-// lookupRealizedServer finds a server that exists in the cloud, which console access needs.
-func (s *Sandbox) lookupRealizedServer(req *core.Request) (*serverRecord, error) {
-	record, err := s.lookupServer(req, opRead)
+// lookupRealized finds a server that exists in the cloud, which console access needs.
+func (h *handlers) lookupRealized(req *core.Request) (*record, error) {
+	r, err := h.lookup(req, core.OpRead)
 	if err != nil {
 		return nil, err
 	}
 
-	if record.Server.Status.PrivateIP == "" {
-		return nil, errBadRequest("server console is not available in its current state")
+	if r.Server.Status.PrivateIP == "" {
+		return nil, core.BadRequest("server console is not available in its current state")
 	}
 
-	return record, nil
+	return r, nil
 }
 
-func (s *Sandbox) getServerConsoleSession(req *core.Request) (*core.Reply, error) {
-	record, err := s.lookupRealizedServer(req)
+func (h *handlers) consoleSession(req *core.Request) (*core.Reply, error) {
+	r, err := h.lookupRealized(req)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(unikorn.ConsoleSession{
-		URL: fmt.Sprintf("%s/console/vnc_auto.html?path=%%3Ftoken%%3D%s", baseURL(req.Request), record.Server.Metadata.ID),
+	return core.OK(unikorn.ConsoleSession{
+		URL: fmt.Sprintf("%s/console/vnc_auto.html?path=%%3Ftoken%%3D%s", core.BaseURL(req.Request), r.Server.Metadata.ID),
 	}), nil
 }
 
-// getServerConsoleOutput returns the boot log, or its last `length` lines.
-func (s *Sandbox) getServerConsoleOutput(req *core.Request) (*core.Reply, error) {
+// consoleOutput returns the boot log, or its last `length` lines.
+func (h *handlers) consoleOutput(req *core.Request) (*core.Reply, error) {
 	length := 0
 
 	if value := req.URL.Query().Get("length"); value != "" {
 		n, err := strconv.Atoi(value)
 		if err != nil {
-			return nil, errBadRequest("parameter \"length\" in query has an error: value %q is not an integer", value)
+			return nil, core.BadRequest("parameter \"length\" in query has an error: value %q is not an integer", value)
 		}
 
 		length = n
 	}
 
-	record, err := s.lookupRealizedServer(req)
+	r, err := h.lookupRealized(req)
 	if err != nil {
 		return nil, err
 	}
 
-	lines := s.world.bootLog(&record.Server)
+	lines := bootLog(req.Store, &r.Server)
 	if length > 0 && length < len(lines) {
 		lines = lines[len(lines)-length:]
 	}
 
-	return replyOK(unikorn.ConsoleOutput{Contents: strings.Join(lines, "\n")}), nil
+	return core.OK(unikorn.ConsoleOutput{Contents: strings.Join(lines, "\n")}), nil
 }
 
 // bootLog is a server's console: a deterministic Linux and cloud-init boot.
-func (w *world) bootLog(server *unikorn.Server) []string {
+func bootLog(st *core.Store, server *unikorn.Server) []string {
 	system := "Linux"
-	if image, found := core.Get[unikorn.Image](w.st, server.Spec.ImageID); found {
+	if image, found := core.Get[unikorn.Image](st, server.Spec.ImageID); found {
 		system = image.Spec.OS.Distro + " " + image.Spec.OS.Version
 	}
 
@@ -147,32 +147,32 @@ func (w *world) bootLog(server *unikorn.Server) []string {
 	}
 }
 
-// snapshotServer creates an image of the server, owned by its organization. It copies
+// snapshot creates an image of the server, owned by its organization. It copies
 // the server's image description and becomes ready after the provision delay.
-func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
+func (h *handlers) snapshot(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SnapshotCreate
-	if err := decodeBody(req.Request, &body, requiredWith("spec")...); err != nil {
+	if err := core.DecodeBody(req.Request, &body, core.RequiredWith("spec")...); err != nil {
 		return nil, err
 	}
 
-	if err := validateWriteMetadata(body.Metadata); err != nil {
+	if err := core.ValidateWriteMetadata(body.Metadata); err != nil {
 		return nil, err
 	}
 
-	record, err := s.lookupServer(req, opRead)
+	r, err := h.lookup(req, core.OpRead)
 	if err != nil {
 		return nil, err
 	}
 
-	server := &record.Server
+	server := &r.Server
 
 	if server.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned {
-		return nil, errBadRequest("server cannot be snapshotted in its current state")
+		return nil, core.BadRequest("server cannot be snapshotted in its current state")
 	}
 
 	source, found := core.Get[unikorn.Image](req.Store, server.Spec.ImageID)
 	if !found {
-		return nil, errServer()
+		return nil, core.ServerError()
 	}
 
 	// The cloud makes the image, as the image family has it, in the server's
@@ -185,5 +185,5 @@ func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	return replyCreated(image), nil
+	return core.Created(image), nil
 }
