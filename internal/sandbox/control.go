@@ -1,12 +1,11 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"net/http"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -73,41 +72,8 @@ func (s *Sandbox) ProjectReferences(projectID string) []string {
 	return holders
 }
 
-// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
-// sorted by ID: what a check that one is gone needs.
-func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
-	var loadBalancers []unikorn.LoadBalancer
-
-	s.core.Read(func(st *core.Store) {
-		for _, record := range byID(worldOf(st).LoadBalancers) {
-			loadBalancers = append(loadBalancers, record.LoadBalancer)
-		}
-
-		// Encoded while locked, so that no caller shares a slice with the store.
-		data, err := json.Marshal(loadBalancers)
-		if err != nil {
-			panic(err) // The store saves as JSON, so every record encodes.
-		}
-
-		loadBalancers = nil
-		if err := json.Unmarshal(data, &loadBalancers); err != nil {
-			panic(err)
-		}
-	})
-
-	if loadBalancers == nil {
-		loadBalancers = []unikorn.LoadBalancer{}
-	}
-
-	return loadBalancers
-}
-
 // registerRegionControlRoutes serves region's control methods over HTTP.
 func (s *Sandbox) registerRegionControlRoutes() {
-	s.core.HandleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*core.Reply, error) {
-		return replyOK(s.LoadBalancers()), nil
-	})
-
 	s.registerFileStorageControlRoutes()
 }
 
@@ -131,6 +97,10 @@ func ChangesAfter(write string, delay time.Duration) []time.Duration {
 func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Duration {
 	return core.LaterShown(firstShown, secondMade, secondShown, lag)
 }
+
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
+// sorted by ID: what a check that one is gone needs.
+func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer { return loadbalancer.All(s.core) }
 
 // FailServer makes a server's provisioning fail, as a cloud failure would: its status
 // becomes error and stays so until it is updated or deleted.

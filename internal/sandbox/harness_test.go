@@ -251,3 +251,34 @@ func (h *harness) listImagesV2(query url.Values) []unikorn.Image {
 
 	return images
 }
+
+func webListener(name string, port int, members ...unikorn.LoadBalancerMember) unikorn.LoadBalancerListener {
+	if members == nil {
+		members = []unikorn.LoadBalancerMember{}
+	}
+
+	return unikorn.LoadBalancerListener{Name: name, Protocol: unikorn.LoadBalancerProtocolTCP, Port: port, Pool: unikorn.LoadBalancerPool{Members: members}}
+}
+
+func loadBalancerCreate(name, networkID string, publicIP bool) unikorn.LoadBalancerCreate {
+	return unikorn.LoadBalancerCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.LoadBalancerCreateSpec{
+			LoadBalancerSpec: unikorn.LoadBalancerSpec{
+				PublicIP:  &publicIP,
+				Listeners: []unikorn.LoadBalancerListener{webListener("http", 80, unikorn.LoadBalancerMember{Address: "10.0.0.10", Port: 8080})},
+			},
+			NetworkID: networkID,
+		},
+	}
+}
+
+func (h *harness) createLoadBalancer(body unikorn.LoadBalancerCreate) unikorn.LoadBalancer {
+	h.t.Helper()
+
+	var lb unikorn.LoadBalancer
+
+	h.call(http.MethodPost, "/api/v2/loadbalancers", body).expect(http.StatusCreated, &lb)
+
+	return lb
+}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
@@ -18,7 +19,7 @@ const (
 	ObjectImage                   = image.ObjectKind
 	ObjectAllocation              = core.ObjectAllocation
 	ObjectInstance                = "instance"
-	ObjectLoadBalancer            = "loadBalancer"
+	ObjectLoadBalancer            = loadbalancer.ObjectKind
 	ObjectFileStorage             = "fileStorage"
 	ObjectProject                 = "project"
 	ObjectGroup                   = "group"

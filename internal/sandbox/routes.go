@@ -7,6 +7,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/region"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
@@ -26,6 +27,7 @@ func (s *Sandbox) families() []core.Family {
 		sshcertificateauthority.Family,
 		image.Family,
 		server.Family,
+		loadbalancer.Family,
 		{Name: "region", Register: s.registerRegion},
 		{Name: "compute", Register: s.registerCompute},
 	}
@@ -133,7 +135,6 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 
 // registerRegion registers region's families still in this package.
 func (s *Sandbox) registerRegion(c *core.Server) error {
-	core.Register(c, loadBalancers)
 	core.Register(c, fileStorage)
 
 	c.Advance(advanceRegion)
@@ -143,11 +144,6 @@ func (s *Sandbox) registerRegion(c *core.Server) error {
 	// Region: security groups, SSH certificate authorities.
 
 	// Region: load balancers, in front of a network's servers.
-	s.core.Handle("GET /api/v2/loadbalancers", s.listLoadBalancers)
-	s.core.Handle("POST /api/v2/loadbalancers", s.createLoadBalancer)
-	s.core.Handle("GET /api/v2/loadbalancers/{loadBalancerID}", s.getLoadBalancer)
-	s.core.Handle("PUT /api/v2/loadbalancers/{loadBalancerID}", s.updateLoadBalancer)
-	s.core.Handle("DELETE /api/v2/loadbalancers/{loadBalancerID}", s.deleteLoadBalancer)
 	// Region: file storage and its classes.
 	s.core.Handle("GET /api/v2/filestorage", s.listFileStorage)
 	s.core.Handle("POST /api/v2/filestorage", s.createFileStorage)

@@ -8,41 +8,8 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-type loadBalancerRecord struct {
-	LoadBalancer unikorn.LoadBalancer `json:"loadBalancer"`
-	Lifecycle    schedule             `json:"lifecycle,omitempty"`
-	// AllocationID is the identity allocation that charges the load balancer to the quota.
-	AllocationID string `json:"allocationId"`
-	// RequestedVIP is the virtual IP the create asked for; empty lets the network choose.
-	RequestedVIP string `json:"requestedVip,omitempty"`
-}
-
 // The kinds of the families still in this package.
 var (
-	loadBalancers = &core.Kind[loadBalancerRecord]{
-		Name: "loadBalancers", Noun: "region load balancer",
-		Object: func(_ *core.Store, r *loadBalancerRecord) core.Object {
-			return core.ProjectObject(ObjectLoadBalancer, &r.LoadBalancer.Metadata)
-		},
-		References: func(r *loadBalancerRecord) []core.Ref {
-			return []core.Ref{core.RefTo[unikorn.Project](r.LoadBalancer.Metadata.ProjectID)}
-		},
-		Owner: func(r *loadBalancerRecord) core.Ref {
-			return core.RefTo[unikorn.Network](r.LoadBalancer.Status.NetworkID)
-		},
-		Life: func(r *loadBalancerRecord) (*unikorn.ReadMetadata, *core.Schedule) {
-			return &r.LoadBalancer.Metadata.ReadMetadata, &r.Lifecycle
-		},
-		Ports: func(r *loadBalancerRecord) []core.Port {
-			status := r.LoadBalancer.Status
-
-			return []core.Port{
-				{NetworkID: status.NetworkID, Address: status.VIPAddress},
-				{NetworkID: status.NetworkID, Address: r.RequestedVIP, Requested: true},
-				{Address: status.PublicIP},
-			}
-		},
-	}
 	fileStorage = &core.Kind[fileStorageRecord]{
 		Name: "fileStorage", Noun: "region file storage",
 		Object: func(_ *core.Store, r *fileStorageRecord) core.Object {
@@ -98,7 +65,6 @@ var (
 // what changes them changes the store.
 type world struct {
 	st                *core.Store
-	LoadBalancers     map[string]*loadBalancerRecord
 	Allocations       map[string]*unikorn.Allocation
 	FileStorage       map[string]*fileStorageRecord
 	Projects          map[string]*projectRecord
@@ -113,7 +79,6 @@ type world struct {
 func worldOf(st *core.Store) *world {
 	return &world{
 		st:                st,
-		LoadBalancers:     loadBalancers.Records(st),
 		Allocations:       core.Allocations.Records(st),
 		FileStorage:       fileStorage.Records(st),
 		Projects:          projects.Records(st),
@@ -131,10 +96,6 @@ func worldOf(st *core.Store) *world {
 func advanceRegion(st *core.Store, now time.Time) bool {
 	w := worldOf(st)
 	changed := false
-
-	if w.advanceLoadBalancers(now) {
-		changed = true
-	}
 
 	if w.advanceFileStorage(now) {
 		changed = true

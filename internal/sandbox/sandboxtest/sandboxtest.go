@@ -304,3 +304,73 @@ func (h *Harness) ListImagesV2(query url.Values) []unikorn.Image {
 
 	return images
 }
+
+// WebListener is a TCP listener on port with the members given.
+func WebListener(name string, port int, members ...unikorn.LoadBalancerMember) unikorn.LoadBalancerListener {
+	if members == nil {
+		members = []unikorn.LoadBalancerMember{}
+	}
+
+	return unikorn.LoadBalancerListener{Name: name, Protocol: unikorn.LoadBalancerProtocolTCP, Port: port, Pool: unikorn.LoadBalancerPool{Members: members}}
+}
+
+// LoadBalancerCreate is a valid load balancer create body on a network: one listener on
+// port 80 with one member.
+func LoadBalancerCreate(name, networkID string, publicIP bool) unikorn.LoadBalancerCreate {
+	return unikorn.LoadBalancerCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.LoadBalancerCreateSpec{
+			LoadBalancerSpec: unikorn.LoadBalancerSpec{
+				PublicIP:  &publicIP,
+				Listeners: []unikorn.LoadBalancerListener{WebListener("http", 80, unikorn.LoadBalancerMember{Address: "10.0.0.10", Port: 8080})},
+			},
+			NetworkID: networkID,
+		},
+	}
+}
+
+// CreateLoadBalancer creates a load balancer and returns it as the create response shows it.
+func (h *Harness) CreateLoadBalancer(body unikorn.LoadBalancerCreate) unikorn.LoadBalancer {
+	h.T.Helper()
+
+	var lb unikorn.LoadBalancer
+
+	h.Call(http.MethodPost, "/api/v2/loadbalancers", body).Expect(http.StatusCreated, &lb)
+
+	return lb
+}
+
+// Quota is the fixture organization's quota of kind.
+func (h *Harness) Quota(kind string) unikorn.Quota {
+	h.T.Helper()
+
+	var quotas unikorn.Quotas
+
+	h.Call(http.MethodGet, OrganizationPath("/quotas"), nil).Expect(http.StatusOK, &quotas)
+
+	for _, quota := range quotas.Quotas {
+		if quota.Kind == kind {
+			return quota
+		}
+	}
+
+	require.Failf(h.T, "no such quota", "kind %s", kind)
+
+	return unikorn.Quota{}
+}
+
+// Listed lists path as token and returns what key picks out of each item.
+func Listed[T any](h *Harness, token, path string, key func(T) string) []string {
+	h.T.Helper()
+
+	var items []T
+
+	h.CallAs(token, http.MethodGet, path, nil).Expect(http.StatusOK, &items)
+
+	keys := make([]string, 0, len(items))
+	for _, item := range items {
+		keys = append(keys, key(item))
+	}
+
+	return keys
+}

@@ -1,9 +1,10 @@
-// Package loadbalancing holds region's rules for load balancers as the sandbox applies
-// them: the request shape the contract's schema enforces, the handler's own checks,
-// the defaults it stores and the forms it normalizes to, which part of a listener an
-// update may not change, and what a load balancer charges to the quota. It knows
-// nothing of HTTP or of the sandbox's state: the sandbox maps its errors to answers.
-package loadbalancing
+package loadbalancer
+
+// Region's rules for load balancers as the sandbox applies them: the request shape the
+// contract's schema enforces, the handler's own checks, the defaults it stores and the
+// forms it normalizes to, which part of a listener an update may not change, and what
+// a load balancer charges to the quota. They know nothing of HTTP or of the store:
+// the handlers map their errors to answers (ruleError).
 
 import (
 	"fmt"
