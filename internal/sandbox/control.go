@@ -7,6 +7,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -72,11 +73,6 @@ func (s *Sandbox) ProjectReferences(projectID string) []string {
 	return holders
 }
 
-// registerRegionControlRoutes serves region's control methods over HTTP.
-func (s *Sandbox) registerRegionControlRoutes() {
-	s.registerFileStorageControlRoutes()
-}
-
 // Writes whose lifecycles ChangesAfter tells.
 const (
 	WriteCreate = core.WriteCreate
@@ -97,6 +93,23 @@ func ChangesAfter(write string, delay time.Duration) []time.Duration {
 func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Duration {
 	return core.LaterShown(firstShown, secondMade, secondShown, lag)
 }
+
+// FileStorageUsage is what the storage back end reports of a share's use.
+type FileStorageUsage = storage.Usage
+
+// FileStorage returns every file storage as it is, in ID order, rather than as a
+// lagging read shows it: the administrator's view that leak checks need.
+func (s *Sandbox) FileStorage() []unikorn.FileStorage { return storage.All(s.core) }
+
+// SetFileStorageUsage makes the storage back end report usedBytes in use on a share,
+// as data written through its mounts would.
+func (s *Sandbox) SetFileStorageUsage(id string, usage FileStorageUsage) error {
+	return storage.SetUsage(s.core, id, usage)
+}
+
+// MountDelay is how long after an attachment is asked for, with a provisioning time
+// of delay, the sandbox's storage reports the network's mount source.
+func MountDelay(delay time.Duration) time.Duration { return storage.MountDelay(delay) }
 
 // LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
 // sorted by ID: what a check that one is gone needs.

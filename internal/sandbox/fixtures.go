@@ -63,9 +63,6 @@ const (
 	PlatformAdminToken          = fixture.PlatformAdminToken
 )
 
-// Allocation kinds that region itself charges.
-const fileStorageAllocationKind = "filestorages.region.unikorn-cloud.org"
-
 const (
 	globalUserID     = fixture.GlobalUserID
 	globalAdminID    = fixture.GlobalAdminID

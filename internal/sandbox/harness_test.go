@@ -282,3 +282,34 @@ func (h *harness) createLoadBalancer(body unikorn.LoadBalancerCreate) unikorn.Lo
 
 	return lb
 }
+
+func fileStorageCreate(name string, sizeGiB int64, networkIDs ...string) unikorn.FileStorageCreate {
+	create := unikorn.FileStorageCreate{
+		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{{Name: "tier", Value: "web"}}},
+		Spec: unikorn.FileStorageCreateSpec{
+			FileStorageSpec: unikorn.FileStorageSpec{SizeGiB: sizeGiB},
+			OrganizationID:  OrganizationID,
+			ProjectID:       ProjectID,
+			RegionID:        RegionID,
+			StorageClassID:  StorageClassStandardID,
+		},
+	}
+
+	if networkIDs != nil {
+		create.Spec.Attachments = &unikorn.StorageAttachments{NetworkIDs: networkIDs}
+	}
+
+	return create
+}
+
+func (h *harness) createFileStorage(create unikorn.FileStorageCreate) unikorn.FileStorage {
+	h.t.Helper()
+
+	var created unikorn.FileStorage
+
+	h.call(http.MethodPost, "/api/v2/filestorage", create).expect(http.StatusCreated, &created)
+
+	return created
+}
+
+const fileStoragePath = "/api/v2/filestorage"

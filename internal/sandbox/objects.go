@@ -8,6 +8,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
 )
 
 // Kinds of Object.
@@ -20,7 +21,7 @@ const (
 	ObjectAllocation              = core.ObjectAllocation
 	ObjectInstance                = "instance"
 	ObjectLoadBalancer            = loadbalancer.ObjectKind
-	ObjectFileStorage             = "fileStorage"
+	ObjectFileStorage             = storage.ObjectKind
 	ObjectProject                 = "project"
 	ObjectGroup                   = "group"
 	ObjectServiceAccount          = "serviceAccount"

@@ -13,6 +13,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -28,7 +29,7 @@ func (s *Sandbox) families() []core.Family {
 		image.Family,
 		server.Family,
 		loadbalancer.Family,
-		{Name: "region", Register: s.registerRegion},
+		storage.Family,
 		{Name: "compute", Register: s.registerCompute},
 	}
 }
@@ -129,32 +130,6 @@ func (s *Sandbox) registerIdentity(c *core.Server) error {
 	s.core.HandleService(rbacAllocations, "GET /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.getAllocation)
 	s.core.HandleService(rbacAllocations, "PUT /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.updateAllocation)
 	s.core.HandleService(rbacAllocations, "DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.deleteAllocation)
-
-	return nil
-}
-
-// registerRegion registers region's families still in this package.
-func (s *Sandbox) registerRegion(c *core.Server) error {
-	core.Register(c, fileStorage)
-
-	c.Advance(advanceRegion)
-
-	// Region: catalogue.
-
-	// Region: security groups, SSH certificate authorities.
-
-	// Region: load balancers, in front of a network's servers.
-	// Region: file storage and its classes.
-	s.core.Handle("GET /api/v2/filestorage", s.listFileStorage)
-	s.core.Handle("POST /api/v2/filestorage", s.createFileStorage)
-	s.core.Handle("GET /api/v2/filestorage/{filestorageID}", s.getFileStorage)
-	s.core.Handle("PUT /api/v2/filestorage/{filestorageID}", s.updateFileStorage)
-	s.core.Handle("DELETE /api/v2/filestorage/{filestorageID}", s.deleteFileStorage)
-	s.core.Handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
-
-	// Region: servers, a service-to-service API.
-
-	s.registerRegionControlRoutes()
 
 	return nil
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -10,21 +9,6 @@ import (
 
 // The kinds of the families still in this package.
 var (
-	fileStorage = &core.Kind[fileStorageRecord]{
-		Name: "fileStorage", Noun: "region file storage",
-		Object: func(_ *core.Store, r *fileStorageRecord) core.Object {
-			return core.ProjectObject(ObjectFileStorage, &r.Metadata)
-		},
-		// Storage exported to a network, or still being removed from it, holds it.
-		References: func(r *fileStorageRecord) []core.Ref {
-			refs := []core.Ref{core.RefTo[unikorn.Project](r.Metadata.ProjectID)}
-			for _, a := range r.Attachments {
-				refs = append(refs, core.RefTo[unikorn.Network](a.NetworkID))
-			}
-
-			return refs
-		},
-	}
 	projects = &core.Kind[projectRecord]{
 		Name: "projects",
 		Object: func(_ *core.Store, r *projectRecord) core.Object {
@@ -66,7 +50,6 @@ var (
 type world struct {
 	st                *core.Store
 	Allocations       map[string]*unikorn.Allocation
-	FileStorage       map[string]*fileStorageRecord
 	Projects          map[string]*projectRecord
 	Groups            map[string]*unikorn.Group
 	ServiceAccounts   map[string]*serviceAccountRecord
@@ -80,7 +63,6 @@ func worldOf(st *core.Store) *world {
 	return &world{
 		st:                st,
 		Allocations:       core.Allocations.Records(st),
-		FileStorage:       fileStorage.Records(st),
 		Projects:          projects.Records(st),
 		Groups:            groups.Records(st),
 		ServiceAccounts:   serviceAccounts.Records(st),
@@ -89,17 +71,4 @@ func worldOf(st *core.Store) *world {
 		OrganizationUsers: organizationUsers.Records(st),
 		OAuth2Providers:   oauth2Providers.Records(st),
 	}
-}
-
-// advanceRegion applies every transition of region's families still here that has
-// fallen due by now and reports whether anything changed.
-func advanceRegion(st *core.Store, now time.Time) bool {
-	w := worldOf(st)
-	changed := false
-
-	if w.advanceFileStorage(now) {
-		changed = true
-	}
-
-	return changed
 }

@@ -374,3 +374,35 @@ func Listed[T any](h *Harness, token, path string, key func(T) string) []string 
 
 	return keys
 }
+
+// FileStorageCreate is a valid file storage create body of the standard class in the
+// fixture project, attached to the networks given.
+func FileStorageCreate(name string, sizeGiB int64, networkIDs ...string) unikorn.FileStorageCreate {
+	create := unikorn.FileStorageCreate{
+		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{{Name: "tier", Value: "web"}}},
+		Spec: unikorn.FileStorageCreateSpec{
+			FileStorageSpec: unikorn.FileStorageSpec{SizeGiB: sizeGiB},
+			OrganizationID:  sandbox.OrganizationID,
+			ProjectID:       sandbox.ProjectID,
+			RegionID:        sandbox.RegionID,
+			StorageClassID:  sandbox.StorageClassStandardID,
+		},
+	}
+
+	if networkIDs != nil {
+		create.Spec.Attachments = &unikorn.StorageAttachments{NetworkIDs: networkIDs}
+	}
+
+	return create
+}
+
+// CreateFileStorage creates file storage and returns it as the create response shows it.
+func (h *Harness) CreateFileStorage(create unikorn.FileStorageCreate) unikorn.FileStorage {
+	h.T.Helper()
+
+	var created unikorn.FileStorage
+
+	h.Call(http.MethodPost, "/api/v2/filestorage", create).Expect(http.StatusCreated, &created)
+
+	return created
+}

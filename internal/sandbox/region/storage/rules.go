@@ -1,9 +1,10 @@
-// Package storage holds the rules region v1.20.0 applies to file storage, as pure
-// functions: what a create or an update may carry, the defaults region fills in, how
-// an attached network's storage range is found and narrowed, and how an attachment's
-// mount source and options are written. The sandbox's handlers, in package sandbox,
-// keep the records, the quota and the lifecycles, and call these.
 package storage
+
+// The rules region v1.20.0 applies to file storage, as pure functions: what a create or
+// an update may carry, the defaults region fills in, how an attached network's storage
+// range is found and narrowed (ranges.go), and how an attachment's mount source and
+// options are written. The handlers keep the records, the quota and the lifecycles, and
+// call these.
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package sandbox
+package storage
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -22,8 +21,6 @@ import (
 // version the cache showed, so while the cache trails the storage (its status changes
 // as the back end reports) the patch conflicts, which region answers with a 500 after
 // moving the quota charge back.
-
-const rbacFileStorage = "region:filestorage:v2"
 
 // fileStorageSpecRequired is the required part of region `storageV2Spec`.
 var fileStorageSpecRequired = []string{
@@ -69,43 +66,43 @@ func (s strictSpec) apply(spec *unikorn.FileStorageSpec) {
 
 // storageViolation turns a broken rule of package storage into region's answer.
 func storageViolation(err error) error {
-	var violation *storage.Violation
+	var violation *Violation
 	if !errors.As(err, &violation) {
 		return err
 	}
 
 	if violation.Schema {
-		return errBadRequest("%s", violation.Message)
+		return core.BadRequest("%s", violation.Message)
 	}
 
-	return errUnprocessable("%s", violation.Message)
+	return core.Unprocessable("%s", violation.Message)
 }
 
-func fileStorageMetadata(record *fileStorageRecord) *unikorn.ProjectScopedMetadata {
-	return &record.Metadata
+func fileStorageMetadata(r *record) *unikorn.ProjectScopedMetadata {
+	return &r.Metadata
 }
 
-func (s *Sandbox) listFileStorage(req *core.Request) (*core.Reply, error) {
-	q, err := parseListQuery(req.Request, req.Caller)
+func (h *handlers) list(req *core.Request) (*core.Reply, error) {
+	q, err := core.ParseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(selectList(q, req.Caller, s.world.FileStorage, func(record *fileStorageRecord) (unikorn.FileStorage, listing) {
-		return record.render(), projectListing(&record.Metadata, record.RegionID, "")
+	return core.OK(core.SelectList(q, req.Caller, fileStorage.Records(req.Store), func(r *record) (unikorn.FileStorage, core.Listing) {
+		return r.render(), core.ProjectListing(&r.Metadata, r.RegionID, "")
 	})), nil
 }
 
-func (s *Sandbox) getFileStorage(req *core.Request) (*core.Reply, error) {
-	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.Caller, fileStorageMetadata, rbacFileStorage, opRead)
+func (h *handlers) get(req *core.Request) (*core.Reply, error) {
+	r, err := core.Lookup(fileStorage.Records(req.Store), req.PathValue("filestorageID"), req.Caller, fileStorageMetadata, rbacFileStorage, core.OpRead)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(record.render()), nil
+	return core.OK(r.render()), nil
 }
 
-func (s *Sandbox) createFileStorage(req *core.Request) (*core.Reply, error) {
+func (h *handlers) create(req *core.Request) (*core.Reply, error) {
 	var body struct {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 		Spec     struct {
@@ -114,45 +111,45 @@ func (s *Sandbox) createFileStorage(req *core.Request) (*core.Reply, error) {
 		} `json:"spec"`
 	}
 
-	required := requiredWith(append(fileStorageSpecRequired, "spec.organizationId", "spec.projectId", "spec.regionId", "spec.storageClassId")...)
-	if err := decodeBody(req.Request, &body, required...); err != nil {
+	required := core.RequiredWith(append(fileStorageSpecRequired, "spec.organizationId", "spec.projectId", "spec.regionId", "spec.storageClassId")...)
+	if err := core.DecodeBody(req.Request, &body, required...); err != nil {
 		return nil, err
 	}
 
 	spec := body.Spec.FileStorageCreateSpec
 	body.Spec.apply(&spec.FileStorageSpec)
 
-	if err := s.validateFileStorageSchema(body.Metadata, spec.FileStorageSpec); err != nil {
+	if err := h.validateSchema(body.Metadata, spec.FileStorageSpec); err != nil {
 		return nil, err
 	}
 
-	if err := validateUUID("/spec/regionId", spec.RegionID); err != nil {
+	if err := core.ValidateUUID("/spec/regionId", spec.RegionID); err != nil {
 		return nil, err
 	}
 
-	if err := core.RequireProject(req.Store, req.Caller, spec.OrganizationID, spec.ProjectID, rbacFileStorage, opCreate); err != nil {
+	if err := core.RequireProject(req.Store, req.Caller, spec.OrganizationID, spec.ProjectID, rbacFileStorage, core.OpCreate); err != nil {
 		return nil, err
 	}
 
 	// The create saga: validate, allocate, create.
-	if err := storageViolation(storage.ValidateCreateSize(spec.SizeGiB)); err != nil {
+	if err := storageViolation(ValidateCreateSize(spec.SizeGiB)); err != nil {
 		return nil, err
 	}
 
-	if !regionVisible(req, spec.RegionID) {
-		return nil, errUnprocessable("region does not exist")
+	if _, ok := core.Visible[unikorn.Region](req.Store, req.Caller, spec.RegionID); !ok {
+		return nil, core.Unprocessable("region does not exist")
 	}
 
-	class, err := findStorageClass(req.Caller, spec.StorageClassID)
+	class, err := findClass(req.Caller, spec.StorageClassID)
 	if err != nil {
 		return nil, err
 	}
 
 	if class.class.Spec.RegionID != spec.RegionID {
-		return nil, errUnprocessable("storage class not available in region")
+		return nil, core.Unprocessable("storage class not available in region")
 	}
 
-	if err := s.validateAttachments(req, spec.Attachments, spec.ProjectID); err != nil {
+	if err := h.validateAttachments(req, spec.Attachments, spec.ProjectID); err != nil {
 		return nil, err
 	}
 
@@ -161,75 +158,75 @@ func (s *Sandbox) createFileStorage(req *core.Request) (*core.Reply, error) {
 		policies = *spec.SnapshotPolicies
 	}
 
-	if err := storageViolation(storage.ValidatePolicies(policies)); err != nil {
+	if err := storageViolation(ValidatePolicies(policies)); err != nil {
 		return nil, err
 	}
 
-	attachments, err := s.generateAttachments(req, spec.Attachments, class)
+	attachments, err := h.generateAttachments(req, spec.Attachments, class)
 	if err != nil {
 		return nil, err
 	}
 
-	record := &fileStorageRecord{
-		Metadata:          projectMetadata(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, req.Now),
+	r := &record{
+		Metadata:          core.ProjectMetadata(core.NewResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, req.Now),
 		RegionID:          spec.RegionID,
 		StorageClassID:    spec.StorageClassID,
 		SizeGiB:           spec.SizeGiB,
-		RootSquash:        storage.RootSquash(spec.StorageType),
-		DefaultProtection: storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, true),
-		Lifecycle:         provisionSchedule(req.Now, s.core.ProvisionDelay()),
+		RootSquash:        RootSquash(spec.StorageType),
+		DefaultProtection: DefaultProtection(spec.DefaultSnapshotProtectionEnabled, true),
+		Lifecycle:         core.ProvisionSchedule(req.Now, h.s.ProvisionDelay()),
 	}
 
-	record.setAttachments(attachments, req.Now, s.core.ProvisionDelay())
-	record.setPolicies(policies, req.Now, s.core.ProvisionDelay())
+	r.setAttachments(attachments, req.Now, h.s.ProvisionDelay())
+	r.setPolicies(policies, req.Now, h.s.ProvisionDelay())
 
-	allocation, err := core.Allocate(req.Store, spec.OrganizationID, spec.ProjectID, fileStorageAllocation(record), req.Now)
+	allocation, err := core.Allocate(req.Store, spec.OrganizationID, spec.ProjectID, fileStorageAllocation(r), req.Now)
 	if err != nil {
 		return nil, err
 	}
 
-	record.AllocationID = allocation.Metadata.ID
-	s.world.FileStorage[record.Metadata.ID] = record
+	r.AllocationID = allocation.Metadata.ID
+	fileStorage.Records(req.Store)[r.Metadata.ID] = r
 
-	return replyCreated(record.render()), nil
+	return core.Created(r.render()), nil
 }
 
-// validateFileStorageSchema is what region's validator checks of a spec before any
+// validateSchema is what region's validator checks of a spec before any
 // handler runs.
-func (s *Sandbox) validateFileStorageSchema(metadata unikorn.WriteMetadata, spec unikorn.FileStorageSpec) error {
-	if err := validateWriteMetadata(metadata); err != nil {
+func (h *handlers) validateSchema(metadata unikorn.WriteMetadata, spec unikorn.FileStorageSpec) error {
+	if err := core.ValidateWriteMetadata(metadata); err != nil {
 		return err
 	}
 
 	if spec.SnapshotPolicies != nil {
-		return storageViolation(storage.ValidatePolicySchema(*spec.SnapshotPolicies))
+		return storageViolation(ValidatePolicySchema(*spec.SnapshotPolicies))
 	}
 
 	return nil
 }
 
 // fileStorageAllocation is the quota charge of the storage: its size in bytes.
-func fileStorageAllocation(record *fileStorageRecord) unikorn.AllocationWrite {
-	return core.Charge(fileStorageAllocationKind, record.Metadata.ID,
-		unikorn.ResourceAllocation{Kind: "filestorage", Committed: int(storage.SizeBytes(record.SizeGiB))})
+func fileStorageAllocation(r *record) unikorn.AllocationWrite {
+	return core.Charge(AllocationKind, r.Metadata.ID,
+		unikorn.ResourceAllocation{Kind: "filestorage", Committed: int(SizeBytes(r.SizeGiB))})
 }
 
 // validateAttachments checks the networks asked for as region does, each in turn:
 // it must exist (a network of another organization is forbidden), be in the
 // storage's project and be provisioned.
-func (s *Sandbox) validateAttachments(req *core.Request, asked *unikorn.StorageAttachments, projectID string) error {
+func (h *handlers) validateAttachments(req *core.Request, asked *unikorn.StorageAttachments, projectID string) error {
 	if asked == nil {
 		return nil
 	}
 
 	for _, id := range asked.NetworkIDs {
 		if !core.IsUUID(id) {
-			return errUnprocessable("invalid network ID")
+			return core.Unprocessable("invalid network ID")
 		}
 
-		network, err := core.LookupAs[unikorn.Network](s.core.Cached(req), id, req.Caller, rbacNetworks, opRead)
+		network, err := core.LookupAs[unikorn.Network](h.s.Cached(req), id, req.Caller, rbacNetworks, core.OpRead)
 		if core.IsNotFound(err) {
-			return errUnprocessable("network not found")
+			return core.Unprocessable("network not found")
 		}
 
 		if err != nil {
@@ -237,11 +234,11 @@ func (s *Sandbox) validateAttachments(req *core.Request, asked *unikorn.StorageA
 		}
 
 		if network.Metadata.ProjectID != projectID {
-			return errUnprocessable("network not available in project")
+			return core.Unprocessable("network not available in project")
 		}
 
 		if network.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned {
-			return errUnprocessable("network not provisioned")
+			return core.Unprocessable("network not provisioned")
 		}
 	}
 
@@ -252,21 +249,21 @@ func (s *Sandbox) validateAttachments(req *core.Request, asked *unikorn.StorageA
 // through, its share of the network's storage range: as many addresses as the
 // class's parallelism. A network without a storage range cannot be attached. Nil
 // attachments mean none.
-func (s *Sandbox) generateAttachments(req *core.Request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
+func (h *handlers) generateAttachments(req *core.Request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
 	if asked == nil {
 		return nil, nil
 	}
 
-	cached := s.core.Cached(req)
+	cached := h.s.Cached(req)
 	attachments := make([]attachmentState, 0, len(asked.NetworkIDs))
 
 	for _, id := range asked.NetworkIDs {
 		network, _ := core.Get[unikorn.Network](cached, id)
 		status := network.Status
 
-		storageRange, ok := storage.StorageRange(status.Prefix, status.Reservations)
+		storageRange, ok := StorageRange(status.Prefix, status.Reservations)
 		if !ok {
-			return nil, errUnprocessable("network requested does not have a storage range configured")
+			return nil, core.Unprocessable("network requested does not have a storage range configured")
 		}
 
 		attachments = append(attachments, attachmentState{NetworkID: id, Range: storageRange.Narrow(class.class.Spec.Parallelism)})
@@ -278,7 +275,7 @@ func (s *Sandbox) generateAttachments(req *core.Request, asked *unikorn.StorageA
 // setAttachments makes the attachments asked for the record's: those it has keep what
 // the back end observed of them, new ones wait to be observed, and those no longer
 // asked for are detached, which the back end finishes later.
-func (r *fileStorageRecord) setAttachments(asked []attachmentState, now time.Time, delay time.Duration) {
+func (r *record) setAttachments(asked []attachmentState, now time.Time, delay time.Duration) {
 	current := map[string]attachmentState{}
 	for _, a := range r.Attachments {
 		current[a.NetworkID] = a
@@ -304,7 +301,7 @@ func (r *fileStorageRecord) setAttachments(asked []attachmentState, now time.Tim
 
 		if !a.Detaching {
 			a.Detaching, a.Status = true, unikorn.ProvisioningDeprovisioning
-			a.Lifecycle = core.Schedule{{To: toGone, Due: now.Add(delay)}}
+			a.Lifecycle = core.Schedule{{To: core.ToGone, Due: now.Add(delay)}}
 		}
 
 		detaching = append(detaching, a)
@@ -315,14 +312,14 @@ func (r *fileStorageRecord) setAttachments(asked []attachmentState, now time.Tim
 
 // setPolicies makes policies the record's: an unchanged policy keeps what the back
 // end observed of it, a new or changed one waits to be observed again.
-func (r *fileStorageRecord) setPolicies(policies []unikorn.StorageSnapshotPolicy, now time.Time, delay time.Duration) {
+func (r *record) setPolicies(policies []unikorn.StorageSnapshotPolicy, now time.Time, delay time.Duration) {
 	var next []policyState
 
 	for _, policy := range policies {
 		state := policyState{Policy: policy, Lifecycle: core.Schedule{{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay)}}}
 
 		for _, have := range r.Policies {
-			if storage.SamePolicy(have.Policy, policy) {
+			if SamePolicy(have.Policy, policy) {
 				state = have
 			}
 		}
@@ -333,7 +330,7 @@ func (r *fileStorageRecord) setPolicies(policies []unikorn.StorageSnapshotPolicy
 	r.Policies = next
 }
 
-func (s *Sandbox) updateFileStorage(req *core.Request) (*core.Reply, error) {
+func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 	var body struct {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 		Spec     struct {
@@ -342,45 +339,45 @@ func (s *Sandbox) updateFileStorage(req *core.Request) (*core.Reply, error) {
 		} `json:"spec"`
 	}
 
-	if err := decodeBody(req.Request, &body, requiredWith(fileStorageSpecRequired...)...); err != nil {
+	if err := core.DecodeBody(req.Request, &body, core.RequiredWith(fileStorageSpecRequired...)...); err != nil {
 		return nil, err
 	}
 
 	spec := body.Spec.FileStorageSpec
 	body.Spec.apply(&spec)
 
-	if err := s.validateFileStorageSchema(body.Metadata, spec); err != nil {
+	if err := h.validateSchema(body.Metadata, spec); err != nil {
 		return nil, err
 	}
 
 	id := req.PathValue("filestorageID")
 
-	current, err := lookup(s.cached(req).FileStorage, id, req.Caller, fileStorageMetadata, rbacFileStorage, opUpdate)
+	current, err := core.Lookup(fileStorage.Records(h.s.Cached(req)), id, req.Caller, fileStorageMetadata, rbacFileStorage, core.OpUpdate)
 	if err != nil {
 		return nil, err
 	}
 
 	if current.Metadata.DeletionTime != nil {
-		return nil, errBadRequest("filestorage is being deleted")
+		return nil, core.BadRequest("filestorage is being deleted")
 	}
 
-	class, err := findStorageClass(req.Caller, current.StorageClassID)
+	class, err := findClass(req.Caller, current.StorageClassID)
 	if err != nil {
 		return nil, err
 	}
 
 	// The update saga: validate, generate, resize the allocation, patch.
-	if err := s.validateAttachments(req, spec.Attachments, current.Metadata.ProjectID); err != nil {
+	if err := h.validateAttachments(req, spec.Attachments, current.Metadata.ProjectID); err != nil {
 		return nil, err
 	}
 
 	if spec.SnapshotPolicies != nil {
-		if err := storageViolation(storage.ValidatePolicies(*spec.SnapshotPolicies)); err != nil {
+		if err := storageViolation(ValidatePolicies(*spec.SnapshotPolicies)); err != nil {
 			return nil, err
 		}
 	}
 
-	attachments, err := s.generateAttachments(req, spec.Attachments, class)
+	attachments, err := h.generateAttachments(req, spec.Attachments, class)
 	if err != nil {
 		return nil, err
 	}
@@ -396,73 +393,62 @@ func (s *Sandbox) updateFileStorage(req *core.Request) (*core.Reply, error) {
 	}
 
 	if allocation == nil {
-		return nil, errServer()
+		return nil, core.ServerError()
 	}
 
 	// The patch carries the version the handler read: one the cache trails conflicts,
 	// and the saga moves the allocation back, so nothing changes.
-	record, ok := s.world.FileStorage[id]
-	if !ok || !sameFileStorage(record, current) {
-		return nil, errServer()
+	r, ok := fileStorage.Records(req.Store)[id]
+	if !ok || !sameFileStorage(r, current) {
+		return nil, core.ServerError()
 	}
 
-	s.world.Allocations[allocation.Metadata.ID] = allocation
+	core.Allocations.Put(req.Store, allocation.Metadata.ID, allocation)
 
-	policies := make([]unikorn.StorageSnapshotPolicy, 0, len(record.Policies))
-	for _, p := range record.Policies {
+	policies := make([]unikorn.StorageSnapshotPolicy, 0, len(r.Policies))
+	for _, p := range r.Policies {
 		policies = append(policies, p.Policy)
 	}
 
-	rewriteMetadata(&record.Metadata.ReadMetadata, body.Metadata, req.Now)
-	record.SizeGiB = spec.SizeGiB
-	record.RootSquash = storage.RootSquash(spec.StorageType)
-	record.DefaultProtection = storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, record.DefaultProtection)
-	record.setAttachments(attachments, req.Now, s.core.ProvisionDelay())
-	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, policies), req.Now, s.core.ProvisionDelay())
-	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
+	core.RewriteMetadata(&r.Metadata.ReadMetadata, body.Metadata, req.Now)
+	r.SizeGiB = spec.SizeGiB
+	r.RootSquash = RootSquash(spec.StorageType)
+	r.DefaultProtection = DefaultProtection(spec.DefaultSnapshotProtectionEnabled, r.DefaultProtection)
+	r.setAttachments(attachments, req.Now, h.s.ProvisionDelay())
+	r.setPolicies(ResolvePolicies(spec.SnapshotPolicies, policies), req.Now, h.s.ProvisionDelay())
+	r.Lifecycle = core.ReprovisionSchedule(req.Now, h.s.ProvisionDelay())
 
-	return replyAccepted(record.render()), nil
+	return core.Accepted(r.render()), nil
 }
 
 // sameFileStorage reports whether two records are one version of the storage.
-func sameFileStorage(a, b *fileStorageRecord) bool {
+func sameFileStorage(a, b *record) bool {
 	left, errLeft := json.Marshal(a)
 	right, errRight := json.Marshal(b)
 
 	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
 }
 
-// deleteFileStorage starts deleting file storage, as the cache shows it; region checks
+// delete starts deleting file storage, as the cache shows it; region checks
 // no attachment.
-func (s *Sandbox) deleteFileStorage(req *core.Request) (*core.Reply, error) {
+func (h *handlers) delete(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("filestorageID")
 
-	cached, err := lookup(s.cached(req).FileStorage, id, req.Caller, fileStorageMetadata, rbacFileStorage, opDelete)
+	cached, err := core.Lookup(fileStorage.Records(h.s.Cached(req)), id, req.Caller, fileStorageMetadata, rbacFileStorage, core.OpDelete)
 	if err != nil {
 		return nil, err
 	}
 
 	if cached.Metadata.DeletionTime != nil {
-		return replyAccepted(nil), nil
+		return core.Accepted(nil), nil
 	}
 
-	record, ok := s.world.FileStorage[id]
+	r, ok := fileStorage.Records(req.Store)[id]
 	if !ok {
-		return nil, errNotFound()
+		return nil, core.NotFound()
 	}
 
-	markDeleting(&record.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
+	core.MarkDeleting(&r.Metadata.ReadMetadata, &r.Lifecycle, req.Now, h.s.DeprovisionDelay())
 
-	return replyAccepted(nil), nil
-}
-
-// fileStorageUses reports whether any file storage keeps the network in use.
-func (w *world) fileStorageUses(networkID string) bool {
-	for _, record := range w.FileStorage {
-		if record.usesNetwork(networkID) {
-			return true
-		}
-	}
-
-	return false
+	return core.Accepted(nil), nil
 }

@@ -1,8 +1,8 @@
-package sandbox
+package storage
 
 import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fixture"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -15,18 +15,18 @@ type storageClass struct {
 
 // storageClasses are in ID order, as region lists them.
 var storageClasses = []storageClass{
-	fixtureStorageClass(StorageClassStandardID, "sim-nfs-standard", RegionID, "", 4, unikorn.StorageProtocolNFSv4),
-	fixtureStorageClass(StorageClassLegacyID, "sim-nfs-legacy", RegionID, "", 1, unikorn.StorageProtocolNFSv3),
-	fixtureStorageClass(StorageClassDedicatedID, "sandbox-dedicated", RegionID, OrganizationID, 8,
+	fixtureStorageClass(fixture.StorageClassStandardID, "sim-nfs-standard", fixture.RegionID, "", 4, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(fixture.StorageClassLegacyID, "sim-nfs-legacy", fixture.RegionID, "", 1, unikorn.StorageProtocolNFSv3),
+	fixtureStorageClass(fixture.StorageClassDedicatedID, "sandbox-dedicated", fixture.RegionID, fixture.OrganizationID, 8,
 		unikorn.StorageProtocolNFSv3, unikorn.StorageProtocolNFSv4),
-	fixtureStorageClass(StorageClassForeignID, "foreign-dedicated", RegionID, ForeignOrganizationID, 2, unikorn.StorageProtocolNFSv4),
-	fixtureStorageClass(StorageClassRemoteID, "remote-nfs", RemoteRegionID, "", storage.DefaultParallelism, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(fixture.StorageClassForeignID, "foreign-dedicated", fixture.RegionID, fixture.ForeignOrganizationID, 2, unikorn.StorageProtocolNFSv4),
+	fixtureStorageClass(fixture.StorageClassRemoteID, "remote-nfs", fixture.RemoteRegionID, "", DefaultParallelism, unikorn.StorageProtocolNFSv4),
 }
 
 func fixtureStorageClass(id, name, regionID, organizationID string, parallelism int, protocols ...string) storageClass {
 	return storageClass{
 		class: unikorn.StorageClass{
-			Metadata: provisionedMetadata(id, name),
+			Metadata: core.ProvisionedMetadata(id, name),
 			Spec:     unikorn.StorageClassSpec{RegionID: regionID, Protocols: protocols, Parallelism: parallelism},
 		},
 		organizationID: organizationID,
@@ -38,38 +38,38 @@ const rbacStorageClasses = "region:filestorageclass:v2"
 
 // visibleTo says whether the caller may read the class: every class without an
 // organization, and those of organizations it belongs to.
-func (c *storageClass) visibleTo(caller *principal) bool {
+func (c *storageClass) visibleTo(caller *core.Caller) bool {
 	return c.organizationID == "" || caller.IsMember(c.organizationID)
 }
 
-// findStorageClass is region's read of a class for a create or an update: a class
+// findClass is region's read of a class for a create or an update: a class
 // that does not exist is a 422, one of another organization is forbidden.
-func findStorageClass(caller *principal, id string) (*storageClass, error) {
+func findClass(caller *core.Caller, id string) (*storageClass, error) {
 	for i := range storageClasses {
 		if class := &storageClasses[i]; class.class.Metadata.ID == id {
 			if !class.visibleTo(caller) {
-				return nil, errRBAC(rbacStorageClasses, opRead, "organization")
+				return nil, core.RBACError(rbacStorageClasses, core.OpRead, "organization")
 			}
 
 			return class, nil
 		}
 	}
 
-	return nil, errUnprocessable("storage class not found")
+	return nil, core.Unprocessable("storage class not found")
 }
 
-// listStorageClasses lists the classes the caller may read, of the regions asked
+// listClasses lists the classes the caller may read, of the regions asked
 // for. Region checks no permission for the list itself, only for each class.
-func (s *Sandbox) listStorageClasses(req *core.Request) (*core.Reply, error) {
+func (h *handlers) listClasses(req *core.Request) (*core.Reply, error) {
 	regionIDs := req.URL.Query()["regionID"]
 	classes := []unikorn.StorageClass{}
 
 	for i := range storageClasses {
 		class := &storageClasses[i]
-		if oneOf(regionIDs, class.class.Spec.RegionID) && (class.visibleTo(req.Caller) || showsInvisible(req.Request)) {
+		if core.OneOf(regionIDs, class.class.Spec.RegionID) && (class.visibleTo(req.Caller) || core.ShowsInvisible(req.Request)) {
 			classes = append(classes, class.class)
 		}
 	}
 
-	return replyOK(classes), nil
+	return core.OK(classes), nil
 }

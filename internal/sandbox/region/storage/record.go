@@ -1,17 +1,16 @@
-package sandbox
+package storage
 
 import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// fileStorageRecord is file storage as region stores it: what was asked for, and
+// record is file storage as region stores it: what was asked for, and
 // what the storage back end has so far reported back. Reads render it (see render),
 // so that a stale copy served under read lag renders as that moment did.
-type fileStorageRecord struct {
+type record struct {
 	Metadata          unikorn.ProjectScopedMetadata `json:"metadata"`
 	RegionID          string                        `json:"regionId"`
 	StorageClassID    string                        `json:"storageClassId"`
@@ -25,10 +24,10 @@ type fileStorageRecord struct {
 	MountPath string `json:"mountPath,omitempty"`
 	// CapacityBytes, UsedBytes and UsageTime are what the back end last reported;
 	// nothing is reported before the share is made.
-	CapacityBytes *int64     `json:"capacityBytes,omitempty"`
-	UsedBytes     int64      `json:"usedBytes"`
-	UsageTime     *time.Time `json:"usageTime,omitempty"`
-	Lifecycle     schedule   `json:"lifecycle,omitempty"`
+	CapacityBytes *int64        `json:"capacityBytes,omitempty"`
+	UsedBytes     int64         `json:"usedBytes"`
+	UsageTime     *time.Time    `json:"usageTime,omitempty"`
+	Lifecycle     core.Schedule `json:"lifecycle,omitempty"`
 	// AllocationID is the identity allocation that charges the size to the quota.
 	AllocationID string `json:"allocationId"`
 }
@@ -37,26 +36,26 @@ type fileStorageRecord struct {
 type policyState struct {
 	Policy    unikorn.StorageSnapshotPolicy `json:"policy"`
 	Status    string                        `json:"status"`
-	Lifecycle schedule                      `json:"lifecycle,omitempty"`
+	Lifecycle core.Schedule                 `json:"lifecycle,omitempty"`
 }
 
 // attachmentState is the export of the share to one network: the addresses of the
 // network's storage range it uses, and what the back end has observed of it. Status
 // is empty until the back end has seen the attachment.
 type attachmentState struct {
-	NetworkID string        `json:"networkId"`
-	Range     storage.Range `json:"range"`
-	Status    string        `json:"status,omitempty"`
+	NetworkID string `json:"networkId"`
+	Range     Range  `json:"range"`
+	Status    string `json:"status,omitempty"`
 	// Detaching marks an attachment no longer asked for whose removal the back end has
 	// not finished: it keeps its network in use, and its row shows deprovisioning.
-	Detaching bool     `json:"detaching,omitempty"`
-	Lifecycle schedule `json:"lifecycle,omitempty"`
+	Detaching bool          `json:"detaching,omitempty"`
+	Lifecycle core.Schedule `json:"lifecycle,omitempty"`
 }
 
 // attachSchedule is the path of a new attachment: the back end sees it after the
 // share itself has settled (an attach made with the create comes after the share is
 // made), reports its mount then (MountDelay), and finishes half a delay later.
-func attachSchedule(now time.Time, delay time.Duration) schedule {
+func attachSchedule(now time.Time, delay time.Duration) core.Schedule {
 	return core.Schedule{
 		{To: unikorn.ProvisioningProvisioning, Due: now.Add(MountDelay(delay))},
 		{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay * 2)},
@@ -73,7 +72,7 @@ func MountDelay(delay time.Duration) time.Duration {
 // render is region `storageV2Read` of the record. The spec's lists are always
 // present, possibly empty, as region's conversion writes them; status rows follow the
 // attachments and policies asked for, pending until the back end has observed them.
-func (r *fileStorageRecord) render() unikorn.FileStorage {
+func (r *record) render() unikorn.FileStorage {
 	networkIDs := []string{}
 	policies := []unikorn.StorageSnapshotPolicy{}
 	policyStatus := []unikorn.StorageSnapshotPolicyStatus{}
@@ -115,7 +114,7 @@ func (r *fileStorageRecord) render() unikorn.FileStorage {
 
 	protection := r.DefaultProtection
 
-	storage := unikorn.FileStorage{
+	read := unikorn.FileStorage{
 		Metadata: r.Metadata,
 		Spec: unikorn.FileStorageSpec{
 			SizeGiB:                          r.SizeGiB,
@@ -134,45 +133,35 @@ func (r *fileStorageRecord) render() unikorn.FileStorage {
 
 	if r.CapacityBytes != nil {
 		used := r.UsedBytes
-		storage.Status.Usage = &unikorn.StorageUsage{CapacityBytes: *r.CapacityBytes, UsedBytes: &used, UpdatedAt: r.UsageTime}
+		read.Status.Usage = &unikorn.StorageUsage{CapacityBytes: *r.CapacityBytes, UsedBytes: &used, UpdatedAt: r.UsageTime}
 	}
 
-	return storage
+	return read
 }
 
-// usesNetwork reports whether the storage is exported to the network, or still being
-// removed from it: either keeps the network in use.
-func (r *fileStorageRecord) usesNetwork(networkID string) bool {
-	for _, a := range r.Attachments {
-		if a.NetworkID == networkID {
-			return true
-		}
-	}
-
-	return false
-}
-
-// advanceFileStorage applies the file storage transitions due by now and reports
+// advance applies the file storage transitions due by now and reports
 // whether anything changed. Storage that has finished deprovisioning is gone, and
 // region's finalizer releases its quota.
-func (w *world) advanceFileStorage(now time.Time) bool {
+func advance(st *core.Store, now time.Time) bool {
 	changed := false
 
-	for id, record := range w.FileStorage {
-		for _, to := range record.Lifecycle.Due(now) {
+	records := fileStorage.Records(st)
+
+	for id, r := range records {
+		for _, to := range r.Lifecycle.Due(now) {
 			changed = true
 
 			if to == unikorn.ProvisioningProvisioned {
-				record.settle(now)
+				r.settle(now)
 			}
 
-			if applyProvisioning(&record.Metadata.ReadMetadata, to) {
-				delete(w.Allocations, record.AllocationID)
-				delete(w.FileStorage, id)
+			if core.ApplyProvisioning(&r.Metadata.ReadMetadata, to) {
+				core.Allocations.Delete(st, r.AllocationID)
+				delete(records, id)
 			}
 		}
 
-		if record.advanceParts(now) {
+		if r.advanceParts(now) {
 			changed = true
 		}
 	}
@@ -181,18 +170,18 @@ func (w *world) advanceFileStorage(now time.Time) bool {
 }
 
 // settle is the back end reporting the share as made at its current size.
-func (r *fileStorageRecord) settle(now time.Time) {
+func (r *record) settle(now time.Time) {
 	if r.MountPath == "" {
 		r.MountPath = "/volumes/_nogroup/" + r.Metadata.ID
 	}
 
-	capacity := storage.SizeBytes(r.SizeGiB)
+	capacity := SizeBytes(r.SizeGiB)
 	reported := now.UTC().Truncate(time.Second)
 	r.CapacityBytes, r.UsageTime = &capacity, &reported
 }
 
 // advanceParts applies the due transitions of attachments and policies.
-func (r *fileStorageRecord) advanceParts(now time.Time) bool {
+func (r *record) advanceParts(now time.Time) bool {
 	changed := false
 	kept := r.Attachments[:0]
 
@@ -202,7 +191,7 @@ func (r *fileStorageRecord) advanceParts(now time.Time) bool {
 		for _, to := range a.Lifecycle.Due(now) {
 			changed = true
 
-			if to == toGone {
+			if to == core.ToGone {
 				gone = true
 			} else {
 				a.Status = to
