@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
@@ -136,3 +137,14 @@ func (s *Sandbox) SetImageSource(source ImageSource) error { return image.SetSou
 
 // ClearImageSources forgets every image source: every URI holds a raw image again.
 func (s *Sandbox) ClearImageSources() { image.ClearSources(s.core) }
+
+// ComputePrefix is where the compute service is mounted: its catalogue paths are the
+// same as region's, so it needs a base URL of its own.
+const ComputePrefix = instance.Prefix
+
+// InstanceServers returns the region servers behind a compute instance, whatever the
+// compute service itself believes: the administrator's view that shows a missing or
+// duplicated server.
+func (s *Sandbox) InstanceServers(instanceID string) ([]unikorn.Server, error) {
+	return instance.Servers(s.core, instanceID)
+}

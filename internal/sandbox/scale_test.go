@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -21,7 +21,7 @@ import (
 // provisioned, on a clock that stands still unless the caller moves it.
 type populated struct {
 	sb        *Sandbox
-	clock     *clock
+	clock     *core.ManualClock
 	servers   []string
 	instances []string
 }
@@ -32,8 +32,8 @@ type populated struct {
 func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 	tb.Helper()
 
-	created := fixtureTime.Add(time.Hour)
-	p := &populated{clock: &clock{now: created.Add(time.Hour)}}
+	created := core.FixtureTime.Add(time.Hour)
+	p := &populated{clock: core.NewManualClock(created.Add(time.Hour))}
 
 	opts := DefaultOptions()
 	opts.Now = p.clock.Now
@@ -70,9 +70,9 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 		tags := unikorn.Tags{{Name: "role", Value: "web"}}
 		networking := &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}}
 
-		metadata := projectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: compute.InstanceTag, Value: id})},
+		metadata := core.ProjectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: instance.InstanceTag, Value: id})},
 			OrganizationID, ProjectID, created)
-		applyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+		core.ApplyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
 
 		server := unikorn.Server{
 			Metadata: metadata,
@@ -88,14 +88,14 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 		allocations[allocationID] = unikorn.Allocation{}
 
 		instance := unikorn.Instance{
-			Metadata: projectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
+			Metadata: core.ProjectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
 			Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
 			Status: unikorn.InstanceStatus{
 				RegionID: RegionID, NetworkID: NetworkDefaultID, PowerState: unikorn.PowerRunning,
 				PrivateIP: server.Status.PrivateIP, MACAddress: server.Status.MACAddress,
 			},
 		}
-		applyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+		core.ApplyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
 
 		instances[id] = struct {
 			unikorn.Instance
@@ -196,7 +196,7 @@ func BenchmarkSandboxReadByID(b *testing.B) {
 			})
 
 			b.Run("region-list-one/"+name, func(b *testing.B) {
-				path := "/api/v2/servers?tag=" + compute.InstanceTag + "=" + p.instances[middle]
+				path := "/api/v2/servers?tag=" + instance.InstanceTag + "=" + p.instances[middle]
 
 				for b.Loop() {
 					p.serve(b, ServiceToken, http.MethodGet, path, http.StatusOK)
@@ -216,7 +216,7 @@ func BenchmarkSandboxComputeWhileChanging(b *testing.B) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				p.clock.Advance(time.Millisecond)
-				p.send(b, PlatformAdminToken, http.MethodPut, organizationPath("/quotas"), `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
+				p.send(b, PlatformAdminToken, http.MethodPut, "/api/v1/organizations/"+OrganizationID+"/quotas", `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
 				p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
 			}
 		})
