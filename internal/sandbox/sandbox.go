@@ -14,10 +14,11 @@ package sandbox
 
 import (
 	"fmt"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 )
 
 // Options configure a Sandbox.
