@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -75,20 +76,22 @@ func (h *heldThing) object() Object[thing] {
 func TestDeleteHeldFailsFastNamingTheHolders(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
 
-	began := time.Now()
-	err := h.object().Delete(ctx, testSession(0), "x", time.Time{})
+		began := time.Now()
+		err := h.object().Delete(ctx, testSession(0), "x", time.Time{})
 
-	var held *HeldError
-	require.ErrorAs(t, err, &held)
-	assert.Less(t, time.Since(began), HeldGrace+time.Second)
-	assert.GreaterOrEqual(t, time.Since(began), HeldGrace)
-	assert.Equal(t, `instance "web" (i-1)`, held.HolderNames())
-	assert.Equal(t, "extra", held.Name)
-	assert.True(t, errors.Is(err, inUse))
+		var held *HeldError
+		require.ErrorAs(t, err, &held)
+		assert.Less(t, time.Since(began), HeldGrace+time.Second)
+		assert.GreaterOrEqual(t, time.Since(began), HeldGrace)
+		assert.Equal(t, `instance "web" (i-1)`, held.HolderNames())
+		assert.Equal(t, "extra", held.Name)
+		assert.True(t, errors.Is(err, inUse))
+	})
 }
 
 // The read lag, when longer than HeldGrace, is waited out: the refusal may come from
@@ -96,12 +99,14 @@ func TestDeleteHeldFailsFastNamingTheHolders(t *testing.T) {
 func TestDeleteHeldWaitsOutTheReadLag(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{}
-	began := time.Now()
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{}
+		began := time.Now()
 
-	var held *HeldError
-	require.ErrorAs(t, h.object().Delete(t.Context(), testSession(3*time.Second), "x", time.Time{}), &held)
-	assert.GreaterOrEqual(t, time.Since(began), 3*time.Second)
+		var held *HeldError
+		require.ErrorAs(t, h.object().Delete(t.Context(), testSession(3*time.Second), "x", time.Time{}), &held)
+		assert.GreaterOrEqual(t, time.Since(began), 3*time.Second)
+	})
 }
 
 // While what holds the object is being deleted, the delete is asked again until it
@@ -109,17 +114,19 @@ func TestDeleteHeldWaitsOutTheReadLag(t *testing.T) {
 func TestDeleteHeldWaitsWhileTheHolderLeaves(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{leaving: true}
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{leaving: true}
 
-	go func() {
-		time.Sleep(HeldGrace + time.Second)
-		h.mu.Lock()
-		h.released = true
-		h.mu.Unlock()
-	}()
+		go func() {
+			time.Sleep(HeldGrace + time.Second)
+			h.mu.Lock()
+			h.released = true
+			h.mu.Unlock()
+		}()
 
-	require.NoError(t, h.object().Delete(t.Context(), testSession(0), "x", time.Time{}))
-	assert.True(t, h.gone)
+		require.NoError(t, h.object().Delete(t.Context(), testSession(0), "x", time.Time{}))
+		assert.True(t, h.gone)
+	})
 }
 
 // A refusal still standing when the delete's time ends, its holder leaving all the

@@ -25,6 +25,8 @@ type Session struct {
 	pacer *pacer
 	// shared keeps the reads that many callers make alike (see Shared).
 	shared *sharedReads
+	// now is the clock that dates reads (see Now).
+	now func() time.Time
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
@@ -80,6 +82,12 @@ func WithReadLag(lag time.Duration) Option {
 	return func(s *Session) { s.readLag = lag }
 }
 
+// WithClock replaces the clock that dates reads (see Now): a test steps it to show
+// what a read's age decides without waiting for the read to grow old.
+func WithClock(now func() time.Time) Option {
+	return func(s *Session) { s.now = now }
+}
+
 // NewSession returns a Session that calls Unikorn through client.
 func NewSession(client *unikorn.Client, options ...Option) *Session {
 	session := &Session{
@@ -87,11 +95,14 @@ func NewSession(client *unikorn.Client, options ...Option) *Session {
 		poll:    DefaultPollPolicy(),
 		readLag: DefaultReadLag,
 		shared:  newSharedReads(),
+		now:     time.Now,
 	}
 
 	for _, option := range options {
 		option(session)
 	}
+
+	session.shared.now = session.now
 
 	session.poll.Min = max(session.poll.Min, minPollInterval)
 	session.poll.Max = max(session.poll.Max, session.poll.Min)
@@ -121,6 +132,13 @@ func (s *Session) Poll() PollPolicy {
 // ReadLag returns how long the cloud's caches may take to show a write.
 func (s *Session) ReadLag() time.Duration {
 	return s.readLag
+}
+
+// Now is the time by the session's clock, which dates the reads it keeps and judges
+// whether one is still young enough to answer (Shared, and the families' shared
+// lists). Waits run on timers, not on this clock.
+func (s *Session) Now() time.Time {
+	return s.now()
 }
 
 // Settings say where Unikorn is and how to reach it, in the façade's terms.

@@ -32,7 +32,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
-	c.instances.shareRecent(service.lookupWindow(), service.client)
+	c.instances.shareRecent(service.lookupWindow(), service.client, service.Now)
 
 	return c
 }

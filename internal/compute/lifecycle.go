@@ -303,7 +303,7 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.references.network(ctx, ref.NetworkID, time.Now().Add(-s.ReadLag())) })
+		network.Go(func() { _, networkErr = s.references.network(ctx, ref.NetworkID, s.Now().Add(-s.ReadLag())) })
 	}
 
 	var found *Instance
@@ -638,7 +638,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 
 		var ahead sync.WaitGroup
 
-		ahead.Go(func() { _, _ = s.references.network(aheadCtx, network, time.Now().Add(-s.ReadLag())) })
+		ahead.Go(func() { _, _ = s.references.network(aheadCtx, network, s.Now().Add(-s.ReadLag())) })
 
 		defer func() {
 			cancel()

@@ -44,7 +44,7 @@ func NewService(session *cloud.Session) *Service {
 		rights:     map[string]*rightsProbe{},
 	}
 
-	service.servers.shareRecent(service.lookupWindow(), client)
+	service.servers.shareRecent(service.lookupWindow(), client, session.Now)
 
 	return service
 }

@@ -222,6 +222,8 @@ func secretAbsent(t *testing.T, content, secret, what string) {
 // later plan opens the sealed token again and has nothing to do, and one destroy
 // leaves nothing in the sandbox's records.
 func TestAccFromAnEmptyOrganization(t *testing.T) {
+	t.Parallel()
+
 	key, encodedKey := newSealKey(t)
 	env, cli := fromTheEmptyOrganization(t, encodedKey)
 
@@ -300,6 +302,8 @@ resource "unikorn_compute_instance" "web" {
 // next plan has nothing to do, and one destroy leaves nothing in the sandbox's records:
 // no user, group, image, instance or allocation.
 func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
+	t.Parallel()
+
 	// Two blocks of the provider, the team's with the service account's token, which
 	// the next run opens again from the state.
 	_, encodedKey := newSealKey(t)

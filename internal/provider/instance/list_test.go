@@ -163,8 +163,6 @@ func TestAccInstanceListFilters(t *testing.T) {
 // the plan after the import is empty. It works against a real Unikorn too: a tag
 // unique to the run keeps the query to the test's own instances.
 func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
-	t.Parallel()
-
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		acctest.SkipUnlessSupported(t, acctest.ListResources)
 		run := uuid.NewString()[:8]

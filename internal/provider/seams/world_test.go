@@ -52,9 +52,8 @@ func forEachGroup(t *testing.T, test func(t *testing.T, w *world)) {
 
 	for _, g := range groups {
 		t.Run(string(g), func(t *testing.T) {
-			t.Parallel()
-
 			if g == groupInstances {
+				// In parallel with the other groups, as every ForEachBackend test.
 				acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 					// Each leg has a sandbox of its own: they run side by side.
 					t.Parallel()
@@ -64,6 +63,7 @@ func forEachGroup(t *testing.T, test func(t *testing.T, w *world)) {
 				return
 			}
 
+			t.Parallel()
 			test(t, newWorld(t, g, acctest.New(t)))
 		})
 	}
