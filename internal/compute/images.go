@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -269,8 +268,7 @@ func (s *Service) FindImage(ctx context.Context, organizationID, id string) (*Im
 			}
 		}
 
-		return &unikorn.APIError{StatusCode: http.StatusNotFound, Code: unikorn.ErrorNotFound,
-			Description: fmt.Sprintf("image %s is in none of the regions of organization %s", id, organizationID)}
+		return unikorn.Missing("", fmt.Sprintf("image %s is in none of the regions of organization %s", id, organizationID))
 	})
 
 	switch {

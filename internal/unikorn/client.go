@@ -24,10 +24,14 @@ var ErrNoIdentityEndpoint = errors.New("no identity endpoint is configured")
 // a compute endpoint.
 var ErrNoComputeEndpoint = errors.New("no compute endpoint is configured")
 
+// ErrNoKubernetesEndpoint is the error of a call to the Kubernetes service on a client
+// configured without its endpoint.
+var ErrNoKubernetesEndpoint = errors.New("no kubernetes endpoint is configured")
+
 // IsUnconfigured reports whether err says the client lacks the endpoint a call needs,
 // which no retry cures.
 func IsUnconfigured(err error) bool {
-	return errors.Is(err, ErrNoIdentityEndpoint) || errors.Is(err, ErrNoComputeEndpoint)
+	return errors.Is(err, ErrNoIdentityEndpoint) || errors.Is(err, ErrNoComputeEndpoint) || errors.Is(err, ErrNoKubernetesEndpoint)
 }
 
 // DefaultRequestTimeout bounds one attempt of a request when Config.RequestTimeout is zero.

@@ -26,6 +26,8 @@ type operation struct {
 	// unset is the error of an operation on a service whose endpoint is not
 	// configured (its base is empty).
 	unset error
+	// secret is an answer of raw octets that must never reach a log (a kubeconfig).
+	secret bool
 }
 
 // regionOp and identityOp describe an operation on that service. path is a format
@@ -55,6 +57,14 @@ func escapePath(format string, ids []string) string {
 
 func (op operation) withQuery(query url.Values) operation {
 	op.query = query
+
+	return op
+}
+
+// secretOctets marks op's answer as raw octets that are secret: it is asked for as
+// such, and never logged.
+func (op operation) secretOctets() operation {
+	op.secret = true
 
 	return op
 }
@@ -192,6 +202,9 @@ func (c *Client) attempt(ctx context.Context, op operation, payload []byte, atte
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
+	if op.secret {
+		req.Header.Set("Accept", "application/octet-stream")
+	}
 
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
