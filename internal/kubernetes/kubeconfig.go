@@ -38,16 +38,16 @@ type NotProvisionedError struct {
 }
 
 func (e *NotProvisionedError) Error() string {
-	return fmt.Sprintf("Kubernetes cluster %s has no kubeconfig yet: it is %s, and the service makes the kubeconfig "+
+	return fmt.Sprintf("Kubernetes cluster %s has no kubeconfig: it is %s, and the service makes the kubeconfig "+
 		"while it provisions the cluster", e.ID, e.Status)
 }
 
 // Kubeconfig returns a cluster's kubeconfig. The cluster is read first, for its
-// project: one still being made has no kubeconfig, which is waited for until the
-// cluster is provisioned (or ctx ends); one missing from the list past the read lag
-// is a *cloud.LookupError. The service reads the kubeconfig from the cluster's
-// manager, which may not have it the moment the cluster shows provisioned: a 404 is
-// asked again until the read lag has passed.
+// project: one missing from the list past the read lag is a *cloud.LookupError. The
+// service makes the kubeconfig while it provisions the cluster and answers 404 until
+// then, and reads it from the cluster's manager, which may not show it the moment
+// the cluster does: a 404 is asked again until the read lag has passed, and then is
+// a *NotProvisionedError for a cluster not yet provisioned.
 func (s *Service) Kubeconfig(ctx context.Context, organizationID, id string) (*Kubeconfig, error) {
 	cluster, err := s.Read(ctx, organizationID, id)
 
@@ -56,17 +56,6 @@ func (s *Service) Kubeconfig(ctx context.Context, organizationID, id string) (*K
 		return nil, err
 	case cluster == nil:
 		return nil, &cloud.LookupError{Kind: "Kubernetes cluster", Selector: Selector{ID: id}}
-	case cluster.Metadata.Deleting:
-		return nil, &NotProvisionedError{ID: id, Status: "being deleted"}
-	case cluster.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned:
-		if cluster, err = s.settle(ctx, organizationID, id, nil, cluster); err != nil {
-			var wait *cloud.WaitError
-			if errors.As(err, &wait) {
-				return nil, fmt.Errorf("%w: %w", &NotProvisionedError{ID: id, Status: cluster.Metadata.ProvisioningStatus}, err)
-			}
-
-			return nil, err
-		}
 	}
 
 	var raw []byte
@@ -76,7 +65,13 @@ func (s *Service) Kubeconfig(ctx context.Context, organizationID, id string) (*K
 
 		return err
 	})
-	if err != nil {
+
+	switch status := cluster.Metadata.ProvisioningStatus; {
+	case unikorn.IsNotFound(err) && cluster.Metadata.Deleting:
+		return nil, &NotProvisionedError{ID: id, Status: "being deleted"}
+	case unikorn.IsNotFound(err) && status != unikorn.ProvisioningProvisioned:
+		return nil, &NotProvisionedError{ID: id, Status: status}
+	case err != nil:
 		return nil, err
 	}
 

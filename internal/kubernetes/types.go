@@ -1,7 +1,9 @@
 package kubernetes
 
 import (
+	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -261,4 +263,18 @@ func deref(v *int) int {
 	}
 
 	return *v
+}
+
+// poolName is a DNS label: the service names the Kubernetes objects of a pool (its
+// machine deployment and templates) after it.
+var poolName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// ValidatePoolName checks the name of a workload pool.
+func ValidatePoolName(name string) error {
+	if len(name) > 63 || !poolName.MatchString(name) {
+		return fmt.Errorf("%q is not a DNS label: lower-case letters, digits and `-`, beginning and ending with a "+
+			"letter or digit, at most 63 characters", name)
+	}
+
+	return nil
 }

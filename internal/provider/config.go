@@ -16,6 +16,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -316,6 +317,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	data.Networking = networks
 	data.LoadBalancers = loadbalancing.NewService(session)
 	data.Storage = storage.NewService(session)
+	data.Kubernetes = kubernetes.NewService(session)
 	data.Identity = identity.NewService(session)
 
 	return data, diags
