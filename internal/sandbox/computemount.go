@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// ComputePrefix is where the compute service is mounted: its catalogue paths are the
-// same as region's, so it needs a base URL of its own.
-const ComputePrefix = "/compute"
+// ComputePrefix is where the compute service is mounted, as its declaration says: its
+// catalogue paths are the same as region's, so it needs a base URL of its own.
+var ComputePrefix = services.Compute.SandboxPrefix()
 
 // internalKey marks a request the compute service makes on its own account.
 type internalKey struct{}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // The Kubernetes service's types follow its v1.16.3 document (module
@@ -150,7 +152,7 @@ const kubernetesOrganization = "/api/v1/organizations/%s"
 // ListKubernetesClusters lists the organization's clusters that the token may read
 // and that carry every tag of tags.
 func (c *Client) ListKubernetesClusters(ctx context.Context, organizationID string, tags Tags) ([]KubernetesCluster, error) {
-	return callList[KubernetesCluster](ctx, c, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return callList[KubernetesCluster](ctx, c, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/clusters", organizationID).withQuery(scopeFilter{Tags: tags}.values()))
 }
 
@@ -159,7 +161,7 @@ func (c *Client) ListKubernetesClusters(ctx context.Context, organizationID stri
 func (c *Client) CreateKubernetesCluster(ctx context.Context, organizationID, projectID string,
 	write KubernetesClusterWrite,
 ) (*KubernetesCluster, error) {
-	return callObject[KubernetesCluster](ctx, c, c.kubernetesOp(http.MethodPost, http.StatusAccepted,
+	return callObject[KubernetesCluster](ctx, c, c.op(services.Kubernetes, http.MethodPost, http.StatusAccepted,
 		kubernetesOrganization+"/projects/%s/clusters", organizationID, projectID).withBody(write))
 }
 
@@ -167,14 +169,14 @@ func (c *Client) CreateKubernetesCluster(ctx context.Context, organizationID, pr
 func (c *Client) UpdateKubernetesCluster(ctx context.Context, organizationID, projectID, id string,
 	write KubernetesClusterWrite,
 ) error {
-	return call(ctx, c, c.kubernetesOp(http.MethodPut, http.StatusAccepted,
+	return call(ctx, c, c.op(services.Kubernetes, http.MethodPut, http.StatusAccepted,
 		kubernetesOrganization+"/projects/%s/clusters/%s", organizationID, projectID, id).withBody(write))
 }
 
 // DeleteKubernetesCluster starts deleting a cluster; asked again while it is being
 // deleted, it answers as the first time.
 func (c *Client) DeleteKubernetesCluster(ctx context.Context, organizationID, projectID, id string) error {
-	return call(ctx, c, c.kubernetesOp(http.MethodDelete, http.StatusAccepted,
+	return call(ctx, c, c.op(services.Kubernetes, http.MethodDelete, http.StatusAccepted,
 		kubernetesOrganization+"/projects/%s/clusters/%s", organizationID, projectID, id))
 }
 
@@ -182,39 +184,34 @@ func (c *Client) DeleteKubernetesCluster(ctx context.Context, organizationID, pr
 // as the service answers it; 404 until the cluster has one. Its answer is secret: it
 // never reaches a log.
 func (c *Client) GetKubernetesClusterKubeconfig(ctx context.Context, organizationID, projectID, id string) ([]byte, error) {
-	return c.send(ctx, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return c.send(ctx, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/projects/%s/clusters/%s/kubeconfig", organizationID, projectID, id).secretOctets())
 }
 
 // ListClusterManagers lists the organization's cluster managers that the token may
 // read: only the platform's own principals may read any.
 func (c *Client) ListClusterManagers(ctx context.Context, organizationID string) ([]ClusterManager, error) {
-	return callList[ClusterManager](ctx, c, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return callList[ClusterManager](ctx, c, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/clustermanagers", organizationID))
 }
 
 // ListKubernetesRegions lists the regions the service offers the organization for
 // clusters of regionType.
 func (c *Client) ListKubernetesRegions(ctx context.Context, organizationID, regionType string) ([]Region, error) {
-	return callList[Region](ctx, c, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return callList[Region](ctx, c, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/regions", organizationID).withQuery(url.Values{"regionType": {regionType}}))
 }
 
 // ListKubernetesFlavors lists the flavors of a region that a cluster's machines may
 // have: region's, less those too small for Kubernetes.
 func (c *Client) ListKubernetesFlavors(ctx context.Context, organizationID, regionID string) ([]Flavor, error) {
-	return callList[Flavor](ctx, c, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return callList[Flavor](ctx, c, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/regions/%s/flavors", organizationID, regionID))
 }
 
 // ListKubernetesImages lists the images of a region that carry a Kubernetes version
 // (KubernetesVersionKey), which are the versions clusters may have there.
 func (c *Client) ListKubernetesImages(ctx context.Context, organizationID, regionID string) ([]Image, error) {
-	return callList[Image](ctx, c, c.kubernetesOp(http.MethodGet, http.StatusOK,
+	return callList[Image](ctx, c, c.op(services.Kubernetes, http.MethodGet, http.StatusOK,
 		kubernetesOrganization+"/regions/%s/images", organizationID, regionID))
-}
-
-// kubernetesOp describes an operation on the Kubernetes service.
-func (c *Client) kubernetesOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, path: escapePath(path, ids), want: want, unset: ErrNoKubernetesEndpoint}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -62,7 +63,7 @@ func refused(t *testing.T) error {
 	endpoint := "http://" + listener.Addr().String()
 	require.NoError(t, listener.Close())
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: endpoint, IdentityEndpoint: endpoint, Token: "t",
+	client, err := unikorn.NewClient(unikorn.Config{Endpoints: services.Endpoints{services.Region: endpoint, services.Identity: endpoint}, Token: "t",
 		Retry: unikorn.RetryPolicy{MaxAttempts: 1}})
 	require.NoError(t, err)
 

@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // newSealKey draws a seal key and returns it and its base64 form, as a user would
@@ -107,8 +108,8 @@ provider "unikorn" {
   organization_id  = %[4]s
   project_id       = unikorn_project.team.id
 }
-`, acctest.Quote(admin.RegionEndpoint), acctest.Quote(admin.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
-		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.ComputeEndpoint), sealKey, sealedToken, trigger) + c.body
+`, acctest.Quote(admin.Endpoints[services.Region]), acctest.Quote(admin.Endpoints[services.Identity]), acctest.Quote(sandbox.AdminToken),
+		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.Endpoints[services.Compute]), sealKey, sealedToken, trigger) + c.body
 }
 
 // teamNetwork is a network the team's provider builds in the new project.

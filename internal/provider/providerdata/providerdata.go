@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
@@ -69,6 +70,38 @@ type Data struct {
 	// Tokens are the service account tokens this provider instance received in this
 	// run, for ephemeral resources to hand on where nothing sealed them.
 	Tokens *Tokens
+}
+
+// The instance back ends InstanceAPI names.
+const (
+	// InstanceAPICompute is compute's public instance API, which every project member
+	// may call.
+	InstanceAPICompute = "compute"
+	// InstanceAPIRegion is this provider's own saga over region's servers and
+	// identity's allocations, service APIs that only service accounts may call.
+	InstanceAPIRegion = "region"
+)
+
+// Connect gives the types their façades, every family's over the one session, so
+// that all share its poll grid and what it learns of how long changes take; the
+// instance back end is the one InstanceAPI names. A family adds its façade here.
+func (d *Data) Connect(session *cloud.Session) {
+	service := compute.NewService(session)
+	networks := networking.NewService(session)
+
+	d.Instances = compute.NewRegionInstances(service)
+	if d.InstanceAPI == InstanceAPICompute {
+		d.Instances = compute.NewComputeInstances(service.HeldByComputeInstances())
+		networks = networks.HeldByComputeInstances()
+	}
+
+	d.Catalogue = service
+	d.Images = service
+	d.Networking = networks
+	d.LoadBalancers = loadbalancing.NewService(session)
+	d.Storage = storage.NewService(session)
+	d.Kubernetes = kubernetes.NewService(session)
+	d.Identity = identity.NewService(session)
 }
 
 // Online reports whether the types can call Unikorn: the provider is configured and

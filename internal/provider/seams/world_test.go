@@ -15,6 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -89,7 +90,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		// Only an administrator makes identity's objects.
 		admin := env.Settings
 		admin.Token = sandbox.AdminToken
-		admin.InstanceAPI, admin.ComputeEndpoint = "", ""
+		admin.InstanceAPI, admin.Endpoints[services.Compute] = "", ""
 		w.provider = admin.Config()
 
 		client := w.admin

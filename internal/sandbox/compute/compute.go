@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -195,11 +196,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // own handler decides what a failed call means.
 func newClient(transport http.RoundTripper, token string) (*unikorn.Client, error) {
 	return unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   "http://sandbox",
-		IdentityEndpoint: "http://sandbox",
-		Token:            token,
-		HTTPClient:       &http.Client{Transport: transport},
-		Retry:            unikorn.RetryPolicy{MaxAttempts: 1},
+		Endpoints:  services.Endpoints{services.Region: "http://sandbox", services.Identity: "http://sandbox"},
+		Token:      token,
+		HTTPClient: &http.Client{Transport: transport},
+		Retry:      unikorn.RetryPolicy{MaxAttempts: 1},
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -50,11 +51,9 @@ func newHarnessAt(t *testing.T, statePath string) *harness {
 
 	client := func(token string) *unikorn.Client {
 		c, err := unikorn.NewClient(unikorn.Config{
-			RegionEndpoint:   server.URL,
-			IdentityEndpoint: server.URL,
-			ComputeEndpoint:  server.URL + sandbox.ComputePrefix,
-			Token:            token,
-			Retry:            unikorn.RetryPolicy{MaxAttempts: 1},
+			Endpoints: services.InSandbox(server.URL),
+			Token:     token,
+			Retry:     unikorn.RetryPolicy{MaxAttempts: 1},
 		})
 		require.NoError(t, err)
 
