@@ -80,7 +80,8 @@ func TestConformance(t *testing.T) {
 	completed := true
 
 	for _, step := range steps {
-		if strings.HasPrefix(step.name, "compute ") && !r.computeServed {
+		if strings.HasPrefix(step.name, "compute ") && !r.computeServed ||
+			strings.HasPrefix(step.name, "Kubernetes ") && !r.kubernetesServed {
 			continue
 		}
 
@@ -117,6 +118,13 @@ func TestConformance(t *testing.T) {
 		t.Logf("the sandbox serves no compute service under %s; compute methods not exercised: %v", computePrefix, waived)
 	}
 
+	if !r.kubernetesServed {
+		// As for compute, while the sandbox lacks the service.
+		waived := slices.DeleteFunc(slices.Clone(missing), func(name string) bool { return !isKubernetesMethod(name) })
+		missing = slices.DeleteFunc(missing, isKubernetesMethod)
+		t.Logf("the sandbox serves no Kubernetes service under %s; its methods not exercised: %v", kubernetesPrefix, waived)
+	}
+
 	assert.Empty(t, missing, "client methods that no conformance step exercises")
 	assert.Empty(t, foreign, "functions passed to call that are not methods of *unikorn.Client")
 }
@@ -129,8 +137,9 @@ type run struct {
 	// admin is an organization administrator's client: identity's projects, groups
 	// and service accounts are theirs to manage.
 	admin *unikorn.Client
-	// computeServed says whether the sandbox serves compute under computePrefix.
-	computeServed bool
+	// computeServed says whether the sandbox serves compute under computePrefix, and
+	// kubernetesServed the Kubernetes service under kubernetesPrefix.
+	computeServed, kubernetesServed bool
 	// unauthenticated is a client whose token the sandbox does not know.
 	unauthenticated *unikorn.Client
 	recorder        *recorder
@@ -151,13 +160,14 @@ func newRun(t *testing.T, c *contract) *run {
 	newClient := func(token string) *unikorn.Client { return world.NewClient(t, token, rec) }
 
 	return &run{
-		client:          newClient(sandbox.ServiceToken),
-		user:            newClient(sandbox.DefaultToken),
-		admin:           newClient(sandbox.AdminToken),
-		computeServed:   servesCompute(t, http.DefaultClient, world.URL),
-		unauthenticated: newClient("not-a-sandbox-token"),
-		recorder:        rec,
-		coverage:        &coverage{},
+		client:           newClient(sandbox.ServiceToken),
+		user:             newClient(sandbox.DefaultToken),
+		admin:            newClient(sandbox.AdminToken),
+		computeServed:    servesCompute(t, http.DefaultClient, world.URL),
+		kubernetesServed: servesKubernetes(t, http.DefaultClient, world.URL),
+		unauthenticated:  newClient("not-a-sandbox-token"),
+		recorder:         rec,
+		coverage:         &coverage{},
 	}
 }
 
