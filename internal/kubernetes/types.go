@@ -88,14 +88,14 @@ type API struct {
 	SubjectAlternativeNames []string
 }
 
-// Networking is a cluster's address ranges and name servers. The service takes them
-// once, at create, and ignores them in every update; what is left empty takes the
-// service's defaults.
+// Networking is a cluster's address ranges. The service takes them once, at create,
+// and ignores them in every update; what is left empty takes the service's defaults.
+// Its document lets a write name DNS servers too, but the service takes its own
+// whatever the write says, so they are not offered here.
 type Networking struct {
-	NodePrefix     string
-	ServicePrefix  string
-	PodPrefix      string
-	DNSNameservers []string
+	NodePrefix    string
+	ServicePrefix string
+	PodPrefix     string
 }
 
 // fromWire is the service's cluster in the façade's terms.
@@ -215,10 +215,7 @@ func (w write) wire() unikorn.KubernetesClusterWrite {
 	}
 
 	if n := w.placement.Networking; n != nil {
-		spec.Networking = &unikorn.KubernetesClusterNetwork{
-			NodePrefix: n.NodePrefix, ServicePrefix: n.ServicePrefix, PodPrefix: n.PodPrefix,
-			DNSNameservers: slices.Clone(n.DNSNameservers),
-		}
+		spec.Networking = &unikorn.KubernetesClusterNetwork{NodePrefix: n.NodePrefix, ServicePrefix: n.ServicePrefix, PodPrefix: n.PodPrefix}
 	}
 
 	return unikorn.KubernetesClusterWrite{Metadata: d.Metadata, Spec: spec}

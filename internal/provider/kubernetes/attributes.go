@@ -51,13 +51,13 @@ const (
 	descriptionAllowedPrefixes = "IPv4 prefixes allowed to reach the Kubernetes API; every address when left out."
 	descriptionSANs            = "Extra X.509 subject alternative names of the API's certificate, such as a DNS " +
 		"name in front of it."
-	descriptionNetworking = "The cluster's address ranges and name servers. The service takes them once, when it " +
-		"makes the cluster, and ignores them afterwards, so any change replaces the cluster. Left out, or in " +
-		"part, the service's defaults apply."
+	descriptionNetworking = "The cluster's address ranges. The service takes them once, when it makes the " +
+		"cluster, and ignores them afterwards, so any change replaces the cluster. Left out, or in part, the " +
+		"service's defaults apply (by default 192.168.0.0/24, 172.16.0.0/12 and 10.0.0.0/8; an operator may " +
+		"change them). The machines use the name servers the service is configured with."
 	descriptionNodePrefix    = "IPv4 prefix the cluster's machines get their addresses from."
 	descriptionServicePrefix = "IPv4 prefix of the cluster's services."
 	descriptionPodPrefix     = "IPv4 prefix of the cluster's pods."
-	descriptionDNS           = "IPv4 addresses of the name servers the machines use."
 	descriptionBundle        = "Application bundle the cluster runs: the versioned software the service installs. " +
 		"The service moves it on by itself (see `auto_upgrade`), so it may change between runs."
 	descriptionHealth       = "Health of the cluster as the service's monitor last saw it: `unknown` until it has looked, then `healthy`, `degraded` or `error`."

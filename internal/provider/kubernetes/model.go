@@ -69,10 +69,9 @@ type apiModel struct {
 }
 
 type networkingModel struct {
-	NodePrefix     types.String `tfsdk:"node_prefix"`
-	ServicePrefix  types.String `tfsdk:"service_prefix"`
-	PodPrefix      types.String `tfsdk:"pod_prefix"`
-	DNSNameservers types.List   `tfsdk:"dns_nameservers"`
+	NodePrefix    types.String `tfsdk:"node_prefix"`
+	ServicePrefix types.String `tfsdk:"service_prefix"`
+	PodPrefix     types.String `tfsdk:"pod_prefix"`
 }
 
 // objectAsOptions reads a nested object strictly: every attribute is in the model.
@@ -93,7 +92,6 @@ var (
 	apiType        = types.ObjectType{AttrTypes: map[string]attr.Type{"allowed_prefixes": stringSet, "subject_alternative_names": stringSet}}
 	networkingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 		"node_prefix": types.StringType, "service_prefix": types.StringType, "pod_prefix": types.StringType,
-		"dns_nameservers": types.ListType{ElemType: types.StringType},
 	}}
 )
 
@@ -296,13 +294,10 @@ func (m *resourceModel) networking(ctx context.Context, diags *diag.Diagnostics)
 	var model networkingModel
 	diags.Append(m.Networking.As(ctx, &model, objectAsOptions)...)
 
-	n := &kubernetes.Networking{
+	return &kubernetes.Networking{
 		NodePrefix: model.NodePrefix.ValueString(), ServicePrefix: model.ServicePrefix.ValueString(),
 		PodPrefix: model.PodPrefix.ValueString(),
 	}
-	diags.Append(model.DNSNameservers.ElementsAs(ctx, &n.DNSNameservers, true)...)
-
-	return n
 }
 
 // sortedStrings is what is known of a set of strings, in order.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -235,10 +234,6 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"node_prefix":    prefix(descriptionNodePrefix),
 					"service_prefix": prefix(descriptionServicePrefix),
 					"pod_prefix":     prefix(descriptionPodPrefix),
-					"dns_nameservers": schema.ListAttribute{
-						Optional: true, ElementType: types.StringType, MarkdownDescription: descriptionDNS,
-						Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(validators.IPv4Address())},
-					},
 				},
 			},
 			"application_bundle":  schema.StringAttribute{Computed: true, MarkdownDescription: descriptionBundle},
