@@ -63,7 +63,9 @@ var kubernetesEndpoints = map[string]endpointCase{
 		body: clusterJSON, status: http.StatusAccepted,
 	},
 	"DeleteKubernetesCluster": {
-		call:    func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteKubernetesCluster(ctx, "o-1", "p-1", "c-1") },
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.DeleteKubernetesCluster(ctx, "o-1", "p-1", "c-1")
+		},
 		service: kubernetesService, method: http.MethodDelete, path: "/api/v1/organizations/o-1/projects/p-1/clusters/c-1",
 		status: http.StatusAccepted,
 	},
@@ -83,7 +85,9 @@ var kubernetesEndpoints = map[string]endpointCase{
 		status: http.StatusOK, reply: listReply,
 	},
 	"ListKubernetesRegions": {
-		call:    func(ctx context.Context, c *Client) (any, error) { return c.ListKubernetesRegions(ctx, "o-1", KubernetesRegionPhysical) },
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.ListKubernetesRegions(ctx, "o-1", KubernetesRegionPhysical)
+		},
 		service: kubernetesService, method: http.MethodGet, path: "/api/v1/organizations/o-1/regions",
 		query: "regionType=physical", status: http.StatusOK, reply: listReply,
 	},
