@@ -1,10 +1,9 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"maps"
 	"slices"
-
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
 )
 
 // aclRead is identity `acl`: what the caller may do, as identity's pkg/rbac GetACL
@@ -35,7 +34,7 @@ type aclEndpoint struct {
 }
 
 // aclEndpoints lists a scope by endpoint name, each endpoint's operations sorted.
-func aclEndpoints(scope identity.Scope) []aclEndpoint {
+func aclEndpoints(scope core.Scope) []aclEndpoint {
 	var endpoints []aclEndpoint
 
 	for _, name := range slices.Sorted(maps.Keys(scope)) {
@@ -48,7 +47,7 @@ func aclEndpoints(scope identity.Scope) []aclEndpoint {
 }
 
 // aclProjects lists the projects in which the organization's groups grant anything.
-func aclProjects(organization *identity.OrganizationACL) []aclProject {
+func aclProjects(organization *core.OrganizationACL) []aclProject {
 	var projects []aclProject
 
 	for _, id := range slices.Sorted(maps.Keys(organization.Projects)) {
@@ -62,7 +61,7 @@ func aclProjects(organization *identity.OrganizationACL) []aclProject {
 
 // grantsAnything reports whether the organization gives the principal any permission:
 // identity answers an empty ACL to a principal in none of the organization's groups.
-func grantsAnything(organization *identity.OrganizationACL) bool {
+func grantsAnything(organization *core.OrganizationACL) bool {
 	return len(aclEndpoints(organization.Endpoints)) > 0 || len(aclProjects(organization)) > 0
 }
 
@@ -72,7 +71,7 @@ func grantsAnything(organization *identity.OrganizationACL) bool {
 // a user every organization it belongs to, and the scoped part of the one asked
 // about, which it must belong to.
 func renderACL(caller *principal, organizationID string) (*aclRead, error) {
-	acl := caller.acl
+	acl := caller.ACL
 	read := &aclRead{Global: aclEndpoints(acl.Global)}
 
 	if len(read.Global) > 0 && len(acl.Organizations) == 0 {
@@ -83,7 +82,7 @@ func renderACL(caller *principal, organizationID string) (*aclRead, error) {
 		organization, member := acl.Organizations[organizationID]
 
 		switch {
-		case caller.serviceAccountID != "" && caller.organizationID != organizationID:
+		case caller.ServiceAccountID != "" && caller.OrganizationID != organizationID:
 			// Another organization: the scoped part is skipped.
 		case !member:
 			return nil, errRBAC("identity:acl", opRead, "organization")
@@ -98,8 +97,8 @@ func renderACL(caller *principal, organizationID string) (*aclRead, error) {
 		}
 	}
 
-	if caller.serviceAccountID != "" {
-		if organization := acl.Organizations[caller.organizationID]; organization == nil || !grantsAnything(organization) {
+	if caller.ServiceAccountID != "" {
+		if organization := acl.Organizations[caller.OrganizationID]; organization == nil || !grantsAnything(organization) {
 			return &aclRead{}, nil
 		}
 	}
@@ -115,8 +114,8 @@ func renderACL(caller *principal, organizationID string) (*aclRead, error) {
 }
 
 // getACL is identity's GET /api/v1/acl, which no scope narrows.
-func (s *Sandbox) getACL(req *request) (*reply, error) {
-	read, err := renderACL(req.caller, "")
+func (s *Sandbox) getACL(req *core.Request) (*core.Reply, error) {
+	read, err := renderACL(req.Caller, "")
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +124,8 @@ func (s *Sandbox) getACL(req *request) (*reply, error) {
 }
 
 // getOrganizationACL is identity's GET /api/v1/organizations/{organizationID}/acl.
-func (s *Sandbox) getOrganizationACL(req *request) (*reply, error) {
-	read, err := renderACL(req.caller, req.PathValue("organizationID"))
+func (s *Sandbox) getOrganizationACL(req *core.Request) (*core.Reply, error) {
+	read, err := renderACL(req.Caller, req.PathValue("organizationID"))
 	if err != nil {
 		return nil, err
 	}

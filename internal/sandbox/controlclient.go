@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"io"
 	"net/http"
 	"net/url"
@@ -48,7 +49,9 @@ func (c *ControlClient) ResetStats(ctx context.Context) error {
 
 // AddFault installs a fault rule and returns its ID.
 func (c *ControlClient) AddFault(ctx context.Context, rule FaultRule) (string, error) {
-	var created faultCreated
+	var created struct {
+		ID string `json:"id"`
+	}
 	err := c.do(ctx, http.MethodPost, "faults", rule, &created)
 
 	return created.ID, err
@@ -125,7 +128,7 @@ func (c *ControlClient) do(ctx context.Context, method, path string, in, out any
 		body = bytes.NewReader(data)
 	}
 
-	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+controlPrefix+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+core.ControlPrefix+path, body)
 	if err != nil {
 		return fmt.Errorf("building sandbox control request: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -93,7 +94,7 @@ func TestFaultPhaseValidation(t *testing.T) {
 		require.NoError(t, err, "phase %q", phase)
 	}
 
-	var statuses []faultStatus
+	var statuses []core.FaultStatus
 
 	h.call(http.MethodGet, "/sandbox/v1/faults", nil).expect(http.StatusOK, &statuses)
 	require.Len(t, statuses, 3)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -82,7 +83,7 @@ func TestFaultWithProbabilityZeroNeverFires(t *testing.T) {
 	h.call(http.MethodPost, "/sandbox/v1/faults", `{"route":"/api/v2/networks/{networkID}","status":503}`).expect(http.StatusCreated, nil)
 	assert.Equal(t, []int{503}, h.statuses(1))
 
-	var faults []faultStatus
+	var faults []core.FaultStatus
 
 	h.call(http.MethodGet, "/sandbox/v1/faults", nil).expect(http.StatusOK, &faults)
 	require.Len(t, faults, 2)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/http"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
@@ -85,19 +85,19 @@ func fileStorageMetadata(record *fileStorageRecord) *unikorn.ProjectScopedMetada
 	return &record.Metadata
 }
 
-func (s *Sandbox) listFileStorage(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listFileStorage(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
-	return replyOK(selectList(q, req.caller, s.world.FileStorage, func(record *fileStorageRecord) (unikorn.FileStorage, listing) {
+	return replyOK(selectList(q, req.Caller, s.world.FileStorage, func(record *fileStorageRecord) (unikorn.FileStorage, listing) {
 		return record.render(), projectListing(&record.Metadata, record.RegionID, "")
 	})), nil
 }
 
-func (s *Sandbox) getFileStorage(req *request) (*reply, error) {
-	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.caller, fileStorageMetadata, rbacFileStorage, opRead)
+func (s *Sandbox) getFileStorage(req *core.Request) (*core.Reply, error) {
+	record, err := lookup(s.world.FileStorage, req.PathValue("filestorageID"), req.Caller, fileStorageMetadata, rbacFileStorage, opRead)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *Sandbox) getFileStorage(req *request) (*reply, error) {
 	return replyOK(record.render()), nil
 }
 
-func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
+func (s *Sandbox) createFileStorage(req *core.Request) (*core.Reply, error) {
 	var body struct {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 		Spec     struct {
@@ -130,7 +130,7 @@ func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if err := requireProject(s.world, req.caller, spec.OrganizationID, spec.ProjectID, rbacFileStorage, opCreate); err != nil {
+	if err := core.RequireProject(req.Store, req.Caller, spec.OrganizationID, spec.ProjectID, rbacFileStorage, opCreate); err != nil {
 		return nil, err
 	}
 
@@ -139,11 +139,11 @@ func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if !regionVisible(req.caller, spec.RegionID) {
+	if !regionVisible(req, spec.RegionID) {
 		return nil, errUnprocessable("region does not exist")
 	}
 
-	class, err := findStorageClass(req.caller, spec.StorageClassID)
+	class, err := findStorageClass(req.Caller, spec.StorageClassID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,19 +171,19 @@ func (s *Sandbox) createFileStorage(req *request) (*reply, error) {
 	}
 
 	record := &fileStorageRecord{
-		Metadata:          projectMetadata(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, req.now),
+		Metadata:          projectMetadata(newResourceID(), body.Metadata, spec.OrganizationID, spec.ProjectID, req.Now),
 		RegionID:          spec.RegionID,
 		StorageClassID:    spec.StorageClassID,
 		SizeGiB:           spec.SizeGiB,
 		RootSquash:        storage.RootSquash(spec.StorageType),
 		DefaultProtection: storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, true),
-		Lifecycle:         provisionSchedule(req.now, s.provisionDelay),
+		Lifecycle:         provisionSchedule(req.Now, s.core.ProvisionDelay()),
 	}
 
-	record.setAttachments(attachments, req.now, s.provisionDelay)
-	record.setPolicies(policies, req.now, s.provisionDelay)
+	record.setAttachments(attachments, req.Now, s.core.ProvisionDelay())
+	record.setPolicies(policies, req.Now, s.core.ProvisionDelay())
 
-	allocation, err := s.world.allocate(spec.OrganizationID, spec.ProjectID, fileStorageAllocation(record), req.now)
+	allocation, err := core.Allocate(req.Store, spec.OrganizationID, spec.ProjectID, fileStorageAllocation(record), req.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -210,35 +210,25 @@ func (s *Sandbox) validateFileStorageSchema(metadata unikorn.WriteMetadata, spec
 
 // fileStorageAllocation is the quota charge of the storage: its size in bytes.
 func fileStorageAllocation(record *fileStorageRecord) unikorn.AllocationWrite {
-	return unikorn.AllocationWrite{
-		Metadata: unikorn.WriteMetadata{Name: "undefined"},
-		Spec: unikorn.AllocationSpec{
-			Kind: fileStorageAllocationKind,
-			ID:   record.Metadata.ID,
-			Allocations: []unikorn.ResourceAllocation{
-				{Kind: "filestorage", Committed: int(storage.SizeBytes(record.SizeGiB))},
-			},
-		},
-	}
+	return core.Charge(fileStorageAllocationKind, record.Metadata.ID,
+		unikorn.ResourceAllocation{Kind: "filestorage", Committed: int(storage.SizeBytes(record.SizeGiB))})
 }
 
 // validateAttachments checks the networks asked for as region does, each in turn:
 // it must exist (a network of another organization is forbidden), be in the
 // storage's project and be provisioned.
-func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttachments, projectID string) error {
+func (s *Sandbox) validateAttachments(req *core.Request, asked *unikorn.StorageAttachments, projectID string) error {
 	if asked == nil {
 		return nil
 	}
 
 	for _, id := range asked.NetworkIDs {
-		if !uuidPattern.MatchString(id) {
+		if !core.IsUUID(id) {
 			return errUnprocessable("invalid network ID")
 		}
 
-		network, err := lookup(s.cached(req).Networks, id, req.caller, networkMetadata, rbacNetworks, opRead)
-
-		var apiErr *apiError
-		if errors.As(err, &apiErr) && apiErr.status == http.StatusNotFound {
+		network, err := core.LookupAs[unikorn.Network](s.core.Cached(req), id, req.Caller, rbacNetworks, opRead)
+		if core.IsNotFound(err) {
 			return errUnprocessable("network not found")
 		}
 
@@ -246,11 +236,11 @@ func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttach
 			return err
 		}
 
-		if network.Network.Metadata.ProjectID != projectID {
+		if network.Metadata.ProjectID != projectID {
 			return errUnprocessable("network not available in project")
 		}
 
-		if network.Network.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned {
+		if network.Metadata.ProvisioningStatus != unikorn.ProvisioningProvisioned {
 			return errUnprocessable("network not provisioned")
 		}
 	}
@@ -262,23 +252,19 @@ func (s *Sandbox) validateAttachments(req *request, asked *unikorn.StorageAttach
 // through, its share of the network's storage range: as many addresses as the
 // class's parallelism. A network without a storage range cannot be attached. Nil
 // attachments mean none.
-func (s *Sandbox) generateAttachments(req *request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
+func (s *Sandbox) generateAttachments(req *core.Request, asked *unikorn.StorageAttachments, class *storageClass) ([]attachmentState, error) {
 	if asked == nil {
 		return nil, nil
 	}
 
-	networks := s.cached(req).Networks
+	cached := s.core.Cached(req)
 	attachments := make([]attachmentState, 0, len(asked.NetworkIDs))
 
 	for _, id := range asked.NetworkIDs {
-		status := networks[id].Network.Status
+		network, _ := core.Get[unikorn.Network](cached, id)
+		status := network.Status
 
-		reservations := status.Reservations
-		if reservations == nil {
-			reservations = defaultReservations()
-		}
-
-		storageRange, ok := storage.StorageRange(status.Prefix, reservations)
+		storageRange, ok := storage.StorageRange(status.Prefix, status.Reservations)
 		if !ok {
 			return nil, errUnprocessable("network requested does not have a storage range configured")
 		}
@@ -318,7 +304,7 @@ func (r *fileStorageRecord) setAttachments(asked []attachmentState, now time.Tim
 
 		if !a.Detaching {
 			a.Detaching, a.Status = true, unikorn.ProvisioningDeprovisioning
-			a.Lifecycle = schedule{{To: toGone, Due: now.Add(delay)}}
+			a.Lifecycle = core.Schedule{{To: toGone, Due: now.Add(delay)}}
 		}
 
 		detaching = append(detaching, a)
@@ -333,7 +319,7 @@ func (r *fileStorageRecord) setPolicies(policies []unikorn.StorageSnapshotPolicy
 	var next []policyState
 
 	for _, policy := range policies {
-		state := policyState{Policy: policy, Lifecycle: schedule{{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay)}}}
+		state := policyState{Policy: policy, Lifecycle: core.Schedule{{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay)}}}
 
 		for _, have := range r.Policies {
 			if storage.SamePolicy(have.Policy, policy) {
@@ -347,7 +333,7 @@ func (r *fileStorageRecord) setPolicies(policies []unikorn.StorageSnapshotPolicy
 	r.Policies = next
 }
 
-func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
+func (s *Sandbox) updateFileStorage(req *core.Request) (*core.Reply, error) {
 	var body struct {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 		Spec     struct {
@@ -369,7 +355,7 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 
 	id := req.PathValue("filestorageID")
 
-	current, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opUpdate)
+	current, err := lookup(s.cached(req).FileStorage, id, req.Caller, fileStorageMetadata, rbacFileStorage, opUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +364,7 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 		return nil, errBadRequest("filestorage is being deleted")
 	}
 
-	class, err := findStorageClass(req.caller, current.StorageClassID)
+	class, err := findStorageClass(req.Caller, current.StorageClassID)
 	if err != nil {
 		return nil, err
 	}
@@ -402,9 +388,15 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 	resized := *current
 	resized.SizeGiB = spec.SizeGiB
 
-	allocation, err := s.world.resizedAllocation(&resized, req.now)
+	// The storage's quota charge moved to its new size: 403 when the organization's
+	// quota does not hold it.
+	allocation, err := core.Recharge(req.Store, resized.AllocationID, fileStorageAllocation(&resized), req.Now)
 	if err != nil {
 		return nil, err
+	}
+
+	if allocation == nil {
+		return nil, errServer()
 	}
 
 	// The patch carries the version the handler read: one the cache trails conflicts,
@@ -421,13 +413,13 @@ func (s *Sandbox) updateFileStorage(req *request) (*reply, error) {
 		policies = append(policies, p.Policy)
 	}
 
-	rewriteMetadata(&record.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&record.Metadata.ReadMetadata, body.Metadata, req.Now)
 	record.SizeGiB = spec.SizeGiB
 	record.RootSquash = storage.RootSquash(spec.StorageType)
 	record.DefaultProtection = storage.DefaultProtection(spec.DefaultSnapshotProtectionEnabled, record.DefaultProtection)
-	record.setAttachments(attachments, req.now, s.provisionDelay)
-	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, policies), req.now, s.provisionDelay)
-	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+	record.setAttachments(attachments, req.Now, s.core.ProvisionDelay())
+	record.setPolicies(storage.ResolvePolicies(spec.SnapshotPolicies, policies), req.Now, s.core.ProvisionDelay())
+	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyAccepted(record.render()), nil
 }
@@ -440,32 +432,12 @@ func sameFileStorage(a, b *fileStorageRecord) bool {
 	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
 }
 
-// resizedAllocation is the storage's quota charge moved to its new size: 403 when the
-// organization's quota does not hold it. The caller stores it.
-func (w *world) resizedAllocation(record *fileStorageRecord, now time.Time) (*unikorn.Allocation, error) {
-	stored, ok := w.Allocations[record.AllocationID]
-	if !ok {
-		return nil, errServer()
-	}
-
-	updated := copyAllocation(stored)
-	write := fileStorageAllocation(record)
-	rewriteMetadata(&updated.Metadata.ReadMetadata, write.Metadata, now)
-	updated.Spec = write.Spec
-
-	if err := w.checkQuota(&updated); err != nil {
-		return nil, err
-	}
-
-	return &updated, nil
-}
-
 // deleteFileStorage starts deleting file storage, as the cache shows it; region checks
 // no attachment.
-func (s *Sandbox) deleteFileStorage(req *request) (*reply, error) {
+func (s *Sandbox) deleteFileStorage(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("filestorageID")
 
-	cached, err := lookup(s.cached(req).FileStorage, id, req.caller, fileStorageMetadata, rbacFileStorage, opDelete)
+	cached, err := lookup(s.cached(req).FileStorage, id, req.Caller, fileStorageMetadata, rbacFileStorage, opDelete)
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +451,7 @@ func (s *Sandbox) deleteFileStorage(req *request) (*reply, error) {
 		return nil, errNotFound()
 	}
 
-	markDeleting(&record.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+	markDeleting(&record.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
 
 	return replyAccepted(nil), nil
 }

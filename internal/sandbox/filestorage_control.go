@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/http"
 	"net/url"
 	"time"
@@ -17,15 +18,14 @@ type FileStorageUsage struct {
 // FileStorage returns every file storage as it is, in ID order, rather than as a
 // lagging read shows it: the administrator's view that leak checks need.
 func (s *Sandbox) FileStorage() []unikorn.FileStorage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	var all []unikorn.FileStorage
 
-	s.advanceLocked()
-
-	all := make([]unikorn.FileStorage, 0, len(s.world.FileStorage))
-	for _, record := range byID(s.world.FileStorage) {
-		all = append(all, record.render())
-	}
+	s.core.Read(func(st *core.Store) {
+		all = make([]unikorn.FileStorage, 0, len(fileStorage.Records(st)))
+		for _, record := range fileStorage.Sorted(st) {
+			all = append(all, record.render())
+		}
+	})
 
 	return all
 }
@@ -33,37 +33,30 @@ func (s *Sandbox) FileStorage() []unikorn.FileStorage {
 // SetFileStorageUsage makes the storage back end report usedBytes in use on a share,
 // as data written through its mounts would.
 func (s *Sandbox) SetFileStorageUsage(id string, usage FileStorageUsage) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.advanceLocked()
-
 	// The report reaches readers through the same cache as any other change.
-	before := s.lag.snapshot(s.world)
-	defer s.lag.record(before, s.world, s.now())
+	return s.core.Change(func(st *core.Store, now time.Time) error {
+		record, ok := fileStorage.Get(st, id)
+		if !ok {
+			return errNotFound()
+		}
 
-	record, ok := s.world.FileStorage[id]
-	if !ok {
-		return errNotFound()
-	}
+		if record.CapacityBytes == nil {
+			return errBadRequest("file storage %s is not made yet, so nothing reports its use", id)
+		}
 
-	if record.CapacityBytes == nil {
-		return errBadRequest("file storage %s is not made yet, so nothing reports its use", id)
-	}
+		reported := now.UTC().Truncate(time.Second)
+		record.UsedBytes, record.UsageTime = usage.UsedBytes, &reported
 
-	reported := s.now().UTC().Truncate(time.Second)
-	record.UsedBytes, record.UsageTime = usage.UsedBytes, &reported
-	s.changed()
-
-	return s.saveLocked()
+		return nil
+	})
 }
 
 func (s *Sandbox) registerFileStorageControlRoutes() {
-	s.handleControl("GET /sandbox/v1/filestorage", func(*http.Request) (*reply, error) {
+	s.core.HandleControl("GET /sandbox/v1/filestorage", func(*http.Request) (*core.Reply, error) {
 		return replyOK(s.FileStorage()), nil
 	})
 
-	s.handleControl("PUT /sandbox/v1/filestorage/{filestorageID}/usage", func(r *http.Request) (*reply, error) {
+	s.core.HandleControl("PUT /sandbox/v1/filestorage/{filestorageID}/usage", func(r *http.Request) (*core.Reply, error) {
 		var usage FileStorageUsage
 		if err := decodeBody(r, &usage, "usedBytes"); err != nil {
 			return nil, err

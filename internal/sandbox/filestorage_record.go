@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
@@ -56,7 +57,7 @@ type attachmentState struct {
 // share itself has settled (an attach made with the create comes after the share is
 // made), reports its mount then (MountDelay), and finishes half a delay later.
 func attachSchedule(now time.Time, delay time.Duration) schedule {
-	return schedule{
+	return core.Schedule{
 		{To: unikorn.ProvisioningProvisioning, Due: now.Add(MountDelay(delay))},
 		{To: unikorn.ProvisioningProvisioned, Due: now.Add(delay * 2)},
 	}
@@ -158,7 +159,7 @@ func (w *world) advanceFileStorage(now time.Time) bool {
 	changed := false
 
 	for id, record := range w.FileStorage {
-		for _, to := range record.Lifecycle.due(now) {
+		for _, to := range record.Lifecycle.Due(now) {
 			changed = true
 
 			if to == unikorn.ProvisioningProvisioned {
@@ -198,7 +199,7 @@ func (r *fileStorageRecord) advanceParts(now time.Time) bool {
 	for _, a := range r.Attachments {
 		gone := false
 
-		for _, to := range a.Lifecycle.due(now) {
+		for _, to := range a.Lifecycle.Due(now) {
 			changed = true
 
 			if to == toGone {
@@ -216,7 +217,7 @@ func (r *fileStorageRecord) advanceParts(now time.Time) bool {
 	r.Attachments = kept
 
 	for i := range r.Policies {
-		for _, to := range r.Policies[i].Lifecycle.due(now) {
+		for _, to := range r.Policies[i].Lifecycle.Due(now) {
 			changed = true
 			r.Policies[i].Status = to
 		}

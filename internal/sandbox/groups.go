@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -81,13 +82,13 @@ func renderGroup(group *unikorn.Group, issuer string) groupRead {
 	}
 }
 
-func rbacGroup(group *unikorn.Group) identity.Group {
+func rbacGroup(group *unikorn.Group) core.Group {
 	subjects := make([]string, 0, len(group.Spec.Subjects))
 	for _, subject := range group.Spec.Subjects {
 		subjects = append(subjects, subject.ID)
 	}
 
-	return identity.Group{
+	return core.Group{
 		ID:                group.Metadata.ID,
 		RoleIDs:           group.Spec.RoleIDs,
 		UserIDs:           group.Spec.UserIDs,
@@ -110,10 +111,10 @@ func (w *world) groupsByName(organizationID string) []*unikorn.Group {
 	return groups
 }
 
-func (s *Sandbox) listGroups(req *request) (*reply, error) {
+func (s *Sandbox) listGroups(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, opRead)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacGroups, opRead)); err != nil {
 		return nil, err
 	}
 
@@ -126,10 +127,10 @@ func (s *Sandbox) listGroups(req *request) (*reply, error) {
 }
 
 // findGroup finds a group of the organization in the path, once the caller may act on groups.
-func (s *Sandbox) findGroup(req *request, operation string) (*unikorn.Group, error) {
+func (s *Sandbox) findGroup(req *core.Request, operation string) (*unikorn.Group, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, operation)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacGroups, operation)); err != nil {
 		return nil, err
 	}
 
@@ -141,7 +142,7 @@ func (s *Sandbox) findGroup(req *request, operation string) (*unikorn.Group, err
 	return group, nil
 }
 
-func (s *Sandbox) getGroup(req *request) (*reply, error) {
+func (s *Sandbox) getGroup(req *core.Request) (*core.Reply, error) {
 	group, err := s.findGroup(req, opRead)
 	if err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func (s *Sandbox) getGroup(req *request) (*reply, error) {
 // one way only (groupMembers), roles that exist, are not protected and
 // that the caller itself holds. IDs are deduplicated; service account IDs are not
 // checked, as identity does not check them.
-func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.GroupSpec, unikorn.WriteMetadata, error) {
+func (s *Sandbox) decodeGroup(req *core.Request, organizationID string) (unikorn.GroupSpec, unikorn.WriteMetadata, error) {
 	var body unikorn.GroupWrite
 	if err := decodeBody(req.Request, &body, groupWriteRequired...); err != nil {
 		return body.Spec, body.Metadata, err
@@ -181,7 +182,7 @@ func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.Grou
 			return spec, body.Metadata, errForbidden("requested role is protected")
 		}
 
-		if err := req.caller.acl.AllowRole(organizationID, role); err != nil {
+		if err := req.Caller.ACL.AllowRole(organizationID, role); err != nil {
 			return spec, body.Metadata, errForbidden("requested role cannot be granted")
 		}
 	}
@@ -192,10 +193,10 @@ func (s *Sandbox) decodeGroup(req *request, organizationID string) (unikorn.Grou
 	return spec, body.Metadata, nil
 }
 
-func (s *Sandbox) createGroup(req *request) (*reply, error) {
+func (s *Sandbox) createGroup(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacGroups, opCreate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacGroups, opCreate)); err != nil {
 		return nil, err
 	}
 
@@ -206,7 +207,7 @@ func (s *Sandbox) createGroup(req *request) (*reply, error) {
 
 	group := &unikorn.Group{
 		Metadata: unikorn.OrganizationScopedMetadata{
-			ReadMetadata:   groupMetadata(newReadMetadata(newResourceID(), metadata, req.now)),
+			ReadMetadata:   groupMetadata(newReadMetadata(newResourceID(), metadata, req.Now)),
 			OrganizationID: organizationID,
 		},
 		Spec: spec,
@@ -218,7 +219,7 @@ func (s *Sandbox) createGroup(req *request) (*reply, error) {
 }
 
 // updateGroup replaces a group and answers with no body.
-func (s *Sandbox) updateGroup(req *request) (*reply, error) {
+func (s *Sandbox) updateGroup(req *core.Request) (*core.Reply, error) {
 	group, err := s.findGroup(req, opUpdate)
 	if err != nil {
 		return nil, err
@@ -230,7 +231,7 @@ func (s *Sandbox) updateGroup(req *request) (*reply, error) {
 	}
 
 	updated := *group
-	rewriteMetadata(&updated.Metadata.ReadMetadata, metadata, req.now)
+	rewriteMetadata(&updated.Metadata.ReadMetadata, metadata, req.Now)
 	updated.Spec = spec
 	s.world.Groups[group.Metadata.ID] = &updated
 
@@ -238,7 +239,7 @@ func (s *Sandbox) updateGroup(req *request) (*reply, error) {
 }
 
 // deleteGroup deletes a group and takes it out of every project that names it.
-func (s *Sandbox) deleteGroup(req *request) (*reply, error) {
+func (s *Sandbox) deleteGroup(req *core.Request) (*core.Reply, error) {
 	group, err := s.findGroup(req, opDelete)
 	if err != nil {
 		return nil, err
@@ -258,17 +259,17 @@ func (s *Sandbox) deleteGroup(req *request) (*reply, error) {
 // listRoles lists the roles the caller could give a group, as identity's
 // pkg/handler/roles does: never a protected one, nor one granting what the caller
 // does not hold itself (an auditor does not see administrator).
-func (s *Sandbox) listRoles(req *request) (*reply, error) {
+func (s *Sandbox) listRoles(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacRoles, opRead)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacRoles, opRead)); err != nil {
 		return nil, err
 	}
 
 	result := []unikorn.Role{}
 
 	for _, role := range identity.Roles {
-		if role.Protected || req.caller.acl.AllowRole(organizationID, role) != nil {
+		if role.Protected || req.Caller.ACL.AllowRole(organizationID, role) != nil {
 			continue
 		}
 

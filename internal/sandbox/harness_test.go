@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -50,16 +51,17 @@ const settle = 2 * time.Second
 func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
 	t.Helper()
 
+	c := &clock{now: time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)}
+
 	opts := DefaultOptions()
+	opts.Now = c.Now
+
 	for _, m := range mutate {
 		m(&opts)
 	}
 
 	sb, err := New(opts)
 	require.NoError(t, err)
-
-	c := &clock{now: time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)}
-	sb.now = c.Now
 
 	server := httptest.NewServer(sb)
 
@@ -202,4 +204,50 @@ func organizationPath(suffix string) string {
 
 func allocationsPath(projectID string) string {
 	return organizationPath("/projects/" + projectID + "/allocations")
+}
+
+func networkCreate(name, prefix string) unikorn.NetworkCreate {
+	return unikorn.NetworkCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.NetworkCreateSpec{
+			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{"8.8.8.8"}},
+			OrganizationID: OrganizationID,
+			ProjectID:      ProjectID,
+			RegionID:       RegionID,
+			Prefix:         prefix,
+		},
+	}
+}
+
+func (h *harness) createNetwork(name, prefix string) unikorn.Network {
+	h.t.Helper()
+
+	var network unikorn.Network
+
+	h.call(http.MethodPost, "/api/v2/networks", networkCreate(name, prefix)).expect(http.StatusCreated, &network)
+
+	return network
+}
+
+func regionPath(suffix string) string {
+	return organizationPath("/regions/" + RegionID + suffix)
+}
+
+func imageNames(images []unikorn.Image) []string {
+	names := []string{}
+	for _, image := range images {
+		names = append(names, image.Metadata.Name)
+	}
+
+	return names
+}
+
+func (h *harness) listImagesV2(query url.Values) []unikorn.Image {
+	h.t.Helper()
+
+	var images []unikorn.Image
+
+	h.call(http.MethodGet, "/api/v2/regions/"+RegionID+"/images?"+query.Encode(), nil).expect(http.StatusOK, &images)
+
+	return images
 }

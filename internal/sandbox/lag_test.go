@@ -196,13 +196,14 @@ func TestReadLagKeepsADeletedObjectListed(t *testing.T) {
 }
 
 func TestReadLagCoversEveryObjectKind(t *testing.T) {
-	kinds := objectKinds(newWorld())
+	h := newHarness(t)
+	kinds := h.sb.core.Store().KindNames()
 
-	for _, kind := range []string{"Networks", "SecurityGroups", "SSHCertificateAuthorities", "Servers", "LoadBalancers", "Images", "Allocations"} {
+	for _, kind := range []string{"networks", "securityGroups", "sshCertificateAuthorities", "servers", "loadBalancers", "images", "allocations"} {
 		assert.Contains(t, kinds, kind)
 	}
 
-	assert.NotContains(t, kinds, "Quotas", "quotas are per organization, not objects")
+	assert.NotContains(t, kinds, "quotas", "quotas are per organization, not objects")
 }
 
 func TestReadLagOffReadsExactly(t *testing.T) {

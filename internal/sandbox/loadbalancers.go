@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"reflect"
 	"slices"
 	"strings"
@@ -45,19 +46,13 @@ func ruleError(err error) error {
 	return errBadRequest("%s", refusal.Message)
 }
 
-// cached is the world as region's cache shows it to a handler now: what a read would
-// see. Writes act on s.world, which is always current.
-func (s *Sandbox) cached(req *request) *world {
-	return s.lag.view(s.world, req.now)
-}
-
-func (s *Sandbox) listLoadBalancers(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listLoadBalancers(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
-	items := selectList(q, req.caller, s.world.LoadBalancers, func(record *loadBalancerRecord) (unikorn.LoadBalancer, listing) {
+	items := selectList(q, req.Caller, s.world.LoadBalancers, func(record *loadBalancerRecord) (unikorn.LoadBalancer, listing) {
 		status := record.LoadBalancer.Status
 
 		return record.LoadBalancer, projectListing(&record.LoadBalancer.Metadata, status.RegionID, status.NetworkID)
@@ -71,8 +66,8 @@ func (s *Sandbox) listLoadBalancers(req *request) (*reply, error) {
 	return replyOK(items), nil
 }
 
-func (s *Sandbox) getLoadBalancer(req *request) (*reply, error) {
-	record, err := lookup(s.world.LoadBalancers, req.PathValue("loadBalancerID"), req.caller, loadBalancerMetadata, rbacLoadBalancers, opRead)
+func (s *Sandbox) getLoadBalancer(req *core.Request) (*core.Reply, error) {
+	record, err := lookup(s.world.LoadBalancers, req.PathValue("loadBalancerID"), req.Caller, loadBalancerMetadata, rbacLoadBalancers, opRead)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +75,7 @@ func (s *Sandbox) getLoadBalancer(req *request) (*reply, error) {
 	return replyOK(record.LoadBalancer), nil
 }
 
-func (s *Sandbox) createLoadBalancer(req *request) (*reply, error) {
+func (s *Sandbox) createLoadBalancer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.LoadBalancerCreate
 	if err := decodeBody(req.Request, &body, requiredWith(append(loadBalancerSpecRequired, "spec.networkId")...)...); err != nil {
 		return nil, err
@@ -100,20 +95,20 @@ func (s *Sandbox) createLoadBalancer(req *request) (*reply, error) {
 
 	// The network is read first, through the cache, and the caller needs the right to
 	// read it and to create load balancers in its project.
-	network, err := lookup(s.cached(req).Networks, body.Spec.NetworkID, req.caller, networkMetadata, rbacNetworks, opRead)
+	network, err := core.LookupAs[unikorn.Network](s.core.Cached(req), body.Spec.NetworkID, req.Caller, rbacNetworks, opRead)
 	if err != nil {
 		return nil, err
 	}
 
-	metadata := network.Network.Metadata
-	if err := requireProject(s.world, req.caller, metadata.OrganizationID, metadata.ProjectID, rbacLoadBalancers, opCreate); err != nil {
+	metadata := network.Metadata
+	if err := core.RequireProject(req.Store, req.Caller, metadata.OrganizationID, metadata.ProjectID, rbacLoadBalancers, opCreate); err != nil {
 		return nil, err
 	}
 
 	var vip string
 
 	if body.Spec.VIPAddress != "" {
-		if vip, err = loadbalancing.CheckVIP(body.Spec.VIPAddress, network.Network.Status.Prefix); err != nil {
+		if vip, err = loadbalancing.CheckVIP(body.Spec.VIPAddress, network.Status.Prefix); err != nil {
 			return nil, ruleError(err)
 		}
 	}
@@ -125,52 +120,34 @@ func (s *Sandbox) createLoadBalancer(req *request) (*reply, error) {
 
 	record := &loadBalancerRecord{
 		LoadBalancer: unikorn.LoadBalancer{
-			Metadata: projectMetadata(newResourceID(), body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.now),
+			Metadata: projectMetadata(newResourceID(), body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.Now),
 			Spec:     spec,
-			Status:   unikorn.LoadBalancerStatus{RegionID: network.Network.Status.RegionID, NetworkID: metadata.ID},
+			Status:   unikorn.LoadBalancerStatus{RegionID: network.Status.RegionID, NetworkID: metadata.ID},
 		},
 		RequestedVIP: vip,
 	}
 
 	// The saga charges the quota before it creates the load balancer.
-	if err := s.world.chargeLoadBalancer(record, req.now); err != nil {
+	allocation, err := core.Allocate(req.Store, metadata.OrganizationID, metadata.ProjectID, loadBalancerCharge(record.LoadBalancer.Metadata.ID, *spec.PublicIP), req.Now)
+	if err != nil {
 		return nil, err
 	}
 
-	record.Lifecycle = provisionSchedule(req.now, s.provisionDelay)
+	record.AllocationID = allocation.Metadata.ID
+
+	record.Lifecycle = provisionSchedule(req.Now, s.core.ProvisionDelay())
 	s.world.LoadBalancers[record.LoadBalancer.Metadata.ID] = record
 
 	// The load balancer is owned by its network: one the cache still showed but that
 	// is gone or going takes it along.
-	if current, ok := s.world.Networks[metadata.ID]; !ok || current.Network.Metadata.DeletionTime != nil {
-		markDeleting(&record.LoadBalancer.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+	if current, ok := core.Get[unikorn.Network](req.Store, metadata.ID); !ok || current.Metadata.DeletionTime != nil {
+		markDeleting(&record.LoadBalancer.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
 	}
 
 	return replyCreated(record.LoadBalancer), nil
 }
 
-// chargeLoadBalancer allocates the load balancer's quota in identity.
-func (w *world) chargeLoadBalancer(record *loadBalancerRecord, now time.Time) error {
-	metadata := record.LoadBalancer.Metadata
-
-	allocation, err := w.allocate(metadata.OrganizationID, metadata.ProjectID, unikorn.AllocationWrite{
-		Metadata: unikorn.WriteMetadata{Name: "undefined"},
-		Spec: unikorn.AllocationSpec{
-			Kind:        loadbalancing.AllocationKind,
-			ID:          metadata.ID,
-			Allocations: loadbalancing.Allocations(*record.LoadBalancer.Spec.PublicIP),
-		},
-	}, now)
-	if err != nil {
-		return err
-	}
-
-	record.AllocationID = allocation.Metadata.ID
-
-	return nil
-}
-
-func (s *Sandbox) updateLoadBalancer(req *request) (*reply, error) {
+func (s *Sandbox) updateLoadBalancer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.LoadBalancerUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(loadBalancerSpecRequired...)...); err != nil {
 		return nil, err
@@ -187,7 +164,7 @@ func (s *Sandbox) updateLoadBalancer(req *request) (*reply, error) {
 	id := req.PathValue("loadBalancerID")
 	cache := s.cached(req)
 
-	current, err := lookup(cache.LoadBalancers, id, req.caller, loadBalancerMetadata, rbacLoadBalancers, opUpdate)
+	current, err := lookup(cache.LoadBalancers, id, req.Caller, loadBalancerMetadata, rbacLoadBalancers, opUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +173,7 @@ func (s *Sandbox) updateLoadBalancer(req *request) (*reply, error) {
 		return nil, errUnprocessable("load balancer is being deleted")
 	}
 
-	if _, err := lookup(cache.Networks, current.LoadBalancer.Status.NetworkID, req.caller, networkMetadata, rbacNetworks, opRead); err != nil {
+	if _, err := core.LookupAs[unikorn.Network](cache.st, current.LoadBalancer.Status.NetworkID, req.Caller, rbacNetworks, opRead); err != nil {
 		return nil, err
 	}
 
@@ -210,7 +187,7 @@ func (s *Sandbox) updateLoadBalancer(req *request) (*reply, error) {
 	}
 
 	// The saga moves the quota first and moves it back when the patch fails.
-	allocation, err := s.world.rechargeLoadBalancer(current, *spec.PublicIP, req.now)
+	allocation, err := core.Recharge(req.Store, current.AllocationID, loadBalancerCharge(id, *spec.PublicIP), req.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -237,33 +214,20 @@ func (s *Sandbox) updateLoadBalancer(req *request) (*reply, error) {
 		return replyAccepted(record.LoadBalancer), nil
 	}
 
-	rewriteMetadata(&lb.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&lb.Metadata.ReadMetadata, body.Metadata, req.Now)
 	lb.Spec = spec
 
 	// Without an observed generation the status goes on saying what it said until the
 	// controller takes the change up; the public IP follows the new spec then.
-	record.Lifecycle = provisionSchedule(req.now, s.provisionDelay)
+	record.Lifecycle = provisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyAccepted(record.LoadBalancer), nil
 }
 
-// rechargeLoadBalancer checks the quota of a load balancer whose public IP is now
-// publicIP and returns its new allocation, nil when it has none to change.
-func (w *world) rechargeLoadBalancer(record *loadBalancerRecord, publicIP bool, now time.Time) (*unikorn.Allocation, error) {
-	stored, ok := w.Allocations[record.AllocationID]
-	if !ok {
-		return nil, nil
-	}
-
-	updated := copyAllocation(stored)
-	updated.Spec.Allocations = loadbalancing.Allocations(publicIP)
-	rewriteMetadata(&updated.Metadata.ReadMetadata, updated.Metadata.WriteMetadata, now)
-
-	if err := w.checkQuota(&updated); err != nil {
-		return nil, err
-	}
-
-	return &updated, nil
+// loadBalancerCharge is the quota charge of a load balancer: one, and a public IP when
+// it has one.
+func loadBalancerCharge(id string, publicIP bool) unikorn.AllocationWrite {
+	return core.Charge(loadbalancing.AllocationKind, id, loadbalancing.Allocations(publicIP)...)
 }
 
 // sameRecord reports whether two versions of a record are the same version.
@@ -274,10 +238,10 @@ func sameRecord(a, b *loadBalancerRecord) bool {
 	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
 }
 
-func (s *Sandbox) deleteLoadBalancer(req *request) (*reply, error) {
+func (s *Sandbox) deleteLoadBalancer(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("loadBalancerID")
 
-	cached, err := lookup(s.cached(req).LoadBalancers, id, req.caller, loadBalancerMetadata, rbacLoadBalancers, opDelete)
+	cached, err := lookup(s.cached(req).LoadBalancers, id, req.Caller, loadBalancerMetadata, rbacLoadBalancers, opDelete)
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +255,7 @@ func (s *Sandbox) deleteLoadBalancer(req *request) (*reply, error) {
 		return nil, errNotFound()
 	}
 
-	markDeleting(&record.LoadBalancer.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+	markDeleting(&record.LoadBalancer.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
 
 	return replyAccepted(nil), nil
 }
@@ -340,17 +304,17 @@ func (w *world) advanceLoadBalancers(now time.Time) bool {
 // cloud refuses the port. It reports whether the load balancer is provisioned.
 func (w *world) realizeLoadBalancer(record *loadBalancerRecord) bool {
 	lb := &record.LoadBalancer
-	network := w.Networks[lb.Status.NetworkID]
+	_, network := core.Get[unikorn.Network](w.st, lb.Status.NetworkID)
 
 	if lb.Status.VIPAddress == "" {
 		vip := record.RequestedVIP
 
 		switch {
-		case network == nil:
+		case !network:
 			vip = ""
 		case vip == "":
-			vip = w.allocatePrivateAddress(network)
-		case w.privateAddressUsed(network.Network.Metadata.ID, lb.Metadata.ID, false)[vip]:
+			vip = core.AllocateAddress(w.st, lb.Status.NetworkID)
+		case core.UsedAddresses(w.st, lb.Status.NetworkID, lb.Metadata.ID, false)[vip]:
 			vip = ""
 		}
 
@@ -367,20 +331,12 @@ func (w *world) realizeLoadBalancer(record *loadBalancerRecord) bool {
 
 	switch {
 	case wantsPublicIP && lb.Status.PublicIP == "":
-		lb.Status.PublicIP = w.allocatePublicAddress()
+		lb.Status.PublicIP = core.AllocatePublicAddress(w.st)
 	case !wantsPublicIP:
 		lb.Status.PublicIP = ""
 	}
 
 	return true
-}
-
-// failProvisioning puts an object into provisioning status error, where it stays until
-// it is changed or deleted.
-func failProvisioning(metadata *unikorn.ReadMetadata, lifecycle *schedule) {
-	metadata.ProvisioningStatus = unikorn.ProvisioningError
-	metadata.HealthStatus = unikorn.HealthError
-	*lifecycle = nil
 }
 
 // collectLoadBalancers deletes the load balancers of a network that is going, as

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -97,7 +98,7 @@ func TestLoadBalancerLifecycle(t *testing.T) {
 	lb = h.getLoadBalancer(lb.Metadata.ID)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, lb.Metadata.ProvisioningStatus)
 	assert.True(t, netip.MustParsePrefix("10.0.0.0/24").Contains(netip.MustParseAddr(lb.Status.VIPAddress)), lb.Status.VIPAddress)
-	assert.True(t, publicPool.Contains(netip.MustParseAddr(lb.Status.PublicIP)), lb.Status.PublicIP)
+	assert.True(t, core.PublicPool.Contains(netip.MustParseAddr(lb.Status.PublicIP)), lb.Status.PublicIP)
 
 	vip, publicIP := lb.Status.VIPAddress, lb.Status.PublicIP
 

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"mime"
 	"net/http"
 	"net/url"
@@ -99,39 +100,14 @@ func writeOAuth2Error(w http.ResponseWriter, e *oauth2Error) {
 	writeJSON(w, e.status, "no-cache", append(body, '\n'))
 }
 
-// handleOpen registers an operation that identity's middleware lets through without
-// authenticating (x-no-security-requirements): the handler reads whatever credentials
-// it takes itself.
-func (s *Sandbox) handleOpen(pattern string, handler http.HandlerFunc) {
-	s.routes[pattern] = true
-	s.api.HandleFunc(pattern, handler)
-}
-
 // registerOAuth2Routes adds identity's OAuth2 endpoints and its providers' operations.
 func (s *Sandbox) registerOAuth2Routes() {
-	s.handleOpen("POST /oauth2/v2/token", s.issueToken)
-	s.handleOpen("GET /oauth2/v2/jwks", s.jwks)
-	s.handleOpen("GET /oauth2/v2/userinfo", s.userinfo)
-	s.handleOpen("POST /oauth2/v2/userinfo", s.userinfo)
+	s.core.HandleOpen("POST /oauth2/v2/token", s.issueToken)
+	s.core.HandleOpen("GET /oauth2/v2/jwks", s.jwks)
+	s.core.HandleOpen("GET /oauth2/v2/userinfo", s.userinfo)
+	s.core.HandleOpen("POST /oauth2/v2/userinfo", s.userinfo)
 
 	s.registerOAuth2ProviderRoutes()
-}
-
-// current runs fn with the world locked and brought up to date, as a request handler
-// runs; identity checks a token against what it issued, so no read lag applies.
-func (s *Sandbox) current(fn func(now time.Time)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	now := s.now()
-
-	if s.advanceLagged(now) {
-		if err := s.saveLocked(); err != nil {
-			s.logger.Error("saving sandbox state", "error", err)
-		}
-	}
-
-	fn(now)
 }
 
 // tokenRequestError is what identity's OpenAPI validation finds wrong with a token
@@ -307,7 +283,7 @@ func (s *Sandbox) exchange(r *http.Request) (any, *oauth2Error) {
 			return
 		}
 
-		claims = newPassportClaims(caller.userinfo(), aud, organizationID, projectID, now, caller.expiry)
+		claims = newPassportClaims(userinfoOf(caller), aud, organizationID, projectID, now, caller.Expiry)
 	})
 
 	if err != nil {
@@ -337,11 +313,11 @@ func (w *world) authorizeScope(caller *principal, organizationID, projectID stri
 		return nil
 	}
 
-	if caller.serviceAccountID != "" && caller.organizationID != organizationID {
+	if caller.ServiceAccountID != "" && caller.OrganizationID != organizationID {
 		return oauth2Scope("organization not in scope")
 	}
 
-	if !caller.isMember(organizationID) {
+	if !caller.IsMember(organizationID) {
 		return oauth2Scope("organization not in scope")
 	}
 
@@ -349,7 +325,7 @@ func (w *world) authorizeScope(caller *principal, organizationID, projectID stri
 		return nil
 	}
 
-	acl := caller.acl
+	acl := caller.ACL
 	organization := acl.Organizations[organizationID]
 
 	named := organization != nil && organization.Projects[projectID] != nil
@@ -380,19 +356,19 @@ type authClaims struct {
 // named by its subject, its email
 // and belongs to the organizations RBAC finds it in; a service account by its ID, in
 // its organization; the service principal by its certificate's name, in none.
-func (p *principal) userinfo() userinfoClaims {
+func userinfoOf(p *core.Caller) userinfoClaims {
 	switch {
-	case p.serviceAccountID != "":
-		return userinfoClaims{Sub: p.serviceAccountID, Authz: authClaims{Acctype: acctypeService, OrgIDs: []string{p.organizationID}}}
-	case p.service:
+	case p.ServiceAccountID != "":
+		return userinfoClaims{Sub: p.ServiceAccountID, Authz: authClaims{Acctype: acctypeService, OrgIDs: []string{p.OrganizationID}}}
+	case p.Service:
 		return userinfoClaims{Sub: systemSubject, Authz: authClaims{Acctype: acctypeSystem, OrgIDs: []string{}}}
 	}
 
 	verified := true
 
 	return userinfoClaims{
-		Sub: p.subject, Email: p.subject, EmailVerified: &verified,
-		Authz: authClaims{Acctype: acctypeUser, OrgIDs: p.organizations()},
+		Sub: p.Subject, Email: p.Subject, EmailVerified: &verified,
+		Authz: authClaims{Acctype: acctypeUser, OrgIDs: p.Organizations()},
 	}
 }
 
@@ -541,7 +517,7 @@ func (s *Sandbox) userinfo(w http.ResponseWriter, r *http.Request) {
 	s.current(func(now time.Time) {
 		var caller *principal
 		if caller, resolved = s.resolve(token, now); resolved == nil {
-			info = caller.userinfo()
+			info = userinfoOf(caller)
 		}
 	})
 

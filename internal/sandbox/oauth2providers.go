@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -54,16 +55,16 @@ func (p *oauth2Provider) read() oauth2Provider {
 
 // registerOAuth2ProviderRoutes adds the providers' operations.
 func (s *Sandbox) registerOAuth2ProviderRoutes() {
-	s.handle("GET /api/v1/oauth2providers", s.listPlatformOAuth2Providers)
-	s.handle("GET /api/v1/organizations/{organizationID}/oauth2providers", s.listOAuth2Providers)
-	s.handle("POST /api/v1/organizations/{organizationID}/oauth2providers", s.createOAuth2Provider)
-	s.handle("PUT /api/v1/organizations/{organizationID}/oauth2providers/{providerID}", s.updateOAuth2Provider)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/oauth2providers/{providerID}", s.deleteOAuth2Provider)
+	s.core.Handle("GET /api/v1/oauth2providers", s.listPlatformOAuth2Providers)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/oauth2providers", s.listOAuth2Providers)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/oauth2providers", s.createOAuth2Provider)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/oauth2providers/{providerID}", s.updateOAuth2Provider)
+	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/oauth2providers/{providerID}", s.deleteOAuth2Provider)
 }
 
 // listPlatformOAuth2Providers asks no permission: whoever is signed in may see where
 // one signs in.
-func (s *Sandbox) listPlatformOAuth2Providers(req *request) (*reply, error) {
+func (s *Sandbox) listPlatformOAuth2Providers(req *core.Request) (*core.Reply, error) {
 	result := make([]oauth2Provider, 0, len(platformOAuth2Providers))
 	for i := range platformOAuth2Providers {
 		provider := platformOAuth2Providers[i].read()
@@ -78,10 +79,10 @@ func (s *Sandbox) listPlatformOAuth2Providers(req *request) (*reply, error) {
 	return uncacheable(replyOK(result)), nil
 }
 
-func (s *Sandbox) listOAuth2Providers(req *request) (*reply, error) {
+func (s *Sandbox) listOAuth2Providers(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacOAuth2Providers, opRead)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacOAuth2Providers, opRead)); err != nil {
 		return nil, err
 	}
 
@@ -104,7 +105,7 @@ func (s *Sandbox) listOAuth2Providers(req *request) (*reply, error) {
 // oauth2ProviderWriteRequired is the required part of identity `oauth2ProviderWrite`.
 var oauth2ProviderWriteRequired = requiredWith("spec", "spec.issuer", "spec.clientID")
 
-func decodeOAuth2Provider(req *request) (oauth2ProviderSpec, unikorn.WriteMetadata, error) {
+func decodeOAuth2Provider(req *core.Request) (oauth2ProviderSpec, unikorn.WriteMetadata, error) {
 	var body struct {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 		Spec     oauth2ProviderSpec    `json:"spec"`
@@ -127,10 +128,10 @@ func decodeOAuth2Provider(req *request) (oauth2ProviderSpec, unikorn.WriteMetada
 
 // findOAuth2ProviderScope checks the caller may act on the organization's providers and
 // that the organization exists, as identity's handler, then its client, do.
-func findOAuth2ProviderScope(req *request, operation string) (string, error) {
+func findOAuth2ProviderScope(req *core.Request, operation string) (string, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacOAuth2Providers, operation)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacOAuth2Providers, operation)); err != nil {
 		return "", err
 	}
 
@@ -143,7 +144,7 @@ func findOAuth2ProviderScope(req *request, operation string) (string, error) {
 
 // The body is checked first: identity's OpenAPI validation reads it before the handler
 // asks RBAC.
-func (s *Sandbox) createOAuth2Provider(req *request) (*reply, error) {
+func (s *Sandbox) createOAuth2Provider(req *core.Request) (*core.Reply, error) {
 	spec, metadata, err := decodeOAuth2Provider(req)
 	if err != nil {
 		return nil, err
@@ -156,7 +157,7 @@ func (s *Sandbox) createOAuth2Provider(req *request) (*reply, error) {
 
 	provider := &oauth2Provider{
 		Metadata: unikorn.OrganizationScopedMetadata{
-			ReadMetadata:   groupMetadata(newReadMetadata(newResourceID(), metadata, req.now)),
+			ReadMetadata:   groupMetadata(newReadMetadata(newResourceID(), metadata, req.Now)),
 			OrganizationID: organizationID,
 		},
 		Spec: spec,
@@ -169,7 +170,7 @@ func (s *Sandbox) createOAuth2Provider(req *request) (*reply, error) {
 
 // updateOAuth2Provider replaces a provider's metadata and spec, a client secret left
 // out included, and answers with no body.
-func (s *Sandbox) updateOAuth2Provider(req *request) (*reply, error) {
+func (s *Sandbox) updateOAuth2Provider(req *core.Request) (*core.Reply, error) {
 	spec, metadata, err := decodeOAuth2Provider(req)
 	if err != nil {
 		return nil, err
@@ -186,14 +187,14 @@ func (s *Sandbox) updateOAuth2Provider(req *request) (*reply, error) {
 	}
 
 	updated := *provider
-	rewriteMetadata(&updated.Metadata.ReadMetadata, metadata, req.now)
+	rewriteMetadata(&updated.Metadata.ReadMetadata, metadata, req.Now)
 	updated.Spec = spec
 	s.world.OAuth2Providers[provider.Metadata.ID] = &updated
 
 	return uncacheable(replyOK(nil)), nil
 }
 
-func (s *Sandbox) deleteOAuth2Provider(req *request) (*reply, error) {
+func (s *Sandbox) deleteOAuth2Provider(req *core.Request) (*core.Reply, error) {
 	organizationID, err := findOAuth2ProviderScope(req, opDelete)
 	if err != nil {
 		return nil, err
@@ -212,11 +213,4 @@ func (s *Sandbox) deleteOAuth2Provider(req *request) (*reply, error) {
 // organizationExists reports whether the organization is one of the sandbox's.
 func organizationExists(id string) bool {
 	return slices.ContainsFunc(organizations, func(o unikorn.Organization) bool { return o.Metadata.ID == id })
-}
-
-// uncacheable marks an answer identity's handler sets "no-cache" on.
-func uncacheable(rep *reply) *reply {
-	rep.cacheControl = "no-cache"
-
-	return rep
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -36,10 +37,10 @@ func (w *world) organizationsByCatalogue() []*unikorn.Organization {
 // the name, description and tags are replaced, and the spec as generate makes it,
 // where only a domain organization keeps a domain and a provider. It answers 200
 // with no body.
-func (s *Sandbox) updateOrganization(req *request) (*reply, error) {
+func (s *Sandbox) updateOrganization(req *core.Request) (*core.Reply, error) {
 	id := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(id, rbacOrganizations, opUpdate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(id, rbacOrganizations, opUpdate)); err != nil {
 		return nil, err
 	}
 
@@ -76,7 +77,7 @@ func (s *Sandbox) updateOrganization(req *request) (*reply, error) {
 	}
 
 	updated := *organization
-	rewriteMetadata(&updated.Metadata, body.Metadata, req.now)
+	rewriteMetadata(&updated.Metadata, body.Metadata, req.Now)
 	updated.Spec = spec
 	s.world.Organizations[id] = &updated
 

@@ -1,9 +1,7 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"fmt"
-	"slices"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -31,11 +29,11 @@ var projectWriteRequired = requiredWith("spec", "spec.groupIDs")
 
 // listProjects lists the organization's projects the caller may read. Identity asks
 // nothing first: it lists, then drops what the caller may not read.
-func (s *Sandbox) listProjects(req *request) (*reply, error) {
+func (s *Sandbox) listProjects(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if req.caller.legacy {
-		if err := requireOrganization(req.caller, organizationID, rbacProjects, opRead); err != nil {
+	if req.Caller.Legacy {
+		if err := requireOrganization(req.Caller, organizationID, rbacProjects, opRead); err != nil {
 			return nil, err
 		}
 	}
@@ -43,7 +41,7 @@ func (s *Sandbox) listProjects(req *request) (*reply, error) {
 	result := []unikorn.Project{}
 
 	for _, record := range s.world.projectsByName(organizationID) {
-		if showsInvisible(req.Request) || req.caller.canUse(organizationID, record.Project.Metadata.ID) {
+		if showsInvisible(req.Request) || req.Caller.CanUse(organizationID, record.Project.Metadata.ID) {
 			result = append(result, record.Project)
 		}
 	}
@@ -65,10 +63,10 @@ func (w *world) projectsByName(organizationID string) []*projectRecord {
 	return records
 }
 
-func (s *Sandbox) getProject(req *request) (*reply, error) {
+func (s *Sandbox) getProject(req *core.Request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := requireProject(s.world, req.caller, organizationID, projectID, rbacProjects, opRead); err != nil {
+	if err := core.RequireProject(req.Store, req.Caller, organizationID, projectID, rbacProjects, opRead); err != nil {
 		return nil, err
 	}
 
@@ -77,7 +75,7 @@ func (s *Sandbox) getProject(req *request) (*reply, error) {
 
 // decodeProject reads a project write and checks that its groups exist in the
 // organization, with identity's refusal.
-func (s *Sandbox) decodeProject(req *request, organizationID string) (unikorn.ProjectWrite, error) {
+func (s *Sandbox) decodeProject(req *core.Request, organizationID string) (unikorn.ProjectWrite, error) {
 	var body unikorn.ProjectWrite
 	if err := decodeBody(req.Request, &body, projectWriteRequired...); err != nil {
 		return body, err
@@ -98,10 +96,10 @@ func (s *Sandbox) decodeProject(req *request, organizationID string) (unikorn.Pr
 
 // createProject makes a project and answers 202 with it pending: identity's
 // controller provisions it afterwards.
-func (s *Sandbox) createProject(req *request) (*reply, error) {
+func (s *Sandbox) createProject(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacProjects, opCreate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacProjects, opCreate)); err != nil {
 		return nil, err
 	}
 
@@ -113,12 +111,12 @@ func (s *Sandbox) createProject(req *request) (*reply, error) {
 	record := &projectRecord{
 		Project: unikorn.Project{
 			Metadata: unikorn.OrganizationScopedMetadata{
-				ReadMetadata:   newReadMetadata(newResourceID(), body.Metadata, req.now),
+				ReadMetadata:   newReadMetadata(newResourceID(), body.Metadata, req.Now),
 				OrganizationID: organizationID,
 			},
 			Spec: unikorn.ProjectSpec{GroupIDs: nonNil(body.Spec.GroupIDs)},
 		},
-		Lifecycle: provisionSchedule(req.now, s.provisionDelay),
+		Lifecycle: provisionSchedule(req.Now, s.core.ProvisionDelay()),
 	}
 
 	s.world.Projects[record.Project.Metadata.ID] = record
@@ -129,10 +127,10 @@ func (s *Sandbox) createProject(req *request) (*reply, error) {
 // updateProject replaces a project's metadata and groups and answers with no body.
 // Identity patches under an optimistic lock: while its controller is still writing
 // the project's status (provisioning, or deleting), the patch conflicts (409).
-func (s *Sandbox) updateProject(req *request) (*reply, error) {
+func (s *Sandbox) updateProject(req *core.Request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := forbidden(req.caller.acl.AllowProject(organizationID, projectID, rbacProjects, opUpdate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowProject(organizationID, projectID, rbacProjects, opUpdate)); err != nil {
 		return nil, err
 	}
 
@@ -150,19 +148,19 @@ func (s *Sandbox) updateProject(req *request) (*reply, error) {
 		return nil, errConflictWith("the object has been modified; please apply your changes to the latest version and try again")
 	}
 
-	rewriteMetadata(&record.Project.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&record.Project.Metadata.ReadMetadata, body.Metadata, req.Now)
 	record.Project.Spec.GroupIDs = nonNil(body.Spec.GroupIDs)
-	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyOK(nil), nil
 }
 
 // deleteProject starts a project's deletion: 202, then deprovisioning until the
 // controller has swept it and no other service references it any more.
-func (s *Sandbox) deleteProject(req *request) (*reply, error) {
+func (s *Sandbox) deleteProject(req *core.Request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := forbidden(req.caller.acl.AllowProject(organizationID, projectID, rbacProjects, opDelete)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowProject(organizationID, projectID, rbacProjects, opDelete)); err != nil {
 		return nil, err
 	}
 
@@ -171,7 +169,7 @@ func (s *Sandbox) deleteProject(req *request) (*reply, error) {
 		return nil, errNotFound()
 	}
 
-	markDeleting(&record.Project.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay)
+	markDeleting(&record.Project.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay())
 
 	return replyAccepted(nil), nil
 }
@@ -183,7 +181,7 @@ func (w *world) advanceProjects(now time.Time) bool {
 	changed := false
 
 	for id, record := range w.Projects {
-		for _, to := range record.Lifecycle.due(now) {
+		for _, to := range record.Lifecycle.Due(now) {
 			changed = true
 
 			if to != toGone {
@@ -191,7 +189,7 @@ func (w *world) advanceProjects(now time.Time) bool {
 			}
 		}
 
-		if record.Project.Metadata.DeletionTime != nil && len(record.Lifecycle) == 0 && len(w.ProjectReferences(id)) == 0 {
+		if record.Project.Metadata.DeletionTime != nil && len(record.Lifecycle) == 0 && !core.Held(w.st, core.RefTo[unikorn.Project](id)) {
 			delete(w.Projects, id)
 
 			changed = true
@@ -199,82 +197,6 @@ func (w *world) advanceProjects(now time.Time) bool {
 	}
 
 	return changed
-}
-
-// ProjectReferences names what holds a project's deletion, sorted.
-func (w *world) ProjectReferences(projectID string) []string {
-	var holders []string
-
-	for _, record := range w.Networks {
-		if record.Network.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region network %s", record.Network.Metadata.ID))
-		}
-	}
-
-	for _, record := range w.SecurityGroups {
-		if record.SecurityGroup.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region security group %s", record.SecurityGroup.Metadata.ID))
-		}
-	}
-
-	for _, ca := range w.SSHCertificateAuthorities {
-		if ca.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region SSH certificate authority %s", ca.Metadata.ID))
-		}
-	}
-
-	for _, record := range w.Servers {
-		if record.Server.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region server %s", record.Server.Metadata.ID))
-		}
-	}
-
-	for _, record := range w.LoadBalancers {
-		if record.LoadBalancer.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region load balancer %s", record.LoadBalancer.Metadata.ID))
-		}
-	}
-
-	for _, record := range w.FileStorage {
-		if record.Metadata.ProjectID == projectID {
-			holders = append(holders, fmt.Sprintf("region file storage %s", record.Metadata.ID))
-		}
-	}
-
-	for _, id := range w.computeInstancesIn(projectID) {
-		holders = append(holders, fmt.Sprintf("compute instance %s", id))
-	}
-
-	slices.Sort(holders)
-
-	return holders
-}
-
-// computeInstancesIn reads the compute service's saved records for its instances in
-// the project. Compute saves after every change, so they are as current as any
-// reference compute would have added or removed.
-func (w *world) computeInstancesIn(projectID string) []string {
-	if len(w.Compute) == 0 {
-		return nil
-	}
-
-	var instances map[string]struct {
-		Metadata unikorn.ProjectScopedMetadata `json:"metadata"`
-	}
-
-	if err := json.Unmarshal(w.Compute, &instances); err != nil {
-		return nil
-	}
-
-	var ids []string
-
-	for id, instance := range instances {
-		if instance.Metadata.ProjectID == projectID {
-			ids = append(ids, id)
-		}
-	}
-
-	return ids
 }
 
 // addIdentityFixtures adds the fixture organizations, users, projects and the
@@ -320,12 +242,4 @@ func (w *world) addUserFixtures() {
 			w.addUser(organizationID, id, fixture.subject, userActive, nil, fixtureTime)
 		}
 	}
-}
-
-func nonNil(ids []string) []string {
-	if ids == nil {
-		return []string{}
-	}
-
-	return ids
 }

@@ -1,133 +1,178 @@
 package sandbox
 
-import "net/http"
+import (
+	"time"
 
-// registerRoutes maps every API operation to its handler. The patterns are the route
-// templates that stats and fault rules are keyed by.
-func (s *Sandbox) registerRoutes() {
-	s.api = http.NewServeMux()
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/region"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/securitygroup"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
 
-	// Every service publishes its protected resource metadata without authentication.
-	s.api.HandleFunc("GET /.well-known/openid-protected-resource", protectedResource)
-	s.routes["GET /.well-known/openid-protected-resource"] = true
+// families are the sandbox's families, registered in this order: what a family's
+// fixtures and advances need of another's comes first.
+func (s *Sandbox) families() []core.Family {
+	return []core.Family{
+		{Name: "identity", Register: s.registerIdentity},
+		region.Family,
+		network.Family,
+		securitygroup.Family,
+		sshcertificateauthority.Family,
+		image.Family,
+		{Name: "region", Register: s.registerRegion},
+		{Name: "compute", Register: s.registerCompute},
+	}
+}
 
-	// Identity's OAuth2 endpoints and providers (oauth2.go, oauth2providers.go), and
-	// its version, which the root answers; region's is under RegionPrefix (version.go).
+// registerIdentity registers identity's families still in this package.
+func (s *Sandbox) registerIdentity(c *core.Server) error {
+	s.core = c
+
+	for _, kind := range []func(){
+		func() { core.Register(c, organizationRecords) },
+		func() { core.Register(c, users) },
+		func() { core.Register(c, organizationUsers) },
+		func() { core.Register(c, projects) },
+		func() { core.Register(c, groups) },
+		func() { core.Register(c, serviceAccounts) },
+		func() { core.Register(c, oauth2Providers) },
+	} {
+		kind()
+	}
+
+	core.Expose(c, organizationRecords, core.View[unikorn.Organization, unikorn.Organization]{Show: func(o *unikorn.Organization) *unikorn.Organization { return o }})
+	core.Expose(c, projects, core.View[projectRecord, unikorn.Project]{Show: func(r *projectRecord) *unikorn.Project { return &r.Project }})
+	core.Expose(c, groups, core.View[unikorn.Group, unikorn.Group]{Show: func(g *unikorn.Group) *unikorn.Group { return g }})
+	core.ExposeCatalogue(c, func() []core.Role { return identity.Roles }, func(r *core.Role) string { return r.ID }, core.View[core.Role, core.Role]{Show: func(r *core.Role) *core.Role { return r }})
+
+	c.Declare(core.Service{
+		Name: "identity", Document: openapi.Identity,
+		Version: unikorn.ServiceVersion{Name: identityApplication, Version: identityRelease},
+	})
+
+	c.Authenticate(fixtures{token: c.Options().Token})
+	c.Authenticate(serviceAccountTokens{})
+	c.QuotaKinds(quotaKinds...)
+
+	c.OnOpen(func() error {
+		s.world = worldOf(c.Store())
+
+		return nil
+	})
+
+	c.Fixture(func(st *core.Store) error {
+		worldOf(st).addIdentityFixtures()
+
+		return nil
+	})
+	c.Fixture(quotaFixture)
+
+	// Version 1 kept no projects, groups or service accounts: the projects were a
+	// fixed catalogue then, so they are the fixtures.
+	c.Migrate(1, func(st *core.Store) error {
+		worldOf(st).addIdentityFixtures()
+
+		return nil
+	})
+	// Version 2 kept no users and no organizations: groups named the fixture users by
+	// their IDs alone, the empty organization's administrator by its user ID in the
+	// fixture one.
+	c.Migrate(2, func(st *core.Store) error {
+		worldOf(st).migrateUsers()
+
+		return nil
+	})
+
+	c.AdvanceLast(func(st *core.Store, now time.Time) bool { return worldOf(st).advanceProjects(now) })
+
+	// Identity's OAuth2 endpoints and providers (oauth2.go, oauth2providers.go).
 	s.registerOAuth2Routes()
-	s.handle("GET /api/version", identityVersion)
-
-	// Region: catalogue.
-	s.handle("GET /api/v1/organizations/{organizationID}/regions", s.listRegions)
-	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/flavors", s.listFlavors)
-	s.handle("GET /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.listImages)
-	s.handle("POST /api/v1/organizations/{organizationID}/regions/{regionID}/images", s.createImage)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/regions/{regionID}/images/{imageID}", s.deleteImage)
-	s.handle("GET /api/v2/regions/{regionID}/images", s.listImagesV2)
-
-	// Region: networks, security groups, SSH certificate authorities.
-	s.handle("GET /api/v2/networks", s.listNetworks)
-	s.handle("POST /api/v2/networks", s.createNetwork)
-	s.handle("GET /api/v2/networks/{networkID}", s.getNetwork)
-	s.handle("PUT /api/v2/networks/{networkID}", s.updateNetwork)
-	s.handle("DELETE /api/v2/networks/{networkID}", s.deleteNetwork)
-
-	s.handle("GET /api/v2/securitygroups", s.listSecurityGroups)
-	s.handle("POST /api/v2/securitygroups", s.createSecurityGroup)
-	s.handle("GET /api/v2/securitygroups/{securityGroupID}", s.getSecurityGroup)
-	s.handle("PUT /api/v2/securitygroups/{securityGroupID}", s.updateSecurityGroup)
-	s.handle("DELETE /api/v2/securitygroups/{securityGroupID}", s.deleteSecurityGroup)
-
-	s.handle("GET /api/v2/sshcertificateauthorities", s.listSSHCertificateAuthorities)
-	s.handle("POST /api/v2/sshcertificateauthorities", s.createSSHCertificateAuthority)
-	s.handle("GET /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.getSSHCertificateAuthority)
-	s.handle("DELETE /api/v2/sshcertificateauthorities/{sshCertificateAuthorityID}", s.deleteSSHCertificateAuthority)
-
-	// Region: load balancers, in front of a network's servers.
-	s.handle("GET /api/v2/loadbalancers", s.listLoadBalancers)
-	s.handle("POST /api/v2/loadbalancers", s.createLoadBalancer)
-	s.handle("GET /api/v2/loadbalancers/{loadBalancerID}", s.getLoadBalancer)
-	s.handle("PUT /api/v2/loadbalancers/{loadBalancerID}", s.updateLoadBalancer)
-	s.handle("DELETE /api/v2/loadbalancers/{loadBalancerID}", s.deleteLoadBalancer)
-	// Region: file storage and its classes.
-	s.handle("GET /api/v2/filestorage", s.listFileStorage)
-	s.handle("POST /api/v2/filestorage", s.createFileStorage)
-	s.handle("GET /api/v2/filestorage/{filestorageID}", s.getFileStorage)
-	s.handle("PUT /api/v2/filestorage/{filestorageID}", s.updateFileStorage)
-	s.handle("DELETE /api/v2/filestorage/{filestorageID}", s.deleteFileStorage)
-	s.handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
-
-	// Region: servers, a service-to-service API.
-	s.handleService(rbacServers, "GET /api/v2/servers", s.listServers)
-	s.handleService(rbacServers, "POST /api/v2/servers", s.createServer)
-	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}", s.getServer)
-	s.handleService(rbacServers, "PUT /api/v2/servers/{serverID}", s.updateServer)
-	s.handleService(rbacServers, "DELETE /api/v2/servers/{serverID}", s.deleteServer)
-	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/start", s.power(startAction))
-	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/stop", s.power(stopAction))
-	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/softreboot", s.power(rebootAction))
-	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/hardreboot", s.power(rebootAction))
-	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/sshkey", s.getServerSSHKey)
-	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/consolesessions", s.getServerConsoleSession)
-	s.handleService(rbacServers, "GET /api/v2/servers/{serverID}/consoleoutput", s.getServerConsoleOutput)
-	s.handleService(rbacServers, "POST /api/v2/servers/{serverID}/snapshot", s.snapshotServer)
 
 	// Identity.
-	s.handle("GET /api/v1/organizations", s.listOrganizations)
-	s.handle("GET /api/v1/organizations/{organizationID}", s.getOrganization)
-	s.handle("PUT /api/v1/organizations/{organizationID}", s.updateOrganization)
-	s.handle("GET /api/v1/organizations/{organizationID}/projects", s.listProjects)
-	s.handle("POST /api/v1/organizations/{organizationID}/projects", s.createProject)
-	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)
-	s.handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}", s.updateProject)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}", s.deleteProject)
-	s.handle("GET /api/v1/organizations/{organizationID}/groups", s.listGroups)
-	s.handle("POST /api/v1/organizations/{organizationID}/groups", s.createGroup)
-	s.handle("GET /api/v1/organizations/{organizationID}/groups/{groupid}", s.getGroup)
-	s.handle("PUT /api/v1/organizations/{organizationID}/groups/{groupid}", s.updateGroup)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/groups/{groupid}", s.deleteGroup)
-	s.handle("GET /api/v1/organizations/{organizationID}/serviceaccounts", s.listServiceAccounts)
-	s.handle("POST /api/v1/organizations/{organizationID}/serviceaccounts", s.createServiceAccount)
-	s.handle("PUT /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}", s.updateServiceAccount)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}", s.deleteServiceAccount)
-	s.handle("POST /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}/rotate", s.rotateServiceAccount)
-	s.handle("GET /api/v1/organizations/{organizationID}/roles", s.listRoles)
-	s.handle("GET /api/v1/organizations/{organizationID}/users", s.listUsers)
-	s.handle("POST /api/v1/organizations/{organizationID}/users", s.createUser)
-	s.handle("PUT /api/v1/organizations/{organizationID}/users/{userID}", s.updateUser)
-	s.handle("DELETE /api/v1/organizations/{organizationID}/users/{userID}", s.deleteUser)
-	s.handle("GET /api/v1/acl", s.getACL)
-	s.handle("GET /api/v1/organizations/{organizationID}/acl", s.getOrganizationACL)
-	s.handle("GET /api/v1/organizations/{organizationID}/quotas", s.getQuotas)
-	s.handle("PUT /api/v1/organizations/{organizationID}/quotas", s.setQuotas)
-	s.handleService(rbacAllocations, "POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)
-	s.handleService(rbacAllocations, "GET /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.getAllocation)
-	s.handleService(rbacAllocations, "PUT /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.updateAllocation)
-	s.handleService(rbacAllocations, "DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.deleteAllocation)
+	s.core.Handle("GET /api/v1/organizations", s.listOrganizations)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}", s.getOrganization)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}", s.updateOrganization)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/projects", s.listProjects)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/projects", s.createProject)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}", s.updateProject)
+	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}", s.deleteProject)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/groups", s.listGroups)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/groups", s.createGroup)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/groups/{groupid}", s.getGroup)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/groups/{groupid}", s.updateGroup)
+	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/groups/{groupid}", s.deleteGroup)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/serviceaccounts", s.listServiceAccounts)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/serviceaccounts", s.createServiceAccount)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}", s.updateServiceAccount)
+	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}", s.deleteServiceAccount)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}/rotate", s.rotateServiceAccount)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/roles", s.listRoles)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/users", s.listUsers)
+	s.core.Handle("POST /api/v1/organizations/{organizationID}/users", s.createUser)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/users/{userID}", s.updateUser)
+	s.core.Handle("DELETE /api/v1/organizations/{organizationID}/users/{userID}", s.deleteUser)
+	s.core.Handle("GET /api/v1/acl", s.getACL)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/acl", s.getOrganizationACL)
+	s.core.Handle("GET /api/v1/organizations/{organizationID}/quotas", s.getQuotas)
+	s.core.Handle("PUT /api/v1/organizations/{organizationID}/quotas", s.setQuotas)
+	s.core.HandleService(rbacAllocations, "POST /api/v1/organizations/{organizationID}/projects/{projectID}/allocations", s.createAllocation)
+	s.core.HandleService(rbacAllocations, "GET /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.getAllocation)
+	s.core.HandleService(rbacAllocations, "PUT /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.updateAllocation)
+	s.core.HandleService(rbacAllocations, "DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/allocations/{allocationID}", s.deleteAllocation)
+
+	return nil
 }
 
-// handleService registers an operation of a service-to-service API. Real Unikorn grants
-// these to the compute service's own principal and to no user, whatever their role in
-// the project, so every other caller is forbidden before anything is looked up.
-func (s *Sandbox) handleService(endpoint, pattern string, handler apiHandler) {
-	s.handle(pattern, func(req *request) (*reply, error) {
-		if !req.caller.service {
-			return nil, errNotPermitted(endpoint, operationOf(req.Method))
-		}
+// registerRegion registers region's families still in this package.
+func (s *Sandbox) registerRegion(c *core.Server) error {
+	core.Register(c, servers)
+	core.Register(c, loadBalancers)
+	core.Register(c, fileStorage)
 
-		return handler(req)
-	})
-}
+	core.Expose(c, servers, core.View[serverRecord, unikorn.Server]{Show: func(r *serverRecord) *unikorn.Server { return &r.Server }})
 
-// operationOf is the RBAC operation a method performs.
-func operationOf(method string) string {
-	switch method {
-	case http.MethodGet:
-		return opRead
-	case http.MethodPut:
-		return opUpdate
-	case http.MethodDelete:
-		return opDelete
-	default:
-		return opCreate
-	}
+	c.Advance(advanceRegion)
+
+	// Region: catalogue.
+
+	// Region: security groups, SSH certificate authorities.
+
+	// Region: load balancers, in front of a network's servers.
+	s.core.Handle("GET /api/v2/loadbalancers", s.listLoadBalancers)
+	s.core.Handle("POST /api/v2/loadbalancers", s.createLoadBalancer)
+	s.core.Handle("GET /api/v2/loadbalancers/{loadBalancerID}", s.getLoadBalancer)
+	s.core.Handle("PUT /api/v2/loadbalancers/{loadBalancerID}", s.updateLoadBalancer)
+	s.core.Handle("DELETE /api/v2/loadbalancers/{loadBalancerID}", s.deleteLoadBalancer)
+	// Region: file storage and its classes.
+	s.core.Handle("GET /api/v2/filestorage", s.listFileStorage)
+	s.core.Handle("POST /api/v2/filestorage", s.createFileStorage)
+	s.core.Handle("GET /api/v2/filestorage/{filestorageID}", s.getFileStorage)
+	s.core.Handle("PUT /api/v2/filestorage/{filestorageID}", s.updateFileStorage)
+	s.core.Handle("DELETE /api/v2/filestorage/{filestorageID}", s.deleteFileStorage)
+	s.core.Handle("GET /api/v2/filestorageclasses", s.listStorageClasses)
+
+	// Region: servers, a service-to-service API.
+	s.core.HandleService(rbacServers, "GET /api/v2/servers", s.listServers)
+	s.core.HandleService(rbacServers, "POST /api/v2/servers", s.createServer)
+	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}", s.getServer)
+	s.core.HandleService(rbacServers, "PUT /api/v2/servers/{serverID}", s.updateServer)
+	s.core.HandleService(rbacServers, "DELETE /api/v2/servers/{serverID}", s.deleteServer)
+	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/start", s.power(startAction))
+	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/stop", s.power(stopAction))
+	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/softreboot", s.power(rebootAction))
+	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/hardreboot", s.power(rebootAction))
+	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/sshkey", s.getServerSSHKey)
+	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/consolesessions", s.getServerConsoleSession)
+	s.core.HandleService(rbacServers, "GET /api/v2/servers/{serverID}/consoleoutput", s.getServerConsoleOutput)
+	s.core.HandleService(rbacServers, "POST /api/v2/servers/{serverID}/snapshot", s.snapshotServer)
+
+	s.registerRegionControlRoutes()
+
+	return nil
 }

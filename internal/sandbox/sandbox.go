@@ -14,9 +14,9 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
@@ -55,6 +55,9 @@ type Options struct {
 	// "servers": 2), over the fixtures' or the loaded state's, so that a test can make
 	// quota run out. Identity's quota update changes them at run time.
 	Quotas map[string]int
+	// Now is the one clock every lifecycle reads; nil means time.Now. Tests give a
+	// clock of their own to step time exactly.
+	Now func() time.Time
 }
 
 // DefaultOptions are the documented defaults of the unikorn-sandbox command.
@@ -66,60 +69,30 @@ func DefaultOptions() Options {
 	}
 }
 
-// Sandbox is the simulated region and identity service. It is an http.Handler that
-// serves both APIs and the /sandbox/v1 control API.
+// Sandbox is the simulated region, identity and compute services. It is an
+// http.Handler that serves their APIs and the /sandbox/v1 control API.
 type Sandbox struct {
-	token     string
-	statePath string
-	logger    *slog.Logger
-	// now is the clock every lifecycle reads; tests replace it to step time exactly.
-	now func() time.Time
+	core *core.Server
+	// world is the live store's records of the families still in this package.
+	world *world
 
-	api     *http.ServeMux
-	control *http.ServeMux
-	// region serves region's routes alone under RegionPrefix, region's base URL.
-	region *http.ServeMux
-	// routes holds every API route template, to reject fault rules that could never match.
-	routes map[string]bool
-
-	// mu guards the world and the delays of the transitions it schedules.
-	mu               sync.Mutex
-	world            *world
-	provisionDelay   time.Duration
-	deprovisionDelay time.Duration
-
-	// lag keeps what cached reads still show of recent writes; showInvisible turns
-	// visibility off. mu guards both.
-	lag           *readLag
-	showInvisible bool
-	// generation counts the changes of the world (writes, transitions, settings); mu
-	// guards it. See changes.
-	generation uint64
-	// dueAt is when the next transition of the world falls due, so that requests before
-	// it need not look; zero when unknown (a write may have scheduled one). mu guards it.
-	dueAt time.Time
-	// serverTags indexes the servers by tag for lists by tag; mu guards it.
+	// serverTags indexes the servers by tag for lists by tag.
 	serverTags *serverTags
-	// imageSources are what tests said image imports find at a URI; mu guards them.
-	imageSources map[string]ImageSource
-
 	// compute is the compute service mounted under ComputePrefix.
 	compute *compute.Service
-
 	// signing signs the passports identity's token exchange mints.
 	signing *signingKey
-
-	// faultsMu guards what the control API steers per request: stats, faults, latency.
-	faultsMu    sync.Mutex
-	stats       Stats
-	faults      []*fault
-	nextFaultID int
-	latency     time.Duration
 }
 
 // New returns a sandbox holding the fixtures, or the world saved at opts.StatePath
 // when that file exists.
 func New(opts Options) (*Sandbox, error) {
+	return newSandbox(opts, nil)
+}
+
+// newSandbox is New starting from a saved store, when saved is not nil and there is no
+// state file.
+func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 	if opts.Token == "" {
 		opts.Token = DefaultToken
 	}
@@ -128,97 +101,59 @@ func New(opts Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
 	}
 
-	w, err := loadOrCreateWorld(opts.StatePath)
-	if err != nil {
-		return nil, err
-	}
-
-	return newSandbox(opts, w)
-}
-
-// newSandbox returns a sandbox holding w.
-func newSandbox(opts Options, w *world) (*Sandbox, error) {
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-
-	s := &Sandbox{
-		token:            opts.Token,
-		statePath:        opts.StatePath,
-		logger:           logger,
-		now:              time.Now,
-		routes:           map[string]bool{},
-		provisionDelay:   opts.ProvisionDelay,
-		deprovisionDelay: opts.DeprovisionDelay,
-		latency:          opts.Latency,
-		lag:              newReadLag(opts.ReadLag, opts.Seed),
-		showInvisible:    opts.ShowInvisible,
-		stats:            newStats(),
-		world:            w,
-		imageSources:     map[string]ImageSource{},
-	}
-
-	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {
-		return nil, err
-	}
-
 	signing, err := newSigningKey()
 	if err != nil {
 		return nil, err
 	}
 
-	s.signing = signing
+	sb := &Sandbox{signing: signing}
 
-	s.registerRoutes()
-	s.registerControlRoutes()
-
-	if err := s.mountCompute(); err != nil {
+	server, err := core.New(core.Options{
+		Token:            opts.Token,
+		ServiceToken:     ServiceToken,
+		ProvisionDelay:   opts.ProvisionDelay,
+		DeprovisionDelay: opts.DeprovisionDelay,
+		Latency:          opts.Latency,
+		StatePath:        opts.StatePath,
+		Logger:           opts.Logger,
+		ReadLag:          opts.ReadLag,
+		Seed:             opts.Seed,
+		ShowInvisible:    opts.ShowInvisible,
+		Now:              opts.Now,
+		Saved:            saved,
+	}, sb.families())
+	if err != nil {
 		return nil, err
 	}
 
-	s.mountRegion()
+	sb.core = server
 
-	// The services' OpenAPI contracts, once per process, before the first request.
-	if _, err := contracts(); err != nil {
+	if err := server.OverrideQuotas(OrganizationID, opts.Quotas); err != nil {
 		return nil, err
 	}
 
-	return s, nil
+	return sb, nil
 }
 
-// loadOrCreateWorld is the world saved at statePath, or the fixtures when there is none.
-func loadOrCreateWorld(statePath string) (*world, error) {
-	if statePath != "" {
-		w, ok, err := loadWorld(statePath)
-		if err != nil || ok {
-			return w, err
-		}
-	}
-
-	return fixtureWorld()
+// ServeHTTP serves the services' APIs and the control API.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.core.ServeHTTP(w, r)
 }
 
 // Close stops the compute controller's passes, then brings every due transition up
-// to date and saves the state. A pass saves through mu, so it is waited for first.
+// to date and saves the state.
 func (s *Sandbox) Close() error {
-	if s.compute != nil {
-		s.compute.Close()
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.world.advance(s.now())
-
-	return s.saveLocked()
+	return s.core.Close()
 }
 
-// saveLocked persists the world when a state path is configured. Callers hold mu.
-func (s *Sandbox) saveLocked() error {
-	if s.statePath == "" {
-		return nil
-	}
+// cached is the world as region's cache shows it to a handler now: what a read would
+// see. Writes act on s.world, which is always current.
+func (s *Sandbox) cached(req *request) *world {
+	return worldOf(s.core.Cached(req))
+}
 
-	return s.world.save(s.statePath)
+// current runs fn with the world brought up to date, as a request handler runs;
+// identity checks a token against what it issued, so no read lag applies.
+func (s *Sandbox) current(fn func(now time.Time)) {
+	s.core.Current(func(_ *core.Store, now time.Time) { fn(now) })
 }

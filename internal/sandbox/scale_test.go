@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -31,76 +32,89 @@ type populated struct {
 func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 	tb.Helper()
 
-	w, err := fixtureWorld()
-	require.NoError(tb, err)
-
 	created := fixtureTime.Add(time.Hour)
-	network := w.Networks[NetworkDefaultID].Network
-	instances := map[string]any{}
 	p := &populated{clock: &clock{now: created.Add(time.Hour)}}
 
-	for i := range n {
-		name := fmt.Sprintf("web-%04d", i)
-
-		id, err := unikorn.DeriveServerID(network.Metadata.ID, name)
-		require.NoError(tb, err)
-
-		// Compute's hidden server has an ID of its own; the instance's is the derived one.
-		serverID := fmt.Sprintf("f%07x-0000-4000-8000-%012x", i, i)
-		tags := unikorn.Tags{{Name: "role", Value: "web"}}
-		networking := &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}}
-
-		metadata := projectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: compute.InstanceTag, Value: id})},
-			OrganizationID, ProjectID, created)
-		applyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
-
-		w.Servers[serverID] = &serverRecord{Server: unikorn.Server{
-			Metadata: metadata,
-			Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
-			Status: unikorn.ServerStatus{
-				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
-				PrivateIP: fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), MACAddress: macAddress(uint32(i + 1)), //nolint:gosec // small
-			},
-		}}
-
-		allocationID := fmt.Sprintf("a%07x-0000-4000-8000-%012x", i, i)
-		w.Allocations[allocationID] = &unikorn.Allocation{}
-
-		instance := unikorn.Instance{
-			Metadata: projectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
-			Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
-			Status: unikorn.InstanceStatus{
-				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
-				PrivateIP: w.Servers[serverID].Server.Status.PrivateIP, MACAddress: w.Servers[serverID].Server.Status.MACAddress,
-			},
-		}
-		applyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
-
-		instances[id] = struct {
-			unikorn.Instance
-
-			AllocationID string `json:"allocationId"`
-			ServerID     string `json:"serverId"`
-		}{instance, allocationID, serverID}
-
-		p.servers = append(p.servers, serverID)
-		p.instances = append(p.instances, id)
-	}
-
-	w.Compute, err = json.Marshal(instances)
-	require.NoError(tb, err)
-
 	opts := DefaultOptions()
+	opts.Now = p.clock.Now
+
 	for _, m := range mutate {
 		m(&opts)
 	}
 
-	p.sb, err = newSandbox(opts, w)
+	// The fixtures, as a fresh sandbox holds them, with the instances added.
+	base, err := New(DefaultOptions())
 	require.NoError(tb, err)
 
-	p.sb.mu.Lock()
-	p.sb.now = p.clock.Now
-	p.sb.mu.Unlock()
+	var saved []byte
+
+	base.core.Read(func(st *core.Store) {
+		w := worldOf(st)
+		network, _ := core.Get[unikorn.Network](st, NetworkDefaultID)
+		instances := map[string]any{}
+
+		for i := range n {
+			name := fmt.Sprintf("web-%04d", i)
+
+			id, err := unikorn.DeriveServerID(network.Metadata.ID, name)
+			require.NoError(tb, err)
+
+			// Compute's hidden server has an ID of its own; the instance's is the derived one.
+			serverID := fmt.Sprintf("f%07x-0000-4000-8000-%012x", i, i)
+			tags := unikorn.Tags{{Name: "role", Value: "web"}}
+			networking := &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}}
+
+			metadata := projectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: compute.InstanceTag, Value: id})},
+				OrganizationID, ProjectID, created)
+			applyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+
+			w.Servers[serverID] = &serverRecord{Server: unikorn.Server{
+				Metadata: metadata,
+				Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
+				Status: unikorn.ServerStatus{
+					RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
+					PrivateIP: fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), MACAddress: core.MACAddress(uint32(i + 1)), //nolint:gosec // small
+				},
+			}}
+
+			allocationID := fmt.Sprintf("a%07x-0000-4000-8000-%012x", i, i)
+			w.Allocations[allocationID] = &unikorn.Allocation{}
+
+			instance := unikorn.Instance{
+				Metadata: projectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
+				Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
+				Status: unikorn.InstanceStatus{
+					RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
+					PrivateIP: w.Servers[serverID].Server.Status.PrivateIP, MACAddress: w.Servers[serverID].Server.Status.MACAddress,
+				},
+			}
+			applyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+
+			instances[id] = struct {
+				unikorn.Instance
+
+				AllocationID string `json:"allocationId"`
+				ServerID     string `json:"serverId"`
+			}{instance, allocationID, serverID}
+
+			p.servers = append(p.servers, serverID)
+			p.instances = append(p.instances, id)
+		}
+
+		state, err := json.Marshal(instances)
+		require.NoError(tb, err)
+
+		*computeState.Get(st) = state
+
+		saved, err = json.Marshal(st)
+		require.NoError(tb, err)
+	})
+
+	require.NoError(tb, base.Close())
+
+	// The sandbox then runs as the unikorn-sandbox command does: without a state file.
+	p.sb, err = newSandbox(opts, saved)
+	require.NoError(tb, err)
 
 	tb.Cleanup(func() { require.NoError(tb, p.sb.Close()) })
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ var (
 // power returns the handler of a power verb. Only a provisioned server that is not
 // being deleted can change power state, and only from the states the verb allows.
 func (s *Sandbox) power(action powerAction) apiHandler {
-	return func(req *request) (*reply, error) {
+	return func(req *core.Request) (*core.Reply, error) {
 		record, err := s.lookupServer(req, opRead)
 		if err != nil {
 			return nil, err
@@ -45,29 +46,29 @@ func (s *Sandbox) power(action powerAction) apiHandler {
 
 		if action.immediate != "" {
 			server.Status.PowerState = action.immediate
-			record.Power = schedule{{To: action.settled, Due: req.now.Add(s.provisionDelay)}}
+			record.Power = core.Schedule{{To: action.settled, Due: req.Now.Add(s.core.ProvisionDelay())}}
 		}
 
 		return replyAccepted(nil), nil
 	}
 }
 
-func (s *Sandbox) getServerSSHKey(req *request) (*reply, error) {
+func (s *Sandbox) getServerSSHKey(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
 	}
 
-	network, found := s.world.Networks[record.Server.Status.NetworkID]
-	if !found || network.PrivateKey == "" {
+	key, found := core.Get[unikorn.SSHKey](req.Store, record.Server.Status.NetworkID)
+	if !found {
 		return nil, errServer()
 	}
 
-	return replyOK(unikorn.SSHKey{PrivateKey: network.PrivateKey}), nil
+	return replyOK(key), nil
 }
 
 // lookupRealizedServer finds a server that exists in the cloud, which console access needs.
-func (s *Sandbox) lookupRealizedServer(req *request) (*serverRecord, error) {
+func (s *Sandbox) lookupRealizedServer(req *core.Request) (*serverRecord, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func (s *Sandbox) lookupRealizedServer(req *request) (*serverRecord, error) {
 	return record, nil
 }
 
-func (s *Sandbox) getServerConsoleSession(req *request) (*reply, error) {
+func (s *Sandbox) getServerConsoleSession(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupRealizedServer(req)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func (s *Sandbox) getServerConsoleSession(req *request) (*reply, error) {
 }
 
 // getServerConsoleOutput returns the boot log, or its last `length` lines.
-func (s *Sandbox) getServerConsoleOutput(req *request) (*reply, error) {
+func (s *Sandbox) getServerConsoleOutput(req *core.Request) (*core.Reply, error) {
 	length := 0
 
 	if value := req.URL.Query().Get("length"); value != "" {
@@ -120,7 +121,7 @@ func (s *Sandbox) getServerConsoleOutput(req *request) (*reply, error) {
 // bootLog is a server's console: a deterministic Linux and cloud-init boot.
 func (w *world) bootLog(server *unikorn.Server) []string {
 	system := "Linux"
-	if image, _, found := w.findImage(server.Spec.ImageID); found {
+	if image, found := core.Get[unikorn.Image](w.st, server.Spec.ImageID); found {
 		system = image.Spec.OS.Distro + " " + image.Spec.OS.Version
 	}
 
@@ -146,16 +147,9 @@ func (w *world) bootLog(server *unikorn.Server) []string {
 	}
 }
 
-// Reserved image tags that region stamps on images it creates.
-const (
-	imageSourceTag       = "images.unikorn-cloud.org:source"
-	imageOrganizationTag = "images.unikorn-cloud.org:organization-id"
-	reservedImagePrefix  = "images.unikorn-cloud.org:"
-)
-
 // snapshotServer creates an image of the server, owned by its organization. It copies
 // the server's image description and becomes ready after the provision delay.
-func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
+func (s *Sandbox) snapshotServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.SnapshotCreate
 	if err := decodeBody(req.Request, &body, requiredWith("spec")...); err != nil {
 		return nil, err
@@ -176,45 +170,20 @@ func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
 		return nil, errBadRequest("server cannot be snapshotted in its current state")
 	}
 
-	source, _, found := s.world.findImage(server.Spec.ImageID)
+	source, found := core.Get[unikorn.Image](req.Store, server.Spec.ImageID)
 	if !found {
 		return nil, errServer()
 	}
 
-	organizationID := server.Metadata.OrganizationID
-
-	// Caller tags are kept, except that only region may say where an image came from
-	// and whose it is.
-	tags := unikorn.Tags{}
-
-	for _, tag := range body.Metadata.Tags {
-		if !strings.HasPrefix(tag.Name, reservedImagePrefix) {
-			tags = append(tags, tag)
-		}
+	// The cloud makes the image, as the image family has it, in the server's
+	// organization and region.
+	image, err := core.Create(req.Store, &unikorn.Image{
+		Metadata: unikorn.StaticMetadata{WriteMetadata: body.Metadata},
+		Spec:     source.Spec,
+	}, core.Placement{OrganizationID: server.Metadata.OrganizationID, RegionID: server.Status.RegionID}, req.Now)
+	if err != nil {
+		return nil, err
 	}
 
-	tags = append(tags,
-		unikorn.Tag{Name: imageSourceTag, Value: "snapshot"},
-		unikorn.Tag{Name: imageOrganizationTag, Value: organizationID})
-
-	// Image tags are returned sorted by name.
-	slices.SortStableFunc(tags, func(a, b unikorn.Tag) int { return strings.Compare(a.Name, b.Name) })
-
-	write := body.Metadata
-	write.Tags = tags
-
-	image := &imageRecord{
-		Image: unikorn.Image{
-			Metadata: newReadMetadata(newResourceID(), write, req.now).StaticMetadata,
-			Spec:     source.Spec,
-			Status:   unikorn.ImageStatus{State: unikorn.ImagePending},
-		},
-		OrganizationID: organizationID,
-		RegionID:       server.Status.RegionID,
-		Lifecycle:      importSchedule(req.now, s.provisionDelay, unikorn.ImageReady),
-	}
-
-	s.world.Images[image.Image.Metadata.ID] = image
-
-	return replyCreated(image.Image), nil
+	return replyCreated(image), nil
 }

@@ -3,9 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/netip"
 	"reflect"
-	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -14,23 +14,23 @@ func serverMetadata(record *serverRecord) *unikorn.ProjectScopedMetadata {
 	return &record.Server.Metadata
 }
 
-func (s *Sandbox) lookupServer(req *request, operation string) (*serverRecord, error) {
-	return lookup(s.world.Servers, req.PathValue("serverID"), req.caller, serverMetadata, rbacServers, operation)
+func (s *Sandbox) lookupServer(req *core.Request, operation string) (*serverRecord, error) {
+	return lookup(s.world.Servers, req.PathValue("serverID"), req.Caller, serverMetadata, rbacServers, operation)
 }
 
-func (s *Sandbox) listServers(req *request) (*reply, error) {
-	q, err := parseListQuery(req.Request, req.caller)
+func (s *Sandbox) listServers(req *core.Request) (*core.Reply, error) {
+	q, err := parseListQuery(req.Request, req.Caller)
 	if err != nil {
 		return nil, err
 	}
 
 	records := s.world.Servers
-	if len(q.tags) > 0 {
+	if len(q.Tags()) > 0 {
 		// A list by tag (an instance's server, say) looks at the servers that carry it.
-		records = s.serversTagged(q.tags[0])
+		records = s.serversTagged(q.Tags()[0])
 	}
 
-	return replyOK(selectList(q, req.caller, records, func(record *serverRecord) (unikorn.Server, listing) {
+	return replyOK(selectList(q, req.Caller, records, func(record *serverRecord) (unikorn.Server, listing) {
 		status := record.Server.Status
 
 		return record.Server, projectListing(&record.Server.Metadata, status.RegionID, status.NetworkID)
@@ -68,16 +68,18 @@ func validateServerSpecSyntax(spec *unikorn.ServerSpec) error {
 // validateServerSpec checks what a server refers to, for a server on network that
 // uses the SSH CA caID (may be empty).
 func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.Network, caID, infrastructureRef string) error {
-	flavor := findFlavor(spec.FlavorID)
-	if flavor == nil {
+	flavor, ok := core.Get[unikorn.Flavor](s.world.st, spec.FlavorID)
+	if !ok {
 		return errBadRequest("flavor %s does not exist", spec.FlavorID)
 	}
 
 	// An organization's image lives in one region, the network's or another.
-	_, owner, ok := s.world.findImage(spec.ImageID)
-	if record, own := s.world.Images[spec.ImageID]; own && !record.inRegion(network.Status.RegionID) {
+	_, place, ok := core.Find[unikorn.Image](s.world.st, spec.ImageID)
+	if place.RegionID != "" && place.RegionID != network.Status.RegionID {
 		ok = false
 	}
+
+	owner := place.OrganizationID
 
 	if !ok || (owner != "" && owner != network.Metadata.OrganizationID) {
 		return errBadRequest("image %s does not exist or is not available to the organization", spec.ImageID)
@@ -85,8 +87,8 @@ func (s *Sandbox) validateServerSpec(spec *unikorn.ServerSpec, network *unikorn.
 
 	if spec.Networking != nil {
 		for _, id := range spec.Networking.SecurityGroups {
-			group, ok := s.world.SecurityGroups[id]
-			if !ok || group.SecurityGroup.Status.NetworkID != network.Metadata.ID {
+			group, ok := core.Get[unikorn.SecurityGroup](s.world.st, id)
+			if !ok || group.Status.NetworkID != network.Metadata.ID {
 				return errUnprocessable("security group %s does not exist on network %s", id, network.Metadata.ID)
 			}
 		}
@@ -137,7 +139,7 @@ func normalizeServerSpec(spec unikorn.ServerSpec) unikorn.ServerSpec {
 	return spec
 }
 
-func (s *Sandbox) createServer(req *request) (*reply, error) {
+func (s *Sandbox) createServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.ServerCreate
 	if err := decodeBody(req.Request, &body, requiredWith(append(serverSpecRequired, "spec.networkId")...)...); err != nil {
 		return nil, err
@@ -162,15 +164,15 @@ func (s *Sandbox) createServer(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	if network.Network.Metadata.DeletionTime != nil {
+	if network.Metadata.DeletionTime != nil {
 		return nil, errBadRequest("network is being deleted")
 	}
 
-	if err := s.validateSSHCertificateAuthority(spec.SSHCertificateAuthorityID, &network.Network); err != nil {
+	if err := s.validateSSHCertificateAuthority(spec.SSHCertificateAuthorityID, network); err != nil {
 		return nil, err
 	}
 
-	if err := s.validateServerSpec(&spec.ServerSpec, &network.Network, spec.SSHCertificateAuthorityID, spec.InfrastructureRef); err != nil {
+	if err := s.validateServerSpec(&spec.ServerSpec, network, spec.SSHCertificateAuthorityID, spec.InfrastructureRef); err != nil {
 		return nil, err
 	}
 
@@ -183,20 +185,20 @@ func (s *Sandbox) createServer(req *request) (*reply, error) {
 		return nil, errConflict()
 	}
 
-	metadata := network.Network.Metadata
+	metadata := network.Metadata
 
 	record := &serverRecord{
 		Server: unikorn.Server{
-			Metadata: projectMetadata(id, body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.now),
+			Metadata: projectMetadata(id, body.Metadata, metadata.OrganizationID, metadata.ProjectID, req.Now),
 			Spec:     normalizeServerSpec(spec.ServerSpec),
 			Status: unikorn.ServerStatus{
-				RegionID:                  network.Network.Status.RegionID,
+				RegionID:                  network.Status.RegionID,
 				NetworkID:                 spec.NetworkID,
 				SSHCertificateAuthorityID: spec.SSHCertificateAuthorityID,
 				InfrastructureRef:         spec.InfrastructureRef,
 			},
 		},
-		Lifecycle: provisionSchedule(req.now, s.provisionDelay),
+		Lifecycle: provisionSchedule(req.Now, s.core.ProvisionDelay()),
 	}
 
 	s.world.Servers[id] = record
@@ -211,7 +213,7 @@ func (s *Sandbox) validateSSHCertificateAuthority(id string, network *unikorn.Ne
 		return nil
 	}
 
-	ca, ok := s.world.SSHCertificateAuthorities[id]
+	ca, ok := core.Get[unikorn.SSHCertificateAuthority](s.world.st, id)
 	if !ok {
 		return errUnprocessable("SSH certificate authority %s does not exist", id)
 	}
@@ -223,7 +225,7 @@ func (s *Sandbox) validateSSHCertificateAuthority(id string, network *unikorn.Ne
 	return nil
 }
 
-func (s *Sandbox) getServer(req *request) (*reply, error) {
+func (s *Sandbox) getServer(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opRead)
 	if err != nil {
 		return nil, err
@@ -234,7 +236,7 @@ func (s *Sandbox) getServer(req *request) (*reply, error) {
 
 // updateServer replaces a server's spec, description and tags. A new flavor or image
 // recreates the cloud server, which loses its disk and addresses.
-func (s *Sandbox) updateServer(req *request) (*reply, error) {
+func (s *Sandbox) updateServer(req *core.Request) (*core.Reply, error) {
 	var body unikorn.ServerUpdate
 	if err := decodeBody(req.Request, &body, requiredWith(serverSpecRequired...)...); err != nil {
 		return nil, err
@@ -263,7 +265,7 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 		return nil, errUnprocessable("server names are immutable")
 	}
 
-	network := &s.world.Networks[server.Status.NetworkID].Network
+	network, _ := core.Get[unikorn.Network](req.Store, server.Status.NetworkID)
 	if err := s.validateServerSpec(&body.Spec, network, server.Status.SSHCertificateAuthorityID, server.Status.InfrastructureRef); err != nil {
 		return nil, err
 	}
@@ -279,47 +281,40 @@ func (s *Sandbox) updateServer(req *request) (*reply, error) {
 		record.Power = nil
 	}
 
-	rewriteMetadata(&server.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&server.Metadata.ReadMetadata, body.Metadata, req.Now)
 	server.Spec = normalizeServerSpec(body.Spec)
-	record.Lifecycle = reprovisionSchedule(req.now, s.provisionDelay)
+	record.Lifecycle = reprovisionSchedule(req.Now, s.core.ProvisionDelay())
 
 	return replyAccepted(record.Server), nil
 }
 
-func (s *Sandbox) deleteServer(req *request) (*reply, error) {
+func (s *Sandbox) deleteServer(req *core.Request) (*core.Reply, error) {
 	record, err := s.lookupServer(req, opDelete)
 	if err != nil {
 		return nil, err
 	}
 
-	if markDeleting(&record.Server.Metadata.ReadMetadata, &record.Lifecycle, req.now, s.deprovisionDelay) {
+	if markDeleting(&record.Server.Metadata.ReadMetadata, &record.Lifecycle, req.Now, s.core.DeprovisionDelay()) {
 		record.Power = nil
 	}
 
 	return replyAccepted(nil), nil
 }
 
-// usesSecurityGroup reports whether a server's spec names the security group.
-func (record *serverRecord) usesSecurityGroup(id string) bool {
-	networking := record.Server.Spec.Networking
-
-	return networking != nil && slices.Contains(networking.SecurityGroups, id)
-}
-
 // serverTags indexes the servers as reads see them by each tag they carry, for as long
 // as nothing changes what reads see: a write or a transition (generation), or a lag
 // running out (caughtUp).
 type serverTags struct {
-	generation, caughtUp uint64
-	servers              map[unikorn.Tag]map[string]*serverRecord
+	generation uint64
+	servers    map[unikorn.Tag]map[string]*serverRecord
 }
 
 // serversTagged returns the servers, as the request sees them, that carry tag.
 // Callers hold mu.
 func (s *Sandbox) serversTagged(tag unikorn.Tag) map[string]*serverRecord {
 	index := s.serverTags
-	if index == nil || index.generation != s.generation || index.caughtUp != s.lag.caughtUp {
-		index = &serverTags{generation: s.generation, caughtUp: s.lag.caughtUp, servers: map[unikorn.Tag]map[string]*serverRecord{}}
+	if generation := s.core.Generation(); index == nil || index.generation != generation {
+		index = &serverTags{generation: generation, servers: map[unikorn.Tag]map[string]*serverRecord{}}
 
 		for id, record := range s.world.Servers {
 			for _, carried := range record.Server.Metadata.Tags {

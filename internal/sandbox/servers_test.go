@@ -355,23 +355,6 @@ func TestServerCreateValidation(t *testing.T) {
 	}
 }
 
-func TestPinnedFlavorNeedsInfrastructureRef(t *testing.T) {
-	h := newHarness(t)
-
-	pinned := fixtureFlavor("f1000000-0000-4000-8000-000000000000", "sim-pinned", unikorn.FlavorSpec{CPUs: 64, Memory: 256, Disk: 2000, Architecture: unikorn.ArchitectureX86_64, PinnedOnly: true})
-	flavors = append(flavors, pinned)
-
-	t.Cleanup(func() { flavors = flavors[:len(flavors)-1] })
-
-	body := serverCreate("pinned")
-	body.Spec.FlavorID = pinned.Metadata.ID
-	h.call(http.MethodPost, "/api/v2/servers", body).expectError(http.StatusUnprocessableEntity, unikorn.ErrorUnprocessableContent)
-
-	body.Spec.InfrastructureRef = "rack-1/host-7"
-	server := h.createServer(body)
-	assert.Equal(t, "rack-1/host-7", server.Status.InfrastructureRef)
-}
-
 func TestServerInAnotherProjectOfTheOrganization(t *testing.T) {
 	h := newHarness(t)
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
@@ -20,7 +21,7 @@ var serviceAccountWriteRequired = requiredWith("spec", "spec.groupIDs")
 
 // render is identity `serviceAccountRead`, its groups derived from the groups.
 func (w *world) renderServiceAccount(record *serviceAccountRecord) unikorn.ServiceAccount {
-	var groups []identity.Group
+	var groups []core.Group
 
 	for _, group := range w.groupsByName(record.Metadata.OrganizationID) {
 		groups = append(groups, rbacGroup(group))
@@ -37,28 +38,28 @@ func (w *world) renderServiceAccount(record *serviceAccountRecord) unikorn.Servi
 // account acting on itself (selfID, or any when empty): identity lets an account find
 // its own ID and rotate its own token.
 func allowServiceAccounts(caller *principal, organizationID, operation, selfID string) error {
-	if caller.serviceAccountID != "" && caller.organizationID == organizationID &&
-		(selfID == "" || selfID == caller.serviceAccountID) {
+	if caller.ServiceAccountID != "" && caller.OrganizationID == organizationID &&
+		(selfID == "" || selfID == caller.ServiceAccountID) {
 		return nil
 	}
 
-	return forbidden(caller.acl.AllowOrganization(organizationID, rbacServiceAccount, operation))
+	return forbidden(caller.ACL.AllowOrganization(organizationID, rbacServiceAccount, operation))
 }
 
-func (s *Sandbox) listServiceAccounts(req *request) (*reply, error) {
+func (s *Sandbox) listServiceAccounts(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := allowServiceAccounts(req.caller, organizationID, opRead, ""); err != nil {
+	if err := allowServiceAccounts(req.Caller, organizationID, opRead, ""); err != nil {
 		return nil, err
 	}
 
 	// Without the permission, a service account sees only itself.
-	onlySelf := req.caller.acl.AllowOrganization(organizationID, rbacServiceAccount, opRead) != nil
+	onlySelf := req.Caller.ACL.AllowOrganization(organizationID, rbacServiceAccount, opRead) != nil
 
 	var records []*serviceAccountRecord
 
 	for _, record := range byID(s.world.ServiceAccounts) {
-		if record.Metadata.OrganizationID == organizationID && (!onlySelf || record.Metadata.ID == req.caller.serviceAccountID) {
+		if record.Metadata.OrganizationID == organizationID && (!onlySelf || record.Metadata.ID == req.Caller.ServiceAccountID) {
 			records = append(records, record)
 		}
 	}
@@ -71,7 +72,7 @@ func (s *Sandbox) listServiceAccounts(req *request) (*reply, error) {
 	return replyOK(result), nil
 }
 
-func decodeServiceAccount(req *request) (unikorn.ServiceAccountWrite, error) {
+func decodeServiceAccount(req *core.Request) (unikorn.ServiceAccountWrite, error) {
 	var body unikorn.ServiceAccountWrite
 	if err := decodeBody(req.Request, &body, serviceAccountWriteRequired...); err != nil {
 		return body, err
@@ -95,10 +96,10 @@ func (w *world) joinGroups(serviceAccountID, organizationID string, wanted []str
 
 // createServiceAccount answers 201 with the account's access token, the only time
 // identity shows it.
-func (s *Sandbox) createServiceAccount(req *request) (*reply, error) {
+func (s *Sandbox) createServiceAccount(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacServiceAccount, opCreate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacServiceAccount, opCreate)); err != nil {
 		return nil, err
 	}
 
@@ -107,10 +108,10 @@ func (s *Sandbox) createServiceAccount(req *request) (*reply, error) {
 		return nil, err
 	}
 
-	metadata := newReadMetadata(newResourceID(), body.Metadata, req.now)
+	metadata := newReadMetadata(newResourceID(), body.Metadata, req.Now)
 	record := &serviceAccountRecord{
 		Metadata: unikorn.OrganizationScopedMetadata{ReadMetadata: groupMetadata(metadata), OrganizationID: organizationID},
-		Expiry:   req.now.Add(identity.TokenLifetime).UTC().Truncate(time.Second),
+		Expiry:   req.Now.Add(identity.TokenLifetime).UTC().Truncate(time.Second),
 		Token:    identity.NewAccessToken(),
 	}
 
@@ -123,10 +124,10 @@ func (s *Sandbox) createServiceAccount(req *request) (*reply, error) {
 	return replyCreated(created), nil
 }
 
-func (s *Sandbox) findServiceAccount(req *request, operation, selfID string) (*serviceAccountRecord, error) {
+func (s *Sandbox) findServiceAccount(req *core.Request, operation, selfID string) (*serviceAccountRecord, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := allowServiceAccounts(req.caller, organizationID, operation, selfID); err != nil {
+	if err := allowServiceAccounts(req.Caller, organizationID, operation, selfID); err != nil {
 		return nil, err
 	}
 
@@ -139,7 +140,7 @@ func (s *Sandbox) findServiceAccount(req *request, operation, selfID string) (*s
 }
 
 // updateServiceAccount replaces metadata and groups and keeps the token.
-func (s *Sandbox) updateServiceAccount(req *request) (*reply, error) {
+func (s *Sandbox) updateServiceAccount(req *core.Request) (*core.Reply, error) {
 	body, err := decodeServiceAccount(req)
 	if err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func (s *Sandbox) updateServiceAccount(req *request) (*reply, error) {
 	}
 
 	updated := *record
-	rewriteMetadata(&updated.Metadata.ReadMetadata, body.Metadata, req.now)
+	rewriteMetadata(&updated.Metadata.ReadMetadata, body.Metadata, req.Now)
 	s.world.ServiceAccounts[record.Metadata.ID] = &updated
 	s.world.joinGroups(record.Metadata.ID, record.Metadata.OrganizationID, body.Spec.GroupIDs)
 
@@ -160,7 +161,7 @@ func (s *Sandbox) updateServiceAccount(req *request) (*reply, error) {
 
 // deleteServiceAccount takes the account out of its groups, deletes it and revokes
 // its token.
-func (s *Sandbox) deleteServiceAccount(req *request) (*reply, error) {
+func (s *Sandbox) deleteServiceAccount(req *core.Request) (*core.Reply, error) {
 	record, err := s.findServiceAccount(req, opDelete, "-")
 	if err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (s *Sandbox) deleteServiceAccount(req *request) (*reply, error) {
 
 // rotateServiceAccount issues a new token, revokes the old one and answers the new
 // one, once. An account may rotate its own token.
-func (s *Sandbox) rotateServiceAccount(req *request) (*reply, error) {
+func (s *Sandbox) rotateServiceAccount(req *core.Request) (*core.Reply, error) {
 	record, err := s.findServiceAccount(req, opUpdate, req.PathValue("serviceAccountID"))
 	if err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func (s *Sandbox) rotateServiceAccount(req *request) (*reply, error) {
 
 	updated := *record
 	updated.Token = identity.NewAccessToken()
-	updated.Expiry = req.now.Add(identity.TokenLifetime).UTC().Truncate(time.Second)
+	updated.Expiry = req.Now.Add(identity.TokenLifetime).UTC().Truncate(time.Second)
 	s.world.ServiceAccounts[record.Metadata.ID] = &updated
 
 	rotated := s.world.renderServiceAccount(&updated)

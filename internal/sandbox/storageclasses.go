@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -38,7 +39,7 @@ const rbacStorageClasses = "region:filestorageclass:v2"
 // visibleTo says whether the caller may read the class: every class without an
 // organization, and those of organizations it belongs to.
 func (c *storageClass) visibleTo(caller *principal) bool {
-	return c.organizationID == "" || caller.isMember(c.organizationID)
+	return c.organizationID == "" || caller.IsMember(c.organizationID)
 }
 
 // findStorageClass is region's read of a class for a create or an update: a class
@@ -59,13 +60,13 @@ func findStorageClass(caller *principal, id string) (*storageClass, error) {
 
 // listStorageClasses lists the classes the caller may read, of the regions asked
 // for. Region checks no permission for the list itself, only for each class.
-func (s *Sandbox) listStorageClasses(req *request) (*reply, error) {
+func (s *Sandbox) listStorageClasses(req *core.Request) (*core.Reply, error) {
 	regionIDs := req.URL.Query()["regionID"]
 	classes := []unikorn.StorageClass{}
 
 	for i := range storageClasses {
 		class := &storageClasses[i]
-		if oneOf(regionIDs, class.class.Spec.RegionID) && (class.visibleTo(req.caller) || showsInvisible(req.Request)) {
+		if oneOf(regionIDs, class.class.Spec.RegionID) && (class.visibleTo(req.Caller) || showsInvisible(req.Request)) {
 			classes = append(classes, class.class)
 		}
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/mail"
 	"slices"
 	"strings"
@@ -187,7 +188,7 @@ func (w *world) addUser(organizationID, id, subject, state string, tags unikorn.
 	return record
 }
 
-func decodeUser(req *request) (userWrite, error) {
+func decodeUser(req *core.Request) (userWrite, error) {
 	var body userWrite
 	if err := decodeBody(req.Request, &body, userWriteRequired...); err != nil {
 		return body, err
@@ -202,10 +203,10 @@ func decodeUser(req *request) (userWrite, error) {
 	return body, nil
 }
 
-func (s *Sandbox) listUsers(req *request) (*reply, error) {
+func (s *Sandbox) listUsers(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacUsers, opRead)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacUsers, opRead)); err != nil {
 		return nil, err
 	}
 
@@ -235,10 +236,10 @@ func (s *Sandbox) listUsers(req *request) (*reply, error) {
 // createUser adds a user to the organization by subject, which must be an email
 // address: identity leaves other subjects to its command line tool. Creating a
 // subject the organization has keeps its state and only rewrites its groups.
-func (s *Sandbox) createUser(req *request) (*reply, error) {
+func (s *Sandbox) createUser(req *core.Request) (*core.Reply, error) {
 	organizationID := req.PathValue("organizationID")
 
-	if err := forbidden(req.caller.acl.AllowOrganization(organizationID, rbacUsers, opCreate)); err != nil {
+	if err := forbidden(req.Caller.ACL.AllowOrganization(organizationID, rbacUsers, opCreate)); err != nil {
 		return nil, err
 	}
 
@@ -256,14 +257,14 @@ func (s *Sandbox) createUser(req *request) (*reply, error) {
 		tags = body.Metadata.Tags
 	}
 
-	record := s.world.addUser(organizationID, newResourceID(), body.Spec.Subject, body.Spec.State, tags, req.now)
+	record := s.world.addUser(organizationID, newResourceID(), body.Spec.Subject, body.Spec.State, tags, req.Now)
 	s.world.joinUserGroups(record, body.Spec.GroupIDs)
 
 	return replyCreated(s.world.renderUser(record)), nil
 }
 
 // findUser finds a user of the organization in the path, once the caller may act on users.
-func (s *Sandbox) findUser(req *request, operation string) (*organizationUserRecord, error) {
+func (s *Sandbox) findUser(req *core.Request, operation string) (*organizationUserRecord, error) {
 	if err := s.allowUsers(req, operation); err != nil {
 		return nil, err
 	}
@@ -271,11 +272,11 @@ func (s *Sandbox) findUser(req *request, operation string) (*organizationUserRec
 	return s.organizationUserOf(req)
 }
 
-func (s *Sandbox) allowUsers(req *request, operation string) error {
-	return forbidden(req.caller.acl.AllowOrganization(req.PathValue("organizationID"), rbacUsers, operation))
+func (s *Sandbox) allowUsers(req *core.Request, operation string) error {
+	return forbidden(req.Caller.ACL.AllowOrganization(req.PathValue("organizationID"), rbacUsers, operation))
 }
 
-func (s *Sandbox) organizationUserOf(req *request) (*organizationUserRecord, error) {
+func (s *Sandbox) organizationUserOf(req *core.Request) (*organizationUserRecord, error) {
 	organizationID := req.PathValue("organizationID")
 
 	record, ok := s.world.OrganizationUsers[req.PathValue("userID")]
@@ -289,7 +290,7 @@ func (s *Sandbox) organizationUserOf(req *request) (*organizationUserRecord, err
 // updateUser sets the organization user's state and rewrites its groups; the subject
 // is the global user's and does not change. As identity, the body is read before the
 // user is looked up.
-func (s *Sandbox) updateUser(req *request) (*reply, error) {
+func (s *Sandbox) updateUser(req *core.Request) (*core.Reply, error) {
 	if err := s.allowUsers(req, opUpdate); err != nil {
 		return nil, err
 	}
@@ -305,7 +306,7 @@ func (s *Sandbox) updateUser(req *request) (*reply, error) {
 	}
 
 	updated := *record
-	rewriteMetadata(&updated.Metadata.ReadMetadata, unikorn.WriteMetadata{Name: undefinedName}, req.now)
+	rewriteMetadata(&updated.Metadata.ReadMetadata, unikorn.WriteMetadata{Name: undefinedName}, req.Now)
 	updated.State = body.Spec.State
 	s.world.OrganizationUsers[record.Metadata.ID] = &updated
 	s.world.joinUserGroups(&updated, body.Spec.GroupIDs)
@@ -315,7 +316,7 @@ func (s *Sandbox) updateUser(req *request) (*reply, error) {
 
 // deleteUser takes the user out of the organization's groups and the organization:
 // whatever its token could do there, it can no longer. The global user remains.
-func (s *Sandbox) deleteUser(req *request) (*reply, error) {
+func (s *Sandbox) deleteUser(req *core.Request) (*core.Reply, error) {
 	record, err := s.findUser(req, opDelete)
 	if err != nil {
 		return nil, err
@@ -351,5 +352,4 @@ func (w *world) migrateUsers() {
 		}
 	}
 
-	w.Version = stateVersion
 }

@@ -1,17 +1,20 @@
 package identity
 
-// Role is one of the roles identity's chart installs. Protected roles are identity's
-// own and its services': never listed, never granted through a group.
-type Role struct {
-	ID          string
-	Name        string
-	Description string
-	Protected   bool
+import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
-	Global       Scope
-	Organization Scope
-	Project      Scope
-}
+// Role is one of the roles identity's chart installs.
+type Role = core.Role
+
+// Scope maps an endpoint name to the operations granted on it.
+type Scope = core.Scope
+
+// RBAC operations.
+const (
+	Create = core.OpCreate
+	Read   = core.OpRead
+	Update = core.OpUpdate
+	Delete = core.OpDelete
+)
 
 // Fixed IDs of the roles, so that tests and examples can name them. The chart
 // derives its IDs from the names; these stand for them.
@@ -135,7 +138,7 @@ func RolesGranting(endpoint, operation string) []string {
 	var names []string
 
 	for _, role := range Roles {
-		if !role.Protected && role.Organization.allows(endpoint, operation) {
+		if !role.Protected && role.Organization.Allows(endpoint, operation) {
 			names = append(names, role.Name)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 )
 
 // TokenLifetime is how long a service account's access token lives: identity's
@@ -61,7 +63,7 @@ func CheckMembers(userIDs []string, subjects int) error {
 
 // GroupsOf are the IDs of the groups that name the service account, in the groups'
 // order: identity keeps membership on the groups and derives it for the account.
-func GroupsOf(serviceAccountID string, groups []Group) []string {
+func GroupsOf(serviceAccountID string, groups []core.Group) []string {
 	ids := []string{}
 
 	for _, group := range groups {
@@ -77,7 +79,7 @@ func GroupsOf(serviceAccountID string, groups []Group) []string {
 // groups wanted: added when the group is wanted, removed when not. Group IDs wanted
 // that name no group are ignored, as identity ignores them. changed says whether the
 // list differs.
-func Membership(serviceAccountID string, group Group, wanted []string) (ids []string, changed bool) {
+func Membership(serviceAccountID string, group core.Group, wanted []string) (ids []string, changed bool) {
 	member := slices.Contains(group.ServiceAccountIDs, serviceAccountID)
 
 	switch want := slices.Contains(wanted, group.ID); {

@@ -1,0 +1,306 @@
+// Package sandboxtest is the bootstrap of the sandbox's own tests: a sandbox on a
+// loopback port and a clock that moves only when a test says so, driven by plain HTTP
+// requests, with the bodies and paths many families' tests share. A family's tests are
+// an external test package of its folder that drives the whole sandbox through it.
+package sandboxtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+// Clock is a manual clock: lifecycles advance only when a test says so.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock is a clock standing at now.
+func NewClock(now time.Time) *Clock {
+	return &Clock{now: now}
+}
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	return c.now
+}
+
+// Advance moves the clock on.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	c.now = c.now.Add(d)
+}
+
+// Set puts the clock at now.
+func (c *Clock) Set(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	c.now = now
+}
+
+// Harness is a sandbox on a loopback port, driven by plain HTTP requests.
+type Harness struct {
+	T       *testing.T
+	Sandbox *sandbox.Sandbox
+	URL     string
+	Clock   *Clock
+}
+
+// Settle is longer than every delay of sandbox.DefaultOptions.
+const Settle = 2 * time.Second
+
+// New starts a sandbox with the default delays on a manual clock.
+func New(t *testing.T, mutate ...func(*sandbox.Options)) *Harness {
+	t.Helper()
+
+	c := NewClock(time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))
+
+	opts := sandbox.DefaultOptions()
+	opts.Now = c.Now
+
+	for _, m := range mutate {
+		m(&opts)
+	}
+
+	sb, err := sandbox.New(opts)
+	require.NoError(t, err)
+
+	server := httptest.NewServer(sb)
+
+	t.Cleanup(func() {
+		server.Close()
+		require.NoError(t, sb.Close())
+	})
+
+	return &Harness{T: t, Sandbox: sb, URL: server.URL, Clock: c}
+}
+
+// Response is a received response with its body read.
+type Response struct {
+	T      *testing.T
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Call sends a request as the service principal, which may call every API the sandbox
+// serves in the fixture organization; body is encoded as JSON unless it is a string,
+// which is sent verbatim. CallAs(sandbox.DefaultToken, …) is what a user may do.
+func (h *Harness) Call(method, path string, body any) *Response {
+	h.T.Helper()
+
+	return h.CallAs(sandbox.ServiceToken, method, path, body)
+}
+
+// CallAs sends a request with token; an empty token sends none.
+func (h *Harness) CallAs(token, method, path string, body any) *Response {
+	h.T.Helper()
+
+	var reader io.Reader
+
+	switch b := body.(type) {
+	case nil:
+	case string:
+		reader = bytes.NewBufferString(b)
+	default:
+		data, err := json.Marshal(b)
+		require.NoError(h.T, err)
+
+		reader = bytes.NewReader(data)
+	}
+
+	req, err := http.NewRequest(method, h.URL+path, reader)
+	require.NoError(h.T, err)
+
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+
+	if reader != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(h.T, err)
+
+	defer resp.Body.Close()
+
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(h.T, err)
+
+	return &Response{T: h.T, Status: resp.StatusCode, Header: resp.Header, Body: data}
+}
+
+// Expect asserts the status and decodes the body into v (when v is not nil).
+func (r *Response) Expect(status int, v any) *Response {
+	r.T.Helper()
+
+	require.Equal(r.T, status, r.Status, "body: %s", r.Body)
+
+	if v != nil {
+		require.NoError(r.T, json.Unmarshal(r.Body, v), "body: %s", r.Body)
+	}
+
+	return r
+}
+
+// ExpectError asserts an error response and returns its body.
+func (r *Response) ExpectError(status int, code string) unikorn.ErrorBody {
+	r.T.Helper()
+
+	var body unikorn.ErrorBody
+
+	r.Expect(status, &body)
+	require.Equal(r.T, code, body.Error, "body: %s", r.Body)
+	require.Equal(r.T, "application/json", r.Header.Get("Content-Type"))
+	require.Equal(r.T, "no-cache", r.Header.Get("Cache-Control"))
+	require.NotEmpty(r.T, body.TraceID)
+
+	return body
+}
+
+// OrganizationPath is a path of the fixture organization's.
+func OrganizationPath(suffix string) string {
+	return "/api/v1/organizations/" + sandbox.OrganizationID + suffix
+}
+
+// AllocationsPath is the allocations of a project of the fixture organization.
+func AllocationsPath(projectID string) string {
+	return OrganizationPath("/projects/" + projectID + "/allocations")
+}
+
+// ServerCreate is a valid server create body on the default network.
+func ServerCreate(name string) unikorn.ServerCreate {
+	return unikorn.ServerCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.ServerCreateSpec{
+			ServerSpec: unikorn.ServerSpec{FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID},
+			NetworkID:  sandbox.NetworkDefaultID,
+		},
+	}
+}
+
+// CreateServer creates a server and returns it as the create response shows it.
+func (h *Harness) CreateServer(body unikorn.ServerCreate) unikorn.Server {
+	h.T.Helper()
+
+	var server unikorn.Server
+
+	h.Call(http.MethodPost, "/api/v2/servers", body).Expect(http.StatusCreated, &server)
+
+	return server
+}
+
+// CreateReadyServer creates a server and lets it finish provisioning.
+func (h *Harness) CreateReadyServer(name string) unikorn.Server {
+	h.T.Helper()
+
+	server := h.CreateServer(ServerCreate(name))
+	h.Clock.Advance(Settle)
+
+	return h.GetServer(server.Metadata.ID)
+}
+
+// GetServer reads a server.
+func (h *Harness) GetServer(id string) unikorn.Server {
+	h.T.Helper()
+
+	var server unikorn.Server
+
+	h.Call(http.MethodGet, "/api/v2/servers/"+id, nil).Expect(http.StatusOK, &server)
+
+	return server
+}
+
+// NetworkCreate is a valid network create body in the fixture project.
+func NetworkCreate(name, prefix string) unikorn.NetworkCreate {
+	return unikorn.NetworkCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.NetworkCreateSpec{
+			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{"8.8.8.8"}},
+			OrganizationID: sandbox.OrganizationID,
+			ProjectID:      sandbox.ProjectID,
+			RegionID:       sandbox.RegionID,
+			Prefix:         prefix,
+		},
+	}
+}
+
+// CreateNetwork creates a network and returns it as the create response shows it.
+func (h *Harness) CreateNetwork(name, prefix string) unikorn.Network {
+	h.T.Helper()
+
+	var network unikorn.Network
+
+	h.Call(http.MethodPost, "/api/v2/networks", NetworkCreate(name, prefix)).Expect(http.StatusCreated, &network)
+
+	return network
+}
+
+// ReadLag is the read lag the tests that need one run with.
+const ReadLag = 2 * time.Second
+
+// WithReadLag makes reads trail writes by up to ReadLag, the lags drawn from seed.
+func WithReadLag(seed uint64) func(*sandbox.Options) {
+	return func(o *sandbox.Options) {
+		o.ReadLag = ReadLag
+		o.Seed = seed
+	}
+}
+
+// RegionPath is a path of the fixture region's, as the fixture organization's.
+func RegionPath(suffix string) string {
+	return OrganizationPath("/regions/" + sandbox.RegionID + suffix)
+}
+
+// ImageNames are the images' names, in order.
+func ImageNames(images []unikorn.Image) []string {
+	names := []string{}
+	for _, image := range images {
+		names = append(names, image.Metadata.Name)
+	}
+
+	return names
+}
+
+// ListImagesV1 lists the fixture region's images for the fixture organization.
+func (h *Harness) ListImagesV1() []unikorn.Image {
+	h.T.Helper()
+
+	var images []unikorn.Image
+
+	resp := h.Call(http.MethodGet, RegionPath("/images"), nil).Expect(http.StatusOK, &images)
+	require.Equal(h.T, "max-age=86400, private", resp.Header.Get("Cache-Control"))
+
+	return images
+}
+
+// ListImagesV2 lists the fixture region's images with the query given.
+func (h *Harness) ListImagesV2(query url.Values) []unikorn.Image {
+	h.T.Helper()
+
+	var images []unikorn.Image
+
+	resp := h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?"+query.Encode(), nil).Expect(http.StatusOK, &images)
+	require.Equal(h.T, "no-cache", resp.Header.Get("Cache-Control"))
+
+	return images
+}
