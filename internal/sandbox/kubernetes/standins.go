@@ -1,0 +1,31 @@
+package kubernetes
+
+import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fixture"
+
+// What the service stands in for until the sandbox's identity and openapi folders
+// carry what it needs of them (see DESIGN.md, "A Kubernetes cluster"): each is
+// faithful to the sandbox as it is, and goes once its counterpart is there.
+
+// serviceToken is the account the service charges quota with. Identity's chart gives
+// the Kubernetes service a role of its own (`kubernetes-service`); until the sandbox
+// has its principal, the service uses the one the sandbox's compute service holds,
+// which identity's allocations accept alike.
+const serviceToken = fixture.ServiceToken
+
+// document is the service's OpenAPI document among the sandbox's, which every request
+// is checked against before a handler sees it; none until the sandbox carries it. The
+// service's handlers check the bodies themselves meanwhile (decodeCluster).
+const document = ""
+
+// standIn is the endpoint identity's ACL is asked about for one of the service's.
+// Identity's chart grants `kubernetes:clusters` exactly as it grants
+// `compute:instances` (administrators and auditors at organization scope, users and
+// readers at project scope, the same operations), and the sandbox's roles have only
+// the latter so far.
+func standIn(endpoint string) string {
+	if endpoint == rbacClusters {
+		return "compute:instances"
+	}
+
+	return endpoint
+}
