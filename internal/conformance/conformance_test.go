@@ -71,6 +71,7 @@ func TestConformance(t *testing.T) {
 		{"image import", r.imageImport},
 		{"compute catalogue", r.computeCatalogue},
 		{"compute instance", r.computeInstance},
+		{"Kubernetes clusters", r.kubernetes},
 		{"error answers", r.errorAnswers},
 		{"allocations", r.allocations},
 		{"empty lists", r.emptyLists},

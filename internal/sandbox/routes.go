@@ -5,6 +5,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/openapi"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
@@ -26,6 +27,7 @@ func (s *Sandbox) families() []core.Family {
 		image.Family,
 		{Name: "region", Register: s.registerRegion},
 		{Name: "compute", Register: s.registerCompute},
+		kubernetes.Family,
 	}
 }
 
