@@ -147,7 +147,7 @@ func (s *Service) Check(ctx context.Context, plan Plan) ([]Problem, error) {
 func checkPools(plan Plan) []Problem {
 	var problems []Problem
 
-	if cp := plan.ControlPlane; cp != nil && cp.Replicas%2 == 0 {
+	if cp := plan.ControlPlane; cp != nil && cp.Replicas > 0 && cp.Replicas%2 == 0 {
 		problems = append(problems, Problem{
 			Field: FieldControlPlaneReplicas, Summary: "Even control plane",
 			Detail: fmt.Sprintf("The service refuses a control plane of %d machines: etcd keeps quorum only with "+

@@ -8,6 +8,7 @@
 package kubernetes
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -27,9 +28,6 @@ type Placement struct {
 	OrganizationID string
 	ProjectID      string
 	RegionID       string
-	// ClusterManagerID is the manager to make the cluster under; empty for the
-	// project's default one, which the service makes on the project's first cluster.
-	ClusterManagerID string
 	// Networking is nil for the service's defaults. The service ignores it in every
 	// update, so it can only be given here.
 	Networking *Networking
@@ -162,7 +160,9 @@ func (s *Service) Read(ctx context.Context, organizationID, id string) (*Cluster
 // project, never by sending it again. The cluster is returned whenever it exists, even
 // with an error, so that the caller keeps track of it.
 func (s *Service) Create(ctx context.Context, placement Placement, desired Desired) (*Cluster, error) {
-	body := write{placement: placement, desired: desired, managerID: placement.ClusterManagerID}.wire()
+	// No manager is named: the cluster gets the project's default one, which the
+	// service makes on the project's first cluster.
+	body := write{placement: placement, desired: desired}.wire()
 
 	list := func(ctx context.Context) ([]unikorn.KubernetesCluster, error) {
 		return s.list(ctx, placement.OrganizationID, placement.ProjectID)
@@ -280,8 +280,13 @@ func shows(c *Cluster, d *Desired) bool {
 		return false
 	}
 
-	return d.ControlPlane == nil || c.ControlPlane == *d.ControlPlane
+	cp := d.ControlPlane
+
+	return cp == nil || c.ControlPlane.FlavorID == cp.FlavorID && c.ControlPlane.Replicas == cmp.Or(cp.Replicas, defaultReplicas)
 }
+
+// defaultReplicas is the control plane's size when a write gives none.
+const defaultReplicas = 3
 
 // Shown is the auto-upgrade policy as the service shows it once written: the
 // platform's default (none, or enabled without days) as none.

@@ -41,7 +41,8 @@ type Cluster struct {
 // ControlPlane is the machines that run a cluster's control plane.
 type ControlPlane struct {
 	FlavorID string
-	// Replicas is odd, for quorum.
+	// Replicas is odd, for quorum; 0 in what is written is the service's default,
+	// three.
 	Replicas int
 }
 
@@ -186,7 +187,10 @@ func (w write) wire() unikorn.KubernetesClusterWrite {
 	}
 
 	if cp := d.ControlPlane; cp != nil {
-		spec.ControlPlane = &unikorn.KubernetesClusterControlPlane{FlavorID: cp.FlavorID, Replicas: ref(cp.Replicas)}
+		spec.ControlPlane = &unikorn.KubernetesClusterControlPlane{FlavorID: cp.FlavorID}
+		if cp.Replicas > 0 {
+			spec.ControlPlane.Replicas = ref(cp.Replicas)
+		}
 	}
 
 	for _, pool := range sortedPools(d.Pools) {

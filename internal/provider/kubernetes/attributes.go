@@ -20,9 +20,9 @@ const (
 	descriptionRegionID       = "Region the cluster is in: one the Kubernetes service offers clusters in."
 	descriptionVersion        = "Kubernetes version, exactly as the region's images name it (`v1.31.0`), as the " +
 		"`unikorn_kubernetes_versions` data source lists them."
-	descriptionManagerID = "Cluster manager of the cluster: what provisions, upgrades and deletes it. The service " +
-		"makes one for a project's first cluster (the project's `default` manager) and uses it for every cluster " +
-		"that names none; it is never deleted with the clusters. Only a platform operator may make others."
+	descriptionManagerID = "Cluster manager of the cluster: what provisions, upgrades and deletes it, the project's " +
+		"`default` one, which the service makes for the project's first cluster and every later one shares; it is " +
+		"not deleted with the clusters, and goes with the project."
 	descriptionControlPlane = "Machines that run the cluster's control plane; the service does not charge them to " +
 		"quota."
 	descriptionControlPlaneFlavor = "Flavor of the control plane's machines: one of the region's with at least " +

@@ -252,7 +252,8 @@ func (m *clusterModel) controlPlane(ctx context.Context, diags *diag.Diagnostics
 	var model controlPlaneModel
 	diags.Append(m.ControlPlane.As(ctx, &model, objectAsOptions)...)
 
-	return &kubernetes.ControlPlane{FlavorID: model.FlavorID.ValueString(), Replicas: knownInt(model.Replicas)}
+	// Not known yet, or left out: the service's default.
+	return &kubernetes.ControlPlane{FlavorID: model.FlavorID.ValueString(), Replicas: int(model.Replicas.ValueInt64())}
 }
 
 // pools is the workload pools a model holds. What is not known yet is "" for a

@@ -97,12 +97,19 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 
-	if state != nil && unsettled(ctx, req.Private, &resp.Diagnostics) &&
-		state.ProvisioningStatus.ValueString() != unikorn.ProvisioningProvisioned && !planning.Replaces(ctx, req) {
+	switch {
+	case state == nil:
+	case unsettled(ctx, req.Private, &resp.Diagnostics) &&
+		state.ProvisioningStatus.ValueString() != unikorn.ProvisioningProvisioned && !planning.Replaces(ctx, req):
 		plan.ProvisioningStatus = types.StringUnknown()
 		resp.Diagnostics.AddAttributeWarning(pathProvisioning, "Kubernetes cluster still being provisioned",
 			"An earlier apply was interrupted while Kubernetes cluster "+state.ID.ValueString()+" was being made, and "+
 				"the service shows it "+state.ProvisioningStatus.ValueString()+". Applying waits until it is provisioned.")
+	case !changesCloud(ctx, &plan, state, &resp.Diagnostics):
+		// Nothing changes in the cloud, though the framework, seeing attributes left
+		// out of the configuration, may have taken them for a change and marked what
+		// is computed unknown: what the service reports stands as it is.
+		plan.keepReported(state)
 	}
 
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)

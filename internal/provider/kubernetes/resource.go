@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -83,7 +82,7 @@ func NewResource() resource.Resource {
 	}}
 }
 
-// clusterResource manages a cluster. Its organization, project, region, manager and
+// clusterResource manages a cluster. Its organization, project, region and
 // networking are fixed at create, so changing them replaces it; everything else,
 // its workload pools above all, changes in place.
 type clusterResource struct {
@@ -120,7 +119,7 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: descriptionCluster + " Name, description, tags, version, control plane, workload pools " +
 			"(added, resized and removed by name), auto-upgrade, hardware enablement and API access change in place; " +
-			"a change of organization, project, region, cluster manager or networking replaces the cluster. The " +
+			"a change of organization, project, region or networking replaces the cluster. The " +
 			"service answers before it has made anything, and a create waits until the cluster is provisioned (60 " +
 			"minutes by default), an update until a read shows it and the cluster is provisioned again (90), a " +
 			"delete until the service lists it no more (60). A create whose wait Terraform interrupts keeps the " +
@@ -162,8 +161,8 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"cluster_manager_id": schema.StringAttribute{
-				Optional: true, Computed: true, PlanModifiers: scope,
-				MarkdownDescription: descriptionManagerID + " Leave it out for the project's default manager. Changing it replaces the cluster.",
+				Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: descriptionManagerID,
 			},
 			"control_plane": schema.SingleNestedAttribute{
 				Optional: true, Computed: true,
@@ -172,8 +171,11 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 				Attributes: map[string]schema.Attribute{
 					"flavor_id": schema.StringAttribute{Required: true, MarkdownDescription: descriptionControlPlaneFlavor},
+					// No Default: the framework sets a nested default even under a null
+					// parent, which would plan a change in every run that leaves the
+					// control plane out. The service defaults it to 3 itself.
 					"replicas": schema.Int64Attribute{
-						Optional: true, Computed: true, Default: int64default.StaticInt64(3),
+						Optional: true, Computed: true,
 						MarkdownDescription: descriptionControlPlaneReplicas + " Defaults to 3.",
 						Validators:          []validator.Int64{int64validator.AtLeast(1)},
 					},
@@ -250,11 +252,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		diags.Append(req.Config.Get(ctx, &config)...)
 
 		placement := kubernetes.Placement{
-			OrganizationID:   r.Organization(plan.OrganizationID, diags),
-			ProjectID:        r.Provider.Project(plan.ProjectID, pathProjectID, diags),
-			RegionID:         plan.RegionID.ValueString(),
-			ClusterManagerID: config.ClusterManagerID.ValueString(),
-			Networking:       plan.networking(ctx, diags),
+			OrganizationID: r.Organization(plan.OrganizationID, diags),
+			ProjectID:      r.Provider.Project(plan.ProjectID, pathProjectID, diags),
+			RegionID:       plan.RegionID.ValueString(),
+			Networking:     plan.networking(ctx, diags),
 		}
 		want := plan.desired(ctx, &config, diags)
 
