@@ -179,6 +179,19 @@ func init() {
 				message:   "File storage cannot shrink",
 			}},
 		},
+		"unikorn_kubernetes_cluster": {
+			group:     groupRegion,
+			deleting:  []string{"The Kubernetes cluster is being deleted"},
+			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + id} },
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.env.Client.DeleteKubernetesCluster(ctx, w.org, w.project, id)
+			},
+			references: map[string]referenceFixture{
+				"region_id":       theRegion,
+				"organization_id": theOrganization,
+				"project_id":      theProject,
+			},
+		},
 		"unikorn_compute_instance": {
 			group:     groupInstances,
 			deleting:  []string{"The instance is being deleted"},
