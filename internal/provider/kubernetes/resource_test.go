@@ -156,8 +156,8 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	}
 
 	batch := fmt.Sprintf("{ flavor_id = %q, replicas = 3, min_replicas = 1, labels = { workload = \"batch\" } }", env.FlavorID)
+	// dev_overrides serves the built provider with no init.
 	write(map[string]string{"general": "2", "batch": batch})
-	cli.Run("init", "-input=false")
 	cli.Run("apply", "-auto-approve", "-input=false")
 
 	created := clusterOf(t, env)
