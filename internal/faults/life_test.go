@@ -102,12 +102,18 @@ func newLife(t *testing.T, subject subject) *life {
 	env.SkipUnlessSandbox(t)
 	env.Settings.RequestTimeout = requestTimeout
 
-	// Terraform reaches the sandbox through a gateway that can lose answers.
+	// Terraform reaches every service of the sandbox through a gateway that can lose
+	// answers.
 	g := newGateway(t, env.Settings.Endpoints[services.Region])
-	env.Settings.Endpoints[services.Region], env.Settings.Endpoints[services.Identity] = g.URL(), g.URL()
 
-	if env.Settings.Endpoints[services.Compute] != "" {
-		env.Settings.Endpoints[services.Compute] = g.URL() + sandbox.ComputePrefix
+	for _, service := range services.All() {
+		if env.Settings.Endpoints[service] != "" {
+			env.Settings.Endpoints[service] = g.URL() + service.SandboxPrefix()
+		}
+	}
+
+	if subject.prepare != nil {
+		subject.prepare(t, env)
 	}
 
 	return &life{t: t, subject: subject, env: env, cli: env.CLI(t, subject.config(env, phaseCreate)), gateway: g}
