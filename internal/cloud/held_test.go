@@ -53,15 +53,17 @@ func (h *heldThing) object() Object[thing] {
 
 			return nil
 		},
-		Holders: func(context.Context, *thing) ([]Holder, error) {
-			h.mu.Lock()
-			defer h.mu.Unlock()
+		HeldBy: func(*thing) []HolderSearch {
+			return []HolderSearch{{Among: "instances", Find: func(context.Context) ([]Holder, error) {
+				h.mu.Lock()
+				defer h.mu.Unlock()
 
-			if h.released {
-				return nil, nil
-			}
+				if h.released {
+					return nil, nil
+				}
 
-			return []Holder{{Kind: "instance", Name: "web", ID: "i-1", Leaving: h.leaving}}, nil
+				return []Holder{{Kind: "instance", Name: "web", ID: "i-1", Leaving: h.leaving}}, nil
+			}}}
 		},
 		Metadata: func(t *thing) *unikorn.ReadMetadata { return &t.Metadata },
 	}
@@ -163,4 +165,55 @@ func TestCreateInterruptedBeforeAnyReadKeepsTheAnswer(t *testing.T) {
 	require.Error(t, err)
 	require.NotNil(t, made, "what the create made is returned with the error")
 	assert.Equal(t, "x", made.Metadata.ID)
+}
+
+// A search for holders skips a list it cannot read and says so, names a holder two
+// lists show once, and its words say whether the answer is whole.
+func TestFindHoldersNamesWhatItSawAndWhereItCouldNotLook(t *testing.T) {
+	t.Parallel()
+
+	web := Holder{Kind: "instance", Name: "web", ID: "i-1"}
+	share := Holder{Kind: "file storage", Name: "shared", ID: "fs-1"}
+	forbidden := &unikorn.APIError{StatusCode: http.StatusForbidden, Description: "operation is not allowed by rbac"}
+	failing := &unikorn.APIError{StatusCode: http.StatusServiceUnavailable, Method: http.MethodGet, Path: "/filestorage", Description: "unavailable"}
+
+	listing := func(among string, err error, holders ...Holder) HolderSearch {
+		return HolderSearch{Among: among, Find: func(context.Context) ([]Holder, error) { return holders, err }}
+	}
+
+	tests := map[string]struct {
+		searches []HolderSearch
+		want     string
+	}{
+		"every list read": {
+			searches: []HolderSearch{listing("servers", nil, web), listing("file storage", nil, share)},
+			want:     `instance "web" (i-1), file storage "shared" (fs-1)`,
+		},
+		"one list forbidden, the next still read": {
+			searches: []HolderSearch{listing("servers", forbidden), listing("file storage", nil, share)},
+			want:     `file storage "shared" (fs-1) (and perhaps more: the token may not list servers)`,
+		},
+		"one holder in two lists": {
+			searches: []HolderSearch{listing("instances", nil, web), listing("servers", nil, web)},
+			want:     `instance "web" (i-1)`,
+		},
+		"nothing seen, every list read": {
+			searches: []HolderSearch{listing("servers", nil)},
+			want:     "the servers on it (none that the token can see)",
+		},
+		"nothing seen, lists unread": {
+			searches: []HolderSearch{listing("servers", forbidden), listing("file storage", failing)},
+			want: "the servers on it (none that the token can see, but the token may not list servers; " +
+				"the list of file storage failed (GET /filestorage: 503 service unavailable: unavailable))",
+		},
+	}
+
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			held := &HeldError{Kind: "network", ID: "n-1", Users: "the servers on it", Holders: FindHolders(t.Context(), tt.searches)}
+			assert.Equal(t, tt.want, held.HolderNames())
+		})
+	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -293,8 +293,8 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 		Del: func(ctx context.Context, id string) error {
 			return s.client.DeleteImage(ctx, ref.OrganizationID, ref.RegionID, id)
 		},
-		Holders: func(ctx context.Context, image *unikorn.Image) ([]cloud.Holder, error) {
-			return s.bootedFrom(ctx, ref, image.Metadata.ID)
+		HeldBy: func(image *unikorn.Image) []cloud.HolderSearch {
+			return s.bootedFrom(ref, image.Metadata.ID)
 		},
 		// An image has no provisioning status, only its creation, which is all a
 		// delete needs.
@@ -309,51 +309,17 @@ func (s *Service) DeleteImage(ctx context.Context, ref ImageRef, created time.Ti
 	return err
 }
 
-// bootedFrom names the servers of the image's organization and region that boot from
-// it, which hold its deletion, and compute's instances that do when they are
-// compute's (region's server list may show the token none of their servers).
-func (s *Service) bootedFrom(ctx context.Context, ref ImageRef, imageID string) ([]cloud.Holder, error) {
-	var holders []cloud.Holder
-
-	if s.heldByCompute {
-		instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{
-			OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
-		})
-		if err != nil {
-			return nil, err
-		}
-
-		for i := range instances {
-			if instances[i].Spec.ImageID == imageID {
-				holders = append(holders, cloud.HolderOf("instance", &instances[i].Metadata.ReadMetadata))
-			}
-		}
-	}
-
-	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
-		OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID),
-	})
-	if err != nil {
-		return holders, err
-	}
-
-	for i := range servers {
-		if servers[i].Spec.ImageID != imageID {
-			continue
-		}
-
-		holder := cloud.HolderOf("server", &servers[i].Metadata.ReadMetadata)
-		if instanceID, ok := servers[i].Metadata.Tags.Get(InstanceIDTag); ok {
-			holder.Kind, holder.ID = "instance", instanceID
-		}
-
-		// A compute instance's server, when region shows it too, is named once.
-		if !slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == holder.ID }) {
-			holders = append(holders, holder)
-		}
-	}
-
-	return holders, nil
+// bootedFrom are the searches for the instances of the image's organization and
+// region that boot from it, which hold its deletion: region's servers, and compute's
+// instances when they are compute's (region's server list may show the token none of
+// their servers).
+func (s *Service) bootedFrom(ref ImageRef, imageID string) []cloud.HolderSearch {
+	return networking.InstanceHolders{
+		Compute:  s.heldByCompute,
+		In:       unikorn.ServerQuery{OrganizationIDs: []string{ref.OrganizationID}, RegionIDs: cloud.Only(ref.RegionID)},
+		Instance: func(spec *unikorn.InstanceSpec) bool { return spec.ImageID == imageID },
+		Server:   func(server *unikorn.Server) bool { return server.Spec.ImageID == imageID },
+	}.Searches(s.client)
 }
 
 // imageFrom is the façade's image of region's, found in ref's organization and region.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -104,33 +105,78 @@ func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the import was sent once")
 }
 
-// An image that compute's instances boot from is held by them: a user's token sees
-// no server of theirs in region's list, so the delete's refusal names them from
-// compute's instances.
-func TestDeleteImageNamesTheComputeInstancesBootedFromIt(t *testing.T) {
+// An image that instances boot from is held by them. The delete's refusal names them
+// from every list the token may read: a project user's token sees no server in
+// region's list, yet sees compute's instances; a list that fails is named, and the
+// others are still searched.
+func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	service := compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, nil), testReadLag)).HeldByComputeInstances()
-	instances := compute.NewComputeInstances(service)
+	const serversForbidden = "the token may not list region's servers"
 
-	image, err := service.ImportImage(t.Context(), importOf("golden", "https://images.example.com/golden.raw"), ignoreProgress)
-	require.NoError(t, err)
+	tests := map[string]struct {
+		token   string
+		compute bool
+		faults  []sandbox.FaultRule
+		found   []string
+		unread  []string
+	}{
+		"a project user on the compute path": {
+			token: sandbox.DefaultToken, compute: true, found: []string{`instance "booted"`}, unread: []string{serversForbidden},
+		},
+		"a service account on the region path": {token: sandbox.ServiceToken, found: []string{`instance "booted"`}},
+		// Compute's instance and the server region shows for it are one holder.
+		"a service account on the compute path": {token: sandbox.ServiceToken, compute: true, found: []string{`instance "booted"`}},
+		"a project user whose list of compute's instances fails": {
+			token: sandbox.DefaultToken, compute: true,
+			faults: []sandbox.FaultRule{{Method: http.MethodGet, Route: sandbox.ComputePrefix + "/api/v2/instances", Status: http.StatusServiceUnavailable}},
+			unread: []string{"the list of compute's instances failed", serversForbidden},
+		},
+	}
 
-	spec := standardSpec("booted")
-	spec.ImageID = image.ID
-	created, err := instances.Create(t.Context(), spec)
-	require.NoError(t, err)
-	_, err = instances.WaitReady(t.Context(), created)
-	require.NoError(t, err)
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 
-	ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
+			e := newEnv(t)
+			user := compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, nil), testReadLag)).HeldByComputeInstances()
+			instances := compute.NewComputeInstances(user)
 
-	var held *cloud.HeldError
-	require.ErrorAs(t, service.DeleteImage(ctx, ref, image.CreationTime), &held)
-	require.Len(t, held.Holders, 1)
-	assert.Equal(t, "instance", held.Holders[0].Kind)
-	assert.Equal(t, created.ID, held.Holders[0].ID)
+			image, err := user.ImportImage(t.Context(), importOf("golden", "https://images.example.com/golden.raw"), ignoreProgress)
+			require.NoError(t, err)
+
+			spec := standardSpec("booted")
+			spec.ImageID = image.ID
+			created, err := instances.Create(t.Context(), spec)
+			require.NoError(t, err)
+			_, err = instances.WaitReady(t.Context(), created)
+			require.NoError(t, err)
+
+			for _, rule := range tt.faults {
+				_, err := e.Sandbox.AddFault(rule)
+				require.NoError(t, err)
+			}
+
+			service := compute.NewService(e.NewSession(e.NewClient(t, tt.token, nil), testReadLag))
+			if tt.compute {
+				service = service.HeldByComputeInstances()
+			}
+
+			ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+
+			var held *cloud.HeldError
+			require.ErrorAs(t, service.DeleteImage(ctx, ref, image.CreationTime), &held)
+
+			for _, holder := range held.Holders.Found {
+				assert.Equal(t, created.ID, holder.ID, "the instance, by its own ID")
+			}
+
+			found, unread := cloudtest.Held(held.Holders)
+
+			assert.Equal(t, tt.found, found, held.Error())
+			assert.Equal(t, tt.unread, unread, held.Error())
+		})
+	}
 }

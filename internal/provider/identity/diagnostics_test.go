@@ -128,7 +128,7 @@ data "unikorn_role" "user" {
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err, output)
-	assert.Regexp(t, acctest.Says("Error: Role not found", `No role of organization `+sandbox.EmptyOrganizationID+` is named "usr".`,
+	assert.Regexp(t, acctest.Says("Error: Role not found", `No role is named "usr" in organization `+sandbox.EmptyOrganizationID+`.`,
 		`There are: "administrator", "auditor", "reader", "user".`), output)
 
 	missing := "f0000000-0000-4000-8000-00000000beef"
