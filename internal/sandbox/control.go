@@ -1,12 +1,14 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"net/http"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -72,75 +74,6 @@ func (s *Sandbox) ProjectReferences(projectID string) []string {
 	return holders
 }
 
-// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
-// sorted by ID: what a check that one is gone needs.
-func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer {
-	var loadBalancers []unikorn.LoadBalancer
-
-	s.core.Read(func(st *core.Store) {
-		for _, record := range byID(worldOf(st).LoadBalancers) {
-			loadBalancers = append(loadBalancers, record.LoadBalancer)
-		}
-
-		// Encoded while locked, so that no caller shares a slice with the store.
-		data, err := json.Marshal(loadBalancers)
-		if err != nil {
-			panic(err) // The store saves as JSON, so every record encodes.
-		}
-
-		loadBalancers = nil
-		if err := json.Unmarshal(data, &loadBalancers); err != nil {
-			panic(err)
-		}
-	})
-
-	if loadBalancers == nil {
-		loadBalancers = []unikorn.LoadBalancer{}
-	}
-
-	return loadBalancers
-}
-
-// FailServer makes a server's provisioning fail, as a cloud failure would: its status
-// becomes error and stays so until it is updated or deleted.
-func (s *Sandbox) FailServer(id string) error {
-	return s.core.Change(func(st *core.Store, _ time.Time) error {
-		record, ok := worldOf(st).Servers[id]
-		if !ok {
-			return errNotFound()
-		}
-
-		metadata := &record.Server.Metadata.ReadMetadata
-		metadata.ProvisioningStatus = unikorn.ProvisioningError
-		metadata.HealthStatus = unikorn.HealthError
-
-		// A deletion in progress still completes; anything else stops where it is.
-		if metadata.DeletionTime == nil {
-			record.Lifecycle = nil
-			record.Rebuild = false
-		}
-
-		return nil
-	})
-}
-
-// registerRegionControlRoutes serves region's control methods over HTTP.
-func (s *Sandbox) registerRegionControlRoutes() {
-	s.core.HandleControl("GET /sandbox/v1/loadbalancers", func(*http.Request) (*core.Reply, error) {
-		return replyOK(s.LoadBalancers()), nil
-	})
-
-	s.core.HandleControl("POST /sandbox/v1/servers/{serverID}/fail", func(r *http.Request) (*core.Reply, error) {
-		if err := s.FailServer(r.PathValue("serverID")); err != nil {
-			return nil, err
-		}
-
-		return replyNoContent(), nil
-	})
-
-	s.registerFileStorageControlRoutes()
-}
-
 // Writes whose lifecycles ChangesAfter tells.
 const (
 	WriteCreate = core.WriteCreate
@@ -162,6 +95,31 @@ func LaterShown(firstShown, secondMade, secondShown, lag time.Duration) time.Dur
 	return core.LaterShown(firstShown, secondMade, secondShown, lag)
 }
 
+// FileStorageUsage is what the storage back end reports of a share's use.
+type FileStorageUsage = storage.Usage
+
+// FileStorage returns every file storage as it is, in ID order, rather than as a
+// lagging read shows it: the administrator's view that leak checks need.
+func (s *Sandbox) FileStorage() []unikorn.FileStorage { return storage.All(s.core) }
+
+// SetFileStorageUsage makes the storage back end report usedBytes in use on a share,
+// as data written through its mounts would.
+func (s *Sandbox) SetFileStorageUsage(id string, usage FileStorageUsage) error {
+	return storage.SetUsage(s.core, id, usage)
+}
+
+// MountDelay is how long after an attachment is asked for, with a provisioning time
+// of delay, the sandbox's storage reports the network's mount source.
+func MountDelay(delay time.Duration) time.Duration { return storage.MountDelay(delay) }
+
+// LoadBalancers returns every load balancer as it is, not as a lagging read shows it,
+// sorted by ID: what a check that one is gone needs.
+func (s *Sandbox) LoadBalancers() []unikorn.LoadBalancer { return loadbalancer.All(s.core) }
+
+// FailServer makes a server's provisioning fail, as a cloud failure would: its status
+// becomes error and stays so until it is updated or deleted.
+func (s *Sandbox) FailServer(id string) error { return server.Fail(s.core, id) }
+
 // ImageSource says what the sandbox's cloud finds at an image URI.
 type ImageSource = image.Source
 
@@ -179,3 +137,14 @@ func (s *Sandbox) SetImageSource(source ImageSource) error { return image.SetSou
 
 // ClearImageSources forgets every image source: every URI holds a raw image again.
 func (s *Sandbox) ClearImageSources() { image.ClearSources(s.core) }
+
+// ComputePrefix is where the compute service is mounted: its catalogue paths are the
+// same as region's, so it needs a base URL of its own.
+const ComputePrefix = instance.Prefix
+
+// InstanceServers returns the region servers behind a compute instance, whatever the
+// compute service itself believes: the administrator's view that shows a missing or
+// duplicated server.
+func (s *Sandbox) InstanceServers(instanceID string) ([]unikorn.Server, error) {
+	return instance.Servers(s.core, instanceID)
+}

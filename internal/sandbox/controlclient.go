@@ -168,3 +168,16 @@ func (c *ControlClient) do(ctx context.Context, method, path string, in, out any
 
 	return nil
 }
+
+// FileStorage returns every file storage as it is, not as a lagging read shows it.
+func (c *ControlClient) FileStorage(ctx context.Context) ([]unikorn.FileStorage, error) {
+	var all []unikorn.FileStorage
+	err := c.do(ctx, http.MethodGet, "filestorage", nil, &all)
+
+	return all, err
+}
+
+// SetFileStorageUsage makes the storage back end report use of a share.
+func (c *ControlClient) SetFileStorageUsage(ctx context.Context, id string, usage FileStorageUsage) error {
+	return c.do(ctx, http.MethodPut, "filestorage/"+url.PathEscape(id)+"/usage", usage, nil)
+}

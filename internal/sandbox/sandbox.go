@@ -18,8 +18,6 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
 )
 
 // Options configure a Sandbox.
@@ -73,15 +71,6 @@ func DefaultOptions() Options {
 // http.Handler that serves their APIs and the /sandbox/v1 control API.
 type Sandbox struct {
 	core *core.Server
-	// world is the live store's records of the families still in this package.
-	world *world
-
-	// serverTags indexes the servers by tag for lists by tag.
-	serverTags *serverTags
-	// compute is the compute service mounted under ComputePrefix.
-	compute *compute.Service
-	// signing signs the passports identity's token exchange mints.
-	signing *signingKey
 }
 
 // New returns a sandbox holding the fixtures, or the world saved at opts.StatePath
@@ -101,12 +90,7 @@ func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
 	}
 
-	signing, err := newSigningKey()
-	if err != nil {
-		return nil, err
-	}
-
-	sb := &Sandbox{signing: signing}
+	sb := &Sandbox{}
 
 	server, err := core.New(core.Options{
 		Token:            opts.Token,
@@ -121,7 +105,7 @@ func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 		ShowInvisible:    opts.ShowInvisible,
 		Now:              opts.Now,
 		Saved:            saved,
-	}, sb.families())
+	}, families())
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +128,4 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // to date and saves the state.
 func (s *Sandbox) Close() error {
 	return s.core.Close()
-}
-
-// cached is the world as region's cache shows it to a handler now: what a read would
-// see. Writes act on s.world, which is always current.
-func (s *Sandbox) cached(req *request) *world {
-	return worldOf(s.core.Cached(req))
-}
-
-// current runs fn with the world brought up to date, as a request handler runs;
-// identity checks a token against what it issued, so no read lag applies.
-func (s *Sandbox) current(fn func(now time.Time)) {
-	s.core.Current(func(_ *core.Store, now time.Time) { fn(now) })
 }

@@ -1,4 +1,4 @@
-package sandbox
+package sandbox_test
 
 import (
 	"net/http"
@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -36,7 +38,7 @@ const (
 
 // startFromSavedState starts a sandbox from a copy of testdata/state-v3.json (the
 // sandbox saves on every change, and the original must stay as it was written).
-func startFromSavedState(t *testing.T) *harness {
+func startFromSavedState(t *testing.T) *sandboxtest.Harness {
 	t.Helper()
 
 	data, err := os.ReadFile(filepath.Join("testdata", "state-v3.json"))
@@ -45,8 +47,8 @@ func startFromSavedState(t *testing.T) *harness {
 	statePath := filepath.Join(t.TempDir(), "state.json")
 	require.NoError(t, os.WriteFile(statePath, data, 0o600))
 
-	h := newHarness(t, func(o *Options) { o.StatePath = statePath })
-	h.clock.Advance(10 * settle)
+	h := sandboxtest.New(t, func(o *sandbox.Options) { o.StatePath = statePath })
+	h.Clock.Advance(10 * sandboxtest.Settle)
 
 	return h
 }
@@ -67,51 +69,51 @@ func TestAStateFileOfEveryKindStillLoads(t *testing.T) {
 			Metadata unikorn.ProjectScopedMetadata `json:"metadata"`
 		}
 
-		h.call(http.MethodGet, object.path, nil).expect(http.StatusOK, &read)
+		h.Call(http.MethodGet, object.path, nil).Expect(http.StatusOK, &read)
 		assert.Equal(t, object.name, read.Metadata.Name, object.path)
 		assert.Equal(t, unikorn.ProvisioningProvisioned, read.Metadata.ProvisioningStatus, object.path)
 	}
 
-	server := h.getServer(keptServerID)
+	server := h.GetServer(keptServerID)
 	assert.Equal(t, unikorn.PowerRunning, server.Status.PowerState)
 	assert.NotEmpty(t, server.Status.PublicIP)
 
 	var storage unikorn.FileStorage
 
-	h.call(http.MethodGet, "/api/v2/filestorage/"+keptFileStorageID, nil).expect(http.StatusOK, &storage)
+	h.Call(http.MethodGet, "/api/v2/filestorage/"+keptFileStorageID, nil).Expect(http.StatusOK, &storage)
 	require.Len(t, storage.Status.Attachments, 1)
 	assert.NotEmpty(t, storage.Status.Attachments[0].MountSource, "the share stays mounted on its network")
 
-	images := h.listImagesV2(map[string][]string{"organizationID": {OrganizationID}, "scope": {"owned"}})
-	assert.Equal(t, []string{"kept-image"}, imageNames(images))
+	images := h.ListImagesV2(map[string][]string{"organizationID": {sandbox.OrganizationID}, "scope": {"owned"}})
+	assert.Equal(t, []string{"kept-image"}, sandboxtest.ImageNames(images))
 	assert.Equal(t, keptImageID, images[0].Metadata.ID)
 
 	// Identity's objects.
-	h.call(http.MethodGet, allocationsPath(ProjectID)+"/"+keptAllocationID, nil).expect(http.StatusOK, nil)
+	h.Call(http.MethodGet, sandboxtest.AllocationsPath(sandbox.ProjectID)+"/"+keptAllocationID, nil).Expect(http.StatusOK, nil)
 
 	var group unikorn.Group
 
-	h.callAs(AdminToken, http.MethodGet, organizationPath("/groups/"+keptGroupID), nil).expect(http.StatusOK, &group)
+	h.CallAs(sandbox.AdminToken, http.MethodGet, sandboxtest.OrganizationPath("/groups/"+keptGroupID), nil).Expect(http.StatusOK, &group)
 	assert.Equal(t, []string{keptServiceAccountID}, group.Spec.ServiceAccountIDs)
 
 	var project unikorn.Project
 
-	h.callAs(AdminToken, http.MethodGet, organizationPath("/projects/"+keptProjectID), nil).expect(http.StatusOK, &project)
+	h.CallAs(sandbox.AdminToken, http.MethodGet, sandboxtest.OrganizationPath("/projects/"+keptProjectID), nil).Expect(http.StatusOK, &project)
 	assert.Equal(t, []string{keptGroupID}, project.Spec.GroupIDs)
 
 	var accounts []unikorn.ServiceAccount
 
-	h.callAs(AdminToken, http.MethodGet, organizationPath("/serviceaccounts"), nil).expect(http.StatusOK, &accounts)
+	h.CallAs(sandbox.AdminToken, http.MethodGet, sandboxtest.OrganizationPath("/serviceaccounts"), nil).Expect(http.StatusOK, &accounts)
 	require.Len(t, accounts, 1)
 	assert.Equal(t, keptServiceAccountID, accounts[0].Metadata.ID)
 	assert.Equal(t, []string{keptGroupID}, accounts[0].Spec.GroupIDs)
 
 	// The account's token still authenticates, with what its group gives it.
-	h.callAs(keptServiceToken, http.MethodGet, "/api/v1/organizations/"+OrganizationID+"/projects/"+keptProjectID, nil).expect(http.StatusOK, nil)
+	h.CallAs(keptServiceToken, http.MethodGet, "/api/v1/organizations/"+sandbox.OrganizationID+"/projects/"+keptProjectID, nil).Expect(http.StatusOK, nil)
 
 	var users []unikorn.User
 
-	h.callAs(AdminToken, http.MethodGet, organizationPath("/users"), nil).expect(http.StatusOK, &users)
+	h.CallAs(sandbox.AdminToken, http.MethodGet, sandboxtest.OrganizationPath("/users"), nil).Expect(http.StatusOK, &users)
 
 	kept := slices.IndexFunc(users, func(u unikorn.User) bool { return u.Metadata.ID == keptUserID })
 	require.GreaterOrEqual(t, kept, 0)
@@ -120,27 +122,27 @@ func TestAStateFileOfEveryKindStillLoads(t *testing.T) {
 
 	var organization unikorn.Organization
 
-	h.call(http.MethodGet, organizationPath(""), nil).expect(http.StatusOK, &organization)
+	h.Call(http.MethodGet, sandboxtest.OrganizationPath(""), nil).Expect(http.StatusOK, &organization)
 	assert.Equal(t, "kept organization", organization.Metadata.Description)
 
-	assert.Equal(t, 12, h.quota("servers").Quantity)
+	assert.Equal(t, 12, h.Quota("servers").Quantity)
 
 	var providers []struct {
 		Metadata unikorn.OrganizationScopedMetadata `json:"metadata"`
 	}
 
-	h.callAs(AdminToken, http.MethodGet, organizationPath("/oauth2providers"), nil).expect(http.StatusOK, &providers)
+	h.CallAs(sandbox.AdminToken, http.MethodGet, sandboxtest.OrganizationPath("/oauth2providers"), nil).Expect(http.StatusOK, &providers)
 	require.Len(t, providers, 1)
 	assert.Equal(t, keptProviderID, providers[0].Metadata.ID)
 
 	// Compute's instance, and the server behind it.
 	var instance unikorn.Instance
 
-	h.callAs(DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+keptInstanceID, nil).expect(http.StatusOK, &instance)
+	h.CallAs(sandbox.DefaultToken, http.MethodGet, sandbox.ComputePrefix+"/api/v2/instances/"+keptInstanceID, nil).Expect(http.StatusOK, &instance)
 	assert.Equal(t, "kept-instance", instance.Metadata.Name)
 	assert.Equal(t, unikorn.ProvisioningProvisioned, instance.Metadata.ProvisioningStatus)
 
-	servers, err := h.sb.InstanceServers(keptInstanceID)
+	servers, err := h.Sandbox.InstanceServers(keptInstanceID)
 	require.NoError(t, err)
 	assert.Len(t, servers, 1)
 }
@@ -149,27 +151,27 @@ func TestAStateFileOfEveryKindStillLoads(t *testing.T) {
 func TestAStateFileKeepsWhatHoldsWhat(t *testing.T) {
 	h := startFromSavedState(t)
 
-	h.call(http.MethodDelete, "/api/v2/networks/"+keptNetworkID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
-	h.call(http.MethodDelete, "/api/v2/securitygroups/"+keptSecurityGroupID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
-	h.call(http.MethodDelete, "/api/v2/sshcertificateauthorities/"+keptSSHCAID, nil).expectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.Call(http.MethodDelete, "/api/v2/networks/"+keptNetworkID, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.Call(http.MethodDelete, "/api/v2/securitygroups/"+keptSecurityGroupID, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.Call(http.MethodDelete, "/api/v2/sshcertificateauthorities/"+keptSSHCAID, nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
 	made := map[string][]string{}
 
-	for _, object := range h.sb.Objects() {
+	for _, object := range h.Sandbox.Objects() {
 		if !object.Fixture {
 			made[object.Kind] = append(made[object.Kind], object.ID)
 		}
 	}
 
 	for kind, id := range map[string]string{
-		ObjectNetwork: keptNetworkID, ObjectSecurityGroup: keptSecurityGroupID, ObjectSSHCertificateAuthority: keptSSHCAID,
-		ObjectServer: keptServerID, ObjectLoadBalancer: keptLoadBalancerID, ObjectFileStorage: keptFileStorageID,
-		ObjectImage: keptImageID, ObjectAllocation: keptAllocationID, ObjectProject: keptProjectID, ObjectGroup: keptGroupID,
-		ObjectServiceAccount: keptServiceAccountID, ObjectUser: keptUserID, ObjectInstance: keptInstanceID,
+		sandbox.ObjectNetwork: keptNetworkID, sandbox.ObjectSecurityGroup: keptSecurityGroupID, sandbox.ObjectSSHCertificateAuthority: keptSSHCAID,
+		sandbox.ObjectServer: keptServerID, sandbox.ObjectLoadBalancer: keptLoadBalancerID, sandbox.ObjectFileStorage: keptFileStorageID,
+		sandbox.ObjectImage: keptImageID, sandbox.ObjectAllocation: keptAllocationID, sandbox.ObjectProject: keptProjectID, sandbox.ObjectGroup: keptGroupID,
+		sandbox.ObjectServiceAccount: keptServiceAccountID, sandbox.ObjectUser: keptUserID, sandbox.ObjectInstance: keptInstanceID,
 	} {
 		assert.Contains(t, made[kind], id, kind)
 	}
 
-	assert.Contains(t, h.sb.ProjectReferences(ProjectID), "compute instance "+keptInstanceID)
-	assert.Contains(t, h.sb.ProjectReferences(ProjectID), "region network "+keptNetworkID)
+	assert.Contains(t, h.Sandbox.ProjectReferences(sandbox.ProjectID), "compute instance "+keptInstanceID)
+	assert.Contains(t, h.Sandbox.ProjectReferences(sandbox.ProjectID), "region network "+keptNetworkID)
 }

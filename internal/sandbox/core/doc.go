@@ -13,10 +13,12 @@
 //   - state beyond records (Section, RegisterSection) and per-server state that is not
 //     saved (Local);
 //   - how other families read its records (Expose, ExposeCatalogue): as a shared API
-//     type of internal/unikorn, where it lives (Placement) and who may see it;
+//     type of internal/unikorn (View.Show, or View.ShowIn with what other records
+//     say), where it lives (Placement) and who may see it;
 //   - its routes (Handle, HandleService for the service-to-service APIs, HandleOpen),
 //     its control operations (HandleControl), its service when it declares one
-//     (Declare: a document, a prefix, a version; or a Handler of its own);
+//     (Declare: a document, a prefix, a version; or a Handler of its own; a document
+//     internal/sandbox/openapi lacks comes with the family, Service.Documents);
 //   - its fixtures (Fixture), migrations of older state files (Migrate), what its
 //     controllers do as time passes (Advance, AdvanceLast), what runs once the store is
 //     loaded (OnOpen) and before the last save (OnClose);
@@ -34,8 +36,9 @@
 // checks are RequireOrganization, RequireProject (a project being deleted refuses new
 // references), AllowInProject and Lookup; lists are ParseListQuery and SelectList. The
 // lifecycle helpers (ProvisionSchedule, ReprovisionSchedule, MarkDeleting,
-// ApplyProvisioning, NewReadMetadata, ProjectMetadata) read the one clock, Now, and the
-// delays of the moment (ProvisionDelay, DeprovisionDelay). Server.Cached is the store
+// ApplyProvisioning, NewReadMetadata, ProjectMetadata) read the one clock, Now (the
+// sandbox's Options.Now; ManualClock moves only when told), and the delays of the
+// moment (ProvisionDelay, DeprovisionDelay). Server.Cached is the store
 // as a handler's cache shows it, for a write that reads through it.
 //
 // # Where families meet
@@ -45,8 +48,9 @@
 //   - reads by shared API type: Get, Find (with Placement), Visible (for a caller), All,
 //     LookupAs (with RBAC); a family may also change what it reads (identity's users
 //     and service accounts write their groups' membership);
-//   - creates of another family's kind by its type would be Expose's counterpart; so far
-//     no family needs one;
+//   - creates by shared API type: Accept lets a family make records of its kind from
+//     an object another family asks for, Create asks (a server's snapshot is an image
+//     that image's family then looks after);
 //   - references (Kind.References), as reference finalizers: Holders and Held tell
 //     what holds an object in use (a network's servers and file storage, a project's
 //     every object); AddReferences adds a service's own;

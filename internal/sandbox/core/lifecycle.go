@@ -174,6 +174,16 @@ func FailProvisioning(metadata *unikorn.ReadMetadata, lifecycle *Schedule) {
 	*lifecycle = nil
 }
 
+// Settled is the status core's conversion (ResourceReadMetadata's condition
+// conversions) reports for a resource that has no status conditions, as identity's
+// groups, service accounts, users and OAuth2 providers: provisioned and healthy.
+func Settled(metadata unikorn.ReadMetadata) unikorn.ReadMetadata {
+	metadata.ProvisioningStatus = unikorn.ProvisioningProvisioned
+	metadata.HealthStatus = unikorn.HealthHealthy
+
+	return metadata
+}
+
 // FixtureTime is the creation time of every fixture, so that a fresh sandbox always
 // answers byte for byte the same, and what a test made is told from what every fresh
 // start holds.

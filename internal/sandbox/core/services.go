@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"slices"
@@ -22,9 +23,13 @@ import (
 // Handler, served under Prefix only.
 type Service struct {
 	Name string
-	// Document is the service's OpenAPI document (internal/sandbox/openapi), which every
-	// request to it is checked against.
+	// Document is the service's OpenAPI document, which every request to it is checked
+	// against: a file of internal/sandbox/openapi, or of Documents.
 	Document string
+	// Documents are a family's own documents (an embed.FS of its folder), for a
+	// service whose document internal/sandbox/openapi does not carry; they may
+	// reference that package's files (core's, region's) by name.
+	Documents fs.FS
 	// Prefix is the service's own base URL on the sandbox's listener; empty for none.
 	Prefix string
 	// Owns reports whether a route's path template at the root is the service's; nil
@@ -167,15 +172,19 @@ func MountPrefix(r *http.Request) string {
 	return prefix
 }
 
-// documents are the names of the services' documents, each once.
-func (s *Server) documents() []string {
-	var names []string
+// documents are the services that have a document, each document once.
+func (s *Server) documents() []*Service {
+	var (
+		names    []string
+		services []*Service
+	)
 
 	for _, service := range s.services {
 		if service.Document != "" && !slices.Contains(names, service.Document) {
 			names = append(names, service.Document)
+			services = append(services, service)
 		}
 	}
 
-	return names
+	return services
 }

@@ -32,12 +32,13 @@ import (
 // is far too slow for a request, and they never change.
 var contracts sync.Map // name → func() (*openapi3.T, error)
 
-// contract is a service's document.
-func contract(name string) (*openapi3.T, error) {
-	load, _ := contracts.LoadOrStore(name, sync.OnceValues(func() (*openapi3.T, error) {
+// contract is a service's document, named by the file it is in: two services with
+// the same name have the same document.
+func contract(service *Service) (*openapi3.T, error) {
+	load, _ := contracts.LoadOrStore(service.Document, sync.OnceValues(func() (*openapi3.T, error) {
 		registerFormDecoder()
 
-		return openapi.Load(name)
+		return openapi.Load(service.Document, service.Documents)
 	}))
 
 	return load.(func() (*openapi3.T, error))() //nolint:forcetypeassert // only contract stores
@@ -54,8 +55,8 @@ var registerFormDecoder = sync.OnceFunc(func() {
 func (s *Server) loadContracts() error {
 	parameters := map[string]bool{}
 
-	for _, name := range s.documents() {
-		spec, err := contract(name)
+	for _, service := range s.documents() {
+		spec, err := contract(service)
 		if err != nil {
 			return err
 		}
@@ -115,7 +116,7 @@ func (s *Server) operationFor(r *http.Request, pattern string) *contractOperatio
 		return cached.(*contractOperation) //nolint:forcetypeassert // only this function stores
 	}
 
-	operation := resolveOperation(service.Document, method, strings.TrimPrefix(path, prefix))
+	operation := resolveOperation(service, method, strings.TrimPrefix(path, prefix))
 	if operation != nil {
 		operation.prefix = prefix
 	}
@@ -127,8 +128,8 @@ func (s *Server) operationFor(r *http.Request, pattern string) *contractOperatio
 
 // resolveOperation finds the operation of a document by method and path template; the
 // document's parameter names may differ from the sandbox's.
-func resolveOperation(name, method, template string) *contractOperation {
-	spec, err := contract(name)
+func resolveOperation(service *Service, method, template string) *contractOperation {
+	spec, err := contract(service)
 	if err != nil {
 		return nil
 	}

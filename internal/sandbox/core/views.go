@@ -20,6 +20,9 @@ type View[R, T any] struct {
 	// Show is the record as the type; a nil result hides the record (an image the
 	// cloud has let go).
 	Show func(*R) *T
+	// ShowIn is Show for a record shown with what other records of the store say of
+	// it (an organization's user with its global user's subject); set one of the two.
+	ShowIn func(st *Store, r *R) *T
 	// Place says where the record lives, as the labels Unikorn puts on every resource
 	// do; nil for nowhere in particular.
 	Place func(*R) Placement
@@ -42,7 +45,7 @@ type source struct {
 	kind    *kindInfo
 	get     func(st *Store, id string) (any, bool)
 	ids     func(st *Store) []string
-	show    func(any) any
+	show    func(st *Store, r any) any
 	place   func(any) Placement
 	visible func(any, *Caller) bool
 }
@@ -88,8 +91,13 @@ func ExposeCatalogue[R, T any](s *Server, items func() []R, id func(*R) string, 
 }
 
 func viewSource[R, T any](view View[R, T], src *source) *source {
-	src.show = func(r any) any {
-		if shown := view.Show(r.(*R)); shown != nil { //nolint:forcetypeassert // the source holds only *R
+	show := view.ShowIn
+	if show == nil {
+		show = func(_ *Store, r *R) *T { return view.Show(r) }
+	}
+
+	src.show = func(st *Store, r any) any {
+		if shown := show(st, r.(*R)); shown != nil { //nolint:forcetypeassert // the source holds only *R
 			return shown
 		}
 
@@ -116,7 +124,7 @@ func lookup[T any](st *Store, id string) (*source, any, *T, bool) {
 			continue
 		}
 
-		if shown, ok := src.show(record).(*T); ok {
+		if shown, ok := src.show(st, record).(*T); ok {
 			return src, record, shown, true
 		}
 	}
@@ -159,7 +167,7 @@ func All[T any](st *Store) iter.Seq2[string, *T] {
 			for _, id := range src.ids(st) {
 				record, _ := src.get(st, id)
 
-				shown, ok := src.show(record).(*T)
+				shown, ok := src.show(st, record).(*T)
 				if ok && !yield(id, shown) {
 					return
 				}
@@ -254,7 +262,7 @@ func Create[T any](st *Store, object *T, place Placement, now time.Time) (*T, er
 
 	for _, src := range st.reg.sources[reflect.TypeFor[T]()] {
 		if src.kind != nil && reflect.TypeOf(record) == src.kind.mapType.Elem() {
-			if shown, ok := src.show(record).(*T); ok {
+			if shown, ok := src.show(st, record).(*T); ok {
 				return shown, nil
 			}
 		}

@@ -11,50 +11,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // Clock is a manual clock: lifecycles advance only when a test says so.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewClock is a clock standing at now.
-func NewClock(now time.Time) *Clock {
-	return &Clock{now: now}
-}
-
-// Now is the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
-	return c.now
-}
-
-// Advance moves the clock on.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
-	c.now = c.now.Add(d)
-}
-
-// Set puts the clock at now.
-func (c *Clock) Set(now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
-	c.now = now
-}
+type Clock = core.ManualClock
 
 // Harness is a sandbox on a loopback port, driven by plain HTTP requests.
 type Harness struct {
@@ -71,7 +39,7 @@ const Settle = 2 * time.Second
 func New(t *testing.T, mutate ...func(*sandbox.Options)) *Harness {
 	t.Helper()
 
-	c := NewClock(time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))
+	c := core.NewManualClock(time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))
 
 	opts := sandbox.DefaultOptions()
 	opts.Now = c.Now
@@ -303,4 +271,181 @@ func (h *Harness) ListImagesV2(query url.Values) []unikorn.Image {
 	require.Equal(h.T, "no-cache", resp.Header.Get("Cache-Control"))
 
 	return images
+}
+
+// WebListener is a TCP listener on port with the members given.
+func WebListener(name string, port int, members ...unikorn.LoadBalancerMember) unikorn.LoadBalancerListener {
+	if members == nil {
+		members = []unikorn.LoadBalancerMember{}
+	}
+
+	return unikorn.LoadBalancerListener{Name: name, Protocol: unikorn.LoadBalancerProtocolTCP, Port: port, Pool: unikorn.LoadBalancerPool{Members: members}}
+}
+
+// LoadBalancerCreate is a valid load balancer create body on a network: one listener on
+// port 80 with one member.
+func LoadBalancerCreate(name, networkID string, publicIP bool) unikorn.LoadBalancerCreate {
+	return unikorn.LoadBalancerCreate{
+		Metadata: unikorn.WriteMetadata{Name: name},
+		Spec: unikorn.LoadBalancerCreateSpec{
+			LoadBalancerSpec: unikorn.LoadBalancerSpec{
+				PublicIP:  &publicIP,
+				Listeners: []unikorn.LoadBalancerListener{WebListener("http", 80, unikorn.LoadBalancerMember{Address: "10.0.0.10", Port: 8080})},
+			},
+			NetworkID: networkID,
+		},
+	}
+}
+
+// CreateLoadBalancer creates a load balancer and returns it as the create response shows it.
+func (h *Harness) CreateLoadBalancer(body unikorn.LoadBalancerCreate) unikorn.LoadBalancer {
+	h.T.Helper()
+
+	var lb unikorn.LoadBalancer
+
+	h.Call(http.MethodPost, "/api/v2/loadbalancers", body).Expect(http.StatusCreated, &lb)
+
+	return lb
+}
+
+// Quota is the fixture organization's quota of kind.
+func (h *Harness) Quota(kind string) unikorn.Quota {
+	h.T.Helper()
+
+	var quotas unikorn.Quotas
+
+	h.Call(http.MethodGet, OrganizationPath("/quotas"), nil).Expect(http.StatusOK, &quotas)
+
+	for _, quota := range quotas.Quotas {
+		if quota.Kind == kind {
+			return quota
+		}
+	}
+
+	require.Failf(h.T, "no such quota", "kind %s", kind)
+
+	return unikorn.Quota{}
+}
+
+// Listed lists path as token and returns what key picks out of each item.
+func Listed[T any](h *Harness, token, path string, key func(T) string) []string {
+	h.T.Helper()
+
+	var items []T
+
+	h.CallAs(token, http.MethodGet, path, nil).Expect(http.StatusOK, &items)
+
+	keys := make([]string, 0, len(items))
+	for _, item := range items {
+		keys = append(keys, key(item))
+	}
+
+	return keys
+}
+
+// FileStorageCreate is a valid file storage create body of the standard class in the
+// fixture project, attached to the networks given.
+func FileStorageCreate(name string, sizeGiB int64, networkIDs ...string) unikorn.FileStorageCreate {
+	create := unikorn.FileStorageCreate{
+		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{{Name: "tier", Value: "web"}}},
+		Spec: unikorn.FileStorageCreateSpec{
+			FileStorageSpec: unikorn.FileStorageSpec{SizeGiB: sizeGiB},
+			OrganizationID:  sandbox.OrganizationID,
+			ProjectID:       sandbox.ProjectID,
+			RegionID:        sandbox.RegionID,
+			StorageClassID:  sandbox.StorageClassStandardID,
+		},
+	}
+
+	if networkIDs != nil {
+		create.Spec.Attachments = &unikorn.StorageAttachments{NetworkIDs: networkIDs}
+	}
+
+	return create
+}
+
+// CreateFileStorage creates file storage and returns it as the create response shows it.
+func (h *Harness) CreateFileStorage(create unikorn.FileStorageCreate) unikorn.FileStorage {
+	h.T.Helper()
+
+	var created unikorn.FileStorage
+
+	h.Call(http.MethodPost, "/api/v2/filestorage", create).Expect(http.StatusCreated, &created)
+
+	return created
+}
+
+// EmptyOrganizationPath is a path of the empty organization's.
+func EmptyOrganizationPath(suffix string) string {
+	return "/api/v1/organizations/" + sandbox.EmptyOrganizationID + suffix
+}
+
+// CreateGroup creates a group as the administrator in the organization organizationPath
+// names.
+func (h *Harness) CreateGroup(organizationPath func(string) string, name string, spec unikorn.GroupSpec) unikorn.Group {
+	h.T.Helper()
+
+	var group unikorn.Group
+
+	h.CallAs(sandbox.AdminToken, http.MethodPost, organizationPath("/groups"), unikorn.GroupWrite{Metadata: unikorn.WriteMetadata{Name: name}, Spec: spec}).
+		Expect(http.StatusCreated, &group)
+
+	return group
+}
+
+// CreateProject creates a project "team" of the groups given as the administrator in
+// the organization organizationPath names.
+func (h *Harness) CreateProject(organizationPath func(string) string, groupIDs ...string) unikorn.Project {
+	h.T.Helper()
+
+	var project unikorn.Project
+
+	h.CallAs(sandbox.AdminToken, http.MethodPost, organizationPath("/projects"), unikorn.ProjectWrite{
+		Metadata: unikorn.WriteMetadata{Name: "team"}, Spec: unikorn.ProjectSpec{GroupIDs: append([]string{}, groupIDs...)},
+	}).Expect(http.StatusAccepted, &project)
+
+	return project
+}
+
+// ProjectAs reads a project as token.
+func (h *Harness) ProjectAs(token, organizationID, projectID string) *Response {
+	h.T.Helper()
+
+	return h.CallAs(token, http.MethodGet, "/api/v1/organizations/"+organizationID+"/projects/"+projectID, nil)
+}
+
+// InstanceAllocation is the allocation compute makes for an instance: a server, and
+// the GPUs and floating IPs given.
+func InstanceAllocation(id string, gpus, floatingIPs int) unikorn.AllocationWrite {
+	return unikorn.AllocationWrite{
+		Metadata: unikorn.WriteMetadata{Name: "undefined"},
+		Spec: unikorn.AllocationSpec{
+			Kind: InstanceAllocationKind,
+			ID:   id,
+			Allocations: []unikorn.ResourceAllocation{
+				{Kind: "servers", Committed: 1},
+				{Kind: "gpus", Committed: gpus},
+				{Kind: "floatingips", Committed: floatingIPs},
+			},
+		},
+	}
+}
+
+// InstanceAllocationKind is the kind compute charges an instance's quota under.
+const InstanceAllocationKind = "computeinstances.compute.unikorn-cloud.org"
+
+// TokenWithRole is the token of a new service account of the fixture organization in
+// a new group that holds role.
+func (h *Harness) TokenWithRole(roleID string) string {
+	h.T.Helper()
+
+	group := h.CreateGroup(OrganizationPath, "holders", unikorn.GroupSpec{RoleIDs: []string{roleID}, ServiceAccountIDs: []string{}})
+
+	var account unikorn.ServiceAccount
+
+	h.CallAs(sandbox.AdminToken, http.MethodPost, OrganizationPath("/serviceaccounts"), unikorn.ServiceAccountWrite{
+		Metadata: unikorn.WriteMetadata{Name: "holder"}, Spec: unikorn.ServiceAccountSpec{GroupIDs: []string{group.Metadata.ID}},
+	}).Expect(http.StatusCreated, &account)
+
+	return account.Status.AccessToken
 }

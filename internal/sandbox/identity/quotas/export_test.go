@@ -1,0 +1,4 @@
+package quotas
+
+// FileStorageQuota is identity's default `filestorage` quota, in bytes.
+const FileStorageQuota = fileStorageQuota
