@@ -80,23 +80,12 @@ func (s *Service) listClusters(req *request) (*core.Reply, error) {
 	return core.OK(out), nil
 }
 
-// clusterWrite is the body of a create or an update, checked as the service's
-// document has it.
+// decodeCluster reads the body of a create or an update, which the server has
+// checked against the service's document.
 func decodeCluster(r *http.Request) (unikorn.KubernetesClusterWrite, error) {
 	var write unikorn.KubernetesClusterWrite
 
-	err := core.DecodeBody(r, &write, "metadata.name", "spec.regionId", "spec.version", "spec.workloadPools",
-		"spec.workloadPools[].name", "spec.workloadPools[].machine", "spec.workloadPools[].autoscaling?.minimumReplicas",
-		"spec.controlPlane?.flavorId", "spec.features?.hardwareEnablement", "spec.autoUpgrade?.enabled")
-	if err != nil {
-		return write, err
-	}
-
-	if len(write.Spec.WorkloadPools) == 0 {
-		return write, core.BadRequest("request body has an error: doesn't match schema: minimum number of items is 1")
-	}
-
-	return write, core.ValidateWriteMetadata(write.Metadata)
+	return write, core.DecodeBody(r, &write)
 }
 
 func (s *Service) createCluster(req *request) (*core.Reply, error) {

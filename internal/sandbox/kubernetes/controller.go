@@ -136,11 +136,7 @@ func decodeManager(req *request) (unikorn.WriteMetadata, error) {
 		Metadata unikorn.WriteMetadata `json:"metadata"`
 	}
 
-	if err := core.DecodeBody(req.Request, &write, "metadata.name"); err != nil {
-		return write.Metadata, err
-	}
-
-	return write.Metadata, core.ValidateWriteMetadata(write.Metadata)
+	return write.Metadata, core.DecodeBody(req.Request, &write)
 }
 
 // createManager makes a cluster manager; only the platform administrator may.
@@ -222,13 +218,11 @@ func (s *Service) deleteManager(req *request) (*core.Reply, error) {
 	return &core.Reply{Status: http.StatusAccepted}, nil
 }
 
-// regions lists the regions the service offers clusters of a type: `physical`, every
-// region not of type kubernetes; `virtual`, only those. It asks region as the caller.
+// regions lists the regions the service offers clusters of a type (required, and one
+// of the two, as the document says): `physical`, every region not of type
+// kubernetes; `virtual`, only those. It asks region as the caller.
 func (s *Service) regions(req *request) (*core.Reply, error) {
 	regionType := req.URL.Query().Get("regionType")
-	if regionType != unikorn.KubernetesRegionPhysical && regionType != unikorn.KubernetesRegionVirtual {
-		return nil, core.BadRequest("parameter \"regionType\" in query has an error: value is not one of the allowed values [\"physical\",\"virtual\"]")
-	}
 
 	regions, err := req.user.ListRegions(req.Context(), req.PathValue("organizationID"))
 	if err != nil {

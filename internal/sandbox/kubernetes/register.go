@@ -1,6 +1,7 @@
 package kubernetes
 
 import (
+	"embed"
 	"encoding/json"
 	"net/http"
 
@@ -10,6 +11,14 @@ import (
 
 // Family is the Kubernetes service as the sandbox serves it, under Prefix.
 var Family = core.Family{Name: "kubernetes", Register: register}
+
+// document is the service's OpenAPI document (v1.16.3, as upstream publishes it),
+// which every request under Prefix is checked against before a handler sees it; it
+// references core's and region's, which the sandbox carries.
+const document = "kubernetes-v1.16.3.spec.yaml"
+
+//go:embed kubernetes-v1.16.3.spec.yaml
+var documents embed.FS
 
 // state is the service's records in the sandbox's state file.
 var state = &core.Section[json.RawMessage]{Name: "kubernetes"}
@@ -49,7 +58,10 @@ func register(c *core.Server) error {
 			return err
 		}
 
-		c.Declare(core.Service{Name: "kubernetes", Document: document, Prefix: Prefix, Handler: service, Patterns: service.Patterns()})
+		c.Declare(core.Service{
+			Name: "kubernetes", Document: document, Documents: documents, Prefix: Prefix,
+			Handler: service, Patterns: service.Patterns(),
+		})
 
 		return nil
 	})

@@ -12,11 +12,6 @@ import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fix
 // which identity's allocations accept alike.
 const serviceToken = fixture.ServiceToken
 
-// document is the service's OpenAPI document among the sandbox's, which every request
-// is checked against before a handler sees it; none until the sandbox carries it. The
-// service's handlers check the bodies themselves meanwhile (decodeCluster).
-const document = ""
-
 // standIn is the endpoint identity's ACL is asked about for one of the service's.
 // Identity's chart grants `kubernetes:clusters` exactly as it grants
 // `compute:instances` (administrators and auditors at organization scope, users and
