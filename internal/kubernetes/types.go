@@ -11,6 +11,12 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
+// Provisioned is the status of a cluster the service has made as it is written.
+const Provisioned = unikorn.ProvisioningProvisioned
+
+// Architectures are the machines' architectures a version may have images of.
+var Architectures = []string{unikorn.ArchitectureX86_64, unikorn.ArchitectureAarch64}
+
 // Cluster is a Kubernetes cluster as the service shows it. The service never shows
 // a cluster's API settings or networking, so neither is here: only the writer knows
 // them.

@@ -16,7 +16,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // The cluster's own keys in its private state.
@@ -100,7 +99,7 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	switch {
 	case state == nil:
 	case unsettled(ctx, req.Private, &resp.Diagnostics) &&
-		state.ProvisioningStatus.ValueString() != unikorn.ProvisioningProvisioned && !planning.Replaces(ctx, req):
+		state.ProvisioningStatus.ValueString() != kubernetes.Provisioned && !planning.Replaces(ctx, req):
 		plan.ProvisioningStatus = types.StringUnknown()
 		resp.Diagnostics.AddAttributeWarning(pathProvisioning, "Kubernetes cluster still being provisioned",
 			"An earlier apply was interrupted while Kubernetes cluster "+state.ID.ValueString()+" was being made, and "+
@@ -211,7 +210,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 
 	var status types.String
-	if resp.Diagnostics.Append(resp.State.GetAttribute(ctx, pathProvisioning, &status)...); status.ValueString() == unikorn.ProvisioningProvisioned {
+	if resp.Diagnostics.Append(resp.State.GetAttribute(ctx, pathProvisioning, &status)...); status.ValueString() == kubernetes.Provisioned {
 		keep(ctx, resp.Private, keyUnsettled, false, &resp.Diagnostics)
 	}
 }

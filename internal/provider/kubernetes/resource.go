@@ -43,7 +43,6 @@ var (
 	pathVersion      = path.Root("version")
 	pathControlPlane = path.Root("control_plane")
 	pathPools        = path.Root("workload_pools")
-	pathNetworking   = path.Root("networking")
 	pathProvisioning = path.Root("provisioning_status")
 )
 

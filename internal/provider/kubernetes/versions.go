@@ -10,10 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 var _ datasource.DataSourceWithConfigure = (*versionsDataSource)(nil)
@@ -55,7 +55,7 @@ func (d *versionsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"architecture": schema.StringAttribute{
 				Optional: true, MarkdownDescription: "Only versions with images of this architecture (`x86_64`, " +
 					"`aarch64`): those a cluster whose machines are of it can have.",
-				Validators: []validator.String{stringvalidator.OneOf(unikorn.ArchitectureX86_64, unikorn.ArchitectureAarch64)},
+				Validators: []validator.String{stringvalidator.OneOf(kubernetes.Architectures...)},
 			},
 			"versions": schema.ListAttribute{
 				Computed: true, ElementType: types.StringType,

@@ -16,11 +16,8 @@ import (
 // AllocationKind is the kind the service charges a cluster's quota under.
 const AllocationKind = "kubernetesclusters.kubernetes.unikorn-cloud.org"
 
-// RBAC endpoints of the service, as identity's roles name them.
-const (
-	rbacClusters = "kubernetes:clusters"
-	rbacManagers = "kubernetes:clustermanagers"
-)
+// rbacManagers is the RBAC endpoint of cluster managers, as identity's roles name it.
+const rbacManagers = "kubernetes:clustermanagers"
 
 const (
 	organizationPath = "/api/v1/organizations/{organizationID}"
@@ -43,9 +40,9 @@ func (s *Service) routes() {
 	s.handle("GET "+organizationPath+"/regions/{regionID}/images", s.images)
 }
 
-// allow asks identity's ACL whether the caller may act on endpoint in the project.
-func (s *Service) allow(req *request, organizationID, projectID, endpoint, operation string) error {
-	return s.cfg.Authorize(req.token, organizationID, projectID, standIn(endpoint), operation)
+// allow asks identity's ACL whether the caller may act on clusters in the project.
+func (s *Service) allow(req *request, organizationID, projectID, operation string) error {
+	return s.cfg.Authorize(req.token, organizationID, projectID, clustersEndpoint, operation)
 }
 
 // listClusters lists the organization's clusters that carry every tag asked for, and
@@ -69,7 +66,7 @@ func (s *Service) listClusters(req *request) (*core.Reply, error) {
 		}
 
 		if _, ok := readable[project]; !ok {
-			readable[project] = s.allow(req, organizationID, project, rbacClusters, "read") == nil
+			readable[project] = s.allow(req, organizationID, project, "read") == nil
 		}
 
 		if readable[project] {
@@ -91,7 +88,7 @@ func decodeCluster(r *http.Request) (unikorn.KubernetesClusterWrite, error) {
 func (s *Service) createCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := s.allow(req, organizationID, projectID, rbacClusters, "create"); err != nil {
+	if err := s.allow(req, organizationID, projectID, "create"); err != nil {
 		return nil, err
 	}
 
@@ -161,7 +158,7 @@ func (s *Service) makeSchedule(m *manager) core.Schedule {
 func (s *Service) updateCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, rbacClusters, "update"); err != nil {
+	if err := s.allow(req, organizationID, projectID, "update"); err != nil {
 		return nil, err
 	}
 
@@ -221,7 +218,7 @@ func (s *Service) updateCluster(req *request) (*core.Reply, error) {
 func (s *Service) deleteCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, rbacClusters, "delete"); err != nil {
+	if err := s.allow(req, organizationID, projectID, "delete"); err != nil {
 		return nil, err
 	}
 
@@ -248,7 +245,7 @@ func (s *Service) deleteCluster(req *request) (*core.Reply, error) {
 func (s *Service) kubeconfig(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, rbacClusters, "read"); err != nil {
+	if err := s.allow(req, organizationID, projectID, "read"); err != nil {
 		return nil, err
 	}
 

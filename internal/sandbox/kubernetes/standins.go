@@ -12,15 +12,9 @@ import "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fix
 // which identity's allocations accept alike.
 const serviceToken = fixture.ServiceToken
 
-// standIn is the endpoint identity's ACL is asked about for one of the service's.
-// Identity's chart grants `kubernetes:clusters` exactly as it grants
-// `compute:instances` (administrators and auditors at organization scope, users and
-// readers at project scope, the same operations), and the sandbox's roles have only
-// the latter so far.
-func standIn(endpoint string) string {
-	if endpoint == rbacClusters {
-		return "compute:instances"
-	}
-
-	return endpoint
-}
+// clustersEndpoint is the endpoint identity's ACL is asked about for the service's
+// clusters, `kubernetes:clusters` as the chart names it. The chart grants it exactly
+// as it grants `compute:instances` (administrators and auditors at organization
+// scope, users and readers at project scope, the same operations), and the sandbox's
+// roles have only the latter so far.
+const clustersEndpoint = "compute:instances"
