@@ -3,53 +3,33 @@ package kubernetes_test
 import (
 	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-const (
-	version = "v1.31.0"
-	delay   = 20 * time.Millisecond
-)
+const version = "v1.31.0"
 
 type harness struct {
-	sb   *sandbox.Sandbox
-	url  string
+	*sandboxtest.Harness
 	user *unikorn.Client
 }
 
-// newHarness starts a sandbox whose changes take delay, and imports an image of the
+// newHarness starts a sandbox on a clock the test moves, and imports an image of the
 // version into the fixture region for the fixture organization: the service offers
 // versions that images carry.
 func newHarness(t *testing.T, mutate ...func(*sandbox.Options)) *harness {
 	t.Helper()
 
-	opts := sandbox.DefaultOptions()
-	opts.ProvisionDelay, opts.DeprovisionDelay = delay, delay
-
-	for _, m := range mutate {
-		m(&opts)
-	}
-
-	sb, err := sandbox.New(opts)
-	require.NoError(t, err)
-
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	h := &harness{sb: sb, url: server.URL, user: h0client(t, server.URL, sandbox.DefaultToken)}
+	h := &harness{Harness: sandboxtest.New(t, mutate...)}
+	h.user = h.client(t, sandbox.DefaultToken)
 
 	image, err := h.user.CreateImage(t.Context(), sandbox.OrganizationID, sandbox.RegionID, unikorn.ImageCreate{
 		Metadata: unikorn.WriteMetadata{Name: "kubernetes-" + version},
@@ -61,20 +41,21 @@ func newHarness(t *testing.T, mutate ...func(*sandbox.Options)) *harness {
 	})
 	require.NoError(t, err)
 
-	require.Eventually(t, func() bool {
-		images, err := h.user.ListKubernetesImages(t.Context(), sandbox.OrganizationID, sandbox.RegionID)
-		require.NoError(t, err)
+	h.Clock.Advance(sandboxtest.Settle)
 
-		return len(images) == 1 && images[0].Metadata.ID == image.Metadata.ID
-	}, 5*time.Second, delay)
+	images, err := h.user.ListKubernetesImages(t.Context(), sandbox.OrganizationID, sandbox.RegionID)
+	require.NoError(t, err)
+	require.Len(t, images, 1)
+	require.Equal(t, image.Metadata.ID, images[0].Metadata.ID)
 
 	return h
 }
 
-func h0client(t *testing.T, url, token string) *unikorn.Client {
+// client is a wire client of the sandbox as the one whose token it is.
+func (h *harness) client(t *testing.T, token string) *unikorn.Client {
 	t.Helper()
 
-	c, err := unikorn.NewClient(unikorn.Config{Endpoints: services.InSandbox(url), Token: token, Retry: unikorn.RetryPolicy{MaxAttempts: 1}})
+	c, err := unikorn.NewClient(unikorn.Config{Endpoints: services.InSandbox(h.URL), Token: token, Retry: unikorn.RetryPolicy{MaxAttempts: 1}})
 	require.NoError(t, err)
 
 	return c
@@ -101,6 +82,10 @@ func write(name string, pools []unikorn.KubernetesClusterPool) unikorn.Kubernete
 		},
 	}
 }
+
+// settle moves the clock past a cluster's provisioning: its manager's delay, then two
+// of its own.
+func (h *harness) settle() { h.Clock.Advance(3 * sandboxtest.Settle) }
 
 func (h *harness) cluster(t *testing.T, id string) *unikorn.KubernetesCluster {
 	t.Helper()
@@ -140,9 +125,8 @@ func TestClusterLife(t *testing.T) {
 	_, err = h.user.GetKubernetesClusterKubeconfig(ctx, sandbox.OrganizationID, sandbox.ProjectID, id)
 	require.True(t, unikorn.IsNotFound(err), "no kubeconfig before it is provisioned: %v", err)
 
-	require.Eventually(t, func() bool {
-		return h.cluster(t, id).Metadata.ProvisioningStatus == unikorn.ProvisioningProvisioned
-	}, 5*time.Second, delay)
+	h.settle()
+	require.Equal(t, unikorn.ProvisioningProvisioned, h.cluster(t, id).Metadata.ProvisioningStatus)
 
 	raw, err := h.user.GetKubernetesClusterKubeconfig(ctx, sandbox.OrganizationID, sandbox.ProjectID, id)
 	require.NoError(t, err)
@@ -165,11 +149,13 @@ func TestClusterLife(t *testing.T) {
 	require.NoError(t, h.user.DeleteKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, id))
 	require.NoError(t, h.user.DeleteKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, id), "a repeat while deleting")
 
-	require.Eventually(t, func() bool { return h.cluster(t, id) == nil && h.cluster(t, second.Metadata.ID) == nil }, 5*time.Second, delay)
+	h.settle()
+	require.Nil(t, h.cluster(t, id))
+	require.Nil(t, h.cluster(t, second.Metadata.ID))
 
 	var kinds []string
 
-	for _, object := range h.sb.Objects() {
+	for _, object := range h.Sandbox.Objects() {
 		if !object.Fixture && object.Kind != "image" {
 			kinds = append(kinds, object.Kind)
 		}
@@ -241,7 +227,7 @@ func TestVisibility(t *testing.T) {
 	_, err := h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, write("web", pools(1)))
 	require.NoError(t, err)
 
-	foreign := h0client(t, h.url, sandbox.ForeignToken)
+	foreign := h.client(t, sandbox.ForeignToken)
 
 	clusters, err := foreign.ListKubernetesClusters(ctx, sandbox.OrganizationID, nil)
 	require.NoError(t, err)
@@ -267,7 +253,7 @@ func assertStatus(t *testing.T, err error, status int) {
 func (h *harness) do(t *testing.T, method, path string) int {
 	t.Helper()
 
-	request, err := http.NewRequestWithContext(t.Context(), method, h.url+kubernetes.Prefix+path, bytes.NewReader(nil))
+	request, err := http.NewRequestWithContext(t.Context(), method, h.URL+kubernetes.Prefix+path, bytes.NewReader(nil))
 	require.NoError(t, err)
 	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
 
