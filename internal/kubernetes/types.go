@@ -228,7 +228,7 @@ func (w write) wire() unikorn.KubernetesClusterWrite {
 		spec.Networking = &unikorn.KubernetesClusterNetwork{NodePrefix: n.NodePrefix, ServicePrefix: n.ServicePrefix, PodPrefix: n.PodPrefix}
 	}
 
-	return unikorn.KubernetesClusterWrite{Metadata: d.Metadata, Spec: spec}
+	return unikorn.KubernetesClusterWrite{Metadata: d.Metadata.Wire(), Spec: spec}
 }
 
 func autoUpgradeWire(in *AutoUpgrade) *unikorn.KubernetesClusterAutoUpgrade {

@@ -8,14 +8,9 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// InstanceIDTag is the server tag that links a server to the instance it realizes
-// (compute.InstanceIDTag, which is this constant: networking sits below compute).
-// A holder that carries it is named as the instance.
-const InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
-
 // InstanceHolders says which instances hold an object, for the searches of region's
 // servers and compute's instances (Searches): networks, security groups and SSH
-// certificate authorities here, images in compute.
+// certificate authorities here, images in internal/image.
 type InstanceHolders struct {
 	// Compute says that instances are compute's: region may not show the token
 	// their servers, so compute's instances are looked for too.
@@ -51,11 +46,11 @@ func (h InstanceHolders) Searches(client *unikorn.Client) []cloud.HolderSearch {
 }
 
 // serverHolder names a server that holds an object: as the instance it realizes
-// when it carries the instance tag, and its server otherwise.
+// when it carries the instance tag (cloud.InstanceIDTag), and its server otherwise.
 func serverHolder(server *unikorn.Server) cloud.Holder {
 	holder := cloud.HolderOf("server", &server.Metadata.ReadMetadata)
 
-	if instanceID, ok := server.Metadata.Tags.Get(InstanceIDTag); ok {
+	if instanceID, ok := server.Metadata.Tags.Get(cloud.InstanceIDTag); ok {
 		holder.Kind, holder.ID = "instance", instanceID
 	}
 

@@ -34,7 +34,7 @@ func heldWorld(t *testing.T) *cloudtest.World {
 	require.NoError(t, err)
 
 	user := world.NewSession(world.NewComputeClient(t, sandbox.DefaultToken, nil), 0)
-	instances := compute.NewComputeInstances(compute.NewService(user).HeldByComputeInstances())
+	instances := compute.NewComputeInstances(compute.NewService(user))
 	instance, err := instances.Create(ctx, compute.Spec{
 		Name: "web", NetworkID: sandbox.NetworkDefaultID, FlavorID: sandbox.FlavorStandardID, ImageID: sandbox.ImageUbuntuID,
 		SecurityGroupIDs: []string{sandbox.SecurityGroupAllowSSHID}, SSHCertificateAuthorityID: sandbox.SSHCAID,

@@ -128,3 +128,25 @@ func orDefault(d, fallback time.Duration) time.Duration {
 
 	return d
 }
+
+// ImagesNamed lists the fixture organization's own images of name in the fixture
+// region, in any state, as the sandbox shows them to the world's client.
+func (w *World) ImagesNamed(t *testing.T, name string) []unikorn.Image {
+	t.Helper()
+
+	images, err := w.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
+		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
+		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
+	})
+	require.NoError(t, err)
+
+	var named []unikorn.Image
+
+	for _, listed := range images {
+		if listed.Metadata.Name == name {
+			named = append(named, listed)
+		}
+	}
+
+	return named
+}

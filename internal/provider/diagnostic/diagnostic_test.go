@@ -158,3 +158,19 @@ func TestAttributeErrorPointsAtTheAttribute(t *testing.T) {
 	assert.Equal(t, path.Root("token"), withPath.Path())
 	assert.Equal(t, "No token was given.\n\nSet it.", d.Detail())
 }
+
+// A call to a service the provider was given no endpoint for names the setting of
+// every service a provider may be without, as the services' declaration has them.
+func TestAnUnconfiguredEndpointNamesEveryOptionalService(t *testing.T) {
+	t.Parallel()
+
+	for _, service := range services.All() {
+		if service.Required() {
+			continue
+		}
+
+		diags := diagnostic.Cloud("Unable to do it", fmt.Errorf("GET /x: %w", unikorn.NoEndpointError{Service: service.Name()}))
+		require.Len(t, diags, 1)
+		assert.Contains(t, diags[0].Detail(), service.Attribute()+" or "+service.EnvVar())
+	}
+}

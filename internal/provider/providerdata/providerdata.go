@@ -14,9 +14,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
@@ -33,11 +35,11 @@ type Data struct {
 	// InstanceAPI names that back end ("compute" or "region"): an instance is
 	// managed by the back end that made it.
 	InstanceAPI string
-	// Catalogue answers the look-ups of regions, flavors and images. There is one per
-	// provider instance, so that every instance in a run shares its catalogue cache.
-	Catalogue compute.Catalogue
-	// Images manages the images made from instances.
-	Images compute.Images
+	// Catalogue answers the look-ups of regions, flavors and images.
+	Catalogue catalogue.Catalogue
+	// Images manages the organization's images: those made from instances and those
+	// imported from a URL.
+	Images image.Images
 	// Networking manages and finds networks, security groups and SSH certificate
 	// authorities.
 	Networking networking.Objects
@@ -88,15 +90,17 @@ const (
 func (d *Data) Connect(session *cloud.Session) {
 	service := compute.NewService(session)
 	networks := networking.NewService(session)
+	images := image.NewService(session)
 
 	d.Instances = compute.NewRegionInstances(service)
 	if d.InstanceAPI == InstanceAPICompute {
-		d.Instances = compute.NewComputeInstances(service.HeldByComputeInstances())
+		d.Instances = compute.NewComputeInstances(service)
 		networks = networks.HeldByComputeInstances()
+		images = images.HeldByComputeInstances()
 	}
 
-	d.Catalogue = service
-	d.Images = service
+	d.Catalogue = catalogue.NewService(session)
+	d.Images = images
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
 	d.Storage = storage.NewService(session)

@@ -1,4 +1,4 @@
-package compute_test
+package image_test
 
 import (
 	"context"
@@ -9,21 +9,52 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
+// testReadLag stands for region's read lag in the façade's tests.
+const testReadLag = 100 * time.Millisecond
+
+// env is one sandbox with the image family over it, called with the service token.
+type env struct {
+	*cloudtest.World
+
+	images *image.Service
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+
+	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
+	e.images = e.imagesOver(t, nil)
+
+	return e
+}
+
+// imagesOver returns the family over the sandbox whose requests go through transport
+// (the default one when nil), which may lose answers as a harsh network does.
+func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Service {
+	t.Helper()
+
+	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+}
+
+func ignoreProgress(string) {}
+
 // importOf asks for an import of a small Ubuntu image from uri, named name.
-func importOf(name, uri string) compute.ImageImport {
-	return compute.ImageImport{
+func importOf(name, uri string) image.Import {
+	return image.Import{
 		OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID, Name: name, URI: uri,
 		Tags: map[string]string{"team": "platform"},
-		Spec: compute.ImageSpec{
+		Spec: catalogue.ImageSpec{
 			Architecture: "x86_64", Virtualization: "virtualized",
-			OS: compute.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
+			OS: catalogue.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
 		},
 	}
 }
@@ -35,19 +66,19 @@ func TestImportImageWaitsUntilReady(t *testing.T) {
 	uri := "https://images.example.com/golden.raw"
 	require.NoError(t, e.Sandbox.SetImageSource(sandbox.ImageSource{URI: uri, SizeGiB: 7}))
 
-	image, err := e.service.ImportImage(t.Context(), importOf("golden", uri), ignoreProgress)
+	imported, err := e.images.Import(t.Context(), importOf("golden", uri), ignoreProgress)
 	require.NoError(t, err)
 
-	assert.Equal(t, unikorn.ImageReady, image.Status)
-	assert.Equal(t, 7, image.Spec.SizeGiB, "the size is region's, once imported")
-	assert.Equal(t, "ubuntu", image.Spec.OS.Distro)
-	assert.Equal(t, map[string]string{"team": "platform"}, image.Tags)
-	assert.Empty(t, image.InstanceID, "an imported image is no snapshot")
-	assert.Equal(t, sandbox.RegionID, image.RegionID)
+	assert.Equal(t, unikorn.ImageReady, imported.Status)
+	assert.Equal(t, 7, imported.Spec.SizeGiB, "the size is region's, once imported")
+	assert.Equal(t, "ubuntu", imported.Spec.OS.Distro)
+	assert.Equal(t, map[string]string{"team": "platform"}, imported.Tags)
+	assert.Empty(t, imported.InstanceID, "an imported image is no snapshot")
+	assert.Equal(t, sandbox.RegionID, imported.RegionID)
 
-	read, err := e.service.ReadImage(t.Context(), compute.ImageRef{ID: image.ID, OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID})
+	read, err := e.images.Read(t.Context(), image.Ref{ID: imported.ID, OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID})
 	require.NoError(t, err)
-	assert.Equal(t, image, read)
+	assert.Equal(t, imported, read)
 }
 
 func TestImportImageFailedLeavesNothing(t *testing.T) {
@@ -57,15 +88,15 @@ func TestImportImageFailedLeavesNothing(t *testing.T) {
 	uri := "https://images.example.com/broken.raw"
 	require.NoError(t, e.Sandbox.SetImageSource(sandbox.ImageSource{URI: uri, Outcome: sandbox.ImageSourceFailed}))
 
-	image, err := e.service.ImportImage(t.Context(), importOf("broken", uri), ignoreProgress)
-	assert.Nil(t, image, "a failed image is not returned to be tracked")
+	imported, err := e.images.Import(t.Context(), importOf("broken", uri), ignoreProgress)
+	assert.Nil(t, imported, "a failed image is not returned to be tracked")
 
-	var failed *compute.ImageImportFailedError
+	var failed *image.ImportFailedError
 	require.ErrorAs(t, err, &failed)
 	assert.True(t, failed.Removed)
 	assert.Equal(t, uri, failed.URI)
 	assert.NotEmpty(t, failed.ImageID)
-	assert.Empty(t, e.snapshotsNamed(t, "broken"), "the failed image was deleted")
+	assert.Empty(t, e.ImagesNamed(t, "broken"), "the failed image was deleted")
 }
 
 func TestImportImageRefusedSourceMakesNothing(t *testing.T) {
@@ -75,11 +106,11 @@ func TestImportImageRefusedSourceMakesNothing(t *testing.T) {
 	uri := "https://images.example.com/disk.qcow2"
 	require.NoError(t, e.Sandbox.SetImageSource(sandbox.ImageSource{URI: uri, Outcome: sandbox.ImageSourceNotRaw}))
 
-	image, err := e.service.ImportImage(t.Context(), importOf("qcow", uri), ignoreProgress)
+	imported, err := e.images.Import(t.Context(), importOf("qcow", uri), ignoreProgress)
 	require.Error(t, err)
-	assert.Nil(t, image)
+	assert.Nil(t, imported)
 	assert.True(t, unikorn.IsBadRequest(err) || unikorn.IsUnprocessable(err), "region refuses what is not a raw image: %v", err)
-	assert.Empty(t, e.snapshotsNamed(t, "qcow"))
+	assert.Empty(t, e.ImagesNamed(t, "qcow"))
 }
 
 func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
@@ -89,20 +120,19 @@ func TestImportImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	uri := "https://images.example.com/golden.raw"
 
 	// An earlier image of the same name is not the one this import makes.
-	earlier, err := e.service.ImportImage(t.Context(), importOf("golden", uri), ignoreProgress)
+	earlier, err := e.images.Import(t.Context(), importOf("golden", uri), ignoreProgress)
 	require.NoError(t, err)
 
-	network := &harshNetwork{lose: 1, loseMethod: http.MethodPost,
-		losePath: "/api/v1/organizations/" + sandbox.OrganizationID + "/regions/" + sandbox.RegionID + "/images"}
-	service := e.serviceOver(t, network)
+	network := &cloudtest.Loser{}
+	network.Lose(http.MethodPost, "/api/v1/organizations/"+sandbox.OrganizationID+"/regions/"+sandbox.RegionID+"/images", 1)
 
-	image, err := service.ImportImage(t.Context(), importOf("golden", uri), ignoreProgress)
+	imported, err := e.imagesOver(t, network).Import(t.Context(), importOf("golden", uri), ignoreProgress)
 	require.NoError(t, err)
-	assert.Zero(t, network.lose, "the answer was lost")
+	assert.Zero(t, network.Left(), "the answer was lost")
 
-	assert.NotEqual(t, earlier.ID, image.ID, "the earlier image is not adopted")
-	assert.Equal(t, unikorn.ImageReady, image.Status)
-	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the import was sent once")
+	assert.NotEqual(t, earlier.ID, imported.ID, "the earlier image is not adopted")
+	assert.Equal(t, unikorn.ImageReady, imported.Status)
+	assert.Len(t, e.ImagesNamed(t, "golden"), 2, "the import was sent once")
 }
 
 // An image that instances boot from is held by them. The delete's refusal names them
@@ -139,14 +169,14 @@ func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 			t.Parallel()
 
 			e := newEnv(t)
-			user := compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, nil), testReadLag)).HeldByComputeInstances()
-			instances := compute.NewComputeInstances(user)
+			session := e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, nil), testReadLag)
+			instances := compute.NewComputeInstances(compute.NewService(session))
 
-			image, err := user.ImportImage(t.Context(), importOf("golden", "https://images.example.com/golden.raw"), ignoreProgress)
+			imported, err := image.NewService(session).Import(t.Context(),
+				importOf("golden", "https://images.example.com/golden.raw"), ignoreProgress)
 			require.NoError(t, err)
 
-			spec := standardSpec("booted")
-			spec.ImageID = image.ID
+			spec := compute.Spec{Name: "booted", NetworkID: sandbox.NetworkDefaultID, FlavorID: sandbox.FlavorStandardID, ImageID: imported.ID}
 			created, err := instances.Create(t.Context(), spec)
 			require.NoError(t, err)
 			_, err = instances.WaitReady(t.Context(), created)
@@ -157,17 +187,17 @@ func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 				require.NoError(t, err)
 			}
 
-			service := compute.NewService(e.NewSession(e.NewClient(t, tt.token, nil), testReadLag))
+			images := image.NewService(e.NewSession(e.NewClient(t, tt.token, nil), testReadLag))
 			if tt.compute {
-				service = service.HeldByComputeInstances()
+				images = images.HeldByComputeInstances()
 			}
 
-			ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+			ref := image.Ref{ID: imported.ID, OrganizationID: imported.OrganizationID, RegionID: imported.RegionID}
 			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			defer cancel()
 
 			var held *cloud.HeldError
-			require.ErrorAs(t, service.DeleteImage(ctx, ref, image.CreationTime), &held)
+			require.ErrorAs(t, images.Delete(ctx, ref, imported.CreationTime), &held)
 
 			for _, holder := range held.Holders.Found {
 				assert.Equal(t, created.ID, holder.ID, "the instance, by its own ID")

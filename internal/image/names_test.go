@@ -1,4 +1,4 @@
-package compute_test
+package image_test
 
 import (
 	"strings"
@@ -6,18 +6,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 )
 
-func TestValidateImageName(t *testing.T) {
+func TestValidateName(t *testing.T) {
 	t.Parallel()
 
 	for _, name := range []string{"web", "web-2026.01_01", "a", strings.Repeat("x", 63)} {
-		assert.NoError(t, compute.ValidateImageName(name), name)
+		assert.NoError(t, image.ValidateName(name), name)
 	}
 
 	for _, name := range []string{"", "-web", "web-", "web snapshot", strings.Repeat("x", 64)} {
-		err := compute.ValidateImageName(name)
+		err := image.ValidateName(name)
 		if assert.Error(t, err, name) {
 			assert.Contains(t, err.Error(), "not a valid image name")
 		}
