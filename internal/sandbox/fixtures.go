@@ -59,6 +59,7 @@ const (
 	OutsiderToken               = fixture.OutsiderToken
 	ForeignToken                = fixture.ForeignToken
 	ServiceToken                = fixture.ServiceToken
+	KubernetesServiceToken      = fixture.KubernetesServiceToken
 	AdminToken                  = fixture.AdminToken
 	PlatformAdminToken          = fixture.PlatformAdminToken
 

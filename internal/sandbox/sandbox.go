@@ -86,8 +86,9 @@ func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 		opts.Token = DefaultToken
 	}
 
-	if opts.Token == OutsiderToken || opts.Token == ForeignToken || opts.Token == ServiceToken {
-		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
+	if opts.Token == OutsiderToken || opts.Token == ForeignToken || opts.Token == ServiceToken || opts.Token == KubernetesServiceToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q, %q and %q",
+			OutsiderToken, ForeignToken, ServiceToken, KubernetesServiceToken)
 	}
 
 	sb := &Sandbox{}

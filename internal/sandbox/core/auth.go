@@ -24,8 +24,9 @@ type Caller struct {
 	// is; empty for a user.
 	ServiceAccountID string
 	OrganizationID   string
-	// Subject is the user the token stands for, as identity names it (its email);
-	// empty for a service account and for a service principal.
+	// Subject is the user the token stands for, as identity names it (its email); a
+	// service principal's system account, as its client certificate's common name
+	// names it (unikorn-compute); empty for a service account.
 	Subject string
 	// Expiry is when the token stops authenticating; zero for the fixture tokens,
 	// which never expire.

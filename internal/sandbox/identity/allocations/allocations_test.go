@@ -31,9 +31,10 @@ func TestAllocationsEnforceTheQuota(t *testing.T) {
 	assert.Equal(t, 2, gpus.Committed)
 	assert.Zero(t, gpus.Free)
 
-	// Kinds without a quota are never limited.
+	// Kinds without a quota are never limited (clusters, which this once charged, has
+	// one since the fixture quota follows identity's chart).
 	unlimited := sandboxtest.InstanceAllocation("i-4", 0, 0)
-	unlimited.Spec.Allocations = append(unlimited.Spec.Allocations, unikorn.ResourceAllocation{Kind: "clusters", Committed: 1000})
+	unlimited.Spec.Allocations = append(unlimited.Spec.Allocations, unikorn.ResourceAllocation{Kind: "widgets", Committed: 1000})
 	h.Call(http.MethodPost, sandboxtest.AllocationsPath(sandbox.ProjectID), unlimited).Expect(http.StatusCreated, nil)
 
 	// An update over quota is refused and leaves the allocation as it was.

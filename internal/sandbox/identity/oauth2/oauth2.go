@@ -41,11 +41,6 @@ const (
 	// of a passport minted from one of identity's own access tokens.
 	passportIssuer = "uni-identity"
 	passportSource = "uni"
-
-	// systemSubject is the subject of the service principal's token. Compute
-	// authenticates with a client certificate, and identity names a service by the
-	// certificate's common name (TokenClientCredentials).
-	systemSubject = "unikorn-compute"
 )
 
 // Account types of identity's authClaims.

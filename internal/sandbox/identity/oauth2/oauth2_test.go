@@ -259,6 +259,7 @@ func TestUserinfoIntrospectsEveryKindOfToken(t *testing.T) {
 		{sandbox.AdminToken, oauth2.UserinfoClaims{Sub: sandbox.AdminSubject, Email: sandbox.AdminSubject, Authz: oauth2.AuthClaims{Acctype: "user", OrgIDs: []string{sandbox.OrganizationID, sandbox.EmptyOrganizationID}}}},
 		{sandbox.OutsiderToken, oauth2.UserinfoClaims{Sub: sandbox.OutsiderSubject, Email: sandbox.OutsiderSubject, Authz: oauth2.AuthClaims{Acctype: "user", OrgIDs: []string{}}}},
 		{sandbox.ServiceToken, oauth2.UserinfoClaims{Sub: "unikorn-compute", Authz: oauth2.AuthClaims{Acctype: "system", OrgIDs: []string{}}}},
+		{sandbox.KubernetesServiceToken, oauth2.UserinfoClaims{Sub: "unikorn-kubernetes", Authz: oauth2.AuthClaims{Acctype: "system", OrgIDs: []string{}}}},
 		{account.Status.AccessToken, oauth2.UserinfoClaims{Sub: account.Metadata.ID, Authz: oauth2.AuthClaims{Acctype: "service", OrgIDs: []string{sandbox.EmptyOrganizationID}}}},
 	} {
 		var info oauth2.UserinfoClaims

@@ -36,13 +36,13 @@ type authClaims struct {
 // userinfo is what identity's introspection says of the token's bearer: a user is
 // named by its subject, its email
 // and belongs to the organizations RBAC finds it in; a service account by its ID, in
-// its organization; the service principal by its certificate's name, in none.
+// its organization; a service principal by its certificate's name, in none.
 func userinfoOf(p *core.Caller) userinfoClaims {
 	switch {
 	case p.ServiceAccountID != "":
 		return userinfoClaims{Sub: p.ServiceAccountID, Authz: authClaims{Acctype: acctypeService, OrgIDs: []string{p.OrganizationID}}}
 	case p.Service:
-		return userinfoClaims{Sub: systemSubject, Authz: authClaims{Acctype: acctypeSystem, OrgIDs: []string{}}}
+		return userinfoClaims{Sub: p.Subject, Authz: authClaims{Acctype: acctypeSystem, OrgIDs: []string{}}}
 	}
 
 	verified := true

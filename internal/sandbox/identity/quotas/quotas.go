@@ -18,15 +18,19 @@ const rbacQuotas = "identity:quotas"
 // fileStorageQuota is identity's default `filestorage` quota, 1Ti, in bytes.
 const fileStorageQuota = 1 << 40
 
-// kinds are the quota kinds identity knows.
+// kinds are the quota kinds identity v1.18.1's chart declares (charts/identity/values.yaml,
+// quotas), and floatingips, which compute charges an instance's public address to
+// though no chart declares it: identity leaves a kind without a quota unlimited, and
+// the sandbox's fixture organization has one, so that compute's charge shows.
 var kinds = []core.QuotaKind{
-	{Name: "servers", DisplayName: "Servers", Description: "A server, either virtual or bare metal.", Default: 10},
-	{Name: "gpus", DisplayName: "GPUs", Description: "A general purpose GPU.", Default: 40},
-	{Name: "floatingips", DisplayName: "Floating IPs", Description: "A public IP address that can be attached to a server."},
-	{Name: "publicips", DisplayName: "Public IPs", Description: "A public IP address.", Default: 5},
-	{Name: "networks", DisplayName: "Networks", Description: "A layer 3 network.", Default: 5},
+	{Name: "networks", DisplayName: "Networks", Description: "Layer 3 networks.", Default: 5},
 	{Name: "loadbalancers", DisplayName: "Load Balancers", Description: "Layer 4 load balancers.", Default: 5},
+	{Name: "clusters", DisplayName: "Clusters", Description: "All cluster types e.g. Kubernetes, compute, etc.", Default: 5},
+	{Name: "servers", DisplayName: "Servers", Description: "All physical and virtual machines.", Default: 10},
+	{Name: "gpus", DisplayName: "GPUs", Description: "General purpose GPUs for AI workloads.", Default: 40},
+	{Name: "publicips", DisplayName: "Public IPs", Description: "Public IP addresses.", Default: 5},
 	{Name: "filestorage", DisplayName: "File Storage", Description: "Persistent network file storage.", Default: fileStorageQuota},
+	{Name: "floatingips", DisplayName: "Floating IPs", Description: "A public IP address that can be attached to a server."},
 }
 
 func register(s *core.Server) error {
@@ -44,6 +48,7 @@ func register(s *core.Server) error {
 func fixtures(st *core.Store) error {
 	core.SetQuotaLimits(st, fixture.OrganizationID, map[string]int{
 		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": fileStorageQuota,
+		"clusters": 5,
 	})
 
 	return nil

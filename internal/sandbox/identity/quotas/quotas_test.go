@@ -30,6 +30,7 @@ func TestQuotasAreTheFixtureAndSortedByKind(t *testing.T) {
 
 	assert.Equal(t, map[string]int{
 		"servers": 10, "gpus": 2, "floatingips": 5, "publicips": 5, "networks": 5, "loadbalancers": 5, "filestorage": identityquotas.FileStorageQuota,
+		"clusters": 5,
 	}, kinds)
 	assert.IsIncreasing(t, order)
 	assert.Equal(t, 3, h.Quota("networks").Used, "the fixture networks")

@@ -88,3 +88,31 @@ func TestTheACLIsWhatTheCallersRolesGive(t *testing.T) {
 	assert.True(t, grants(platform.Global, "identity:quotas", "update"))
 	assert.Empty(t, platform.Organizations)
 }
+
+// The Kubernetes service's account holds the chart's kubernetes-service role
+// everywhere: it charges and reads allocations and reads projects and region's
+// catalogue in any organization, and may not call region's servers, which its role
+// does not grant, though they are a service's API.
+func TestTheKubernetesServiceHoldsItsChartRole(t *testing.T) {
+	h := sandboxtest.New(t)
+
+	service := acl(h, sandbox.KubernetesServiceToken, "/api/v1/acl")
+	assert.True(t, grants(service.Global, "identity:allocations", "create"))
+	assert.True(t, grants(service.Global, "region:identities", "delete"))
+	assert.False(t, grants(service.Global, "region:servers", "create"))
+	assert.Empty(t, service.Organizations)
+
+	allocation := sandboxtest.InstanceAllocation("cluster", 0, 0)
+	allocation.Spec.Kind = "kubernetesclusters.kubernetes.unikorn-cloud.org"
+	allocation.Spec.Allocations = []unikorn.ResourceAllocation{{Kind: "clusters", Committed: 1}}
+	h.CallAs(sandbox.KubernetesServiceToken, http.MethodPost, sandboxtest.AllocationsPath(sandbox.ProjectID), allocation).Expect(http.StatusCreated, nil)
+	h.CallAs(sandbox.KubernetesServiceToken, http.MethodPost,
+		"/api/v1/organizations/"+sandbox.ForeignOrganizationID+"/projects/"+sandbox.ForeignProjectID+"/allocations", allocation).Expect(http.StatusCreated, nil)
+	assert.Equal(t, 1, h.Quota("clusters").Used)
+
+	h.ProjectAs(sandbox.KubernetesServiceToken, sandbox.OrganizationID, sandbox.ProjectID).Expect(http.StatusOK, nil)
+	h.CallAs(sandbox.KubernetesServiceToken, http.MethodGet, sandboxtest.OrganizationPath("/regions"), nil).Expect(http.StatusOK, nil)
+	h.CallAs(sandbox.KubernetesServiceToken, http.MethodGet, sandboxtest.OrganizationPath("/regions/"+sandbox.RegionID+"/images"), nil).Expect(http.StatusOK, nil)
+
+	h.CallAs(sandbox.KubernetesServiceToken, http.MethodPost, "/api/v2/servers", sandboxtest.ServerCreate("node")).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+}

@@ -38,8 +38,12 @@ type fixturePrincipal struct {
 	// groups, service accounts and roles ask for the exact permission.
 	legacy bool
 	// service marks a service principal: only it may call region's servers and
-	// identity's allocations, which real Unikorn grants to the compute service alone.
+	// identity's allocations, which real Unikorn grants to the services' own accounts
+	// alone; system is the account's name: a service authenticates with a client
+	// certificate, and identity names it by the certificate's common name
+	// (TokenClientCredentials), as the chart's systemAccounts do.
 	service bool
+	system  string
 	// grant gives the rights that no group holds for it.
 	grant func(st *core.Store, acl *core.ACL)
 }
@@ -72,12 +76,20 @@ var (
 	// after, as compute must reach any project its users make. (Real compute's role
 	// is global; here it stays out of the foreign organization, as it always has.)
 	serviceUser = fixturePrincipal{
-		legacy: true, service: true,
+		legacy: true, service: true, system: "unikorn-compute",
 		grant: func(st *core.Store, acl *core.ACL) {
 			compute := mustRole(st, fixture.ComputeServiceRoleID)
 			for _, organizationID := range []string{fixture.OrganizationID, fixture.EmptyOrganizationID} {
 				acl.GrantRole(organizationID, core.Role{Organization: compute.Global})
 			}
+		},
+	}
+	// kubernetesService is the Kubernetes service's account, which the chart's
+	// systemAccounts gives the kubernetes-service role, global as the chart has it.
+	kubernetesService = fixturePrincipal{
+		service: true, system: "unikorn-kubernetes",
+		grant: func(st *core.Store, acl *core.ACL) {
+			acl.GrantGlobal(mustRole(st, fixture.KubernetesServiceRoleID))
 		},
 	}
 	administrator         = fixturePrincipal{user: fixture.GlobalAdminID, grant: func(*core.Store, *core.ACL) {}}
@@ -103,6 +115,8 @@ func (f fixtures) fixtureFor(token string) (fixturePrincipal, bool) {
 		return foreigner, true
 	case fixture.ServiceToken:
 		return serviceUser, true
+	case fixture.KubernetesServiceToken:
+		return kubernetesService, true
 	case fixture.AdminToken:
 		return administrator, true
 	case fixture.PlatformAdminToken:
@@ -129,7 +143,7 @@ func (f fixtures) Resolve(st *core.Store, token string, _ time.Time) (*core.Call
 	acl := core.NewACL()
 	principal.grant(st, acl)
 
-	subject := ""
+	subject := principal.system
 
 	if principal.user != "" {
 		if user, ok := core.Get[unikorn.Subject](st, principal.user); ok {
