@@ -22,6 +22,20 @@ const EnvKubernetesVersion = "UNIKORN_ACC_KUBERNETES_VERSION"
 // SandboxKubernetesVersion is the version of Kubernetes the sandbox's clusters have.
 const SandboxKubernetesVersion = "v1.31.0"
 
+// ProjectUserSettings are the provider's settings for the sandbox's fixture project
+// user (sandbox.DefaultToken), with no instance back end: the Kubernetes service asks
+// every caller for the exact permission identity's chart grants, which a project user
+// holds and the compute service's account, the environment's own, does not. Against
+// a real Unikorn they are the environment's.
+func (e *Environment) ProjectUserSettings() ProviderSettings {
+	settings := e.Settings
+	if e.IsSandbox() {
+		settings.Token, settings.InstanceAPI = sandbox.DefaultToken, ""
+	}
+
+	return settings
+}
+
 // KubernetesVersion is a Kubernetes version the environment's region offers clusters
 // of. The Kubernetes service offers the versions its region's images carry; a sandbox
 // whose images carry none is given one: an image of the organization's, imported from
@@ -40,8 +54,11 @@ func (e *Environment) KubernetesVersion(t *testing.T) (version, imageID string) 
 	}
 
 	ctx := context.Background()
+	// The Kubernetes service's catalogue is a project user's to read, not the compute
+	// service's account's, which the checks' client holds.
+	user := e.ClientAs(t, sandbox.DefaultToken)
 
-	images, err := e.Client.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
+	images, err := user.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
 	require.NoError(t, err)
 
 	for _, image := range images {
@@ -62,7 +79,7 @@ func (e *Environment) KubernetesVersion(t *testing.T) (version, imageID string) 
 	require.NoError(t, err)
 
 	require.Eventually(t, func() bool {
-		images, err := e.Client.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
+		images, err := user.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
 
 		return err == nil && len(images) > 0
 	}, time.Minute, 10*time.Millisecond, "the Kubernetes image to be ready")

@@ -78,7 +78,7 @@ func TestAccKubernetesClusterImport(t *testing.T) {
 	_, err = cli.Try("plan", "-detailed-exitcode", "-input=false")
 	require.NoError(t, err, "then nothing to do")
 
-	cli.WriteConfig(userSettings(env).Config() + networked("192.168.30.0/24"))
+	cli.WriteConfig(env.ProjectUserSettings().Config() + networked("192.168.30.0/24"))
 	planned = cli.Run("plan", "-input=false")
 	assert.Contains(t, planned, "must be replaced", "networking the service takes once replaces the cluster")
 }

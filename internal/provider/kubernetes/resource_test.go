@@ -21,15 +21,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// userSettings are the provider's settings for the fixture project's user, who may
-// make clusters in it and nothing of the services' own.
-func userSettings(env *acctest.Environment) acctest.ProviderSettings {
-	settings := env.Settings
-	settings.Token, settings.InstanceAPI = sandbox.DefaultToken, ""
-
-	return settings
-}
-
 // clusterConfig is a cluster of the given pools, each `name = replicas` or a pool's
 // whole object, and its kubeconfig read in the same run by a provisioner that checks
 // its parts, as a provider block configured from them would take them.
@@ -152,7 +143,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	cli.Setenv("TF_LOG_PATH", logs)
 
 	write := func(pools map[string]string) {
-		cli.WriteConfig(userSettings(env).Config() + clusterConfig(env, version, pools))
+		cli.WriteConfig(env.ProjectUserSettings().Config() + clusterConfig(env, version, pools))
 	}
 
 	batch := fmt.Sprintf("{ flavor_id = %q, replicas = 3, min_replicas = 1, labels = { workload = \"batch\" } }", env.FlavorID)
@@ -305,7 +296,7 @@ func TestAccKubernetesClusterQuota(t *testing.T) {
 
 	// Instances through compute need no identity endpoint; without one, the quota is
 	// not read.
-	blind := userSettings(env)
+	blind := env.ProjectUserSettings()
 	blind.Endpoints[services.Identity] = ""
 	blind.Endpoints[services.Compute] = blind.Endpoints[services.Region] + sandbox.ComputePrefix
 	cli.WriteConfig(blind.Config() + clusterConfig(env, version, map[string]string{"general": tooMany}))
@@ -323,7 +314,7 @@ func userCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI
 	t.Helper()
 
 	cli := acctest.NewCLI(t, t.TempDir())
-	cli.WriteConfig(userSettings(env).Config() + config)
+	cli.WriteConfig(env.ProjectUserSettings().Config() + config)
 	cli.Run("init", "-input=false")
 
 	return cli

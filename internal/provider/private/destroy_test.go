@@ -17,7 +17,8 @@ import (
 
 // everyResourceKeepingItsCreationTime is one of each resource that keeps its
 // creation time in private state, each called "kept": region's objects under the
-// environment's provider, identity's under the empty organization's administrator.
+// environment's provider, a Kubernetes cluster under the project user's, identity's
+// under the empty organization's administrator.
 // The network is the one the security group and the load balancer stand on and the
 // file storage attaches to; the group is of every identity object.
 func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment, authorityKey, kubernetesVersion string) string {
@@ -32,13 +33,16 @@ func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment,
 
 	onKept := acctest.With("network_id", "unikorn_network.kept.id")
 
-	return env.ProviderConfigWithAdmin() + strings.Join([]string{
+	user := env.ProjectUserSettings()
+	user.Alias = "user"
+
+	return env.ProviderConfigWithAdmin() + user.Config() + strings.Join([]string{
 		acctest.Block("unikorn_network", "kept", given),
 		acctest.Block("unikorn_security_group", "kept", given, onKept),
 		acctest.Block("unikorn_ssh_certificate_authority", "kept", given),
 		acctest.Block("unikorn_load_balancer", "kept", given, onKept),
 		acctest.Block("unikorn_file_storage", "kept", given, acctest.With("attachments", "[unikorn_network.kept.id]")),
-		acctest.Block("unikorn_kubernetes_cluster", "kept", given),
+		acctest.Block("unikorn_kubernetes_cluster", "kept", given, acctest.With("provider", "unikorn.user")),
 		acctest.Block("unikorn_compute_instance", "kept", given),
 		acctest.Block("unikorn_snapshot", "kept", given),
 		"data \"unikorn_roles\" \"all\" {\n  provider = unikorn.admin\n}\n",

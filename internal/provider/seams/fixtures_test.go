@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
 // group is a set of resource types that one configuration builds together, under one
@@ -184,7 +185,7 @@ func init() {
 			deleting:  []string{"The Kubernetes cluster is being deleted"},
 			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + id} },
 			remove: func(ctx context.Context, w *world, id string) error {
-				return w.env.Client.DeleteKubernetesCluster(ctx, w.org, w.project, id)
+				return w.env.ClientAs(w.t, sandbox.DefaultToken).DeleteKubernetesCluster(ctx, w.org, w.project, id)
 			},
 			references: map[string]referenceFixture{
 				"region_id":       theRegion,

@@ -120,6 +120,11 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 	}
 
 	if g == groupRegion {
+		// A project user's token: the Kubernetes service asks every caller for the
+		// exact permission, which the compute service's account does not hold, and
+		// region's objects are the user's to make alike.
+		w.provider = env.ProjectUserSettings().Config()
+
 		version, image := env.KubernetesVersion(t)
 		w.given.KubernetesVersion = quote(version)
 

@@ -16,8 +16,11 @@ import (
 // AllocationKind is the kind the service charges a cluster's quota under.
 const AllocationKind = "kubernetesclusters.kubernetes.unikorn-cloud.org"
 
-// rbacManagers is the RBAC endpoint of cluster managers, as identity's roles name it.
-const rbacManagers = "kubernetes:clustermanagers"
+// The RBAC endpoints of the service's objects, as identity's chart names them.
+const (
+	rbacClusters = "kubernetes:clusters"
+	rbacManagers = "kubernetes:clustermanagers"
+)
 
 const (
 	organizationPath = "/api/v1/organizations/{organizationID}"
@@ -40,9 +43,23 @@ func (s *Service) routes() {
 	s.handle("GET "+organizationPath+"/regions/{regionID}/images", s.images)
 }
 
-// allow asks identity's ACL whether the caller may act on clusters in the project.
-func (s *Service) allow(req *request, organizationID, projectID, operation string) error {
-	return s.cfg.Authorize(req.token, organizationID, projectID, clustersEndpoint, operation)
+// admit asks identity's ACL whether the caller may act on the endpoint's objects in
+// the path's project, and then finds the project's namespace, as the handlers do: a
+// project that is not there is the service's failure to find it (500). It reports
+// whether the project is being deleted.
+func (s *Service) admit(req *request, endpoint, operation string) (deleting bool, err error) {
+	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
+
+	if err := s.cfg.Authorize(req.token, organizationID, projectID, endpoint, operation); err != nil {
+		return false, err
+	}
+
+	exists, deleting := s.cfg.Project(organizationID, projectID)
+	if !exists {
+		return false, core.ServerError()
+	}
+
+	return deleting, nil
 }
 
 // listClusters lists the organization's clusters that carry every tag asked for, and
@@ -66,7 +83,7 @@ func (s *Service) listClusters(req *request) (*core.Reply, error) {
 		}
 
 		if _, ok := readable[project]; !ok {
-			readable[project] = s.allow(req, organizationID, project, "read") == nil
+			readable[project] = s.cfg.Authorize(req.token, organizationID, project, rbacClusters, "read") == nil
 		}
 
 		if readable[project] {
@@ -88,17 +105,13 @@ func decodeCluster(r *http.Request) (unikorn.KubernetesClusterWrite, error) {
 func (s *Service) createCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := s.allow(req, organizationID, projectID, "create"); err != nil {
+	if _, err := s.admit(req, rbacClusters, "create"); err != nil {
 		return nil, err
 	}
 
 	write, err := decodeCluster(req.Request)
 	if err != nil {
 		return nil, err
-	}
-
-	if exists, _ := s.cfg.Project(organizationID, projectID); !exists {
-		return nil, core.ServerError()
 	}
 
 	managerID := write.Spec.ClusterManagerID
@@ -158,20 +171,16 @@ func (s *Service) makeSchedule(m *manager) core.Schedule {
 func (s *Service) updateCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, "update"); err != nil {
+	switch deleting, err := s.admit(req, rbacClusters, "update"); {
+	case err != nil:
 		return nil, err
+	case deleting:
+		return nil, core.BadRequest("control plane is being deleted")
 	}
 
 	write, err := decodeCluster(req.Request)
 	if err != nil {
 		return nil, err
-	}
-
-	switch exists, deleting := s.cfg.Project(organizationID, projectID); {
-	case !exists:
-		return nil, core.ServerError()
-	case deleting:
-		return nil, core.BadRequest("control plane is being deleted")
 	}
 
 	// The handler reads the cluster through its cache, and patches the version it read.
@@ -218,12 +227,8 @@ func (s *Service) updateCluster(req *request) (*core.Reply, error) {
 func (s *Service) deleteCluster(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, "delete"); err != nil {
+	if _, err := s.admit(req, rbacClusters, "delete"); err != nil {
 		return nil, err
-	}
-
-	if exists, _ := s.cfg.Project(organizationID, projectID); !exists {
-		return nil, core.ServerError()
 	}
 
 	current, ok := s.records.view(s.cfg.Cache).Clusters[id]
@@ -245,12 +250,8 @@ func (s *Service) deleteCluster(req *request) (*core.Reply, error) {
 func (s *Service) kubeconfig(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterID")
 
-	if err := s.allow(req, organizationID, projectID, "read"); err != nil {
+	if _, err := s.admit(req, rbacClusters, "read"); err != nil {
 		return nil, err
-	}
-
-	if exists, _ := s.cfg.Project(organizationID, projectID); !exists {
-		return nil, core.ServerError()
 	}
 
 	c, ok := req.records.Clusters[id]

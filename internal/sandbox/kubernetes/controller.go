@@ -111,9 +111,10 @@ func (s *Service) hasManager(r *records, organizationID, projectID, id string) b
 }
 
 // allowManagers allows what only the platform's principals may do: identity's chart
-// grants `kubernetes:clustermanagers` to the platform administrator alone, globally.
-func (s *Service) allowManagers(req *request, organizationID, operation string) error {
-	return s.cfg.Authorize(req.token, organizationID, "", rbacManagers, operation)
+// grants `kubernetes:clustermanagers` to the platform administrator alone, globally,
+// and the handlers ask for it in the manager's project.
+func (s *Service) allowManagers(req *request, organizationID, projectID, operation string) error {
+	return s.cfg.Authorize(req.token, organizationID, projectID, rbacManagers, operation)
 }
 
 // listManagers lists the organization's cluster managers the caller may read: only
@@ -123,7 +124,7 @@ func (s *Service) listManagers(req *request) (*core.Reply, error) {
 	out := []unikorn.ClusterManager{}
 
 	for _, m := range core.ByID(req.records.Managers) {
-		if m.Metadata.OrganizationID == organizationID && s.allowManagers(req, organizationID, "read") == nil {
+		if m.Metadata.OrganizationID == organizationID && s.allowManagers(req, organizationID, m.Metadata.ProjectID, "read") == nil {
 			out = append(out, unikorn.ClusterManager{Metadata: m.Metadata})
 		}
 	}
@@ -143,20 +144,16 @@ func decodeManager(req *request) (unikorn.WriteMetadata, error) {
 func (s *Service) createManager(req *request) (*core.Reply, error) {
 	organizationID, projectID := req.PathValue("organizationID"), req.PathValue("projectID")
 
-	if err := s.allowManagers(req, organizationID, "create"); err != nil {
+	switch deleting, err := s.admit(req, rbacManagers, "create"); {
+	case err != nil:
 		return nil, err
+	case deleting:
+		return nil, core.BadRequest("project is being deleted")
 	}
 
 	write, err := decodeManager(req)
 	if err != nil {
 		return nil, err
-	}
-
-	switch exists, deleting := s.cfg.Project(organizationID, projectID); {
-	case !exists:
-		return nil, core.ServerError()
-	case deleting:
-		return nil, core.BadRequest("project is being deleted")
 	}
 
 	m := s.newManager(organizationID, projectID, write)
@@ -168,7 +165,7 @@ func (s *Service) createManager(req *request) (*core.Reply, error) {
 func (s *Service) updateManager(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterManagerID")
 
-	if err := s.allowManagers(req, organizationID, "update"); err != nil {
+	if err := s.allowManagers(req, organizationID, projectID, "update"); err != nil {
 		return nil, err
 	}
 
@@ -192,7 +189,7 @@ func (s *Service) updateManager(req *request) (*core.Reply, error) {
 func (s *Service) deleteManager(req *request) (*core.Reply, error) {
 	organizationID, projectID, id := req.PathValue("organizationID"), req.PathValue("projectID"), req.PathValue("clusterManagerID")
 
-	if err := s.allowManagers(req, organizationID, "delete"); err != nil {
+	if err := s.allowManagers(req, organizationID, projectID, "delete"); err != nil {
 		return nil, err
 	}
 
@@ -221,7 +218,14 @@ func (s *Service) deleteManager(req *request) (*core.Reply, error) {
 // regions lists the regions the service offers clusters of a type (required, and one
 // of the two, as the document says): `physical`, every region not of type
 // kubernetes; `virtual`, only those. It asks region as the caller.
+// The catalogue's handlers ask identity's ACL for the organization's
+// `kubernetes:regions`, `kubernetes:flavors` or `kubernetes:images`, and then read
+// region's as the caller (upstream impersonates it), so region's own rules apply too.
 func (s *Service) regions(req *request) (*core.Reply, error) {
+	if err := s.cfg.Authorize(req.token, req.PathValue("organizationID"), "", "kubernetes:regions", "read"); err != nil {
+		return nil, err
+	}
+
 	regionType := req.URL.Query().Get("regionType")
 
 	regions, err := req.user.ListRegions(req.Context(), req.PathValue("organizationID"))
@@ -235,6 +239,10 @@ func (s *Service) regions(req *request) (*core.Reply, error) {
 }
 
 func (s *Service) flavors(req *request) (*core.Reply, error) {
+	if err := s.cfg.Authorize(req.token, req.PathValue("organizationID"), "", "kubernetes:flavors", "read"); err != nil {
+		return nil, err
+	}
+
 	flavors, err := req.user.ListFlavors(req.Context(), req.PathValue("organizationID"), req.PathValue("regionID"))
 	if err != nil {
 		return nil, err
@@ -244,6 +252,10 @@ func (s *Service) flavors(req *request) (*core.Reply, error) {
 }
 
 func (s *Service) images(req *request) (*core.Reply, error) {
+	if err := s.cfg.Authorize(req.token, req.PathValue("organizationID"), "", "kubernetes:images", "read"); err != nil {
+		return nil, err
+	}
+
 	images, err := req.user.ListImages(req.Context(), req.PathValue("organizationID"), req.PathValue("regionID"))
 	if err != nil {
 		return nil, err

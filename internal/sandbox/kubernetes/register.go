@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/fixture"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -38,9 +39,11 @@ func register(c *core.Server) error {
 		var err error
 
 		service, err = New(Config{
-			Transport: c.Transport(), ServiceToken: serviceToken, Now: c.Now,
+			Transport: c.Transport(), ServiceToken: fixture.KubernetesServiceToken, Now: c.Now,
 			Delay: c.ProvisionDelay, DeleteDelay: c.DeprovisionDelay,
-			Authenticate: c.ValidToken, Authorize: c.AuthorizeInProject,
+			Authenticate: c.ValidToken, Authorize: func(token, organizationID, projectID, endpoint, operation string) error {
+				return authorize(c, token, organizationID, projectID, endpoint, operation)
+			},
 			Project: func(organizationID, projectID string) (exists, deleting bool) {
 				c.Read(func(st *core.Store) {
 					project, ok := core.FindProject(st, organizationID, projectID)
@@ -120,4 +123,31 @@ func register(c *core.Server) error {
 	})
 
 	return nil
+}
+
+// authorize is what identity's ACL for the token allows, in the project or at the
+// organization's scope when projectID is empty, as rbac.AllowProjectScope and
+// AllowOrganizationScope ask it. The service is newer than roles: it asks every
+// caller for the exact permission, the sandbox's legacy fixture users too, as
+// identity's own projects and groups do.
+func authorize(c *core.Server, token, organizationID, projectID, endpoint, operation string) error {
+	var err error
+
+	c.Read(func(st *core.Store) {
+		var caller *core.Caller
+
+		if caller, err = core.Resolve(c, st, token, c.Now()); err != nil {
+			err = &core.Error{Status: http.StatusUnauthorized, Code: unikorn.ErrorAccessDenied, Description: err.Error()}
+
+			return
+		}
+
+		if projectID == "" {
+			err = core.Forbid(caller.ACL.AllowOrganization(organizationID, endpoint, operation))
+		} else {
+			err = core.Forbid(caller.ACL.AllowProject(organizationID, projectID, endpoint, operation))
+		}
+	})
+
+	return err
 }

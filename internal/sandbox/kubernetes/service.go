@@ -29,7 +29,8 @@ type Config struct {
 	// of its making (two, after its manager); DeleteDelay how long a deletion takes.
 	Delay, DeleteDelay func() time.Duration
 	// Authenticate tells a valid bearer token; Authorize asks identity's ACL for it
-	// (nil when it allows the operation, else identity's refusal).
+	// (nil when it allows the operation, else identity's refusal), in the project, or
+	// at the organization's scope when projectID is empty.
 	Authenticate func(token string) bool
 	Authorize    func(token, organizationID, projectID, endpoint, operation string) error
 	// Project reads a project's namespace as the service's Kubernetes client does:

@@ -239,6 +239,33 @@ func TestVisibility(t *testing.T) {
 	managers, err := h.user.ListClusterManagers(ctx, sandbox.OrganizationID)
 	require.NoError(t, err)
 	assert.Empty(t, managers)
+
+	managers, err = h.client(t, sandbox.PlatformAdminToken).ListClusterManagers(ctx, sandbox.OrganizationID)
+	require.NoError(t, err)
+	assert.Len(t, managers, 1, "the platform administrator's")
+}
+
+// A cluster is one of the organization's `clusters`, charged as the service charges
+// it: the one past the quota is refused, and a deleted one's is released.
+func TestClustersQuota(t *testing.T) {
+	t.Parallel()
+
+	h := newHarness(t, func(o *sandbox.Options) { o.Quotas = map[string]int{"clusters": 1} })
+	ctx := t.Context()
+
+	first, err := h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, write("web", pools(1)))
+	require.NoError(t, err)
+
+	_, err = h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, write("batch", pools(1)))
+	require.Error(t, err)
+	assert.Equal(t, unikorn.ClassQuota, unikorn.Classify(err).Class, "%v", err)
+	assert.Equal(t, "clusters", unikorn.Classify(err).Quota)
+
+	require.NoError(t, h.user.DeleteKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, first.Metadata.ID))
+	h.settle()
+
+	_, err = h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, write("batch", pools(1)))
+	require.NoError(t, err)
 }
 
 func assertStatus(t *testing.T, err error, status int) {
