@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 )
 
 // kubernetesSubject is a Kubernetes cluster, managed with an ordinary project user's
@@ -25,7 +25,7 @@ func kubernetesSubject() subject {
 		config:  kubernetesConfig,
 		agree:   kubernetesAgreement,
 		replaceRoutes: []string{
-			"DELETE " + kubernetes.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters/{clusterID}",
+			"DELETE " + cluster.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters/{clusterID}",
 		},
 	}
 }
@@ -77,7 +77,7 @@ resource "unikorn_kubernetes_cluster" "test" {
 func kubernetesAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	allocations := l.allocationsOf(kubernetes.AllocationKind)
+	allocations := l.allocationsOf(cluster.AllocationKind)
 	clusters := l.env.KubernetesClusters(l.t)
 
 	if p == phaseDelete {

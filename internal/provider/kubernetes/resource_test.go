@@ -16,7 +16,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	sandboxkubernetes "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	sandboxcluster "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -206,7 +206,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 		}
 	}
 
-	assert.Equal(t, []string{sandboxkubernetes.ObjectManager}, kinds,
+	assert.Equal(t, []string{sandboxcluster.ObjectManager}, kinds,
 		"nothing left but the project's cluster manager, which the service keeps: no cluster, no allocation")
 }
 
@@ -264,7 +264,7 @@ func TestAccKubernetesClusterLostCreate(t *testing.T) {
 
 	version, _ := env.KubernetesVersion(t)
 	env.AddFault(t, sandbox.FaultRule{
-		Method: "POST", Route: sandboxkubernetes.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters",
+		Method: "POST", Route: sandboxcluster.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters",
 		Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
 	})
 

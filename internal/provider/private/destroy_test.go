@@ -12,7 +12,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 )
 
 // everyResourceKeepingItsCreationTime is one of each resource that keeps its
@@ -94,15 +94,15 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	// Kubernetes service a cluster in its organization's.
 	want["DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}"] = 1
 	want["GET /api/v1/organizations/{organizationID}/serviceaccounts"] = 1
-	want["DELETE "+kubernetes.Prefix+"/api/v1/organizations/{organizationID}/projects/{projectID}/clusters/{clusterID}"] = 1
-	want["GET "+kubernetes.Prefix+"/api/v1/organizations/{organizationID}/clusters"] = 1
+	want["DELETE "+cluster.Prefix+"/api/v1/organizations/{organizationID}/projects/{projectID}/clusters/{clusterID}"] = 1
+	want["GET "+cluster.Prefix+"/api/v1/organizations/{organizationID}/clusters"] = 1
 
 	assert.Equal(t, want, destroy())
 
 	// The project's cluster manager stays, as the service keeps it; the Kubernetes
 	// image was made for the cluster, before the configuration.
 	left := slices.DeleteFunc(env.LeftBehind(t), func(o sandbox.Object) bool {
-		return o.Kind == kubernetes.ObjectManager || o.ID == image
+		return o.Kind == cluster.ObjectManager || o.ID == image
 	})
 	require.Empty(t, left, "the destroy left nothing behind")
 }

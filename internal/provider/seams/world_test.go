@@ -15,7 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -337,7 +337,7 @@ func (w *world) leftBehind(t *testing.T) []string {
 	var left []string
 
 	for _, object := range w.env.LeftBehind(t) {
-		if !slices.Contains(w.premade, object.ID) && object.Kind != kubernetes.ObjectManager {
+		if !slices.Contains(w.premade, object.ID) && object.Kind != cluster.ObjectManager {
 			left = append(left, object.Kind+" "+object.ID+" "+object.Name)
 		}
 	}

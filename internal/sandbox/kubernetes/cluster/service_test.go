@@ -1,4 +1,4 @@
-package kubernetes_test
+package cluster_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -162,8 +162,8 @@ func TestClusterLife(t *testing.T) {
 	}
 
 	assert.NotContains(t, kinds, "allocation", "the clusters' quota is released")
-	assert.NotContains(t, kinds, kubernetes.ObjectCluster)
-	assert.Contains(t, kinds, kubernetes.ObjectManager, "the implicit manager stays")
+	assert.NotContains(t, kinds, cluster.ObjectCluster)
+	assert.Contains(t, kinds, cluster.ObjectManager, "the implicit manager stays")
 
 	err = h.user.DeleteKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, id)
 	assert.True(t, unikorn.IsNotFound(err), "a cluster gone is not found: %v", err)
@@ -280,7 +280,7 @@ func assertStatus(t *testing.T, err error, status int) {
 func (h *harness) do(t *testing.T, method, path string) int {
 	t.Helper()
 
-	request, err := http.NewRequestWithContext(t.Context(), method, h.URL+kubernetes.Prefix+path, bytes.NewReader(nil))
+	request, err := http.NewRequestWithContext(t.Context(), method, h.URL+cluster.Prefix+path, bytes.NewReader(nil))
 	require.NoError(t, err)
 	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
 

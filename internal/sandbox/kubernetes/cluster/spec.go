@@ -1,9 +1,10 @@
-// Package kubernetes simulates Unikorn's Kubernetes service (uni-kubernetes v1.16.3):
-// clusters with workload pools, their kubeconfig, the project's implicit cluster
-// manager, and its catalogue of regions, flavors and images. Like compute's, the
-// service is a folder of its own that reaches region and identity only over their
-// HTTP APIs, with an account of its own.
-package kubernetes
+// Package cluster simulates Unikorn's Kubernetes service (uni-kubernetes v1.16.3),
+// as upstream's handler/cluster is its heart: clusters with workload pools, their
+// kubeconfig, the project's implicit cluster manager (which the cluster handler
+// makes), and the service's catalogue of regions, flavors and images. Like compute's
+// instance family, the service is a folder of its own that reaches region and
+// identity only over their HTTP APIs, with an account of its own.
+package cluster
 
 import (
 	"errors"
