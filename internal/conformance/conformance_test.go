@@ -153,6 +153,23 @@ type run struct {
 	serverID        string
 }
 
+// serves reports whether the sandbox answers a project user's GET of url, one of a
+// service's operations under the service's prefix. It asks outside the recorder: a
+// sandbox without the service answers 404, which is no exchange of the contract.
+func serves(t *testing.T, url string) bool {
+	t.Helper()
+
+	request, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	require.NoError(t, err)
+	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
+
+	response, err := http.DefaultClient.Do(request)
+	require.NoError(t, err)
+	require.NoError(t, response.Body.Close())
+
+	return response.StatusCode == http.StatusOK
+}
+
 func newRun(t *testing.T, c *contract) *run {
 	t.Helper()
 
@@ -164,8 +181,8 @@ func newRun(t *testing.T, c *contract) *run {
 		client:           newClient(sandbox.ServiceToken),
 		user:             newClient(sandbox.DefaultToken),
 		admin:            newClient(sandbox.AdminToken),
-		computeServed:    servesCompute(t, http.DefaultClient, world.URL),
-		kubernetesServed: servesKubernetes(t, http.DefaultClient, world.URL),
+		computeServed:    serves(t, world.URL+computePrefix+"/api/version"),
+		kubernetesServed: serves(t, world.URL+kubernetesPrefix+"/api/v1/organizations/"+sandbox.OrganizationID+"/clusters"),
 		unauthenticated:  newClient("not-a-sandbox-token"),
 		recorder:         rec,
 		coverage:         &coverage{},
