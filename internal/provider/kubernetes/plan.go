@@ -70,13 +70,9 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 
-	var state *resourceModel
-
-	if !req.State.Raw.IsNull() {
-		state = &resourceModel{}
-		if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
-			return
-		}
+	state, ok := planning.Prior[resourceModel](ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
 	}
 
 	if state == nil {
