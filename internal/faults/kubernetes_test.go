@@ -9,6 +9,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // kubernetesSubject is a Kubernetes cluster, managed with an ordinary project user's
@@ -77,21 +78,14 @@ resource "unikorn_kubernetes_cluster" "test" {
 func kubernetesAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	allocations := l.allocationsOf(cluster.AllocationKind)
 	clusters := l.env.KubernetesClusters(l.t)
 
-	if p == phaseDelete {
-		require.Empty(l.t, clusters, "no cluster left")
-		require.Empty(l.t, allocations, "no leaked allocation")
-		require.NotContains(l.t, l.cli.Run("state", "list"), "unikorn_kubernetes_cluster.", "nothing left in state")
-
+	allocation := requireOneCharged(l, p, "cluster", "unikorn_kubernetes_cluster.test", clusters,
+		func(c *unikorn.KubernetesCluster) string { return c.Metadata.ID }, cluster.AllocationKind)
+	if allocation == nil {
 		return
 	}
 
-	l.requirePlanEmpty(p)
-
-	require.Len(l.t, clusters, 1, "exactly the cluster in state")
-	require.Contains(l.t, l.cli.Run("state", "show", "unikorn_kubernetes_cluster.test"), clusters[0].Metadata.ID, "the one in state")
 	require.Len(l.t, clusters[0].Spec.WorkloadPools, len(kubernetesPools(p)))
 
 	servers := 0
@@ -99,10 +93,7 @@ func kubernetesAgreement(l *life, p phase) {
 		servers += n
 	}
 
-	require.Len(l.t, allocations, 1, "exactly the cluster's allocation")
-	require.Equal(l.t, clusters[0].Metadata.ID, allocations[0].Spec.ID)
-
-	for _, line := range allocations[0].Spec.Allocations {
+	for _, line := range allocation.Spec.Allocations {
 		if line.Kind == "servers" {
 			require.Equal(l.t, servers, line.Committed, "the charge follows the pools")
 		}

@@ -224,6 +224,34 @@ func (l *life) requireNothingReplaced(p phase) {
 	}
 }
 
+// requireOneCharged proves the agreement of a subject that is one object charged to
+// one allocation of kind: after a delete, none of the objects the sandbox holds
+// (records), no allocation and nothing at address in state; otherwise an empty plan,
+// exactly one object, the one in state at address, and exactly its allocation, which
+// it returns (nil after a delete).
+func requireOneCharged[R any](l *life, p phase, noun, address string, records []R, id func(*R) string, kind string) *unikorn.Allocation {
+	l.t.Helper()
+
+	allocations := l.allocationsOf(kind)
+
+	if p == phaseDelete {
+		require.Empty(l.t, records, "no %s left", noun)
+		require.Empty(l.t, allocations, "no leaked allocation")
+		require.NotContains(l.t, l.cli.Run("state", "list"), address, "nothing left in state")
+
+		return nil
+	}
+
+	l.requirePlanEmpty(p)
+
+	require.Len(l.t, records, 1, "exactly the %s in state", noun)
+	require.Contains(l.t, l.cli.Run("state", "show", address), id(&records[0]), "the one in state")
+	require.Len(l.t, allocations, 1, "exactly the %s's allocation", noun)
+	require.Equal(l.t, id(&records[0]), allocations[0].Spec.ID)
+
+	return &allocations[0]
+}
+
 // allocationsOf returns the allocations of kind in every project.
 func (l *life) allocationsOf(kind string) []unikorn.Allocation {
 	return slices.DeleteFunc(l.env.Allocations(l.t), func(a unikorn.Allocation) bool {
