@@ -1,8 +1,9 @@
 package sandbox
 
 import (
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"

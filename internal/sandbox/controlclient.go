@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

@@ -1,5 +1,5 @@
 // Package sandbox is an in-memory simulation of the Unikorn region and identity APIs,
-// and of compute's under its compute prefix (internal/sandbox/compute): the same
+// and of compute's under its compute prefix (internal/sandbox/compute/instance): the same
 // paths, bodies, status codes, list semantics and asynchronous lifecycles as the real
 // services, with fixed fixtures, fault injection and a control API for tests and
 // benchmarks. README.md's "Trying configurations against the sandbox" says what it
@@ -14,10 +14,11 @@ package sandbox
 
 import (
 	"fmt"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 )
 
 // Options configure a Sandbox.

@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/json"
-	"errors"
 	"maps"
 	"net/http"
 	"time"
@@ -292,14 +291,8 @@ func (s *Server) registerControlRoutes() {
 // principal may call them.
 func (s *Server) HandleControl(pattern string, handler func(r *http.Request) (*Reply, error)) {
 	s.control.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		token, err := BearerToken(r)
-		if err == nil && !s.plausibleToken(token) {
-			err = errors.New("token validation failed")
-		}
-
-		if err != nil {
-			WriteUnauthorized(w, r, err)
-
+		token, ok := s.plausibleBearer(w, r)
+		if !ok {
 			return
 		}
 

@@ -21,7 +21,8 @@
 //     internal/sandbox/openapi lacks comes with the family, Service.Documents);
 //   - its fixtures (Fixture), migrations of older state files (Migrate), what its
 //     controllers do as time passes (Advance, AdvanceLast), what runs once the store is
-//     loaded (OnOpen) and before the last save (OnClose);
+//     loaded (OnOpen) and before the last save (OnClose); Kind.Provision is the
+//     controller of a kind whose records only provision and go;
 //   - identity's families add the authenticators of tokens (Authenticate) and the
 //     quota kinds (QuotaKinds).
 //
@@ -53,7 +54,8 @@
 //     that image's family then looks after);
 //   - references (Kind.References), as reference finalizers: Holders and Held tell
 //     what holds an object in use (a network's servers and file storage, a project's
-//     every object); AddReferences adds a service's own;
+//     every object: a kind of project-scoped records says so by Kind.Project, which
+//     lists them as objects too); AddReferences adds a service's own;
 //   - owners (Kind.Owner, Kind.Life), as owner references: Collect deletes what an
 //     object owns once it goes (a network's security groups and load balancers);
 //   - quota: Allocate, Recharge, CheckQuota and the Allocations kind, with Charge for

@@ -119,6 +119,33 @@ func ApplyProvisioning(metadata *unikorn.ReadMetadata, to string) bool {
 	return false
 }
 
+// Provision is the controller of a kind whose records provision and go and do nothing
+// else as time passes: it applies each record's due transitions to its metadata
+// (Kind.Life) and removes a record once it is gone, calling gone first (to release
+// its quota, say) unless gone is nil. It reports whether anything changed.
+func (k *Kind[R]) Provision(st *Store, now time.Time, gone func(*R)) bool {
+	changed := false
+	records := k.Records(st)
+
+	for id, r := range records {
+		metadata, lifecycle := k.Life(r)
+
+		for _, to := range lifecycle.Due(now) {
+			changed = true
+
+			if ApplyProvisioning(metadata, to) {
+				if gone != nil {
+					gone(r)
+				}
+
+				delete(records, id)
+			}
+		}
+	}
+
+	return changed
+}
+
 // MarkDeleting puts an object into deprovisioning, unless it already is, and reports
 // whether it changed: a repeated delete is accepted and changes nothing.
 func MarkDeleting(metadata *unikorn.ReadMetadata, lifecycle *Schedule, now time.Time, delay time.Duration) bool {

@@ -136,14 +136,8 @@ func (s *Server) authenticated(handler Handler) http.HandlerFunc {
 			return
 		}
 
-		token, err := BearerToken(r)
-		if err == nil && !s.plausibleToken(token) {
-			err = errors.New("token validation failed")
-		}
-
-		if err != nil {
-			WriteUnauthorized(w, r, err)
-
+		token, ok := s.plausibleBearer(w, r)
+		if !ok {
 			return
 		}
 
@@ -164,6 +158,23 @@ func (s *Server) authenticated(handler Handler) http.HandlerFunc {
 
 		WriteJSON(w, status, cacheControl, body)
 	}
+}
+
+// plausibleBearer is the request's bearer token when it is one the sandbox might
+// know; otherwise it answers 401 and reports false.
+func (s *Server) plausibleBearer(w http.ResponseWriter, r *http.Request) (string, bool) {
+	token, err := BearerToken(r)
+	if err == nil && !s.plausibleToken(token) {
+		err = errors.New("token validation failed")
+	}
+
+	if err != nil {
+		WriteUnauthorized(w, r, err)
+
+		return "", false
+	}
+
+	return token, true
 }
 
 // run executes a handler against the up-to-date store and encodes its reply before

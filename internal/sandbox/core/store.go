@@ -20,11 +20,18 @@ type Kind[R any] struct {
 	// Noun names a record of the kind that holds another, as in "region network".
 	Noun string
 	// Object is how the objects listing shows a record, which may read other records of
-	// the store; nil leaves the kind's records out, as no object a user makes.
+	// the store; nil leaves the kind's records out, as no object a user makes (unless
+	// Project says how).
 	Object func(st *Store, r *R) Object
-	// References are the objects a record holds in use, as a reference finalizer it
-	// puts on each would: a delete of one of them is refused, or waits, while a
-	// holder is left (Holders).
+	// Project is a project-scoped record's metadata, for a kind whose records live in
+	// a project, as region's and compute's do: the objects listing shows one as
+	// ObjectKind in its project (unless Object says otherwise), and each holds its
+	// project in use, as every service references the project it creates in.
+	Project    func(*R) *unikorn.ProjectScopedMetadata
+	ObjectKind string
+	// References are the objects a record holds in use (beyond its project), as a
+	// reference finalizer it puts on each would: a delete of one of them is refused,
+	// or waits, while a holder is left (Holders).
 	References func(*R) []Ref
 	// Owner is the object whose deletion takes the record along, as a Kubernetes
 	// owner reference does (Collect); the zero Ref for none.
@@ -56,12 +63,17 @@ type kindInfo struct {
 func Register[R any](s *Server, kind *Kind[R]) {
 	info := &kindInfo{name: kind.Name, noun: kind.Noun, mapType: reflect.TypeFor[map[string]*R]()}
 
-	if kind.Object != nil {
-		info.object = func(st *Store, r any) Object { return kind.Object(st, r.(*R)) } //nolint:forcetypeassert // the kind's map holds only *R
+	object, references := kind.Object, kind.References
+	if kind.Project != nil {
+		object, references = kind.inProject()
 	}
 
-	if kind.References != nil {
-		info.references = func(r any) []Ref { return kind.References(r.(*R)) } //nolint:forcetypeassert // as above
+	if object != nil {
+		info.object = func(st *Store, r any) Object { return object(st, r.(*R)) } //nolint:forcetypeassert // the kind's map holds only *R
+	}
+
+	if references != nil {
+		info.references = func(r any) []Ref { return references(r.(*R)) } //nolint:forcetypeassert // as above
 	}
 
 	if kind.Owner != nil {
@@ -81,6 +93,25 @@ func Register[R any](s *Server, kind *Kind[R]) {
 	}
 
 	s.reg.addKind(info)
+}
+
+// inProject are the listing and the references of a kind of project-scoped records.
+func (k *Kind[R]) inProject() (object func(*Store, *R) Object, references func(*R) []Ref) {
+	object = k.Object
+	if object == nil {
+		object = func(_ *Store, r *R) Object { return ProjectObject(k.ObjectKind, k.Project(r)) }
+	}
+
+	references = func(r *R) []Ref {
+		refs := []Ref{RefTo[unikorn.Project](k.Project(r).ProjectID)}
+		if k.References != nil {
+			refs = append(refs, k.References(r)...)
+		}
+
+		return refs
+	}
+
+	return object, references
 }
 
 // Records is the kind's records in the store, by ID: the live map, which a write

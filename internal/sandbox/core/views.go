@@ -239,11 +239,11 @@ func (st *Store) KindNames() []string {
 
 // Accept lets other families create records of kind as T, as a Kubernetes client
 // creates a resource that another controller then looks after (a server's snapshot,
-// an image the cloud makes): make builds the record, its ID chosen, from the object
+// an image the cloud makes): build makes the record, its ID chosen, from the object
 // asked for and where it lives.
-func Accept[R, T any](s *Server, kind *Kind[R], make func(object *T, place Placement, now time.Time) (id string, record *R)) {
+func Accept[R, T any](s *Server, kind *Kind[R], build func(object *T, place Placement, now time.Time) (id string, record *R)) {
 	s.reg.creators[reflect.TypeFor[T]()] = func(st *Store, object any, place Placement, now time.Time) any {
-		id, record := make(object.(*T), place, now) //nolint:forcetypeassert // Create passes only *T
+		id, record := build(object.(*T), place, now) //nolint:forcetypeassert // Create passes only *T
 		kind.Put(st, id, record)
 
 		return record

@@ -166,15 +166,33 @@ func ServerCreate(name string) unikorn.ServerCreate {
 	}
 }
 
+// Created is what a create of path answers with 201, as type T.
+func Created[T any](h *Harness, path string, body any) T {
+	h.T.Helper()
+
+	var created T
+
+	h.Call(http.MethodPost, path, body).Expect(http.StatusCreated, &created)
+
+	return created
+}
+
+// Read is what a read of path answers with 200, as type T.
+func Read[T any](h *Harness, path string) T {
+	h.T.Helper()
+
+	var read T
+
+	h.Call(http.MethodGet, path, nil).Expect(http.StatusOK, &read)
+
+	return read
+}
+
 // CreateServer creates a server and returns it as the create response shows it.
 func (h *Harness) CreateServer(body unikorn.ServerCreate) unikorn.Server {
 	h.T.Helper()
 
-	var server unikorn.Server
-
-	h.Call(http.MethodPost, "/api/v2/servers", body).Expect(http.StatusCreated, &server)
-
-	return server
+	return Created[unikorn.Server](h, "/api/v2/servers", body)
 }
 
 // CreateReadyServer creates a server and lets it finish provisioning.
@@ -191,11 +209,7 @@ func (h *Harness) CreateReadyServer(name string) unikorn.Server {
 func (h *Harness) GetServer(id string) unikorn.Server {
 	h.T.Helper()
 
-	var server unikorn.Server
-
-	h.Call(http.MethodGet, "/api/v2/servers/"+id, nil).Expect(http.StatusOK, &server)
-
-	return server
+	return Read[unikorn.Server](h, "/api/v2/servers/"+id)
 }
 
 // NetworkCreate is a valid network create body in the fixture project.
@@ -216,11 +230,7 @@ func NetworkCreate(name, prefix string) unikorn.NetworkCreate {
 func (h *Harness) CreateNetwork(name, prefix string) unikorn.Network {
 	h.T.Helper()
 
-	var network unikorn.Network
-
-	h.Call(http.MethodPost, "/api/v2/networks", NetworkCreate(name, prefix)).Expect(http.StatusCreated, &network)
-
-	return network
+	return Created[unikorn.Network](h, "/api/v2/networks", NetworkCreate(name, prefix))
 }
 
 // ReadLag is the read lag the tests that need one run with.
@@ -301,11 +311,7 @@ func LoadBalancerCreate(name, networkID string, publicIP bool) unikorn.LoadBalan
 func (h *Harness) CreateLoadBalancer(body unikorn.LoadBalancerCreate) unikorn.LoadBalancer {
 	h.T.Helper()
 
-	var lb unikorn.LoadBalancer
-
-	h.Call(http.MethodPost, "/api/v2/loadbalancers", body).Expect(http.StatusCreated, &lb)
-
-	return lb
+	return Created[unikorn.LoadBalancer](h, "/api/v2/loadbalancers", body)
 }
 
 // Quota is the fixture organization's quota of kind.
@@ -368,11 +374,7 @@ func FileStorageCreate(name string, sizeGiB int64, networkIDs ...string) unikorn
 func (h *Harness) CreateFileStorage(create unikorn.FileStorageCreate) unikorn.FileStorage {
 	h.T.Helper()
 
-	var created unikorn.FileStorage
-
-	h.Call(http.MethodPost, "/api/v2/filestorage", create).Expect(http.StatusCreated, &created)
-
-	return created
+	return Created[unikorn.FileStorage](h, "/api/v2/filestorage", create)
 }
 
 // EmptyOrganizationPath is a path of the empty organization's.

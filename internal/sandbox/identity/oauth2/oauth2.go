@@ -14,12 +14,13 @@ package oauth2
 
 import (
 	"encoding/json"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"mime"
 	"net/http"
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

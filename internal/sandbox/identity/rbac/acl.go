@@ -1,9 +1,10 @@
 package rbac
 
 import (
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"maps"
 	"slices"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 )
 
 // aclRead is identity `acl`: what the caller may do, as identity's pkg/rbac GetACL

@@ -35,14 +35,10 @@ type record struct {
 }
 
 var loadBalancers = &core.Kind[record]{
-	Name: "loadBalancers",
-	Noun: "region load balancer",
-	Object: func(_ *core.Store, r *record) core.Object {
-		return core.ProjectObject(ObjectKind, &r.LoadBalancer.Metadata)
-	},
-	References: func(r *record) []core.Ref {
-		return []core.Ref{core.RefTo[unikorn.Project](r.LoadBalancer.Metadata.ProjectID)}
-	},
+	Name:       "loadBalancers",
+	Noun:       "region load balancer",
+	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.LoadBalancer.Metadata },
+	ObjectKind: ObjectKind,
 	Owner: func(r *record) core.Ref {
 		return core.RefTo[unikorn.Network](r.LoadBalancer.Status.NetworkID)
 	},

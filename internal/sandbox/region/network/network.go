@@ -47,13 +47,9 @@ type record struct {
 var networks = &core.Kind[record]{
 	Name: "networks",
 	Noun: "region network",
-	Object: func(_ *core.Store, r *record) core.Object {
-		return core.ProjectObject(ObjectKind, &r.Network.Metadata)
-	},
 	// Region adds a reference to the project it creates in.
-	References: func(r *record) []core.Ref {
-		return []core.Ref{core.RefTo[unikorn.Project](r.Network.Metadata.ProjectID)}
-	},
+	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.Network.Metadata },
+	ObjectKind: ObjectKind,
 	Life: func(r *record) (*unikorn.ReadMetadata, *core.Schedule) {
 		return &r.Network.Metadata.ReadMetadata, &r.Lifecycle
 	},
@@ -160,21 +156,7 @@ func charge(st *core.Store, r *record, now time.Time) error {
 // advance applies the networks' due transitions. Region releases a network's quota
 // once the network is gone.
 func advance(st *core.Store, now time.Time) bool {
-	changed := false
-	records := networks.Records(st)
-
-	for id, r := range records {
-		for _, to := range r.Lifecycle.Due(now) {
-			changed = true
-
-			if core.ApplyProvisioning(&r.Network.Metadata.ReadMetadata, to) {
-				core.Allocations.Delete(st, r.AllocationID)
-				delete(records, id)
-			}
-		}
-	}
-
-	return changed
+	return networks.Provision(st, now, func(r *record) { core.Allocations.Delete(st, r.AllocationID) })
 }
 
 // newKey generates the key pair of a network's cloud identity and returns the private

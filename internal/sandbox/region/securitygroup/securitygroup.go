@@ -31,14 +31,10 @@ type record struct {
 }
 
 var securityGroups = &core.Kind[record]{
-	Name: "securityGroups",
-	Noun: "region security group",
-	Object: func(_ *core.Store, r *record) core.Object {
-		return core.ProjectObject(ObjectKind, &r.SecurityGroup.Metadata)
-	},
-	References: func(r *record) []core.Ref {
-		return []core.Ref{core.RefTo[unikorn.Project](r.SecurityGroup.Metadata.ProjectID)}
-	},
+	Name:       "securityGroups",
+	Noun:       "region security group",
+	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.SecurityGroup.Metadata },
+	ObjectKind: ObjectKind,
 	Owner: func(r *record) core.Ref {
 		return core.RefTo[unikorn.Network](r.SecurityGroup.Status.NetworkID)
 	},
@@ -91,20 +87,7 @@ func fixtures(st *core.Store) error {
 
 // advance applies the security groups' due transitions.
 func advance(st *core.Store, now time.Time) bool {
-	changed := false
-	records := securityGroups.Records(st)
-
-	for id, r := range records {
-		for _, to := range r.Lifecycle.Due(now) {
-			changed = true
-
-			if core.ApplyProvisioning(&r.SecurityGroup.Metadata.ReadMetadata, to) {
-				delete(records, id)
-			}
-		}
-	}
-
-	return changed
+	return securityGroups.Provision(st, now, nil)
 }
 
 // handlers serve region's security groups API (pkg/handler/securitygroup client_v2.go).

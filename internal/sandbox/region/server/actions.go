@@ -2,10 +2,11 @@ package server
 
 import (
 	"fmt"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

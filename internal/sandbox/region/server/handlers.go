@@ -3,9 +3,10 @@ package server
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"net/netip"
 	"reflect"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

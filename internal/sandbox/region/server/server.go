@@ -35,15 +35,13 @@ type record struct {
 }
 
 var servers = &core.Kind[record]{
-	Name: "servers",
-	Noun: "region server",
-	Object: func(_ *core.Store, r *record) core.Object {
-		return core.ProjectObject(ObjectKind, &r.Server.Metadata)
-	},
+	Name:       "servers",
+	Noun:       "region server",
+	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.Server.Metadata },
+	ObjectKind: ObjectKind,
 	References: func(r *record) []core.Ref {
 		server := &r.Server
 		refs := []core.Ref{
-			core.RefTo[unikorn.Project](server.Metadata.ProjectID),
 			core.RefTo[unikorn.Network](server.Status.NetworkID),
 			core.RefTo[unikorn.Image](server.Spec.ImageID),
 		}

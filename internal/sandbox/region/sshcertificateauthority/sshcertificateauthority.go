@@ -27,14 +27,10 @@ const (
 )
 
 var authorities = &core.Kind[unikorn.SSHCertificateAuthority]{
-	Name: "sshCertificateAuthorities",
-	Noun: "region SSH certificate authority",
-	Object: func(_ *core.Store, ca *unikorn.SSHCertificateAuthority) core.Object {
-		return core.ProjectObject(ObjectKind, &ca.Metadata)
-	},
-	References: func(ca *unikorn.SSHCertificateAuthority) []core.Ref {
-		return []core.Ref{core.RefTo[unikorn.Project](ca.Metadata.ProjectID)}
-	},
+	Name:       "sshCertificateAuthorities",
+	Noun:       "region SSH certificate authority",
+	Project:    func(ca *unikorn.SSHCertificateAuthority) *unikorn.ProjectScopedMetadata { return &ca.Metadata },
+	ObjectKind: ObjectKind,
 }
 
 // Public keys of the fixture SSH certificate authorities, in normalized form.

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

@@ -1,8 +1,9 @@
 package storage
 
 import (
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )

@@ -23,14 +23,13 @@ const (
 )
 
 var fileStorage = &core.Kind[record]{
-	Name: "fileStorage",
-	Noun: "region file storage",
-	Object: func(_ *core.Store, r *record) core.Object {
-		return core.ProjectObject(ObjectKind, &r.Metadata)
-	},
+	Name:       "fileStorage",
+	Noun:       "region file storage",
+	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.Metadata },
+	ObjectKind: ObjectKind,
 	// Storage exported to a network, or still being removed from it, holds it.
 	References: func(r *record) []core.Ref {
-		refs := []core.Ref{core.RefTo[unikorn.Project](r.Metadata.ProjectID)}
+		refs := make([]core.Ref, 0, len(r.Attachments))
 		for _, a := range r.Attachments {
 			refs = append(refs, core.RefTo[unikorn.Network](a.NetworkID))
 		}
