@@ -256,7 +256,7 @@ func (c *CLI) Start(args ...string) *Running {
 
 	c.t.Cleanup(func() {
 		_ = command.Process.Kill()
-		<-running.done
+		_, _ = running.Wait() // killed, or ended before: either way gone
 	})
 
 	return running
