@@ -43,6 +43,7 @@ var documents = []struct {
 	{"region volumes", "region-volumes-4e37c3d.spec.yaml", "", []string{"/api/v2/volumes", "/api/v2/volumeclasses"}, ""},
 	{"identity", "identity-v1.17.7.spec.yaml", "", nil, ""},
 	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil, computeVolumesFragment},
+	{"kubernetes", "kubernetes-v1.16.3.spec.yaml", kubernetesPrefix, nil, ""},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.

@@ -24,6 +24,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
@@ -190,6 +191,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		loadbalancing.NewResource,
 		storage.NewResource,
 		volumes.NewResource,
+		kubernetes.NewResource,
 	}
 }
 
@@ -217,6 +219,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		storage.NewClassesDataSource,
 		volumes.NewDataSource,
 		volumes.NewClassesDataSource,
+		kubernetes.NewDataSource,
+		kubernetes.NewVersionsDataSource,
 	}
 }
 
@@ -225,6 +229,7 @@ func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral
 	return []func() ephemeral.EphemeralResource{
 		sshkey.NewEphemeralResource,
 		identity.NewTokenEphemeralResource,
+		kubernetes.NewKubeconfigEphemeralResource,
 	}
 }
 
@@ -251,5 +256,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		loadbalancing.NewListResource,
 		storage.NewListResource,
 		volumes.NewListResource,
+		kubernetes.NewListResource,
 	}
 }

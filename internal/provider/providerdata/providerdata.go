@@ -19,6 +19,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -52,6 +53,9 @@ type Data struct {
 	Storage storage.Objects
 	// Volumes manages and finds block volumes, lists their classes and checks them.
 	Volumes volumes.Objects
+	// Kubernetes manages and finds Kubernetes clusters, reads their kubeconfig, and
+	// lists the versions regions offer.
+	Kubernetes kubernetes.Clusters
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
@@ -90,12 +94,14 @@ func (d *Data) Connect(session *cloud.Session) {
 	service := compute.NewService(session)
 	networks := networking.NewService(session)
 	images := image.NewService(session)
+	blocks := volumes.NewService(session)
 
 	d.Instances = compute.NewRegionInstances(service)
 	if d.InstanceAPI == InstanceAPICompute {
 		d.Instances = compute.NewComputeInstances(service)
 		networks = networks.HeldByComputeInstances()
 		images = images.HeldByComputeInstances()
+		blocks = blocks.HeldByComputeInstances()
 	}
 
 	d.Catalogue = catalogue.NewService(session)
@@ -103,12 +109,9 @@ func (d *Data) Connect(session *cloud.Session) {
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
 	d.Storage = storage.NewService(session)
-	d.Volumes = volumes.NewService(session)
+	d.Volumes = blocks
+	d.Kubernetes = kubernetes.NewService(session)
 	d.Identity = identity.NewService(session)
-
-	if d.InstanceAPI == InstanceAPICompute {
-		d.Volumes = volumes.NewService(session).HeldByComputeInstances()
-	}
 }
 
 // Online reports whether the types can call Unikorn: the provider is configured and
