@@ -414,12 +414,26 @@ type Server struct {
 }
 
 // ServerSpec is region `serverV2Spec`. UserData is base64 text as it travels.
+// Volumes, newer than every region document published, are the volumes the server
+// asks region to attach (region's server of the v1.25 line): compute sends its
+// instance's set there; the provider's own servers attach none.
 type ServerSpec struct {
 	FlavorID   string            `json:"flavorId"`
 	ImageID    string            `json:"imageId"`
 	Networking *ServerNetworking `json:"networking,omitempty"`
 	UserData   string            `json:"userData,omitempty"`
+	Volumes    []ServerVolume    `json:"volumes,omitempty"`
 }
+
+// ServerVolume is a volume a server asks for (region `serverVolumeSpec`, v1.25 line).
+type ServerVolume struct {
+	ID string `json:"id"`
+}
+
+// ServerVolumeStatus is a server's attachment of a volume as region reports it
+// (`serverVolumeStatus`, v1.25 line): the same as compute's row, which compute copies
+// from it.
+type ServerVolumeStatus = InstanceVolumeStatus
 
 // ServerNetworking is region `serverV2Networking`.
 type ServerNetworking struct {
@@ -438,6 +452,8 @@ type ServerStatus struct {
 	PrivateIP                 string `json:"privateIP,omitempty"`
 	PublicIP                  string `json:"publicIP,omitempty"`
 	MACAddress                string `json:"macAddress,omitempty"`
+	// Volumes are the attachments region reports (v1.25 line, as Spec.Volumes).
+	Volumes []ServerVolumeStatus `json:"volumes,omitempty"`
 }
 
 // ServerCreate is region `serverV2Create`.
