@@ -1,6 +1,7 @@
 package volumes
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"time"
@@ -39,16 +40,33 @@ func attach(st *core.Store, now time.Time, delays delays) bool {
 	changed := false
 	asked := askedFor(st)
 
-	for _, id := range core.SortedKeys(volumes.Records(st)) {
-		r := volumes.Records(st)[id]
-
-		if claimOn(st, r, asked[id], now, delays) {
+	for _, id := range attachOrder(st) {
+		if claimOn(st, volumes.Records(st)[id], asked[id], now, delays) {
 			changed = true
 		}
 	}
 
+	// The claims by server, so that writing the rows costs what the volumes and the
+	// servers hold, not their product.
+	held := map[string]map[string]*claim{}
+
+	for id, r := range volumes.Records(st) {
+		if r.Claim != nil {
+			if held[r.Claim.ServerID] == nil {
+				held[r.Claim.ServerID] = map[string]*claim{}
+			}
+
+			held[r.Claim.ServerID][id] = r.Claim
+		}
+	}
+
 	for _, server := range core.All[unikorn.Server](st) {
-		rows := rowsOf(st, server)
+		claims := held[server.Metadata.ID]
+		if len(claims) == 0 && len(server.Spec.Volumes) == 0 && len(server.Status.Volumes) == 0 {
+			continue
+		}
+
+		rows := rowsOf(server, claims)
 		if !reflect.DeepEqual(rows, server.Status.Volumes) {
 			server.Status.Volumes = rows
 			changed = true
@@ -56,6 +74,31 @@ func attach(st *core.Store, now time.Time, delays delays) bool {
 	}
 
 	return changed
+}
+
+// attachOrder is the volumes in the order their claims move on: each server's in the
+// order it asks for them, so that its devices follow that order, then the rest.
+func attachOrder(st *core.Store) []string {
+	records := volumes.Records(st)
+	order := make([]string, 0, len(records))
+	seen := map[string]bool{}
+
+	for _, server := range core.All[unikorn.Server](st) {
+		for _, volume := range server.Spec.Volumes {
+			if _, exists := records[volume.ID]; exists && !seen[volume.ID] {
+				seen[volume.ID] = true
+				order = append(order, volume.ID)
+			}
+		}
+	}
+
+	for _, id := range core.SortedKeys(records) {
+		if !seen[id] {
+			order = append(order, id)
+		}
+	}
+
+	return order
 }
 
 // askedFor are the servers, by volume, that ask for it and are not being deleted, in ID
@@ -76,46 +119,51 @@ func askedFor(st *core.Store) map[string][]string {
 	return asked
 }
 
-// claimOn moves one volume's claim on: its due transitions, a detach once its server
-// no longer asks for it, an attach once volume and server are provisioned, or a new
-// claim for the first server that asks.
+// claimOn moves one volume's claim on, as far as it goes at now: its due transitions,
+// a claim let go when its server is gone, a new claim for the first server that asks
+// for a free volume, a detach once the server no longer asks for it, an attach once
+// volume and server are provisioned.
 func claimOn(st *core.Store, r *record, askers []string, now time.Time, delays delays) bool {
-	c := r.Claim
-	if c == nil {
+	changed := false
+
+	if c := r.Claim; c != nil {
+		for _, to := range c.Lifecycle.Due(now) {
+			changed = true
+
+			if to == core.ToGone {
+				r.Claim = nil
+
+				break
+			}
+
+			c.Status = to
+			if to == unikorn.ProvisioningProvisioned {
+				c.Device = nextDevice(st, r.Volume.Metadata.ID, c.ServerID)
+			}
+		}
+	}
+
+	if c := r.Claim; c != nil {
+		if _, exists := core.Get[unikorn.Server](st, c.ServerID); !exists {
+			// The server is gone: its deprovisioning detached the volume before it went.
+			r.Claim = nil
+			changed = true
+		}
+	}
+
+	if r.Claim == nil {
 		if len(askers) == 0 || r.Volume.Metadata.DeletionTime != nil {
-			return false
+			return changed
 		}
 
 		r.Claim = &claim{ServerID: askers[0], Since: now.UTC().Truncate(time.Second), Status: unikorn.ProvisioningProvisioning}
-
-		return true
-	}
-
-	changed := false
-
-	for _, to := range c.Lifecycle.Due(now) {
 		changed = true
-
-		if to == core.ToGone {
-			r.Claim = nil
-
-			return true
-		}
-
-		c.Status = to
-		if to == unikorn.ProvisioningProvisioned {
-			c.Device = nextDevice(st, r.Volume.Metadata.ID, c.ServerID)
-		}
 	}
 
-	server, exists := core.Get[unikorn.Server](st, c.ServerID)
+	c := r.Claim
+	server, _ := core.Get[unikorn.Server](st, c.ServerID)
 
 	switch {
-	case !exists:
-		// The server is gone: its deprovisioning detached the volume before it went.
-		r.Claim = nil
-
-		return true
 	case c.Status != unikorn.ProvisioningDeprovisioning && !slices.Contains(askers, c.ServerID):
 		c.Status = unikorn.ProvisioningDeprovisioning
 		c.Lifecycle = core.Schedule{{To: core.ToGone, Due: now.Add(delays.detach)}}
@@ -153,18 +201,18 @@ func nextDevice(st *core.Store, volumeID, serverID string) string {
 // rowsOf are a server's attachment rows: one per volume it asks for, in its order (the
 // claim's progress, or provisioning while the volume is not its to attach), then one
 // per volume it still holds being detached.
-func rowsOf(st *core.Store, server *unikorn.Server) []unikorn.ServerVolumeStatus {
+func rowsOf(server *unikorn.Server, held map[string]*claim) []unikorn.ServerVolumeStatus {
 	var rows []unikorn.ServerVolumeStatus
 
-	claims := map[string]*claim{}
+	claims := maps.Clone(held)
 
-	for id, r := range volumes.Records(st) {
-		if r.Claim != nil && r.Claim.ServerID == server.Metadata.ID {
-			claims[id] = r.Claim
-		}
+	// A server being deleted asks for nothing: it only lets go what it holds.
+	asking := server.Spec.Volumes
+	if server.Metadata.DeletionTime != nil {
+		asking = nil
 	}
 
-	for _, asked := range server.Spec.Volumes {
+	for _, asked := range asking {
 		c, ok := claims[asked.ID]
 		if !ok || c.Status == unikorn.ProvisioningDeprovisioning {
 			rows = append(rows, unikorn.ServerVolumeStatus{ID: asked.ID, ProvisioningStatus: unikorn.ProvisioningProvisioning, Message: messageWaiting})
