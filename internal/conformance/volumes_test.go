@@ -62,6 +62,38 @@ func (r *run) volumes(t *testing.T) {
 	_, err = call(r.coverage, r.user.CreateVolume)(ctx, tooSmall)
 	require.True(t, unikorn.IsUnprocessable(err), "a size below the class's minimum is a 422, got %v", err)
 
+	r.deleteVolume(t, id)
+}
+
+// attachableVolume makes a provisioned volume on the run's network of a class that
+// supports the standard flavor.
+func (r *run) attachableVolume(t *testing.T) string {
+	t.Helper()
+
+	ctx := t.Context()
+
+	created, err := call(r.coverage, r.user.CreateVolume)(ctx, unikorn.VolumeCreate{
+		Metadata: unikorn.WriteMetadata{Name: "conformance-attached"},
+		Spec:     unikorn.VolumeSpec{NetworkID: r.networkID, VolumeClassID: sandbox.VolumeClassStandardID, SizeGiB: 1},
+	})
+	require.NoError(t, err)
+
+	r.poll(t, "the volume to be provisioned", func() bool {
+		volume, err := call(r.coverage, r.user.GetVolume)(ctx, created.Metadata.ID)
+		require.NoError(t, err)
+
+		return volume.Metadata.ProvisioningStatus == unikorn.ProvisioningProvisioned
+	})
+
+	return created.Metadata.ID
+}
+
+// deleteVolume deletes a volume and waits until it is gone.
+func (r *run) deleteVolume(t *testing.T, id string) {
+	t.Helper()
+
+	ctx := t.Context()
+
 	require.NoError(t, call(r.coverage, r.user.DeleteVolume)(ctx, id))
 	r.poll(t, "the volume to be gone", func() bool {
 		_, err := call(r.coverage, r.user.GetVolume)(ctx, id)
