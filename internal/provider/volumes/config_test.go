@@ -1,0 +1,104 @@
+package volumes_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const volumeAddress = "unikorn_volume.this"
+
+// idOf is the ID of the resource at address in state s.
+func idOf(s *terraform.State, address string) string {
+	return s.RootModule().Resources[address].Primary.ID
+}
+
+// volume is the volume under test, unikorn_volume.this, on the environment's network
+// unless Network (an HCL expression) says otherwise.
+type volume struct {
+	Name, Description string
+	Network           string
+	ClassID           string
+	SizeGiB           int
+	// Tags are written as they are, an HCL map; empty leaves them out.
+	Tags string
+}
+
+func newVolume(t *testing.T, env *acctest.Environment) volume {
+	t.Helper()
+
+	return volume{Name: "data", Network: acctest.Quote(env.NetworkID), ClassID: env.VolumeClassID(t), SizeGiB: 10}
+}
+
+func (v volume) String() string {
+	var b strings.Builder
+
+	fmt.Fprintf(&b, "resource \"unikorn_volume\" \"this\" {\n  name            = %q\n  network_id      = %s\n"+
+		"  volume_class_id = %q\n  size_gib        = %d\n", v.Name, v.Network, v.ClassID, v.SizeGiB)
+
+	if v.Description != "" {
+		fmt.Fprintf(&b, "  description     = %q\n", v.Description)
+	}
+
+	if v.Tags != "" {
+		fmt.Fprintf(&b, "  tags            = %s\n", v.Tags)
+	}
+
+	b.WriteString("}\n")
+
+	return b.String()
+}
+
+// records is what the sandbox holds of volumes and of quota charges, as it holds them.
+type records struct {
+	volumes     []string
+	allocations []string
+}
+
+func recordsOf(t *testing.T, env *acctest.Environment) records {
+	t.Helper()
+
+	r := records{volumes: env.Volumes(t)}
+
+	for _, allocation := range env.Allocations(t) {
+		r.allocations = append(r.allocations, allocation.Metadata.ID)
+	}
+
+	slices.Sort(r.volumes)
+	slices.Sort(r.allocations)
+
+	return r
+}
+
+// volumeRecord is region's volume of ID id, read with the environment's own token.
+func volumeRecord(t *testing.T, env *acctest.Environment, id string) *unikorn.Volume {
+	t.Helper()
+
+	volume, err := env.Client.GetVolume(t.Context(), id)
+	require.NoError(t, err)
+
+	return volume
+}
+
+// chargedGiB is what the volume's allocation charges to the `volume` quota, 0 for none.
+func chargedGiB(t *testing.T, env *acctest.Environment, id string) int {
+	t.Helper()
+
+	for _, allocation := range env.Allocations(t) {
+		if allocation.Spec.ID == id {
+			require.Len(t, allocation.Spec.Allocations, 1)
+			require.Equal(t, "volume", allocation.Spec.Allocations[0].Kind)
+
+			return allocation.Spec.Allocations[0].Committed
+		}
+	}
+
+	return 0
+}
