@@ -1,0 +1,269 @@
+package volumes_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+)
+
+const instanceAddress = "unikorn_compute_instance.app"
+
+// attached is a configuration of volumes a and b on network (an HCL expression) and
+// the instance app on it, of flavor, attaching the volumes named (a, b) in that order.
+func attached(env *acctest.Environment, network, flavor string, volumes ...string) string {
+	names := make([]string, len(volumes))
+	for i, name := range volumes {
+		names[i] = "unikorn_volume." + name + ".id"
+	}
+
+	var b strings.Builder
+
+	for _, name := range []string{"a", "b"} {
+		fmt.Fprintf(&b, `
+resource "unikorn_volume" %[1]q {
+  name            = "data-%[1]s"
+  network_id      = %[2]s
+  volume_class_id = %[3]q
+  size_gib        = 2
+}
+`, name, network, sandbox.VolumeClassStandardID)
+	}
+
+	fmt.Fprintf(&b, `
+resource "unikorn_compute_instance" "app" {
+  name       = "app"
+  network_id = %s
+  flavor_id  = %q
+  image_id   = %q
+  volume_ids = [%s]
+}
+`, network, flavor, env.ImageID, strings.Join(names, ", "))
+
+	return b.String()
+}
+
+// serverOf is the one server the sandbox holds behind the instance in state s.
+func serverOf(t *testing.T, env *acctest.Environment, s *terraform.State) unikorn.Server {
+	t.Helper()
+
+	servers := env.InstanceServers(t, idOf(s, instanceAddress))
+	require.Len(t, servers, 1, "one server behind the instance")
+
+	return servers[0]
+}
+
+// attachedExactly checks that the instance's server holds the volumes named, each
+// provisioned with the device the instance's state shows, that region says each is
+// attached and the other volume of the configuration is not, and returns the devices
+// by volume name.
+func attachedExactly(t *testing.T, env *acctest.Environment, s *terraform.State, names ...string) map[string]string {
+	t.Helper()
+
+	server := serverOf(t, env, s)
+	attributes := s.RootModule().Resources[instanceAddress].Primary.Attributes
+	devices := map[string]string{}
+
+	var held []string
+	for _, row := range server.Status.Volumes {
+		held = append(held, row.ID)
+	}
+
+	for _, name := range []string{"a", "b"} {
+		id := idOf(s, "unikorn_volume."+name)
+		record := volumeRecord(t, env, id)
+
+		if !slices.Contains(names, name) {
+			assert.NotContains(t, held, id, "volume %s is not on the server", name)
+			assert.Nil(t, record.Status.AttachedAt, "region says volume %s is not attached", name)
+			assert.Empty(t, attributes["volume_attachments."+id+".device"], "the instance shows no device of volume %s", name)
+
+			continue
+		}
+
+		i := slices.Index(held, id)
+		if !assert.GreaterOrEqual(t, i, 0, "volume %s is on the server", name) {
+			continue
+		}
+
+		row := server.Status.Volumes[i]
+		assert.Equal(t, unikorn.ProvisioningProvisioned, row.ProvisioningStatus, "volume %s is attached", name)
+		assert.NotEmpty(t, row.Device)
+		assert.Equal(t, row.Device, attributes["volume_attachments."+id+".device"], "the instance shows volume %s's device", name)
+		assert.Equal(t, "provisioned", attributes["volume_attachments."+id+".status"])
+		assert.NotNil(t, record.Status.AttachedAt, "region says volume %s is attached", name)
+
+		devices[name] = row.Device
+	}
+
+	assert.Len(t, held, len(names), "the server holds only the volumes named")
+
+	return devices
+}
+
+// TestAccInstanceVolumes attaches volumes through an instance's volume_ids, on both
+// instance paths. On the compute path the whole set changes in place: a volume
+// attached on create, a second added (its own device, the first's kept), the first
+// taken out (detached, the second's device kept), none; each apply waits until the
+// server holds what the set names. On the region path, whose server API has no
+// attachments, the plan stops saying so, and nothing is made.
+func TestAccInstanceVolumes(t *testing.T) {
+	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
+		env.SkipUnlessSandbox(t)
+
+		network := acctest.Quote(env.NetworkID)
+
+		if env.Settings.InstanceAPI == acctest.RegionBackend.InstanceAPI {
+			before := env.LeftBehind(t)
+
+			resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
+				Config: env.ProviderConfig() + attached(env, network, env.FlavorID, "a"), PlanOnly: true,
+				ExpectError: acctest.Says("Volumes need the compute instance API", "with unikorn_compute_instance.app",
+					"volume_ids", `Set instance_api = "compute"`),
+			}))
+
+			assert.Equal(t, before, env.LeftBehind(t), "nothing was made")
+
+			return
+		}
+
+		var (
+			instanceID string
+			devices    map[string]string
+		)
+
+		sameInstance := func(s *terraform.State) {
+			require.Equal(t, instanceID, idOf(s, instanceAddress), "updated in place")
+		}
+
+		resource.ParallelTest(t, env.TestCase(t,
+			resource.TestStep{
+				Config: env.ProviderConfig() + attached(env, network, env.FlavorID, "a"),
+				Check: func(s *terraform.State) error {
+					instanceID = idOf(s, instanceAddress)
+					devices = attachedExactly(t, env, s, "a")
+
+					return nil
+				},
+			},
+			resource.TestStep{
+				Config:           env.ProviderConfig() + attached(env, network, env.FlavorID, "a", "b"),
+				ConfigPlanChecks: acctest.ExpectAction(instanceAddress, plancheck.ResourceActionUpdate),
+				Check: func(s *terraform.State) error {
+					sameInstance(s)
+					now := attachedExactly(t, env, s, "a", "b")
+					assert.Equal(t, devices["a"], now["a"], "the first volume keeps its device")
+					assert.NotEqual(t, now["a"], now["b"], "each volume has a device of its own")
+					devices = now
+
+					return nil
+				},
+			},
+			resource.TestStep{
+				Config:           env.ProviderConfig() + attached(env, network, env.FlavorID, "b"),
+				ConfigPlanChecks: acctest.ExpectAction(instanceAddress, plancheck.ResourceActionUpdate),
+				Check: func(s *terraform.State) error {
+					sameInstance(s)
+					assert.Equal(t, devices["b"], attachedExactly(t, env, s, "b")["b"], "the volume kept keeps its device")
+
+					return nil
+				},
+			},
+			resource.TestStep{
+				Config:           env.ProviderConfig() + attached(env, network, env.FlavorID),
+				ConfigPlanChecks: acctest.ExpectAction(instanceAddress, plancheck.ResourceActionUpdate),
+				Check: func(s *terraform.State) error {
+					sameInstance(s)
+					attachedExactly(t, env, s)
+
+					return nil
+				},
+			},
+		))
+
+		assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing")
+	})
+}
+
+// TestAccVolumeKeptAcrossInstanceReplacement is the guide "Keeping data across
+// instance replacement" as a project user lives it on the compute path, as production
+// treats clients: one apply makes a network, a volume and an instance with the volume
+// attached; the next plan is empty; a flavor change replaces the instance and attaches
+// the same volume, made once and never since, to the new server in the same apply;
+// destroy leaves nothing (volumes, attachments, instances, servers, allocations).
+func TestAccVolumeKeptAcrossInstanceReplacement(t *testing.T) {
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
+	env.SkipUnlessSandbox(t)
+	require.Equal(t, sandbox.DefaultToken, env.Settings.Token, "the provider is a project user's")
+
+	network := `
+resource "unikorn_network" "app" {
+  name      = "app"
+  region_id = ` + acctest.Quote(env.RegionID) + `
+  prefix    = "10.91.0.0/24"
+}
+`
+	config := func(flavor string) string {
+		return env.ProviderConfig() + network + attached(env, "unikorn_network.app.id", flavor, "a")
+	}
+
+	var (
+		server  unikorn.Server
+		created unikorn.Volume
+	)
+
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: config(sandbox.FlavorStandardID),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("unikorn_network.app", plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction("unikorn_volume.a", plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction(instanceAddress, plancheck.ResourceActionCreate),
+			}},
+			Check: func(s *terraform.State) error {
+				attachedExactly(t, env, s, "a")
+				server = serverOf(t, env, s)
+				created = *volumeRecord(t, env, idOf(s, "unikorn_volume.a"))
+
+				return nil
+			},
+		},
+		// The second plan is empty (a plan-only step fails on any change).
+		resource.TestStep{Config: config(sandbox.FlavorStandardID), PlanOnly: true},
+		resource.TestStep{
+			Config: config(sandbox.FlavorGPUID),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(instanceAddress, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectResourceAction("unikorn_volume.a", plancheck.ResourceActionNoop),
+			}},
+			Check: func(s *terraform.State) error {
+				replacement := serverOf(t, env, s)
+				// Compute derives a server's ID from its instance's, as the instance's from
+				// its network and name: the new server has the old one's ID.
+				assert.True(t, replacement.Metadata.CreationTime.After(server.Metadata.CreationTime), "a new server")
+				assert.Equal(t, sandbox.FlavorGPUID, replacement.Spec.FlavorID)
+				attachedExactly(t, env, s, "a")
+
+				volume := volumeRecord(t, env, idOf(s, "unikorn_volume.a"))
+				assert.Equal(t, created.Metadata.ID, volume.Metadata.ID, "the same volume")
+				assert.Equal(t, created.Metadata.CreationTime, volume.Metadata.CreationTime, "made once")
+				assert.True(t, volume.Status.AttachedAt.After(*created.Status.AttachedAt), "attached again, to the new server")
+
+				return nil
+			},
+		},
+		resource.TestStep{Config: config(sandbox.FlavorGPUID), PlanOnly: true},
+	))
+
+	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing: volumes, instances, servers, networks, allocations")
+}
