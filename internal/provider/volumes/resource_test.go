@@ -218,6 +218,11 @@ resource "unikorn_network" "new" {
 			Config: onNew(func(v *volume) { v.SizeGiB = 20000 }), PlanOnly: true, ExpectNonEmptyPlan: true,
 			ExpectError: acctest.Says("Volume too large for its class", "size_gib"),
 		},
+		// A class of another region: the plan cannot know, so it plans the volume ...
+		resource.TestStep{
+			Config: onNew(func(v *volume) { v.ClassID = sandbox.VolumeClassPrivateID }), PlanOnly: true, ExpectNonEmptyPlan: true,
+		},
+		// ... and the apply refuses it before anything is sent.
 		resource.TestStep{
 			Config:      onNew(func(v *volume) { v.ClassID = sandbox.VolumeClassPrivateID }),
 			ExpectError: acctest.Says("Volume class of another region", "volume_class_id"),
@@ -228,6 +233,7 @@ resource "unikorn_network" "new" {
 	))
 
 	after := recordsOf(t, env)
+	assert.Zero(t, env.Stats(t).Routes["POST /api/v2/volumes"], "no create was sent")
 	assert.Equal(t, before.volumes, after.volumes, "no volume was made")
 	assert.Equal(t, before.allocations, after.allocations, "and nothing charged")
 }

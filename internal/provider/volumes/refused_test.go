@@ -1,0 +1,138 @@
+package volumes_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+)
+
+// armInstance is an instance of the Arm flavor, which the fast class does not
+// support, attaching the volume the expression names.
+func armInstance(volume string) string {
+	return fmt.Sprintf(`
+resource "unikorn_compute_instance" "app" {
+  name       = "app"
+  network_id = %q
+  flavor_id  = %q
+  image_id   = %q
+  volume_ids = [%s]
+}
+`, sandbox.NetworkDefaultID, sandbox.FlavorArmID, sandbox.ImageUbuntuArmID, volume)
+}
+
+func fastVolume(name string) string {
+	return fmt.Sprintf(`
+resource "unikorn_volume" %[1]q {
+  name            = %[1]q
+  network_id      = %[2]q
+  volume_class_id = %[3]q
+  size_gib        = 10
+}
+`, name, sandbox.NetworkDefaultID, sandbox.VolumeClassFastID)
+}
+
+// TestAccVolumeFlavorNotSupported refuses a volume whose class does not support the
+// instance's flavor: at plan, on volume_ids, naming the class and the flavor, when
+// the volume exists; at apply, before the instance is made, when the volume is made
+// in the same apply. No instance, server or charge of one is left.
+func TestAccVolumeFlavorNotSupported(t *testing.T) {
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend))
+	env.SkipUnlessSandbox(t)
+
+	refusal := []string{"Volume class does not support the flavor", "with unikorn_compute_instance.app", "volume_ids",
+		"is of class sim-fast-volume (" + sandbox.VolumeClassFastID + "), which does not support the instance's flavor",
+		sandbox.FlavorArmID, "Choose a flavor the class supports"}
+
+
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{Config: env.ProviderConfig() + fastVolume("kept")},
+		resource.TestStep{
+			Config: env.ProviderConfig() + fastVolume("kept") + armInstance("unikorn_volume.kept.id"), PlanOnly: true,
+			ExpectError: acctest.Says(refusal...),
+		},
+		resource.TestStep{
+			// The new volume's ID is not known at plan.
+			Config:      env.ProviderConfig() + fastVolume("kept") + fastVolume("late") + armInstance("unikorn_volume.late.id"),
+			ExpectError: acctest.Says(refusal...),
+		},
+		resource.TestStep{
+			// What the failed apply made: the volumes, and no instance.
+			Config: env.ProviderConfig() + fastVolume("kept") + fastVolume("late"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: func(*terraform.State) error {
+				assert.Len(t, env.Volumes(t), 2)
+
+				for _, object := range env.LeftBehind(t) {
+					assert.NotContains(t, []string{sandbox.ObjectInstance, sandbox.ObjectServer}, object.Kind,
+						"no instance is made: %v", object)
+				}
+
+				return nil
+			},
+		},
+	))
+
+	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing")
+}
+
+// TestAccVolumeHeldByAnotherConfiguration destroys a volume that an instance of
+// another configuration holds: the destroy stops in seconds, naming the instance and
+// saying that nothing was deleted, with the remedy for a holder this configuration
+// does not manage; followed (the instance lets the volume go), the destroy goes through.
+func TestAccVolumeHeldByAnotherConfiguration(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
+	env.SkipUnlessSandbox(t)
+
+	owner := env.CLI(t, newVolume(t, env).String())
+	owner.Run("apply", "-auto-approve", "-input=false")
+
+	volumes := env.Volumes(t)
+	require.Len(t, volumes, 1)
+
+	instance := func(ids string) string {
+		return fmt.Sprintf(`
+resource "unikorn_compute_instance" "app" {
+  name       = "app"
+  network_id = %q
+  flavor_id  = %q
+  image_id   = %q
+  volume_ids = %s
+}
+`, env.NetworkID, env.FlavorID, env.ImageID, ids)
+	}
+
+	holder := env.CLI(t, instance(fmt.Sprintf("[%q]", volumes[0])))
+	holder.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() {
+		holder.Run("destroy", "-auto-approve", "-input=false")
+		owner.Run("destroy", "-auto-approve", "-input=false")
+		assert.Empty(t, env.LeftBehind(t), "nothing is left")
+	})
+
+	began := time.Now()
+	output, err := owner.Try("destroy", "-auto-approve", "-input=false")
+	require.Error(t, err, output)
+	assert.Less(t, time.Since(began), time.Minute, "the refusal is reported at once, not at the delete's timeout")
+	assert.Regexp(t, acctest.Says("Error: Unable to delete the volume", `What uses it: instance "app"`, "Nothing was deleted",
+		"If what is named above is not managed by this configuration, detach it from the volume or delete it, "+
+			"then run `terraform apply` again"), output)
+	assert.True(t, slices.Contains(env.Volumes(t), volumes[0]), "the volume is still there")
+
+	holder.WriteConfig(env.ProviderConfig() + instance("[]"))
+	holder.Run("apply", "-auto-approve", "-input=false")
+	owner.Run("destroy", "-auto-approve", "-input=false")
+	assert.Empty(t, env.Volumes(t), "the volume is gone")
+}
