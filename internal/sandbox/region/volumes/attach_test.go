@@ -156,3 +156,31 @@ func rowIDs(rows []unikorn.ServerVolumeStatus) []string {
 
 	return ids
 }
+
+func TestAFileAGuestWroteOutlivesItsServer(t *testing.T) {
+	h := sandboxtest.New(t)
+
+	volume := createVolume(h, "data", 10)
+	id := volume.Metadata.ID
+	file := sandbox.VolumeFile{Path: "/srv/data/hello", Contents: "kept"}
+
+	require.ErrorContains(t, h.Sandbox.WriteVolumeFile(id, file), "attached to no server", "no guest writes to a free volume")
+
+	server := h.CreateServer(serverWith("writer", id))
+	h.Clock.Advance(sandboxtest.Settle)
+	h.GetServer(server.Metadata.ID)
+	require.NoError(t, h.Sandbox.WriteVolumeFile(id, file))
+
+	h.Call(http.MethodDelete, "/api/v2/servers/"+server.Metadata.ID, nil).Expect(http.StatusAccepted, nil)
+	h.Clock.Advance(sandboxtest.Settle)
+
+	reader := h.CreateServer(serverWith("reader", id))
+	h.Clock.Advance(sandboxtest.Settle)
+	assert.Equal(t, "/dev/vdb", h.GetServer(reader.Metadata.ID).Status.Volumes[0].Device)
+
+	files, err := h.Sandbox.VolumeFiles(id)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"/srv/data/hello": "kept"}, files)
+	require.Len(t, h.Sandbox.Volumes(), 1)
+	assert.NotNil(t, h.Sandbox.Volumes()[0].Status.AttachedAt, "the administrator sees it attached to the reader")
+}

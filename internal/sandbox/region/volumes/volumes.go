@@ -54,6 +54,8 @@ type record struct {
 	AllocationID string `json:"allocationId"`
 	// Claim is the server the volume is claimed for (spec.claimRef), empty for none.
 	Claim *claim `json:"claim,omitempty"`
+	// Files are what guests wrote to the volume, by path (WriteFile).
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // claim is a volume's claim by one server, and how far its attachment has come.
@@ -113,6 +115,8 @@ func register(s *core.Server) error {
 	s.Handle("PUT /api/v2/volumes/{volumeID}", h.update)
 	s.Handle("DELETE /api/v2/volumes/{volumeID}", h.delete)
 	s.Handle("GET /api/v2/volumeclasses", h.listClasses)
+
+	registerControlRoutes(s)
 
 	s.Advance(func(st *core.Store, now time.Time) bool {
 		return advance(st, now, delays{attach: s.ProvisionDelay() / 2, detach: s.DeprovisionDelay() / 2})
