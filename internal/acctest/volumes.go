@@ -1,11 +1,14 @@
 package acctest
 
 import (
+	"context"
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
-	sandboxvolumes "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/volumes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // EnvVolumeClassID names a volume class of UNIKORN_ACC_REGION_ID that supports
@@ -30,19 +33,35 @@ func (e *Environment) VolumeClassID(t *testing.T) string {
 	return id
 }
 
-// Volumes are the IDs of the volumes the sandbox holds, as it holds them rather than
-// as a lagging list shows them: what a check that nothing was made, or nothing left
-// behind, compares.
-func (e *Environment) Volumes(t *testing.T) []string {
+// Volumes returns every volume the sandbox holds, as it holds it rather than as a
+// lagging read shows it: what a check that nothing was made, or nothing left behind,
+// or what a volume is now, compares.
+func (e *Environment) Volumes(t *testing.T) []unikorn.Volume {
 	t.Helper()
+	e.SkipUnlessSandbox(t)
 
-	var ids []string
+	all, err := e.control.Volumes(context.Background())
+	require.NoError(t, err)
 
-	for _, object := range e.LeftBehind(t) {
-		if object.Kind == sandboxvolumes.ObjectKind {
-			ids = append(ids, object.ID)
-		}
-	}
+	return all
+}
 
-	return ids
+// WriteVolumeFile writes a file to a volume as the guest of the server it is attached
+// to would: what shows that the data outlives that server.
+func (e *Environment) WriteVolumeFile(t *testing.T, id, path, contents string) {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	require.NoError(t, e.control.WriteVolumeFile(context.Background(), id, sandbox.VolumeFile{Path: path, Contents: contents}))
+}
+
+// VolumeFiles returns the files guests wrote to a volume, by path.
+func (e *Environment) VolumeFiles(t *testing.T, id string) map[string]string {
+	t.Helper()
+	e.SkipUnlessSandbox(t)
+
+	files, err := e.control.VolumeFiles(context.Background(), id)
+	require.NoError(t, err)
+
+	return files
 }

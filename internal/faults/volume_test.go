@@ -8,6 +8,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	sandboxvolumes "github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/volumes"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // volumeSubject is a block volume, managed with an ordinary project user's token, as
@@ -55,10 +56,12 @@ func volumeAgreement(l *life, p phase) {
 	records := l.env.Volumes(l.t)
 
 	allocation := requireOneCharged(l, p, "volume", "unikorn_volume.test", records,
-		func(id *string) string { return *id }, sandboxvolumes.AllocationKind)
+		func(v *unikorn.Volume) string { return v.Metadata.ID }, sandboxvolumes.AllocationKind)
 	if allocation == nil {
 		return
 	}
 
+	require.Equal(l.t, int64(3), records[0].Spec.SizeGiB)
+	require.Equal(l.t, unikorn.ProvisioningProvisioned, records[0].Metadata.ProvisioningStatus)
 	require.Equal(l.t, 3, allocation.Spec.Allocations[0].Committed, "the size is charged in GiB")
 }

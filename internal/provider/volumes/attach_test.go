@@ -199,7 +199,8 @@ func TestAccInstanceVolumes(t *testing.T) {
 // instance replacement" as a project user lives it on the compute path, as production
 // treats clients: one apply makes a network, a volume and an instance with the volume
 // attached; the next plan is empty; a flavor change replaces the instance and attaches
-// the same volume, made once and never since, to the new server in the same apply;
+// the same volume, made once and never since, to the new server in the same apply,
+// with the file the old instance's guest wrote to it;
 // destroy leaves nothing (volumes, attachments, instances, servers, allocations).
 func TestAccVolumeKeptAcrossInstanceReplacement(t *testing.T) {
 	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
@@ -235,6 +236,9 @@ resource "unikorn_network" "app" {
 				server = serverOf(t, env, s)
 				created = *volumeRecord(t, env, idOf(s, "unikorn_volume.a"))
 
+				// The guest writes to the volume, as the guide's instance does to /srv/data.
+				env.WriteVolumeFile(t, created.Metadata.ID, "/srv/data/orders.db", "order 1")
+
 				return nil
 			},
 		},
@@ -258,6 +262,8 @@ resource "unikorn_network" "app" {
 				assert.Equal(t, created.Metadata.ID, volume.Metadata.ID, "the same volume")
 				assert.Equal(t, created.Metadata.CreationTime, volume.Metadata.CreationTime, "made once")
 				assert.True(t, volume.Status.AttachedAt.After(*created.Status.AttachedAt), "attached again, to the new server")
+				assert.Equal(t, map[string]string{"/srv/data/orders.db": "order 1"}, env.VolumeFiles(t, volume.Metadata.ID),
+					"what the old instance wrote is there for the new one")
 
 				return nil
 			},

@@ -65,7 +65,7 @@ type records struct {
 func recordsOf(t *testing.T, env *acctest.Environment) records {
 	t.Helper()
 
-	r := records{volumes: env.Volumes(t)}
+	r := records{volumes: volumeIDs(t, env)}
 
 	for _, allocation := range env.Allocations(t) {
 		r.allocations = append(r.allocations, allocation.Metadata.ID)
@@ -77,14 +77,31 @@ func recordsOf(t *testing.T, env *acctest.Environment) records {
 	return r
 }
 
-// volumeRecord is region's volume of ID id, read with the environment's own token.
+// volumeIDs are the IDs of the volumes the sandbox holds.
+func volumeIDs(t *testing.T, env *acctest.Environment) []string {
+	t.Helper()
+
+	var ids []string
+	for _, volume := range env.Volumes(t) {
+		ids = append(ids, volume.Metadata.ID)
+	}
+
+	return ids
+}
+
+// volumeRecord is the sandbox's volume of ID id as it is, which must exist.
 func volumeRecord(t *testing.T, env *acctest.Environment, id string) *unikorn.Volume {
 	t.Helper()
 
-	volume, err := env.Client.GetVolume(t.Context(), id)
-	require.NoError(t, err)
+	for _, volume := range env.Volumes(t) {
+		if volume.Metadata.ID == id {
+			return &volume
+		}
+	}
 
-	return volume
+	require.Failf(t, "no such volume", "the sandbox holds no volume %s", id)
+
+	return nil
 }
 
 // chargedGiB is what the volume's allocation charges to the `volume` quota, 0 for none.

@@ -70,7 +70,7 @@ func TestAccVolumeFlavorNotSupported(t *testing.T) {
 			Config: env.ProviderConfig() + fastVolume("kept") + fastVolume("late"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: func(*terraform.State) error {
-				assert.Len(t, env.Volumes(t), 2)
+				assert.Len(t, volumeIDs(t, env), 2)
 
 				for _, object := range env.LeftBehind(t) {
 					assert.NotContains(t, []string{sandbox.ObjectInstance, sandbox.ObjectServer}, object.Kind,
@@ -98,7 +98,7 @@ func TestAccVolumeHeldByAnotherConfiguration(t *testing.T) {
 	owner := env.CLI(t, newVolume(t, env).String())
 	owner.Run("apply", "-auto-approve", "-input=false")
 
-	volumes := env.Volumes(t)
+	volumes := volumeIDs(t, env)
 	require.Len(t, volumes, 1)
 
 	instance := func(ids string) string {
@@ -129,10 +129,10 @@ resource "unikorn_compute_instance" "app" {
 	assert.Regexp(t, acctest.Says("Error: Unable to delete the volume", `What uses it: instance "app"`, "Nothing was deleted",
 		"If what is named above is not managed by this configuration, detach it from the volume or delete it, "+
 			"then run `terraform apply` again"), output)
-	assert.True(t, slices.Contains(env.Volumes(t), volumes[0]), "the volume is still there")
+	assert.True(t, slices.Contains(volumeIDs(t, env), volumes[0]), "the volume is still there")
 
 	holder.WriteConfig(env.ProviderConfig() + instance("[]"))
 	holder.Run("apply", "-auto-approve", "-input=false")
 	owner.Run("destroy", "-auto-approve", "-input=false")
-	assert.Empty(t, env.Volumes(t), "the volume is gone")
+	assert.Empty(t, volumeIDs(t, env), "the volume is gone")
 }

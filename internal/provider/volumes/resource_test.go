@@ -50,7 +50,7 @@ func TestAccVolume_lifecycle(t *testing.T) {
 		return func(s *terraform.State) error {
 			now := idOf(s, volumeAddress)
 			assert.NotEqual(t, id, now, "replaced")
-			assert.NotContains(t, env.Volumes(t), id, "the replaced volume is gone")
+			assert.NotContains(t, volumeIDs(t, env), id, "the replaced volume is gone")
 			assert.Zero(t, chargedGiB(t, env, id), "and so is its charge")
 
 			record := volumeRecord(t, env, now)
@@ -141,7 +141,7 @@ func TestAccVolume_replacementWarns(t *testing.T) {
 
 	t.Cleanup(func() { cli.Run("destroy", "-auto-approve", "-input=false") })
 
-	id := env.Volumes(t)
+	id := volumeIDs(t, env)
 	require.Len(t, id, 1)
 
 	for change, edit := range map[string]func(v *volume){
