@@ -53,7 +53,6 @@ func TestAccVolumeFlavorNotSupported(t *testing.T) {
 		"is of class sim-fast-volume (" + sandbox.VolumeClassFastID + "), which does not support the instance's flavor",
 		sandbox.FlavorArmID, "Choose a flavor the class supports"}
 
-
 	resource.ParallelTest(t, env.TestCase(t,
 		resource.TestStep{Config: env.ProviderConfig() + fastVolume("kept")},
 		resource.TestStep{
@@ -67,7 +66,7 @@ func TestAccVolumeFlavorNotSupported(t *testing.T) {
 		},
 		resource.TestStep{
 			// What the failed apply made: the volumes, and no instance.
-			Config: env.ProviderConfig() + fastVolume("kept") + fastVolume("late"),
+			Config:           env.ProviderConfig() + fastVolume("kept") + fastVolume("late"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: func(*terraform.State) error {
 				assert.Len(t, volumeIDs(t, env), 2)
