@@ -7,8 +7,11 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -116,7 +119,8 @@ func attachedExactly(t *testing.T, env *acctest.Environment, s *terraform.State,
 // attached on create, a second added (its own device, the first's kept), the first
 // taken out (detached, the second's device kept), none; each apply waits until the
 // server holds what the set names. On the region path, whose server API has no
-// attachments, the plan stops saying so, and nothing is made.
+// attachments, the plan stops saying so, and nothing is made. A look-up of a volume
+// says whether it is attached.
 func TestAccInstanceVolumes(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessSandbox(t)
@@ -142,13 +146,27 @@ func TestAccInstanceVolumes(t *testing.T) {
 			devices    map[string]string
 		)
 
+		// What a look-up says of volume a, once the instance is as configured.
+		lookUp := `
+data "unikorn_volume" "a" {
+  id         = unikorn_volume.a.id
+  depends_on = [unikorn_compute_instance.app]
+}
+`
+		attachedSays := func(attached bool) []statecheck.StateCheck {
+			return []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.unikorn_volume.a", tfjsonpath.New("attached"), knownvalue.Bool(attached)),
+			}
+		}
+
 		sameInstance := func(s *terraform.State) {
 			require.Equal(t, instanceID, idOf(s, instanceAddress), "updated in place")
 		}
 
 		resource.ParallelTest(t, env.TestCase(t,
 			resource.TestStep{
-				Config: env.ProviderConfig() + attached(env, network, env.FlavorID, "a"),
+				Config:            env.ProviderConfig() + attached(env, network, env.FlavorID, "a") + lookUp,
+				ConfigStateChecks: attachedSays(true),
 				Check: func(s *terraform.State) error {
 					instanceID = idOf(s, instanceAddress)
 					devices = attachedExactly(t, env, s, "a")
@@ -180,8 +198,9 @@ func TestAccInstanceVolumes(t *testing.T) {
 				},
 			},
 			resource.TestStep{
-				Config:           env.ProviderConfig() + attached(env, network, env.FlavorID),
-				ConfigPlanChecks: acctest.ExpectAction(instanceAddress, plancheck.ResourceActionUpdate),
+				Config:            env.ProviderConfig() + attached(env, network, env.FlavorID) + lookUp,
+				ConfigPlanChecks:  acctest.ExpectAction(instanceAddress, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: attachedSays(false),
 				Check: func(s *terraform.State) error {
 					sameInstance(s)
 					attachedExactly(t, env, s)
