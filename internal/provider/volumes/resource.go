@@ -80,8 +80,10 @@ func (r *volumeResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"same apply (see the guide \"Keeping data across instance replacement\"). Name, description and tags change " +
 			"in place. Region fixes the network, class and size when it makes a volume and has no resize, so changing " +
 			"any of them replaces the volume, and its data is lost: the plan warns when it does. A create waits until " +
-			"region has provisioned the volume. Region refuses to delete a volume while an instance holds it: remove " +
-			"it from that instance's `volume_ids` in the same apply, and Terraform updates the instance first.",
+			"region has provisioned the volume. Region refuses to delete a volume while an instance holds it. " +
+			"`terraform destroy` deletes the instance first; a volume removed together with its place in an " +
+			"instance's `volume_ids` is deleted before the instance is updated, so the apply stops naming the " +
+			"instance, with the ways to finish (see the guide \"Removing an object together with the references to it\").",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 			"id": schema.StringAttribute{
