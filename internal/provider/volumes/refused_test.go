@@ -3,6 +3,7 @@ package volumes_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,4 +135,48 @@ resource "unikorn_compute_instance" "app" {
 	holder.Run("apply", "-auto-approve", "-input=false")
 	owner.Run("destroy", "-auto-approve", "-input=false")
 	assert.Empty(t, volumeIDs(t, env), "the volume is gone")
+}
+
+// TestAccNetworkHeldByAVolume destroys a network that a volume of another
+// configuration is on, as a project user on the compute path: region refuses while
+// the volume lasts, and the error names the volume, which the token can see; once
+// the volume is gone the network goes.
+func TestAccNetworkHeldByAVolume(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
+	env.SkipUnlessSandbox(t)
+
+	owner := env.CLI(t, `
+resource "unikorn_network" "held" {
+  name      = "held"
+  region_id = `+acctest.Quote(env.RegionID)+`
+  prefix    = "10.92.0.0/24"
+}
+
+output "id" {
+  value = unikorn_network.held.id
+}
+`)
+	owner.Run("apply", "-auto-approve", "-input=false")
+	networkID := strings.TrimSpace(owner.Run("output", "-raw", "id"))
+
+	v := newVolume(t, env)
+	v.Network = acctest.Quote(networkID)
+	holder := env.CLI(t, v.String())
+	holder.Run("apply", "-auto-approve", "-input=false")
+
+	t.Cleanup(func() {
+		holder.Run("destroy", "-auto-approve", "-input=false")
+		owner.Run("destroy", "-auto-approve", "-input=false")
+		assert.Empty(t, env.LeftBehind(t), "nothing is left")
+	})
+
+	output, err := owner.Try("destroy", "-auto-approve", "-input=false")
+	require.Error(t, err, output)
+	assert.Regexp(t, acctest.Says("Error: Unable to delete the network", `What uses it:`, `volume "data"`, "Nothing was deleted"), output)
+	assert.NotContains(t, acctest.Unwrapped(output), "none that the token can see")
+
+	holder.Run("destroy", "-auto-approve", "-input=false")
+	owner.Run("destroy", "-auto-approve", "-input=false")
 }
