@@ -292,3 +292,84 @@ resource "unikorn_network" "app" {
 
 	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing: volumes, instances, servers, networks, allocations")
 }
+
+// TestAccVolumeMovedBetweenInstances moves a volume from one instance to another in
+// one apply, each instance updated in place: the second waits while the first lets
+// the volume go, and the volume ends on the second's server only. Volumes made by
+// count are attached one to each instance made by count.
+func TestAccVolumeMovedBetweenInstances(t *testing.T) {
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
+	env.SkipUnlessSandbox(t)
+
+	config := func(one, two string) string {
+		return env.ProviderConfig() + fmt.Sprintf(`
+resource "unikorn_volume" "moved" {
+  name            = "moved"
+  network_id      = %[1]q
+  volume_class_id = %[2]q
+  size_gib        = 2
+}
+
+resource "unikorn_volume" "scratch" {
+  count           = 2
+  name            = "scratch-${count.index}"
+  network_id      = %[1]q
+  volume_class_id = %[2]q
+  size_gib        = 1
+}
+
+resource "unikorn_compute_instance" "worker" {
+  count      = 2
+  name       = "worker-${count.index}"
+  network_id = %[1]q
+  flavor_id  = %[3]q
+  image_id   = %[4]q
+  volume_ids = concat([unikorn_volume.scratch[count.index].id], count.index == 0 ? %[5]s : %[6]s)
+}
+`, env.NetworkID, env.VolumeClassID(t), env.FlavorID, env.ImageID, one, two)
+	}
+
+	moved := "[unikorn_volume.moved.id]"
+
+	// holds checks that each worker's server holds exactly its scratch volume and, for
+	// the worker named, the moved volume.
+	holds := func(worker int) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			movedID := idOf(s, "unikorn_volume.moved")
+
+			for i := range 2 {
+				servers := env.InstanceServers(t, idOf(s, fmt.Sprintf("unikorn_compute_instance.worker.%d", i)))
+				require.Len(t, servers, 1)
+
+				want := []string{idOf(s, fmt.Sprintf("unikorn_volume.scratch.%d", i))}
+				if i == worker {
+					want = append(want, movedID)
+				}
+
+				var got []string
+				for _, row := range servers[0].Status.Volumes {
+					assert.Equal(t, unikorn.ProvisioningProvisioned, row.ProvisioningStatus, "worker %d's %s", i, row.ID)
+					got = append(got, row.ID)
+				}
+
+				assert.ElementsMatch(t, want, got, "worker %d's server", i)
+			}
+
+			return nil
+		}
+	}
+
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{Config: config(moved, "[]"), Check: holds(0)},
+		resource.TestStep{
+			Config: config("[]", moved),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("unikorn_compute_instance.worker[0]", plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("unikorn_compute_instance.worker[1]", plancheck.ResourceActionUpdate),
+			}},
+			Check: holds(1),
+		},
+	))
+
+	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing")
+}
