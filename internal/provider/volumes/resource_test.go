@@ -237,3 +237,60 @@ resource "unikorn_network" "new" {
 	assert.Equal(t, before.volumes, after.volumes, "no volume was made")
 	assert.Equal(t, before.allocations, after.allocations, "and nothing charged")
 }
+
+// TestAccVolume_quota charges each volume's size in GiB to the `volume` quota, once an
+// operator sets one: a volume the quota does not hold is refused, naming the quota and
+// the size, and nothing is made; one that fits is made, and its delete frees the room.
+func TestAccVolume_quota(t *testing.T) {
+	env := acctest.New(t, acctest.WithQuota("volume", 12))
+	env.SkipUnlessSandbox(t)
+
+	before := recordsOf(t, env)
+
+	fits := newVolume(t, env)
+	tooBig := fits
+	tooBig.SizeGiB = 13
+
+	second := `
+resource "unikorn_volume" "second" {
+  name            = "second"
+  network_id      = ` + acctest.Quote(env.NetworkID) + `
+  volume_class_id = ` + acctest.Quote(env.VolumeClassID(t)) + `
+  size_gib        = 3
+}
+`
+
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config:      env.ProviderConfig() + tooBig.String(),
+			ExpectError: acctest.Says("volume quota does not hold another 13 GiB", "Nothing was created", "Choose a smaller size_gib"),
+		},
+		resource.TestStep{
+			Config: env.ProviderConfig() + fits.String(),
+			Check: func(*terraform.State) error {
+				assert.Equal(t, 2, env.FreeQuota(t, "volume"), "10 of 12 GiB charged")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config:      env.ProviderConfig() + fits.String() + second,
+			ExpectError: acctest.Says("volume quota does not hold another 3 GiB", "Nothing was created"),
+		},
+		// The first volume's delete frees the room the second needs (in an apply of
+		// its own: Terraform would make the second beside the delete, not after it).
+		resource.TestStep{
+			Config: env.ProviderConfig(),
+			Check: func(*terraform.State) error {
+				assert.Equal(t, 12, env.FreeQuota(t, "volume"), "the charge went with the volume")
+
+				return nil
+			},
+		},
+		resource.TestStep{Config: env.ProviderConfig() + second},
+	))
+
+	after := recordsOf(t, env)
+	assert.Equal(t, before.volumes, after.volumes, "no volume left")
+	assert.Equal(t, before.allocations, after.allocations, "no quota charge left")
+}
