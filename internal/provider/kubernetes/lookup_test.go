@@ -24,7 +24,7 @@ func TestAccKubernetesClusterImport(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	replicas := 1
 
 	made, err := env.ClientAs(t, sandbox.DefaultToken).CreateKubernetesCluster(t.Context(), sandbox.OrganizationID, sandbox.ProjectID,
@@ -91,7 +91,7 @@ func TestAccKubernetesLookups(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, fmt.Sprintf(`resource "unikorn_kubernetes_cluster" "web" {
   name      = "web"
@@ -145,7 +145,7 @@ func TestAccKubernetesClusterQuery(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, fmt.Sprintf(`resource "unikorn_kubernetes_cluster" "web" {
   name      = "web"

@@ -135,7 +135,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, image := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := acctest.NewProcessCLI(t, t.TempDir())
 	logs := filepath.Join(t.TempDir(), "terraform.log")
@@ -201,9 +201,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	var kinds []string
 
 	for _, object := range env.LeftBehind(t) {
-		if object.ID != image {
-			kinds = append(kinds, object.Kind)
-		}
+		kinds = append(kinds, object.Kind)
 	}
 
 	assert.Equal(t, []string{sandboxcluster.ObjectManager}, kinds,
@@ -219,7 +217,7 @@ func TestAccKubernetesClusterInterruptedCreate(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, clusterConfig(env, version, map[string]string{"general": "1"}))
 
@@ -262,7 +260,7 @@ func TestAccKubernetesClusterLostCreate(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	env.AddFault(t, sandbox.FaultRule{
 		Method: "POST", Route: sandboxcluster.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters",
 		Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
@@ -286,7 +284,7 @@ func TestAccKubernetesClusterQuota(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	tooMany := fmt.Sprint(env.FreeQuota(t, "servers") + 1)
 
 	cli := userCLI(t, env, clusterConfig(env, version, map[string]string{"general": tooMany}))
