@@ -306,6 +306,36 @@ func TestAccKubernetesClusterQuota(t *testing.T) {
 	assert.Empty(t, env.KubernetesClusters(t))
 }
 
+// What the region's node images do not offer is said at plan, with what they do:
+// a version none carries, and a pool whose flavor's architecture has no image of the
+// version (the fixture's older version is x86_64 alone). Nothing is made.
+func TestAccKubernetesClusterCatalogueChecks(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	arm := fmt.Sprintf("{ flavor_id = %q, replicas = 1 }", sandbox.FlavorArmID)
+
+	cli := userCLI(t, env, clusterConfig(env, "v1.29.0", map[string]string{"general": "1"}))
+	output, err := cli.Try("plan", "-input=false")
+	require.Error(t, err)
+	assert.Contains(t, oneLine(output), "Kubernetes version not offered")
+	assert.Contains(t, oneLine(output), "it offers "+sandbox.KubernetesVersion+", "+sandbox.KubernetesOlderVersion+".")
+
+	cli.WriteConfig(env.ProjectUserSettings().Config() + clusterConfig(env, sandbox.KubernetesOlderVersion, map[string]string{"arm": arm}))
+	output, err = cli.Try("plan", "-input=false")
+	require.Error(t, err)
+	assert.Contains(t, oneLine(output), "No image for the flavor's architecture")
+	assert.Contains(t, oneLine(output), "images of Kubernetes "+sandbox.KubernetesOlderVersion+" for x86_64 only")
+
+	cli.WriteConfig(env.ProjectUserSettings().Config() + clusterConfig(env, sandbox.KubernetesVersion, map[string]string{"arm": arm}))
+	_, err = cli.Try("plan", "-input=false")
+	require.NoError(t, err, "the newest version has aarch64 images")
+
+	assert.Empty(t, env.KubernetesClusters(t))
+}
+
 // userCLI is a CLI whose configuration is the project user's provider block followed
 // by config.
 func userCLI(t *testing.T, env *acctest.Environment, config string) *acctest.CLI {
