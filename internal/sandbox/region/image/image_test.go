@@ -3,6 +3,7 @@ package image_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,7 +82,8 @@ func TestImageImportBecomesReadyAndListed(t *testing.T) {
 	ready := ownedImage(h, image.Metadata.ID)
 	assert.Equal(t, unikorn.ImageReady, ready.Status.State)
 	assert.Equal(t, regionimage.DefaultImportedSizeGiB, ready.Spec.SizeGiB)
-	assert.Equal(t, []string{"debian-12-amd64", "golden", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"},
+	assert.Equal(t, []string{"debian-12-amd64", "golden", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64", "ubuntu-24.04-metal"},
 		sandboxtest.ImageNames(h.ListImagesV1()))
 
 	// An image lives in the region it was imported into.
@@ -207,7 +209,9 @@ func TestImageCatalogue(t *testing.T) {
 	h := sandboxtest.New(t)
 
 	images := h.ListImagesV1()
-	assert.Equal(t, []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}, sandboxtest.ImageNames(images))
+	assert.Equal(t, []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64", "ubuntu-24.04-metal"},
+		sandboxtest.ImageNames(images))
 
 	byName := map[string]unikorn.Image{}
 	for _, image := range images {
@@ -221,6 +225,28 @@ func TestImageCatalogue(t *testing.T) {
 	assert.Equal(t, unikorn.ArchitectureAarch64, byName["ubuntu-24.04-arm64"].Spec.Architecture)
 	require.NotNil(t, byName["ubuntu-24.04-gpu-amd64"].Spec.GPU)
 	assert.Equal(t, "NVIDIA", byName["ubuntu-24.04-gpu-amd64"].Spec.GPU.Vendor)
+
+	// Kubernetes node images say which Kubernetes they carry; no other image carries
+	// any software.
+	for name, image := range byName {
+		if !strings.Contains(name, "-kubernetes-") {
+			assert.Empty(t, image.Spec.SoftwareVersions, name)
+		}
+	}
+
+	for name, want := range map[string]struct{ id, version, architecture string }{
+		"ubuntu-24.04-kubernetes-v1.31.0-amd64": {sandbox.ImageKubernetesID, sandbox.KubernetesVersion, unikorn.ArchitectureX86_64},
+		"ubuntu-24.04-kubernetes-v1.31.0-arm64": {sandbox.ImageKubernetesArmID, sandbox.KubernetesVersion, unikorn.ArchitectureAarch64},
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64": {sandbox.ImageKubernetesOlderID, sandbox.KubernetesOlderVersion, unikorn.ArchitectureX86_64},
+	} {
+		image := byName[name]
+		assert.Equal(t, want.id, image.Metadata.ID, name)
+		assert.Equal(t, map[string]string{"kubernetes": want.version}, image.Spec.SoftwareVersions, name)
+		assert.Equal(t, want.architecture, image.Spec.Architecture, name)
+		assert.Equal(t, unikorn.VirtualizationVirtualized, image.Spec.Virtualization, name)
+		assert.Equal(t, "24.04", image.Spec.OS.Version, name)
+		assert.Nil(t, image.Spec.GPU, name)
+	}
 
 	h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?scope=everything", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 	h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?status=broken", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
@@ -279,8 +305,8 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 
 	// Without an organization only global images are listed.
 	assert.NotContains(t, sandboxtest.ImageNames(h.ListImagesV2(nil)), "trainer-golden")
-	assert.Len(t, h.ListImagesV2(nil), 5)
-	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}}), 6)
+	assert.Len(t, h.ListImagesV2(nil), 8)
+	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}}), 9)
 	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}, "status": {"pending", "creating"}}), 0)
 	assert.Empty(t, h.ListImagesV2(url.Values{"organizationID": {"a0000000-0000-4000-8000-0000000000ff"}, "scope": {"owned"}}))
 }
