@@ -58,6 +58,34 @@ func (p *principal) organizations() []string {
 	return ids
 }
 
+// principalHeader is where a service names the principal it acts for when it calls
+// identity on its own account (identity pkg/principal).
+const principalHeader = "X-Principal"
+
+// regionSystemAccount is the common name of region's client certificate, the system
+// account identity's chart gives the region-service role.
+const regionSystemAccount = "unikorn-region"
+
+// isSystemAccount reports whether a request comes from a service on its own account:
+// without an Authorization header, naming the principal it acts for. Identity takes
+// such a request only over mutual TLS, through an ingress that passes on the client
+// certificate, whose common name names the system account; the sandbox speaks plain
+// HTTP, so it trusts the caller to be region, the one service that calls it so (its
+// own compute calls with a bearer token). Anyone who can reach the sandbox can thus
+// act as region: a simulation's shortcut, which a real identity never takes.
+func isSystemAccount(r *http.Request) bool {
+	return r.Header.Get("Authorization") == "" && r.Header.Get(principalHeader) != ""
+}
+
+// systemAccount is region's system account: what the chart's region-service role
+// grants, everywhere.
+func systemAccount() *principal {
+	acl := identity.NewACL()
+	acl.GrantGlobal(mustRole(identity.RegionServiceRoleID))
+
+	return &principal{acl: acl, service: true, subject: regionSystemAccount}
+}
+
 // errUnauthenticated is a token identity does not accept.
 type errUnauthenticated struct{ cause string }
 

@@ -14,6 +14,9 @@ import (
 type projectRecord struct {
 	Project   unikorn.Project `json:"project"`
 	Lifecycle schedule        `json:"lifecycle,omitempty"`
+	// References are what other services named when they said they hold the project
+	// (references.go): a region outside the sandbox, say.
+	References []string `json:"references,omitempty"`
 }
 
 // findProject finds a project of the organization, deleting or not.
@@ -243,6 +246,12 @@ func (w *world) ProjectReferences(projectID string) []string {
 
 	for _, id := range w.computeInstancesIn(projectID) {
 		holders = append(holders, fmt.Sprintf("compute instance %s", id))
+	}
+
+	if record, ok := w.Projects[projectID]; ok {
+		for _, reference := range record.References {
+			holders = append(holders, "reference "+reference)
+		}
 	}
 
 	slices.Sort(holders)

@@ -80,6 +80,8 @@ func (s *Sandbox) registerRoutes() {
 	s.handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", s.getProject)
 	s.handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}", s.updateProject)
 	s.handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}", s.deleteProject)
+	s.handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}/references/{reference}", s.addProjectReference)
+	s.handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/references/{reference}", s.removeProjectReference)
 	s.handle("GET /api/v1/organizations/{organizationID}/groups", s.listGroups)
 	s.handle("POST /api/v1/organizations/{organizationID}/groups", s.createGroup)
 	s.handle("GET /api/v1/organizations/{organizationID}/groups/{groupid}", s.getGroup)

@@ -22,6 +22,7 @@ const (
 	ReaderRoleID                = "f1000000-0000-4000-8000-000000000004"
 	PlatformAdministratorRoleID = "f1000000-0000-4000-8000-000000000005"
 	ComputeServiceRoleID        = "f1000000-0000-4000-8000-000000000006"
+	RegionServiceRoleID         = "f1000000-0000-4000-8000-000000000007"
 )
 
 var (
@@ -101,6 +102,14 @@ var Roles = []Role{
 			"identity:projects": read, "region:networks:v2": read, "region:loadbalancers:v2": read,
 			"region:securitygroups:v2": read, "region:filestorage:v2": read,
 			"region:sshcertificateauthorities:v2": read, "compute:instances": read,
+		},
+	},
+	{
+		// What the chart's systemAccounts gives region's client certificate
+		// (unikorn-region): its calls to identity on its own account.
+		ID: RegionServiceRoleID, Name: "region-service", Description: "Region service", Protected: true,
+		Global: Scope{
+			"identity:allocations": crud, "identity:projects": read, "identity:projects/references": {Create, Delete},
 		},
 	},
 	{
