@@ -26,6 +26,12 @@ const (
 	EnvProjectID        = "UNIKORN_PROJECT_ID"
 	EnvComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
 
+	// EnvSandboxIdentity says that the Unikorn under test takes its identity from a
+	// sandbox, whose fixtures (organizations, projects, users, tokens) the tests may
+	// then name: make test-real-region runs region's own code so, with its regions
+	// under the sandbox's region IDs.
+	EnvSandboxIdentity = "UNIKORN_ACC_SANDBOX_IDENTITY"
+
 	EnvRegionID  = "UNIKORN_ACC_REGION_ID"
 	EnvNetworkID = "UNIKORN_ACC_NETWORK_ID"
 	EnvFlavorID  = "UNIKORN_ACC_FLAVOR_ID"
@@ -61,6 +67,8 @@ type Environment struct {
 
 	// control drives the sandbox; nil against a real Unikorn.
 	control *sandbox.ControlClient
+	// fixtures says that identity is a sandbox's, with its fixtures.
+	fixtures bool
 }
 
 // New returns the environment of one acceptance test: a fresh sandbox, stopped when
@@ -135,6 +143,7 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 		FlavorID:  sandbox.FlavorStandardID,
 		ImageID:   sandbox.ImageUbuntuID,
 		control:   sandbox.NewControlClient(server.URL, opts.Token, server.Client()),
+		fixtures:  true,
 	}
 }
 
@@ -154,6 +163,7 @@ func fromEnvironment(t *testing.T) *Environment {
 	}
 
 	env := &Environment{
+		fixtures: os.Getenv(EnvSandboxIdentity) != "",
 		Settings: ProviderSettings{
 			RegionEndpoint:   get(EnvRegionEndpoint),
 			IdentityEndpoint: get(EnvIdentityEndpoint),
@@ -232,6 +242,17 @@ func (e *Environment) SkipUnlessSandbox(t *testing.T) {
 
 	if !e.IsSandbox() {
 		t.Skip("needs the sandbox: it inspects or steers the simulation")
+	}
+}
+
+// SkipUnlessFixtures skips a test that names the sandbox's identity fixtures (its
+// organization and projects, its users' tokens) but steers nothing: it runs against
+// the sandbox and against a Unikorn whose identity is a sandbox (EnvSandboxIdentity).
+func (e *Environment) SkipUnlessFixtures(t *testing.T) {
+	t.Helper()
+
+	if !e.fixtures {
+		t.Skip("needs the sandbox's identity fixtures: its organization, projects and tokens")
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // the catalogue's, and `owned` tells them apart.
 func TestAccImageResource_foundByImages(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	uri := "https://images.example.com/golden.raw"
 	lookups := `

@@ -142,7 +142,7 @@ func TestAccImageResource_lifecycle(t *testing.T) {
 // configured one in place, and nothing is replaced.
 func TestAccImageResource_importedTakesTheURI(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	uri := "https://images.example.com/golden.raw"
 	// The image's ID, for the import block, once the first step has made it.
@@ -191,7 +191,7 @@ import {
 // nothing to import.
 func TestAccImageResource_importMissing(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
 		Config:        env.ProviderConfig() + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
@@ -254,7 +254,7 @@ func TestAccImageResource_failed(t *testing.T) {
 // diagnostic names the instance. On each instance back end.
 func TestAccImageResource_usedByInstance(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
+		env.SkipUnlessFixtures(t)
 
 		uri := "https://images.example.com/golden.raw"
 		instance := func(imageID string) string {
@@ -303,7 +303,7 @@ variable "image_id" {
 // instance: that is unikorn_snapshot's to manage.
 func TestAccImageResource_importSnapshotRefused(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	snapshot := env.WebInstance() + `
 resource "unikorn_snapshot" "web" {
