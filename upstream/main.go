@@ -62,9 +62,11 @@ func main() {
 	verbose := flag.Bool("v", false, "show the suites' own output")
 	only := flag.String("suite", "", "run only this suite (region or identity)")
 	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
+	identity := flag.String("identity", "", "a sandbox already running, whose identity API the suites and their fixtures use (default: start one)")
+	region := flag.String("region", "", "region's base URL for region's suite (default: the sandbox's "+regionPrefix+")")
 	flag.Parse()
 
-	code, err := run(*repo, *work, *verbose, *only, *focus)
+	code, err := run(*repo, *work, *verbose, *only, *focus, *identity, *region)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-upstream:", err)
 		os.Exit(2)
@@ -73,7 +75,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(repo, work string, verbose bool, only, focus string) (int, error) {
+func run(repo, work string, verbose bool, only, focus, identity, region string) (int, error) {
 	chosen := []suite{}
 
 	for _, s := range suites {
@@ -106,14 +108,6 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 		return 0, err
 	}
 
-	sandboxBinary := filepath.Join(work, "unikorn-sandbox")
-
-	step("building the sandbox")
-
-	if err := command(repo, "go", "build", "-o", sandboxBinary, "./cmd/unikorn-sandbox").Run(); err != nil {
-		return 0, fmt.Errorf("building the sandbox: %w", err)
-	}
-
 	for _, s := range chosen {
 		step("building %s's suite", s.name)
 
@@ -122,16 +116,34 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 		}
 	}
 
-	endpoint, stop, err := startSandbox(sandboxBinary, work)
-	if err != nil {
-		return 0, err
+	endpoint := identity
+
+	if endpoint == "" {
+		sandboxBinary := filepath.Join(work, "unikorn-sandbox")
+
+		step("building the sandbox")
+
+		if err := command(repo, "go", "build", "-o", sandboxBinary, "./cmd/unikorn-sandbox").Run(); err != nil {
+			return 0, fmt.Errorf("building the sandbox: %w", err)
+		}
+
+		started, stop, err := startSandbox(sandboxBinary, work)
+		if err != nil {
+			return 0, err
+		}
+
+		defer stop()
+
+		endpoint = started
 	}
 
-	defer stop()
+	if region == "" {
+		region = endpoint + regionPrefix
+	}
 
 	step("making the fixtures through %s", endpoint)
 
-	env, err := makeFixtures(endpoint)
+	env, err := makeFixtures(endpoint, region)
 	if err != nil {
 		return 0, fmt.Errorf("fixtures: %w", err)
 	}
@@ -477,8 +489,9 @@ func (c client) serviceAccount(org, name string, groupIDs []string) (string, str
 
 // makeFixtures makes what identity's and region's hack/ci/fixtures make, in the
 // organizations the sandbox's administrator holds (the sandbox creates no
-// organizations), and returns the configuration both suites read.
-func makeFixtures(endpoint string) (map[string]string, error) {
+// organizations), and returns the configuration both suites read, region's pointed at
+// region (the sandbox's own, or real region asking the sandbox as its identity).
+func makeFixtures(endpoint, region string) (map[string]string, error) {
 	c := client{endpoint: endpoint, token: adminToken}
 	org := fixtureOrganizationID
 
@@ -588,8 +601,8 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		"TEST_USER_SUBJECT_EMAIL": subjectEmail,
 		// Region's (hack/ci/fixtures of region).
 		// Region's own base URL: the root answers /api/version as identity.
-		"API_BASE_URL":                 endpoint + regionPrefix,
-		"REGION_BASE_URL":              endpoint + regionPrefix,
+		"API_BASE_URL":                 region,
+		"REGION_BASE_URL":              region,
 		"TEST_REGION_ID":               regionID,
 		"TEST_PRIVATE_REGION_ID":       privateRegionID,
 		"TEST_SECONDARY_ORG_ID":        emptyOrganizationID,
