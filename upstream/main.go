@@ -63,10 +63,11 @@ func main() {
 	only := flag.String("suite", "", "run only this suite (region or identity)")
 	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
 	identity := flag.String("identity", "", "a sandbox already running, whose identity API the suites and their fixtures use (default: start one)")
+	skip := flag.String("skip", "", "skip also the specs whose full text matches this regular expression")
 	region := flag.String("region", "", "region's base URL for region's suite (default: the sandbox's "+regionPrefix+")")
 	flag.Parse()
 
-	code, err := run(*repo, *work, *verbose, *only, *focus, *identity, *region)
+	code, err := run(*repo, *work, *verbose, *only, *focus, *skip, *identity, *region)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-upstream:", err)
 		os.Exit(2)
@@ -75,7 +76,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(repo, work string, verbose bool, only, focus, identity, region string) (int, error) {
+func run(repo, work string, verbose bool, only, focus, skip, identity, region string) (int, error) {
 	chosen := []suite{}
 
 	for _, s := range suites {
@@ -158,7 +159,7 @@ func run(repo, work string, verbose bool, only, focus, identity, region string) 
 	for _, s := range chosen {
 		step("running %s's suite", s.name)
 
-		res, err := runSuite(s, work, env, verbose, focus)
+		res, err := runSuite(s, work, env, verbose, focus, skip)
 		if err != nil {
 			return 0, err
 		}
@@ -263,7 +264,7 @@ type failure struct {
 
 // runSuite runs one suite's binary in an empty directory (so that no stray .env is
 // read) and reads its JSON report.
-func runSuite(s suite, work string, env map[string]string, verbose bool, focus string) (result, error) {
+func runSuite(s suite, work string, env map[string]string, verbose bool, focus, also string) (result, error) {
 	dir := filepath.Join(work, s.name)
 	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
 		return result{}, err
@@ -272,8 +273,16 @@ func runSuite(s suite, work string, env map[string]string, verbose bool, focus s
 	report := filepath.Join(dir, "report.json")
 	args := []string{"-ginkgo.json-report=" + report, "-ginkgo.timeout=30m"}
 
-	if skip := skipPattern(s.name); skip != "" {
-		args = append(args, "-ginkgo.skip="+skip)
+	skips := []string{}
+
+	for _, pattern := range []string{skipPattern(s.name), also} {
+		if pattern != "" {
+			skips = append(skips, "(?:"+pattern+")")
+		}
+	}
+
+	if len(skips) > 0 {
+		args = append(args, "-ginkgo.skip="+strings.Join(skips, "|"))
 	}
 
 	if focus != "" {

@@ -151,7 +151,11 @@ func (h *Harness) start(ctx context.Context, opts Options) error {
 	// Region's server, as cmd/unikorn-region-controller builds it, from its flags.
 	var s server.Server
 
-	if err := parse(&s, opts.IdentityURL, "--server-listen-address="+listener.Addr().String()); err != nil {
+	// Region's listener closes a connection idle for its read timeout (1 s by
+	// default, as Go's server does without an idle timeout), which in production an
+	// ingress in front of it hides: a client here reusing a connection just as it
+	// closes would see it reset. A longer read timeout is the deployment's choice.
+	if err := parse(&s, opts.IdentityURL, "--server-listen-address="+listener.Addr().String(), "--server-read-timeout=1m"); err != nil {
 		listener.Close()
 
 		return err
