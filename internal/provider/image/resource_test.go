@@ -81,7 +81,7 @@ func TestAccImageResource_lifecycle(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	uri := "https://images.example.com/golden.raw"
+	uri := acctest.ImageURL("golden.raw")
 	env.SetImageSource(t, sandbox.ImageSource{URI: uri, SizeGiB: 7})
 
 	var firstID string
@@ -144,7 +144,7 @@ func TestAccImageResource_importedTakesTheURI(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessFixtures(t)
 
-	uri := "https://images.example.com/golden.raw"
+	uri := acctest.ImageURL("golden.raw")
 	// The image's ID, for the import block, once the first step has made it.
 	variables := config.Variables{}
 
@@ -194,7 +194,7 @@ func TestAccImageResource_importMissing(t *testing.T) {
 	env.SkipUnlessFixtures(t)
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-		Config:        env.ProviderConfig() + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
+		Config:        env.ProviderConfig() + imageBlock(env, acctest.ImageURL("golden.raw"), "first", ""),
 		ResourceName:  imageAddress,
 		ImportState:   true,
 		ImportStateId: "f0000000-0000-4000-8000-000000000000",
@@ -208,7 +208,7 @@ func TestAccImageResource_invalid(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	valid := imageBlock(env, "https://images.example.com/golden.raw", "first", "")
+	valid := imageBlock(env, acctest.ImageURL("golden.raw"), "first", "")
 
 	resource.ParallelTest(t, env.TestCase(t,
 		resource.TestStep{
@@ -237,7 +237,7 @@ func TestAccImageResource_failed(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	uri := "https://images.example.com/broken.raw"
+	uri := acctest.ImageURL("broken.raw")
 	env.SetImageSource(t, sandbox.ImageSource{URI: uri, Outcome: sandbox.ImageSourceFailed})
 
 	resource.ParallelTest(t, testCase(t, env, resource.TestStep{
@@ -256,7 +256,7 @@ func TestAccImageResource_usedByInstance(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		env.SkipUnlessFixtures(t)
 
-		uri := "https://images.example.com/golden.raw"
+		uri := acctest.ImageURL("golden.raw")
 		instance := func(imageID string) string {
 			return fmt.Sprintf(`
 resource "unikorn_compute_instance" "booted" {
@@ -315,7 +315,7 @@ resource "unikorn_snapshot" "web" {
 	resource.ParallelTest(t, testCase(t, env,
 		resource.TestStep{Config: env.ProviderConfig() + snapshot},
 		resource.TestStep{
-			Config:       env.ProviderConfig() + snapshot + imageBlock(env, "https://images.example.com/golden.raw", "first", ""),
+			Config:       env.ProviderConfig() + snapshot + imageBlock(env, acctest.ImageURL("golden.raw"), "first", ""),
 			ResourceName: imageAddress, ImportState: true,
 			ImportStateIdFunc: func(s *terraform.State) (string, error) {
 				return s.RootModule().Resources["unikorn_snapshot.web"].Primary.ID, nil
