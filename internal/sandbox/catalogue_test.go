@@ -150,7 +150,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 
 	snapshotPath := "/api/v2/servers/" + server.Metadata.ID + "/snapshot"
 	snapshot := unikorn.SnapshotCreate{Metadata: unikorn.WriteMetadata{
-		Name: "trainer-golden",
+		Name: "trainer-golden", Description: "trained",
 		Tags: unikorn.Tags{
 			{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
@@ -166,6 +166,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 	h.call(http.MethodPost, snapshotPath, snapshot).expect(http.StatusCreated, &image)
 	assert.Equal(t, unikorn.ImagePending, image.Status.State)
 	assert.Equal(t, "trainer-golden", image.Metadata.Name)
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 	assert.Equal(t, unikorn.Tags{
 		{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 		{Name: "images.unikorn-cloud.org:organization-id", Value: OrganizationID},

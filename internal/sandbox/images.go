@@ -207,6 +207,9 @@ func (s *Sandbox) createImage(req *request) (*reply, error) {
 
 	write := body.Metadata
 	write.Tags = importTags(body.Metadata.Tags, "import", organizationID)
+	// Region keeps no description of an image: its provider's image has none, so the
+	// description asked for is dropped (region v1.20.0 pkg/handler/image CreateImage).
+	write.Description = ""
 
 	spec := body.Spec.ImageSpec()
 

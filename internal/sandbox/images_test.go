@@ -13,7 +13,7 @@ import (
 
 func imageCreate(name, uri string) unikorn.ImageCreate {
 	return unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{
+		Metadata: unikorn.WriteMetadata{Name: name, Description: "golden image", Tags: unikorn.Tags{
 			{Name: "team", Value: "ml"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
 		}},
@@ -69,6 +69,7 @@ func TestImageImportBecomesReadyAndListed(t *testing.T) {
 		{Name: "team", Value: "ml"},
 	}, image.Metadata.Tags)
 	assert.NotContains(t, imageNames(h.listImagesV1()), "golden", "not ready yet")
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 
 	h.clock.Advance(settle / 4)
 	assert.Equal(t, unikorn.ImageCreating, h.ownedImage(image.Metadata.ID).Status.State)

@@ -202,6 +202,9 @@ func (s *Sandbox) snapshotServer(req *request) (*reply, error) {
 
 	write := body.Metadata
 	write.Tags = tags
+	// Region keeps no description of an image, a snapshot's neither
+	// (pkg/handler/server client_v2_snapshot.go copies the name and tags alone).
+	write.Description = ""
 
 	image := &imageRecord{
 		Image: unikorn.Image{
