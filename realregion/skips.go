@@ -25,7 +25,7 @@ var skips = []skip{
 
 	// Images: what the sandbox finds at an image's URL is what a test says it finds
 	// (SetImageSource); region reads the URL, which the runner serves a raw image at.
-	{`TestAccImageResource_(?:lifecycle|invalid|failed)`, "says what the sandbox finds at an image's URL, or reads its records past the read lag"},
+	{`TestAccImageResource_(?:lifecycle|failed)`, "says what the sandbox finds at an image's URL (SetImageSource)"},
 
 	// The simulated provider's catalogue is two flavors and its own images, not the
 	// sandbox's, whose exact contents these tests check.

@@ -3,6 +3,7 @@ package image_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -22,12 +23,11 @@ import (
 const imageAddress = "unikorn_image.golden"
 
 // imageBlock is image golden, imported from uri into the environment's region, with
-// description; extra is added inside the block.
-func imageBlock(env *acctest.Environment, uri, description, extra string) string {
+// stage tag; extra is added inside the block.
+func imageBlock(env *acctest.Environment, uri, stage, extra string) string {
 	return fmt.Sprintf(`
 resource "unikorn_image" "golden" {
   name           = "golden"
-  description    = %[3]s
   region_id      = %[1]s
   uri            = %[2]s
   architecture   = "x86_64"
@@ -43,11 +43,12 @@ resource "unikorn_image" "golden" {
     kubernetes = "v1.30.2"
   }
   tags = {
-    team = "platform"
+    team  = "platform"
+    stage = %[3]s
   }
 %[4]s
 }
-`, acctest.Quote(env.RegionID), acctest.Quote(uri), acctest.Quote(description), extra)
+`, acctest.Quote(env.RegionID), acctest.Quote(uri), acctest.Quote(stage), extra)
 }
 
 // checkNothingLeft is a CheckDestroy: no image (nor anything else users made) is left
@@ -75,8 +76,8 @@ func testCase(t *testing.T, env *acctest.Environment, steps ...resource.TestStep
 func imageID(s *terraform.State) string { return s.RootModule().Resources[imageAddress].Primary.ID }
 
 // TestAccImageResource_lifecycle imports an image from a URL and waits until it is
-// ready, imports it into Terraform by ID and by identity, replaces it when its
-// description changes (region cannot change an image) and deletes it on destroy.
+// ready, imports it into Terraform by ID and by identity, replaces it when its tags
+// change (region cannot change an image) and deletes it on destroy.
 func TestAccImageResource_lifecycle(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
@@ -124,7 +125,7 @@ func TestAccImageResource_lifecycle(t *testing.T) {
 			}},
 			Check: func(s *terraform.State) error {
 				if imageID(s) == firstID {
-					return fmt.Errorf("a new description kept image %s", firstID)
+					return fmt.Errorf("new tags kept image %s", firstID)
 				}
 
 				if left := env.LeftBehind(t); len(left) != 1 || left[0].ID != imageID(s) {
@@ -203,10 +204,10 @@ func TestAccImageResource_importMissing(t *testing.T) {
 }
 
 // TestAccImageResource_invalid refuses at plan, on the attribute, what region would
-// refuse: a bad name, a URL region cannot fetch, an unknown architecture.
+// refuse or lose: a bad name, a URL region cannot fetch, an unknown architecture, a
+// description.
 func TestAccImageResource_invalid(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
 
 	valid := imageBlock(env, acctest.ImageURL("golden.raw"), "first", "")
 
@@ -226,9 +227,17 @@ func TestAccImageResource_invalid(t *testing.T) {
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)architecture.*value must be one of`),
 		},
+		// Region keeps no description of an image: one would be lost after apply.
+		resource.TestStep{
+			Config:      env.ProviderConfig() + strings.Replace(valid, `name           = "golden"`, `name = "golden"`+"\n  description = \"hardened\"", 1),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Image description not kept.*description.*Remove ` + "`description`"),
+		},
 	))
 
-	assert.Empty(t, env.LeftBehind(t), "nothing was imported")
+	if env.IsSandbox() {
+		assert.Empty(t, env.LeftBehind(t), "nothing was imported")
+	}
 }
 
 // TestAccImageResource_failed: an import region marks failed is an error that says
