@@ -63,11 +63,12 @@ func main() {
 	only := flag.String("suite", "", "run only this suite (region or identity)")
 	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
 	identity := flag.String("identity", "", "a sandbox already running, whose identity API the suites and their fixtures use (default: start one)")
+	attempts := flag.Int("flake-attempts", 1, "run a failing spec up to this many times, reporting those that passed only on a later attempt")
 	skip := flag.String("skip", "", "skip also the specs whose full text matches this regular expression")
 	region := flag.String("region", "", "region's base URL for region's suite (default: the sandbox's "+regionPrefix+")")
 	flag.Parse()
 
-	code, err := run(*repo, *work, *verbose, *only, *focus, *skip, *identity, *region)
+	code, err := run(*repo, *work, *verbose, *only, *focus, *skip, *identity, *region, *attempts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-upstream:", err)
 		os.Exit(2)
@@ -76,7 +77,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(repo, work string, verbose bool, only, focus, skip, identity, region string) (int, error) {
+func run(repo, work string, verbose bool, only, focus, skip, identity, region string, attempts int) (int, error) {
 	chosen := []suite{}
 
 	for _, s := range suites {
@@ -159,7 +160,7 @@ func run(repo, work string, verbose bool, only, focus, skip, identity, region st
 	for _, s := range chosen {
 		step("running %s's suite", s.name)
 
-		res, err := runSuite(s, work, env, verbose, focus, skip)
+		res, err := runSuite(s, work, env, verbose, focus, skip, attempts)
 		if err != nil {
 			return 0, err
 		}
@@ -175,6 +176,10 @@ func run(repo, work string, verbose bool, only, focus, skip, identity, region st
 	}
 
 	for _, res := range results {
+		for _, name := range res.flaky {
+			fmt.Printf("%s: passed only when tried again: %s\n", res.suite, name)
+		}
+
 		if len(res.failures) == 0 {
 			continue
 		}
@@ -256,6 +261,8 @@ type result struct {
 	suite                  string
 	passed, skipped, total int
 	failures               []failure
+	// flaky are the specs that passed only on a later attempt (-flake-attempts).
+	flaky []string
 }
 
 type failure struct {
@@ -264,7 +271,7 @@ type failure struct {
 
 // runSuite runs one suite's binary in an empty directory (so that no stray .env is
 // read) and reads its JSON report.
-func runSuite(s suite, work string, env map[string]string, verbose bool, focus, also string) (result, error) {
+func runSuite(s suite, work string, env map[string]string, verbose bool, focus, also string, attempts int) (result, error) {
 	dir := filepath.Join(work, s.name)
 	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
 		return result{}, err
@@ -287,6 +294,10 @@ func runSuite(s suite, work string, env map[string]string, verbose bool, focus, 
 
 	if focus != "" {
 		args = append(args, "-ginkgo.focus="+focus)
+	}
+
+	if attempts > 1 {
+		args = append(args, fmt.Sprintf("-ginkgo.flake-attempts=%d", attempts))
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 35*time.Minute)
@@ -342,6 +353,10 @@ func runSuite(s suite, work string, env map[string]string, verbose bool, focus, 
 			switch {
 			case spec.State == types.SpecStatePassed:
 				res.passed++
+
+				if spec.NumAttempts > 1 {
+					res.flaky = append(res.flaky, fmt.Sprintf("%s (attempt %d)", spec.FullText(), spec.NumAttempts))
+				}
 			case spec.State.Is(types.SpecStateSkipped | types.SpecStatePending):
 				res.skipped++
 			default:
