@@ -17,7 +17,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -307,69 +306,54 @@ func command(dir, name string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startSandbox runs the sandbox on a free port and waits for its env file.
+// startSandbox runs the sandbox on a free port and waits for its env file, which
+// names identity's endpoint.
 func startSandbox(binary, work string) (string, func(), error) {
 	envFile := filepath.Join(work, "sandbox.env")
-	_ = os.Remove(envFile)
-
-	logFile, err := os.Create(filepath.Join(work, "sandbox.log"))
-	if err != nil {
-		return "", nil, err
-	}
 
 	// Every test here shares the fixture organization, whose quotas are sized for one
 	// test's worth of objects: region's networks and load balancers charge them.
-	cmd := exec.Command(binary, "-listen", "127.0.0.1:0", "-env-file", envFile, "-quota", "networks=1000,loadbalancers=1000,publicips=1000")
-	cmd.Stdout = io.Discard
-	cmd.Stderr = logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	args := []string{"-listen", "127.0.0.1:0", "-env-file", envFile, "-quota", "networks=1000,loadbalancers=1000,publicips=1000"}
 
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-
-		return "", nil, err
-	}
-
-	stop := func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		logFile.Close()
-	}
-
-	deadline := time.Now().Add(30 * time.Second)
-
-	for time.Now().Before(deadline) {
-		if data, err := os.ReadFile(envFile); err == nil {
-			scanner := bufio.NewScanner(bytes.NewReader(data))
-			for scanner.Scan() {
-				if value, ok := strings.CutPrefix(scanner.Text(), "export UNIKORN_IDENTITY_ENDPOINT="); ok {
-					return strings.Trim(value, "'\""), stop, nil
-				}
+	return startChild("the sandbox", binary, args, filepath.Join(work, "sandbox.log"), envFile, func(data string) (string, bool) {
+		scanner := bufio.NewScanner(strings.NewReader(data))
+		for scanner.Scan() {
+			if value, ok := strings.CutPrefix(scanner.Text(), "export UNIKORN_IDENTITY_ENDPOINT="); ok {
+				return strings.Trim(value, "'\""), true
 			}
 		}
 
-		time.Sleep(100 * time.Millisecond)
-	}
-
-	stop()
-
-	return "", nil, fmt.Errorf("the sandbox wrote no env file within 30s")
+		return "", false
+	})
 }
 
 // startRegion runs region (cmd/unikorn-region-controller) on a free port, with the
-// sandbox's regions, and waits until it serves. Region dies with the runner.
+// sandbox's regions, and waits until it serves.
 func startRegion(binary, work, identityURL string) (string, func(), error) {
 	urlFile := filepath.Join(work, "region.url")
-	_ = os.Remove(urlFile)
+	args := []string{
+		"-identity", identityURL, "-url-file", urlFile,
+		"-region", regionID + "=sandbox-1",
+		"-region", privateRegionID + "=sandbox-private=" + organizationID,
+	}
 
-	logFile, err := os.Create(filepath.Join(work, "region.log"))
+	return startChild("region", binary, args, filepath.Join(work, "region.log"), urlFile, func(data string) (string, bool) {
+		return strings.TrimSpace(data), strings.HasSuffix(data, "\n")
+	})
+}
+
+// startChild starts a process that dies with the runner, its standard error in
+// logPath, and waits up to a minute for it to write readyFile, whose content read
+// turns into the address it serves at. stop interrupts it and waits for it to end.
+func startChild(name, binary string, args []string, logPath, readyFile string, read func(string) (string, bool)) (string, func(), error) {
+	_ = os.Remove(readyFile)
+
+	logFile, err := os.Create(logPath)
 	if err != nil {
 		return "", nil, err
 	}
 
-	cmd := exec.Command(binary, "-identity", identityURL, "-url-file", urlFile,
-		"-region", regionID+"=sandbox-1",
-		"-region", privateRegionID+"=sandbox-private="+organizationID)
+	cmd := exec.Command(binary, args...)
 	cmd.Stdout = io.Discard
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -380,29 +364,41 @@ func startRegion(binary, work, identityURL string) (string, func(), error) {
 		return "", nil, err
 	}
 
+	exited := make(chan struct{})
+
+	go func() {
+		_ = cmd.Wait()
+
+		close(exited)
+	}()
+
 	stop := func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		<-exited
 		logFile.Close()
 	}
 
 	deadline := time.Now().Add(time.Minute)
 
 	for time.Now().Before(deadline) {
-		if data, err := os.ReadFile(urlFile); err == nil && strings.HasSuffix(string(data), "\n") {
-			return strings.TrimSpace(string(data)), stop, nil
+		if data, err := os.ReadFile(readyFile); err == nil {
+			if address, ok := read(string(data)); ok {
+				return address, stop, nil
+			}
 		}
 
-		if cmd.ProcessState != nil {
-			break
-		}
+		select {
+		case <-exited:
+			logFile.Close()
 
-		time.Sleep(50 * time.Millisecond)
+			return "", nil, fmt.Errorf("%s ended before it served (its log: %s)", name, logPath)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 
 	stop()
 
-	return "", nil, fmt.Errorf("region did not serve within a minute (its log: %s)", logFile.Name())
+	return "", nil, fmt.Errorf("%s did not serve within a minute (its log: %s)", name, logPath)
 }
 
 // makeNetwork makes the network the tests build on, through region's API as the
