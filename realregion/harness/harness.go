@@ -14,7 +14,7 @@
 //     manager.Manager and exports ProvidersInit.Providers, which its Initialize
 //     would fill from a kubeconfig: the harness fills it with providers.New over the
 //     fake client, and hands Reconciler a manager that offers the three things core's
-//     reconciler asks of one (stub.go);
+//     reconciler asks of one (controllers.go);
 //   - the options every binary parses from its command line are parsed here from the
 //     same flags.
 //
