@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // version is set by the release build (-ldflags "-X main.version=1.2.3"); a build
@@ -194,18 +195,25 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) 
 	return errors.Join(err, sb.Close())
 }
 
-// exportLines are the shell lines that point the provider at the sandbox.
+// exportLines are the shell lines that point the provider at the sandbox: every
+// service's endpoint where the sandbox serves it, then the fixture user's token and
+// project.
 func exportLines(endpoint, token string) string {
-	var lines strings.Builder
+	var (
+		lines     strings.Builder
+		variables [][2]string
+	)
 
-	for _, variable := range [][2]string{
-		{"UNIKORN_REGION_ENDPOINT", endpoint},
-		{"UNIKORN_IDENTITY_ENDPOINT", endpoint},
-		{"UNIKORN_COMPUTE_ENDPOINT", endpoint + sandbox.ComputePrefix},
-		{"UNIKORN_TOKEN", token},
-		{"UNIKORN_ORGANIZATION_ID", sandbox.OrganizationID},
-		{"UNIKORN_PROJECT_ID", sandbox.ProjectID},
-	} {
+	endpoints := services.InSandbox(endpoint)
+	for _, service := range services.All() {
+		variables = append(variables, [2]string{service.EnvVar(), endpoints[service]})
+	}
+
+	for _, variable := range append(variables,
+		[2]string{"UNIKORN_TOKEN", token},
+		[2]string{"UNIKORN_ORGANIZATION_ID", sandbox.OrganizationID},
+		[2]string{"UNIKORN_PROJECT_ID", sandbox.ProjectID},
+	) {
 		fmt.Fprintf(&lines, "export %s=%s\n", variable[0], shellQuote(variable[1]))
 	}
 

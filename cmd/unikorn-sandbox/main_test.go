@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -37,6 +38,10 @@ type started struct {
 	exports map[string]string
 	stop    func() error
 }
+
+// exportCount is how many export lines the command prints: every service's endpoint,
+// the token, the organization and the project.
+var exportCount = len(services.All()) + 3
 
 // start runs the command with args and environ until the test ends, and reads the
 // export lines it prints once listening.
@@ -62,14 +67,14 @@ func start(t *testing.T, args, environ []string) *started {
 
 	scanner := bufio.NewScanner(stdout)
 
-	for len(s.exports) < 6 && scanner.Scan() {
+	for len(s.exports) < exportCount && scanner.Scan() {
 		name, value, found := strings.Cut(strings.TrimPrefix(scanner.Text(), "export "), "=")
 		require.True(t, found, "line %q", scanner.Text())
 
 		s.exports[name] = value
 	}
 
-	require.Len(t, s.exports, 6, "the sandbox stopped before it listened")
+	require.Len(t, s.exports, exportCount, "the sandbox stopped before it listened")
 
 	// The rest of stdout is not read; keep the pipe from blocking the command.
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
@@ -84,8 +89,7 @@ func (s *started) client(t *testing.T, token string) *unikorn.Client {
 	endpoint := s.exports["UNIKORN_REGION_ENDPOINT"]
 
 	c, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: endpoint, IdentityEndpoint: endpoint, ComputeEndpoint: endpoint + sandbox.ComputePrefix,
-		Token: token, Retry: unikorn.RetryPolicy{MaxAttempts: 1},
+		Endpoints: services.InSandbox(endpoint), Token: token, Retry: unikorn.RetryPolicy{MaxAttempts: 1},
 	})
 	require.NoError(t, err)
 
@@ -106,6 +110,10 @@ func TestRunPrintsExportsServesAndSavesOnShutdown(t *testing.T) {
 	assert.Equal(t, `'it'\''s-mine'`, s.exports["UNIKORN_TOKEN"], "quoted for eval")
 	assert.Equal(t, sandbox.OrganizationID, s.exports["UNIKORN_ORGANIZATION_ID"])
 	assert.Equal(t, sandbox.ProjectID, s.exports["UNIKORN_PROJECT_ID"])
+
+	for _, service := range services.All() {
+		assert.Equal(t, endpoint+service.SandboxPrefix(), s.exports[service.EnvVar()], "%s is exported", service)
+	}
 
 	written, err := os.ReadFile(envFile)
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -48,7 +49,9 @@ func TestSIGTERMStopsTheProcessCleanlyAndSavesTheState(t *testing.T) {
 	exports := waitForEnvFile(t, envFile, exited)
 
 	service, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint: exports["UNIKORN_REGION_ENDPOINT"], IdentityEndpoint: exports["UNIKORN_IDENTITY_ENDPOINT"],
+		Endpoints: services.Endpoints{
+			services.Region: exports["UNIKORN_REGION_ENDPOINT"], services.Identity: exports["UNIKORN_IDENTITY_ENDPOINT"],
+		},
 		Token: sandbox.ServiceToken, Retry: unikorn.RetryPolicy{MaxAttempts: 1},
 	})
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // ProviderConfigWithAdmin is the environment's provider block followed by a second
@@ -18,7 +19,7 @@ func (e *Environment) ProviderConfigWithAdmin() string {
 	admin.Token = sandbox.AdminToken
 	admin.OrganizationID = sandbox.EmptyOrganizationID
 	admin.ProjectID = ""
-	admin.InstanceAPI, admin.ComputeEndpoint = "", ""
+	admin.InstanceAPI, admin.Endpoints[services.Compute] = "", ""
 
 	return e.ProviderConfig() + admin.Config()
 }

@@ -30,9 +30,13 @@ func WithBackend(backend Backend) Option {
 }
 
 // ForEachBackend runs test once per back end, each in a subtest named after it with
-// an environment of its own.
+// an environment of its own. The test runs in parallel with the package's other
+// parallel tests, as each leg has a sandbox of its own and spends most of its time
+// waiting on it; a leg that calls t.Parallel (resource.ParallelTest does) runs beside
+// the other leg too. So the caller must not call t.Parallel itself.
 func ForEachBackend(t *testing.T, test func(t *testing.T, env *Environment), options ...Option) {
 	t.Helper()
+	t.Parallel()
 
 	for _, backend := range Backends() {
 		t.Run(backend.InstanceAPI, func(t *testing.T) {

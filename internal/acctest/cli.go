@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -126,17 +127,7 @@ func NewProcessCLI(t *testing.T, dir string) *CLI {
 
 	SkipUnlessSupported(t)
 
-	bin := t.TempDir()
-
-	goCommand, err := exec.LookPath("go")
-	require.NoError(t, err, "building the provider needs the go command on PATH")
-
-	// The module's root, where main.go is: this package's directory's grandparent.
-	_, self, _, _ := runtime.Caller(0)
-	build := exec.CommandContext(t.Context(), goCommand, "build", "-o", filepath.Join(bin, "terraform-provider-unikorn"), ".") //nolint:gosec // the test's own module
-	build.Dir = filepath.Join(filepath.Dir(self), "..", "..")
-	output, err := build.CombinedOutput()
-	require.NoError(t, err, "building the provider:\n%s", output)
+	bin := builtProvider(t)
 
 	// dev_overrides makes the CLI start the binary for the provider's source, and
 	// nothing else of the user's configuration applies.
@@ -159,6 +150,64 @@ func NewProcessCLI(t *testing.T, dir string) *CLI {
 			"CHECKPOINT_DISABLE=1",
 		),
 	}
+}
+
+// built is the provider binary that the tests of this process running NewProcessCLI
+// share: built once for all that run at the same time (a link is seconds of work for
+// the processor, and they run in parallel), and removed after the last of them.
+var built struct {
+	mu    sync.Mutex
+	users int
+	dir   string
+}
+
+// builtProvider returns the directory holding the provider built from this module,
+// building it if no running test holds it, until t ends.
+func builtProvider(t *testing.T) string {
+	t.Helper()
+
+	built.mu.Lock()
+	defer built.mu.Unlock()
+
+	if built.users == 0 {
+		dir, err := os.MkdirTemp("", "unikorn-acctest-provider-") //nolint:usetesting // shared by the tests that run at once, it outlives the first
+		require.NoError(t, err)
+
+		goCommand, err := exec.LookPath("go")
+		if err != nil {
+			_ = os.RemoveAll(dir)
+		}
+
+		require.NoError(t, err, "building the provider needs the go command on PATH")
+
+		// The module's root, where main.go is: this package's directory's grandparent.
+		_, self, _, _ := runtime.Caller(0)
+		build := exec.CommandContext(t.Context(), goCommand, "build", "-o", filepath.Join(dir, "terraform-provider-unikorn"), ".") //nolint:gosec // the test's own module
+		build.Dir = filepath.Join(filepath.Dir(self), "..", "..")
+
+		output, err := build.CombinedOutput()
+		if err != nil {
+			_ = os.RemoveAll(dir)
+		}
+
+		require.NoError(t, err, "building the provider:\n%s", output)
+
+		built.dir = dir
+	}
+
+	built.users++
+	dir := built.dir
+
+	t.Cleanup(func() {
+		built.mu.Lock()
+		defer built.mu.Unlock()
+
+		if built.users--; built.users == 0 {
+			_ = os.RemoveAll(dir)
+		}
+	})
+
+	return dir
 }
 
 // requiredProviders names the provider's source, as a user's configuration does, so

@@ -12,19 +12,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // Environment variables that point the acceptance tests at a real Unikorn instead of
-// the sandbox. The first five are the provider's own; the UNIKORN_ACC_* ones name
-// existing objects the tests may read and build on.
+// the sandbox: every service's endpoint variable (region's decides, see New), then the
+// provider's own below; the UNIKORN_ACC_* ones name existing objects the tests may
+// read and build on.
 const (
-	EnvRegionEndpoint   = "UNIKORN_REGION_ENDPOINT"
-	EnvIdentityEndpoint = "UNIKORN_IDENTITY_ENDPOINT"
-	EnvToken            = "UNIKORN_TOKEN"
-	EnvOrganizationID   = "UNIKORN_ORGANIZATION_ID"
-	EnvProjectID        = "UNIKORN_PROJECT_ID"
-	EnvComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
+	EnvToken          = "UNIKORN_TOKEN"
+	EnvOrganizationID = "UNIKORN_ORGANIZATION_ID"
+	EnvProjectID      = "UNIKORN_PROJECT_ID"
 
 	// EnvSandboxIdentity says that the Unikorn under test takes its identity from a
 	// sandbox, whose fixtures (organizations, projects, users, tokens) the tests may
@@ -71,6 +70,10 @@ type Environment struct {
 	fixtures bool
 }
 
+// realTargetNeeds are the services every acceptance test calls, whose endpoints a
+// real target must name; a test of another service skips itself without its endpoint.
+var realTargetNeeds = []services.Service{services.Region, services.Identity}
+
 // New returns the environment of one acceptance test: a fresh sandbox, stopped when
 // the test ends, or a real Unikorn when UNIKORN_REGION_ENDPOINT is set. Like
 // resource.Test it skips unless TF_ACC is set, so plain `go test` stays fast.
@@ -90,7 +93,7 @@ func New(t *testing.T, options ...Option) *Environment {
 	}
 
 	var env *Environment
-	if os.Getenv(EnvRegionEndpoint) != "" {
+	if os.Getenv(services.Region.EnvVar()) != "" {
 		env = fromEnvironment(t)
 	} else {
 		env = startSandbox(t, harshness)
@@ -132,11 +135,10 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 
 	return &Environment{
 		Settings: ProviderSettings{
-			RegionEndpoint:   server.URL,
-			IdentityEndpoint: server.URL,
-			Token:            sandbox.ServiceToken,
-			OrganizationID:   sandbox.OrganizationID,
-			ProjectID:        sandbox.ProjectID,
+			Endpoints:      services.InSandbox(server.URL),
+			Token:          sandbox.ServiceToken,
+			OrganizationID: sandbox.OrganizationID,
+			ProjectID:      sandbox.ProjectID,
 		},
 		RegionID:  sandbox.RegionID,
 		NetworkID: sandbox.NetworkDefaultID,
@@ -151,7 +153,20 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 func fromEnvironment(t *testing.T) *Environment {
 	t.Helper()
 
-	var missing []string
+	var (
+		missing   []string
+		endpoints services.Endpoints
+	)
+
+	for _, service := range services.All() {
+		endpoints[service] = os.Getenv(service.EnvVar())
+	}
+
+	for _, service := range realTargetNeeds {
+		if endpoints[service] == "" {
+			missing = append(missing, service.EnvVar())
+		}
+	}
 
 	get := func(name string) string {
 		value := os.Getenv(name)
@@ -165,12 +180,10 @@ func fromEnvironment(t *testing.T) *Environment {
 	env := &Environment{
 		fixtures: os.Getenv(EnvSandboxIdentity) != "",
 		Settings: ProviderSettings{
-			RegionEndpoint:   get(EnvRegionEndpoint),
-			IdentityEndpoint: get(EnvIdentityEndpoint),
-			Token:            get(EnvToken),
-			OrganizationID:   get(EnvOrganizationID),
-			ProjectID:        get(EnvProjectID),
-			ComputeEndpoint:  os.Getenv(EnvComputeEndpoint),
+			Endpoints:      endpoints,
+			Token:          get(EnvToken),
+			OrganizationID: get(EnvOrganizationID),
+			ProjectID:      get(EnvProjectID),
 		},
 		RegionID:  get(EnvRegionID),
 		NetworkID: get(EnvNetworkID),
@@ -180,7 +193,7 @@ func fromEnvironment(t *testing.T) *Environment {
 
 	if len(missing) > 0 {
 		t.Fatalf("%s is set, so the acceptance tests target a real Unikorn, which also needs %s (see README.md)",
-			EnvRegionEndpoint, strings.Join(missing, ", "))
+			services.Region.EnvVar(), strings.Join(missing, ", "))
 	}
 
 	return env
@@ -199,15 +212,15 @@ func (e *Environment) SettingsFor(t *testing.T, b Backend) ProviderSettings {
 	switch {
 	case b != ComputeBackend:
 		// The region back end's instance APIs are service-to-service (see startSandbox).
-		settings.ComputeEndpoint = ""
+		settings.Endpoints[services.Compute] = ""
 	case e.IsSandbox():
 		// Compute's public API is what an ordinary project user calls, so the
 		// provider gets a user's token; checks keep the service token, which may
 		// look at region's servers and identity's allocations behind the instances.
-		settings.ComputeEndpoint = settings.RegionEndpoint + sandbox.ComputePrefix
 		settings.Token = sandbox.DefaultToken
-	case settings.ComputeEndpoint == "":
-		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test", EnvComputeEndpoint)
+	case settings.Endpoints[services.Compute] == "":
+		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test",
+			services.Compute.EnvVar())
 	}
 
 	return settings
@@ -219,11 +232,9 @@ func (e *Environment) ClientAs(t *testing.T, token string) *unikorn.Client {
 	t.Helper()
 
 	client, err := unikorn.NewClient(unikorn.Config{
-		RegionEndpoint:   e.Settings.RegionEndpoint,
-		IdentityEndpoint: e.Settings.IdentityEndpoint,
-		ComputeEndpoint:  e.Settings.ComputeEndpoint,
-		Token:            token,
-		UserAgent:        "terraform-provider-unikorn-acctest",
+		Endpoints: e.Settings.Endpoints,
+		Token:     token,
+		UserAgent: "terraform-provider-unikorn-acctest",
 	})
 	require.NoError(t, err)
 
@@ -270,7 +281,7 @@ func (e *Environment) PreCheck(t *testing.T) {
 
 	if _, err := e.Client.ListRegions(ctx, e.Settings.OrganizationID); err != nil {
 		t.Fatalf("cannot list the regions of organization %s at %s: %v",
-			e.Settings.OrganizationID, e.Settings.RegionEndpoint, err)
+			e.Settings.OrganizationID, e.Settings.Endpoints[services.Region], err)
 	}
 }
 
@@ -285,18 +296,18 @@ func (e *Environment) ProviderConfig() string {
 // aliased block of another principal.
 type ProviderSettings struct {
 	// Alias names a second block of the provider; empty is the default block.
-	Alias            string
-	RegionEndpoint   string
-	IdentityEndpoint string
-	Token            string
-	OrganizationID   string
-	ProjectID        string
+	Alias string
+	// Endpoints are the services' base URLs. Compute's is there only for the compute
+	// back end, which it reaches (see SettingsFor).
+	Endpoints      services.Endpoints
+	Token          string
+	OrganizationID string
+	ProjectID      string
 	// RequestTimeout bounds each API request, as a Go duration; empty means the
 	// provider's default.
 	RequestTimeout string
-	// InstanceAPI and ComputeEndpoint choose and reach the instance back end.
-	InstanceAPI     string
-	ComputeEndpoint string
+	// InstanceAPI chooses the instance back end.
+	InstanceAPI string
 }
 
 // Config writes the settings as a provider block, leaving out empty ones so that the
@@ -307,17 +318,20 @@ func (s ProviderSettings) Config() string {
 
 	b.WriteString("provider \"unikorn\" {\n")
 
-	for _, attribute := range []struct{ name, value string }{
-		{"alias", s.Alias},
-		{"region_endpoint", s.RegionEndpoint},
-		{"identity_endpoint", s.IdentityEndpoint},
-		{"token", s.Token},
-		{"organization_id", s.OrganizationID},
-		{"project_id", s.ProjectID},
-		{"request_timeout", s.RequestTimeout},
-		{"instance_api", s.InstanceAPI},
-		{"compute_endpoint", s.ComputeEndpoint},
-	} {
+	type attribute struct{ name, value string }
+
+	attributes := []attribute{{"alias", s.Alias}}
+	for _, service := range services.All() {
+		attributes = append(attributes, attribute{service.Attribute(), s.Endpoints[service]})
+	}
+
+	for _, attribute := range append(attributes,
+		attribute{"token", s.Token},
+		attribute{"organization_id", s.OrganizationID},
+		attribute{"project_id", s.ProjectID},
+		attribute{"request_timeout", s.RequestTimeout},
+		attribute{"instance_api", s.InstanceAPI},
+	) {
 		if attribute.value != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", attribute.name, Quote(attribute.value))
 		}

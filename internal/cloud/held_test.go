@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -53,15 +54,17 @@ func (h *heldThing) object() Object[thing] {
 
 			return nil
 		},
-		Holders: func(context.Context, *thing) ([]Holder, error) {
-			h.mu.Lock()
-			defer h.mu.Unlock()
+		HeldBy: func(*thing) []HolderSearch {
+			return []HolderSearch{{Among: "instances", Find: func(context.Context) ([]Holder, error) {
+				h.mu.Lock()
+				defer h.mu.Unlock()
 
-			if h.released {
-				return nil, nil
-			}
+				if h.released {
+					return nil, nil
+				}
 
-			return []Holder{{Kind: "instance", Name: "web", ID: "i-1", Leaving: h.leaving}}, nil
+				return []Holder{{Kind: "instance", Name: "web", ID: "i-1", Leaving: h.leaving}}, nil
+			}}}
 		},
 		Metadata: func(t *thing) *unikorn.ReadMetadata { return &t.Metadata },
 	}
@@ -73,20 +76,22 @@ func (h *heldThing) object() Object[thing] {
 func TestDeleteHeldFailsFastNamingTheHolders(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
 
-	began := time.Now()
-	err := h.object().Delete(ctx, testSession(0), "x", time.Time{})
+		began := time.Now()
+		err := h.object().Delete(ctx, testSession(0), "x", time.Time{})
 
-	var held *HeldError
-	require.ErrorAs(t, err, &held)
-	assert.Less(t, time.Since(began), HeldGrace+time.Second)
-	assert.GreaterOrEqual(t, time.Since(began), HeldGrace)
-	assert.Equal(t, `instance "web" (i-1)`, held.HolderNames())
-	assert.Equal(t, "extra", held.Name)
-	assert.True(t, errors.Is(err, inUse))
+		var held *HeldError
+		require.ErrorAs(t, err, &held)
+		assert.Less(t, time.Since(began), HeldGrace+time.Second)
+		assert.GreaterOrEqual(t, time.Since(began), HeldGrace)
+		assert.Equal(t, `instance "web" (i-1)`, held.HolderNames())
+		assert.Equal(t, "extra", held.Name)
+		assert.True(t, errors.Is(err, inUse))
+	})
 }
 
 // The read lag, when longer than HeldGrace, is waited out: the refusal may come from
@@ -94,12 +99,14 @@ func TestDeleteHeldFailsFastNamingTheHolders(t *testing.T) {
 func TestDeleteHeldWaitsOutTheReadLag(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{}
-	began := time.Now()
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{}
+		began := time.Now()
 
-	var held *HeldError
-	require.ErrorAs(t, h.object().Delete(t.Context(), testSession(3*time.Second), "x", time.Time{}), &held)
-	assert.GreaterOrEqual(t, time.Since(began), 3*time.Second)
+		var held *HeldError
+		require.ErrorAs(t, h.object().Delete(t.Context(), testSession(3*time.Second), "x", time.Time{}), &held)
+		assert.GreaterOrEqual(t, time.Since(began), 3*time.Second)
+	})
 }
 
 // While what holds the object is being deleted, the delete is asked again until it
@@ -107,17 +114,19 @@ func TestDeleteHeldWaitsOutTheReadLag(t *testing.T) {
 func TestDeleteHeldWaitsWhileTheHolderLeaves(t *testing.T) {
 	t.Parallel()
 
-	h := &heldThing{leaving: true}
+	synctest.Test(t, func(t *testing.T) {
+		h := &heldThing{leaving: true}
 
-	go func() {
-		time.Sleep(HeldGrace + time.Second)
-		h.mu.Lock()
-		h.released = true
-		h.mu.Unlock()
-	}()
+		go func() {
+			time.Sleep(HeldGrace + time.Second)
+			h.mu.Lock()
+			h.released = true
+			h.mu.Unlock()
+		}()
 
-	require.NoError(t, h.object().Delete(t.Context(), testSession(0), "x", time.Time{}))
-	assert.True(t, h.gone)
+		require.NoError(t, h.object().Delete(t.Context(), testSession(0), "x", time.Time{}))
+		assert.True(t, h.gone)
+	})
 }
 
 // A refusal still standing when the delete's time ends, its holder leaving all the
@@ -163,4 +172,55 @@ func TestCreateInterruptedBeforeAnyReadKeepsTheAnswer(t *testing.T) {
 	require.Error(t, err)
 	require.NotNil(t, made, "what the create made is returned with the error")
 	assert.Equal(t, "x", made.Metadata.ID)
+}
+
+// A search for holders skips a list it cannot read and says so, names a holder two
+// lists show once, and its words say whether the answer is whole.
+func TestFindHoldersNamesWhatItSawAndWhereItCouldNotLook(t *testing.T) {
+	t.Parallel()
+
+	web := Holder{Kind: "instance", Name: "web", ID: "i-1"}
+	share := Holder{Kind: "file storage", Name: "shared", ID: "fs-1"}
+	forbidden := &unikorn.APIError{StatusCode: http.StatusForbidden, Description: "operation is not allowed by rbac"}
+	failing := &unikorn.APIError{StatusCode: http.StatusServiceUnavailable, Method: http.MethodGet, Path: "/filestorage", Description: "unavailable"}
+
+	listing := func(among string, err error, holders ...Holder) HolderSearch {
+		return HolderSearch{Among: among, Find: func(context.Context) ([]Holder, error) { return holders, err }}
+	}
+
+	tests := map[string]struct {
+		searches []HolderSearch
+		want     string
+	}{
+		"every list read": {
+			searches: []HolderSearch{listing("servers", nil, web), listing("file storage", nil, share)},
+			want:     `instance "web" (i-1), file storage "shared" (fs-1)`,
+		},
+		"one list forbidden, the next still read": {
+			searches: []HolderSearch{listing("servers", forbidden), listing("file storage", nil, share)},
+			want:     `file storage "shared" (fs-1) (and perhaps more: the token may not list servers)`,
+		},
+		"one holder in two lists": {
+			searches: []HolderSearch{listing("instances", nil, web), listing("servers", nil, web)},
+			want:     `instance "web" (i-1)`,
+		},
+		"nothing seen, every list read": {
+			searches: []HolderSearch{listing("servers", nil)},
+			want:     "the servers on it (none that the token can see)",
+		},
+		"nothing seen, lists unread": {
+			searches: []HolderSearch{listing("servers", forbidden), listing("file storage", failing)},
+			want: "the servers on it (none that the token can see, but the token may not list servers; " +
+				"the list of file storage failed (GET /filestorage: 503 service unavailable: unavailable))",
+		},
+	}
+
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+
+			held := &HeldError{Kind: "network", ID: "n-1", Users: "the servers on it", Holders: FindHolders(t.Context(), tt.searches)}
+			assert.Equal(t, tt.want, held.HolderNames())
+		})
+	}
 }

@@ -9,18 +9,55 @@ import (
 )
 
 // Selector names one object: by ID, or by name within a project (and, for kinds that
-// live on a network, a network). The cloud does not keep names unique, so a look-up by
-// name must find exactly one object to be trusted.
+// live on a network, a network), or within an organization for identity's kinds. The
+// cloud does not keep names unique, so a look-up by name must find exactly one object
+// to be trusted.
 type Selector struct {
-	// ID selects the object directly; the other fields are then ignored.
+	// ID selects the object directly; the name is then ignored, and the scope is
+	// where the ID is read (an organization, for identity's kinds), or none.
 	ID string
 
-	// Name selects by name among the objects of OrganizationID and ProjectID, and
-	// for security groups of NetworkID when it is set.
+	// Name selects by name among the objects of the scope: OrganizationID, and
+	// ProjectID and NetworkID where they are set.
 	Name           string
 	OrganizationID string
 	ProjectID      string
 	NetworkID      string
+	// NamedBy is what the kind's name is called, "name" when empty: a user is named
+	// by its subject.
+	NamedBy string
+}
+
+// Scope says where the look-up searched: "network N in project P of organization
+// O", "project P of organization O", "organization O", "network N"; "" for an ID read
+// wherever the token may see it.
+func (s Selector) Scope() string {
+	scope := ""
+
+	for _, part := range []struct{ kind, id, joint string }{
+		{"network", s.NetworkID, ""}, {"project", s.ProjectID, " in "}, {"organization", s.OrganizationID, " of "},
+	} {
+		switch {
+		case part.id == "":
+		case scope == "":
+			scope = part.kind + " " + part.id
+		case part.kind == "organization" && s.ProjectID == "":
+			scope += " in " + part.kind + " " + part.id
+		default:
+			scope += part.joint + part.kind + " " + part.id
+		}
+	}
+
+	return scope
+}
+
+// Named is what a look-up by name calls the name: "name", or the kind's own word.
+func (s Selector) Named() string {
+	if s.NamedBy == "" {
+		return "name"
+	}
+
+	return s.NamedBy
 }
 
 // LookupError means a look-up did not find exactly one object: none with the ID or
@@ -35,21 +72,24 @@ type LookupError struct {
 }
 
 func (e *LookupError) Error() string {
-	if e.Selector.ID != "" {
-		return fmt.Sprintf("%s %s does not exist or is not visible to these credentials", e.Kind, e.Selector.ID)
+	scope := e.Selector.Scope()
+	in := ""
+
+	if scope != "" {
+		in = " in " + scope
 	}
 
-	where := "project " + e.Selector.ProjectID + " of organization " + e.Selector.OrganizationID
-	if e.Selector.NetworkID != "" {
-		where = "network " + e.Selector.NetworkID + " in " + where
+	switch {
+	case e.Selector.ID != "":
+		return fmt.Sprintf("%s %s does not exist%s or is not visible to these credentials", e.Kind, e.Selector.ID, in)
+	case len(e.Matches) == 0 && e.Selector.NamedBy != "":
+		return fmt.Sprintf("no %s%s has the %s %q", e.Kind, in, e.Selector.NamedBy, e.Selector.Name)
+	case len(e.Matches) == 0:
+		return fmt.Sprintf("no %s is named %q%s", e.Kind, e.Selector.Name, in)
 	}
 
-	if len(e.Matches) == 0 {
-		return fmt.Sprintf("no %s is named %q in %s", e.Kind, e.Selector.Name, where)
-	}
-
-	return fmt.Sprintf("the name %q does not say which %s is meant: %d in %s carry it (%s)",
-		e.Selector.Name, e.Kind, len(e.Matches), where, strings.Join(e.Matches, ", "))
+	return fmt.Sprintf("the %s %q does not say which %s is meant: %d%s carry it (%s)",
+		e.Selector.Named(), e.Selector.Name, e.Kind, len(e.Matches), in, strings.Join(e.Matches, ", "))
 }
 
 // Lookup finds one object of the kind, as Lookup does, by a read of its ID that takes
@@ -77,7 +117,10 @@ func Lookup[T any](
 	if selector.ID != "" {
 		object, err := get(ctx, selector.ID)
 		if (object == nil && err == nil) || unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
-			return nil, &LookupError{Kind: kind, Selector: Selector{ID: selector.ID}}
+			// The name means nothing beside an ID; the scope says where it was read.
+			selector.Name = ""
+
+			return nil, &LookupError{Kind: kind, Selector: selector}
 		}
 
 		return object, err

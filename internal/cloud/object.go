@@ -21,7 +21,7 @@ type InUseError struct {
 }
 
 func (e *InUseError) Error() string {
-	return fmt.Sprintf("%s %s is still in use by %s; delete those first: %v", e.Kind, e.ID, e.Users, e.Err)
+	return fmt.Sprintf("%s %s is still in use by %s: %v", e.Kind, e.ID, e.Users, e.Err)
 }
 
 func (e *InUseError) Unwrap() error { return e.Err }
@@ -37,9 +37,10 @@ type Object[T any] struct {
 	// ConflictInUse means the cloud answers a delete of the object in use with 409 (as
 	// for images) rather than 403.
 	ConflictInUse bool
-	// Holders names what holds the object (read just before) while the cloud refuses
-	// its delete as in use; nil when the family cannot tell. See Delete.
-	Holders  func(context.Context, *T) ([]Holder, error)
+	// HeldBy are the lists in which to look for what holds the object (read just
+	// before) while the cloud refuses its delete as in use, one per kind of thing that
+	// may hold it; nil when the family cannot tell. See Delete and FindHolders.
+	HeldBy   func(*T) []HolderSearch
 	Get      func(context.Context, string) (*T, error)
 	Del      func(context.Context, string) error
 	Metadata func(*T) *unikorn.ReadMetadata
@@ -216,19 +217,17 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			settle()
 		}
 
-		var holders []Holder
+		var holders Holders
 
-		if o.Holders != nil && object != nil {
-			// A list that fails names nobody; the refusal is judged without it.
-			holders, _ = o.Holders(ctx, object)
+		if o.HeldBy != nil && object != nil {
+			// A list that cannot be read is named, and the refusal judged by the others.
+			holders = FindHolders(ctx, o.HeldBy(object))
 		}
 
-		for _, holder := range holders {
-			if holder.Leaving {
-				settle()
+		if holders.Leaving() {
+			settle()
 
-				return nil
-			}
+			return nil
 		}
 
 		if now.Before(held) {

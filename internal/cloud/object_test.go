@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -130,26 +131,28 @@ func TestALostCreateThatNeverAppearsIsReported(t *testing.T) {
 func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 	t.Parallel()
 
-	const readLag = 300 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		const readLag = 300 * time.Millisecond
 
-	deleteAfter := func(created time.Time) time.Duration {
-		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
-			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
-		}}}
-		// The read before the delete still shows it, with time to spare on a busy
-		// machine; reads answer 404 from 50 ms on (the wait's first few still show it).
-		cloud.goneAt = time.Now().Add(50 * time.Millisecond)
+		deleteAfter := func(created time.Time) time.Duration {
+			cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+				StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: created},
+			}}}
+			// The read before the delete still shows it, with time to spare on a busy
+			// machine; reads answer 404 from 50 ms on (the wait's first few still show it).
+			cloud.goneAt = time.Now().Add(50 * time.Millisecond)
 
-		start := time.Now()
-		require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x", time.Time{}))
+			start := time.Now()
+			require.NoError(t, cloud.object().Delete(t.Context(), testSession(readLag), "x", time.Time{}))
 
-		return time.Since(start)
-	}
+			return time.Since(start)
+		}
 
-	young := deleteAfter(time.Now())
-	assert.GreaterOrEqual(t, young, readLag, "young: the 404 waited out the read lag")
-	assert.Less(t, young, 2*readLag, "young: from the first 404, not from each")
-	assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
+		young := deleteAfter(time.Now())
+		assert.GreaterOrEqual(t, young, readLag, "young: the 404 waited out the read lag")
+		assert.Less(t, young, 2*readLag, "young: from the first 404, not from each")
+		assert.Less(t, deleteAfter(time.Now().Add(-time.Hour)), readLag, "old: the 404 was definite at once")
+	})
 }
 
 // What a refresh reads may have been made moments ago, and a cache not show it yet: a
@@ -157,23 +160,25 @@ func TestADeleteBelievesA404OnlyPastTheReadLag(t *testing.T) {
 func TestAReadCallsAThingGoneOnlyPastTheReadLag(t *testing.T) {
 	t.Parallel()
 
-	const readLag = 300 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		const readLag = 300 * time.Millisecond
 
-	cloud := &things{created: &thing{}, visibleAt: time.Now().Add(readLag / 3)}
-	cloud.created.Metadata.ID = "x"
-	s := testSession(readLag)
+		cloud := &things{created: &thing{}, visibleAt: time.Now().Add(readLag / 3)}
+		cloud.created.Metadata.ID = "x"
+		s := testSession(readLag)
 
-	read, err := cloud.object().Read(t.Context(), s, "x")
-	require.NoError(t, err)
-	assert.NotNil(t, read, "the thing the cache showed late was read, not called gone")
+		read, err := cloud.object().Read(t.Context(), s, "x")
+		require.NoError(t, err)
+		assert.NotNil(t, read, "the thing the cache showed late was read, not called gone")
 
-	cloud.goneAt = time.Now()
-	start := time.Now()
+		cloud.goneAt = time.Now()
+		start := time.Now()
 
-	read, err = cloud.object().Read(t.Context(), s, "x")
-	require.NoError(t, err)
-	assert.Nil(t, read)
-	assert.GreaterOrEqual(t, time.Since(start), readLag, "gone only once the 404 outlasted the read lag")
+		read, err = cloud.object().Read(t.Context(), s, "x")
+		require.NoError(t, err)
+		assert.Nil(t, read)
+		assert.GreaterOrEqual(t, time.Since(start), readLag, "gone only once the 404 outlasted the read lag")
+	})
 }
 
 // A thing this process has read (a refresh reads what a destroy then deletes) carries
@@ -183,34 +188,36 @@ func TestAReadCallsAThingGoneOnlyPastTheReadLag(t *testing.T) {
 func TestADeleteOfAThingOfKnownAgeBelievesA404AtOnce(t *testing.T) {
 	t.Parallel()
 
-	const readLag = 300 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		const readLag = 300 * time.Millisecond
 
-	old := time.Now().Add(-time.Hour)
+		old := time.Now().Add(-time.Hour)
 
-	deleteAfter := func(readFirst bool, kept time.Time) time.Duration {
-		cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
-			StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: old},
-		}}}
-		s := testSession(readLag)
-		object := cloud.object().Remembering(s)
+		deleteAfter := func(readFirst bool, kept time.Time) time.Duration {
+			cloud := &things{created: &thing{Metadata: unikorn.ReadMetadata{
+				StaticMetadata: unikorn.StaticMetadata{ID: "x", CreationTime: old},
+			}}}
+			s := testSession(readLag)
+			object := cloud.object().Remembering(s)
 
-		if readFirst {
-			_, err := object.Read(t.Context(), s, "x")
-			require.NoError(t, err)
+			if readFirst {
+				_, err := object.Read(t.Context(), s, "x")
+				require.NoError(t, err)
+			}
+
+			// Gone as soon as it is deleted: no read of the wait shows it.
+			cloud.goneAt = time.Now()
+
+			start := time.Now()
+			require.NoError(t, object.Delete(t.Context(), s, "x", kept))
+
+			return time.Since(start)
 		}
 
-		// Gone as soon as it is deleted: no read of the wait shows it.
-		cloud.goneAt = time.Now()
-
-		start := time.Now()
-		require.NoError(t, object.Delete(t.Context(), s, "x", kept))
-
-		return time.Since(start)
-	}
-
-	assert.GreaterOrEqual(t, deleteAfter(false, time.Time{}), readLag, "never read: nothing says how old it is")
-	assert.Less(t, deleteAfter(true, time.Time{}), readLag/2, "read before: old, so its 404 is definite")
-	assert.Less(t, deleteAfter(false, old), readLag/2, "its creation time kept: old, so its 404 is definite")
+		assert.GreaterOrEqual(t, deleteAfter(false, time.Time{}), readLag, "never read: nothing says how old it is")
+		assert.Less(t, deleteAfter(true, time.Time{}), readLag/2, "read before: old, so its 404 is definite")
+		assert.Less(t, deleteAfter(false, old), readLag/2, "its creation time kept: old, so its 404 is definite")
+	})
 }
 
 // Knowing the thing's age, the delete goes out without a read first.

@@ -64,7 +64,7 @@ func (c Creation) answered() time.Time {
 // SeenSettled is when a 404 for an object this process has read (and then deleted),
 // created as created says, becomes definite. Caches hide only what was created within
 // the read lag: a deleted object goes on showing its last version until the cache
-// sees it go (a Kubernetes informer's lag, as internal/sandbox/lag.go models it). So
+// sees it go (a Kubernetes informer's lag, as internal/sandbox/core/lag.go models it). So
 // a 404 for an object that a read has shown, and that existed more than the read lag
 // ago, can only mean it is gone; for a younger one, the 404 is believed once it is
 // that old, or the read lag has passed from now, whichever comes first. The read

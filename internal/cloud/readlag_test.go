@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -51,26 +52,28 @@ func TestA404IsSettledByTheNearerOfWhatIsKnownOfTheCreation(t *testing.T) {
 func TestA404AlreadyGivenIsJudgedByWhenItsReadWasSent(t *testing.T) {
 	t.Parallel()
 
-	s := NewSession(nil, WithReadLag(time.Second), WithPollPolicy(PollPolicy{Min: 5 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 2}))
-	gone := &unikorn.APIError{StatusCode: http.StatusNotFound}
+	synctest.Test(t, func(t *testing.T) {
+		s := NewSession(nil, WithReadLag(time.Second), WithPollPolicy(PollPolicy{Min: 5 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 2}))
+		gone := &unikorn.APIError{StatusCode: http.StatusNotFound}
 
-	reads := 0
-	read := func(context.Context) error {
-		reads++
+		reads := 0
+		read := func(context.Context) error {
+			reads++
 
-		return gone
-	}
+			return gone
+		}
 
-	settled := time.Now().Add(20 * time.Millisecond)
-	early := Miss{Err: gone, Sent: time.Now()}
+		settled := time.Now().Add(20 * time.Millisecond)
+		early := Miss{Err: gone, Sent: time.Now()}
 
-	time.Sleep(time.Until(settled.Add(10 * time.Millisecond)))
+		time.Sleep(time.Until(settled.Add(10 * time.Millisecond)))
 
-	require.ErrorIs(t, s.PastReadLagAfter(t.Context(), settled, early, read), gone)
-	assert.Equal(t, 1, reads, "a 404 sent within the lag is read again, though looked at after it")
+		require.ErrorIs(t, s.PastReadLagAfter(t.Context(), settled, early, read), gone)
+		assert.Equal(t, 1, reads, "a 404 sent within the lag is read again, though looked at after it")
 
-	reads = 0
-	late := Miss{Err: gone, Sent: time.Now()}
-	require.ErrorIs(t, s.PastReadLagAfter(t.Context(), settled, late, read), gone)
-	assert.Zero(t, reads, "a 404 sent after the lag is believed")
+		reads = 0
+		late := Miss{Err: gone, Sent: time.Now()}
+		require.ErrorIs(t, s.PastReadLagAfter(t.Context(), settled, late, read), gone)
+		assert.Zero(t, reads, "a 404 sent after the lag is believed")
+	})
 }

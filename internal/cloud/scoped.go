@@ -1,7 +1,6 @@
 package cloud
 
 import (
-	"slices"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
@@ -27,7 +26,7 @@ type ProjectMetadata struct {
 // ProjectMetadataOf is a service's project-scoped metadata in the façade's terms.
 func ProjectMetadataOf(in *unikorn.ProjectScopedMetadata) ProjectMetadata {
 	return ProjectMetadata{
-		WriteMetadata:      WriteMetadata{Name: in.Name, Description: in.Description, Tags: slices.Clone(in.Tags)},
+		WriteMetadata:      WriteMetadataOf(in.WriteMetadata),
 		ID:                 in.ID,
 		OrganizationID:     in.OrganizationID,
 		ProjectID:          in.ProjectID,

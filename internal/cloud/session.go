@@ -1,9 +1,11 @@
 package cloud
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -23,6 +25,8 @@ type Session struct {
 	pacer *pacer
 	// shared keeps the reads that many callers make alike (see Shared).
 	shared *sharedReads
+	// now is the clock that dates reads (see Now).
+	now func() time.Time
 }
 
 // PollPolicy paces the waits for asynchronous changes: intervals start at Min and
@@ -78,6 +82,12 @@ func WithReadLag(lag time.Duration) Option {
 	return func(s *Session) { s.readLag = lag }
 }
 
+// WithClock replaces the clock that dates reads (see Now): a test steps it to show
+// what a read's age decides without waiting for the read to grow old.
+func WithClock(now func() time.Time) Option {
+	return func(s *Session) { s.now = now }
+}
+
 // NewSession returns a Session that calls Unikorn through client.
 func NewSession(client *unikorn.Client, options ...Option) *Session {
 	session := &Session{
@@ -85,11 +95,14 @@ func NewSession(client *unikorn.Client, options ...Option) *Session {
 		poll:    DefaultPollPolicy(),
 		readLag: DefaultReadLag,
 		shared:  newSharedReads(),
+		now:     time.Now,
 	}
 
 	for _, option := range options {
 		option(session)
 	}
+
+	session.shared.now = session.now
 
 	session.poll.Min = max(session.poll.Min, minPollInterval)
 	session.poll.Max = max(session.poll.Max, session.poll.Min)
@@ -121,23 +134,79 @@ func (s *Session) ReadLag() time.Duration {
 	return s.readLag
 }
 
-// Settings say where Unikorn is and how to reach it; Logger among them receives the
-// API client's log lines.
-type (
-	Settings = unikorn.Config
-	Logger   = unikorn.Logger
-	LogLevel = unikorn.LogLevel
+// Now is the time by the session's clock, which dates the reads it keeps and judges
+// whether one is still young enough to answer (Shared, and the families' shared
+// lists). Waits run on timers, not on this clock.
+func (s *Session) Now() time.Time {
+	return s.now()
+}
+
+// Settings say where Unikorn is and how to reach it, in the façade's terms.
+type Settings struct {
+	// Endpoints are the services' base URLs; only those the declaration requires
+	// must be set (see services.Service.Required).
+	Endpoints services.Endpoints
+	// Token is sent as the bearer token of every request.
+	Token string
+	// UserAgent names the caller, e.g. "terraform-provider-unikorn/1.2.3".
+	UserAgent string
+	// CACertificate is an optional PEM bundle trusted in addition to the system's.
+	CACertificate string
+	// Insecure skips TLS certificate verification.
+	Insecure bool
+	// RequestTimeout bounds each attempt of a request; zero means the client's default.
+	RequestTimeout time.Duration
+	// Logger receives the API client's log lines; nil logs nothing.
+	Logger Logger
+	// OmitBodies keeps request and response bodies (the LogTrace lines) from Logger,
+	// for a caller whose logs are off.
+	OmitBodies bool
+}
+
+// LogLevel says how much a line of the API client's log matters.
+type LogLevel int
+
+// The levels of the API client's lines.
+const (
+	// LogDebug is one line per attempt and per retry.
+	LogDebug LogLevel = iota
+	// LogTrace carries request and response bodies.
+	LogTrace
 )
 
-// Log levels of the API client's lines.
-const (
-	LogDebug = unikorn.LogDebug
-	LogTrace = unikorn.LogTrace
-)
+// Logger receives the API client's log lines. The client masks what it knows to be
+// secret in a body; the logger masks the token, which its caller gave.
+type Logger func(ctx context.Context, level LogLevel, message string, fields map[string]any)
+
+// wire is the API client's configuration of settings.
+func (s Settings) wire() unikorn.Config {
+	config := unikorn.Config{
+		Endpoints: s.Endpoints, Token: s.Token, UserAgent: s.UserAgent,
+		CACertificate: s.CACertificate, Insecure: s.Insecure, RequestTimeout: s.RequestTimeout,
+		OmitBodies: s.OmitBodies,
+	}
+
+	if logger := s.Logger; logger != nil {
+		config.Logger = func(ctx context.Context, level unikorn.LogLevel, message string, fields map[string]any) {
+			logger(ctx, logLevelFromWire(level), message, fields)
+		}
+	}
+
+	return config
+}
+
+// logLevelFromWire is the client's level of a line in the façade's terms.
+func logLevelFromWire(level unikorn.LogLevel) LogLevel {
+	if level == unikorn.LogTrace {
+		return LogTrace
+	}
+
+	return LogDebug
+}
 
 // Connect returns a Session over a new API client for settings.
 func Connect(settings Settings, options ...Option) (*Session, error) {
-	client, err := unikorn.NewClient(settings)
+	client, err := unikorn.NewClient(settings.wire())
 	if err != nil {
 		return nil, err
 	}

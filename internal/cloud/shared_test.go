@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -17,42 +18,44 @@ import (
 func TestASharedLoadOutlivesTheCallerWhoStartedIt(t *testing.T) {
 	t.Parallel()
 
-	s := NewSession(nil)
-	release := make(chan struct{})
+	synctest.Test(t, func(t *testing.T) {
+		s := NewSession(nil)
+		release := make(chan struct{})
 
-	var loads atomic.Int32
+		var loads atomic.Int32
 
-	load := func(ctx context.Context) (string, error) {
-		loads.Add(1)
-		<-release
+		load := func(ctx context.Context) (string, error) {
+			loads.Add(1)
+			<-release
 
-		return "value", ctx.Err()
-	}
+			return "value", ctx.Err()
+		}
 
-	impatient, cancel := context.WithCancel(t.Context())
-	first := make(chan error, 1)
+		impatient, cancel := context.WithCancel(t.Context())
+		first := make(chan error, 1)
 
-	go func() {
-		_, _, err := Shared(impatient, s, "key", time.Time{}, load)
-		first <- err
-	}()
+		go func() {
+			_, _, err := Shared(impatient, s, "key", time.Time{}, load)
+			first <- err
+		}()
 
-	// The second caller joins the load the first one started.
-	second := make(chan string, 1)
+		// The second caller joins the load the first one started.
+		second := make(chan string, 1)
 
-	go func() {
-		value, _, err := Shared(t.Context(), s, "key", time.Time{}, load)
-		assert.NoError(t, err)
-		second <- value
-	}()
+		go func() {
+			value, _, err := Shared(t.Context(), s, "key", time.Time{}, load)
+			assert.NoError(t, err)
+			second <- value
+		}()
 
-	time.Sleep(20 * time.Millisecond)
-	cancel()
-	require.True(t, errors.Is(<-first, context.Canceled), "the impatient caller stops waiting")
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+		require.True(t, errors.Is(<-first, context.Canceled), "the impatient caller stops waiting")
 
-	close(release)
-	assert.Equal(t, "value", <-second, "the others still get the answer")
-	assert.Equal(t, int32(1), loads.Load())
+		close(release)
+		assert.Equal(t, "value", <-second, "the others still get the answer")
+		assert.Equal(t, int32(1), loads.Load())
+	})
 }
 
 // Many callers at once cost one read; a failed read is not kept, so the next caller
@@ -60,54 +63,56 @@ func TestASharedLoadOutlivesTheCallerWhoStartedIt(t *testing.T) {
 func TestSharedReadsAreReadOnceAndNeverKeepAMiss(t *testing.T) {
 	t.Parallel()
 
-	s := NewSession(nil)
+	synctest.Test(t, func(t *testing.T) {
+		s := NewSession(nil)
 
-	var (
-		loads   atomic.Int32
-		missing atomic.Bool
-	)
+		var (
+			loads   atomic.Int32
+			missing atomic.Bool
+		)
 
-	load := func(context.Context) (int32, error) {
-		n := loads.Add(1)
-		time.Sleep(10 * time.Millisecond)
+		load := func(context.Context) (int32, error) {
+			n := loads.Add(1)
+			time.Sleep(10 * time.Millisecond)
 
-		if missing.Load() {
-			return 0, notFound
+			if missing.Load() {
+				return 0, notFound
+			}
+
+			return n, nil
 		}
 
-		return n, nil
-	}
+		var wg sync.WaitGroup
 
-	var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				value, _, err := Shared(t.Context(), s, "key", time.Time{}, load)
+				assert.NoError(t, err)
+				assert.Equal(t, int32(1), value)
+			})
+		}
 
-	for range 20 {
-		wg.Go(func() {
-			value, _, err := Shared(t.Context(), s, "key", time.Time{}, load)
-			assert.NoError(t, err)
-			assert.Equal(t, int32(1), value)
-		})
-	}
+		wg.Wait()
+		assert.Equal(t, int32(1), loads.Load(), "twenty callers, one read")
 
-	wg.Wait()
-	assert.Equal(t, int32(1), loads.Load(), "twenty callers, one read")
+		value, began, err := Shared(t.Context(), s, "key", time.Time{}, load)
+		require.NoError(t, err)
+		assert.Equal(t, int32(1), value, "kept")
 
-	value, began, err := Shared(t.Context(), s, "key", time.Time{}, load)
-	require.NoError(t, err)
-	assert.Equal(t, int32(1), value, "kept")
+		value, _, err = Shared(t.Context(), s, "key", began.Add(time.Nanosecond), load)
+		require.NoError(t, err)
+		assert.Equal(t, int32(2), value, "a fresher read was asked for")
 
-	value, _, err = Shared(t.Context(), s, "key", began.Add(time.Nanosecond), load)
-	require.NoError(t, err)
-	assert.Equal(t, int32(2), value, "a fresher read was asked for")
+		s.Forget("key")
+		missing.Store(true)
 
-	s.Forget("key")
-	missing.Store(true)
+		for range 2 {
+			_, _, err = Shared(t.Context(), s, "key", time.Time{}, load)
+			require.ErrorIs(t, err, notFound)
+		}
 
-	for range 2 {
-		_, _, err = Shared(t.Context(), s, "key", time.Time{}, load)
-		require.ErrorIs(t, err, notFound)
-	}
-
-	assert.Equal(t, int32(4), loads.Load(), "each miss was read anew")
+		assert.Equal(t, int32(4), loads.Load(), "each miss was read anew")
+	})
 }
 
 // A read that began before this process changed the object cannot bring back what

@@ -307,3 +307,27 @@ func Only(value string) []string {
 
 	return []string{value}
 }
+
+// UndoTimeout bounds a compensating step. Undo runs on a context detached from the
+// caller's, because the usual reason to undo is that the caller's deadline has passed.
+const UndoTimeout = 2 * time.Minute
+
+// Persist runs an idempotent step (an undo, or a read that decides one) on a context
+// detached from the caller's, repeating it with backoff through any transient
+// failure until it succeeds, is answered definitely, or UndoTimeout passes: what is
+// left behind when such a step gives up is leaked quota, or an object made twice.
+func (s *Session) Persist(ctx context.Context, step func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), UndoTimeout)
+	defer cancel()
+
+	for pause := s.Poll().Min; ; pause = min(2*pause, max(s.Poll().Slow, s.Poll().Max)) {
+		err := step(ctx)
+		if err == nil || !Transient(err) || Sleep(ctx, pause) != nil {
+			return err
+		}
+	}
+}
+
+// Progress receives human-readable updates while an operation waits, such as that a
+// snapshot image is creating.
+type Progress func(message string)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -45,33 +46,35 @@ func TestAWaitForNowChecksAtOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			session := steadySession(interval, 0)
-			start := time.Now()
+			synctest.Test(t, func(t *testing.T) {
+				session := steadySession(interval, 0)
+				start := time.Now()
 
-			var checks []time.Duration
+				var checks []time.Duration
 
-			err := session.WaitForNow(t.Context(), "a thing", func(context.Context) (bool, error) {
-				checks = append(checks, time.Since(start))
-				if len(checks) == 1 {
-					return test.first()
+				err := session.WaitForNow(t.Context(), "a thing", func(context.Context) (bool, error) {
+					checks = append(checks, time.Since(start))
+					if len(checks) == 1 {
+						return test.first()
+					}
+
+					return true, nil
+				})
+
+				if test.want != nil {
+					require.ErrorIs(t, err, test.want)
+					assert.NotErrorAs(t, err, new(*readError), "the wait's caller sees the failure itself")
+				} else {
+					require.NoError(t, err)
 				}
 
-				return true, nil
+				require.Len(t, checks, test.wantChecks)
+				assert.Less(t, checks[0], interval/2, "the first check is at once")
+
+				if test.wantChecks > 1 {
+					assert.GreaterOrEqual(t, checks[1], interval, "the next is a wait's first, a whole interval in")
+				}
 			})
-
-			if test.want != nil {
-				require.ErrorIs(t, err, test.want)
-				assert.NotErrorAs(t, err, new(*readError), "the wait's caller sees the failure itself")
-			} else {
-				require.NoError(t, err)
-			}
-
-			require.Len(t, checks, test.wantChecks)
-			assert.Less(t, checks[0], interval/2, "the first check is at once")
-
-			if test.wantChecks > 1 {
-				assert.GreaterOrEqual(t, checks[1], interval, "the next is a wait's first, a whole interval in")
-			}
 		})
 	}
 }

@@ -2,7 +2,8 @@ package compute
 
 import (
 	"context"
-	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 )
 
 // Instances is everything the provider asks of an instance back end. There are two:
@@ -44,7 +45,7 @@ type Instances interface {
 	// Power starts, stops or reboots the instance and waits for the power state.
 	Power(ctx context.Context, ref Ref, op PowerOperation, progress Progress) (*Instance, error)
 	// Snapshot makes an image of the instance's disk and waits until it is ready.
-	Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error)
+	Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*image.Image, error)
 	// SSHKey returns the private key the cloud generated for the instance.
 	SSHKey(ctx context.Context, ref Ref) (string, error)
 	// ConsoleOutput returns the last lines of the instance's console.
@@ -62,27 +63,3 @@ type Location struct {
 	ProjectID      string
 	RegionID       string
 }
-
-// Image is an image as the façade shows it.
-type Image struct {
-	ID             string
-	Name           string
-	Description    string
-	OrganizationID string
-	RegionID       string
-	// InstanceID is the instance a snapshot image was made from, from its provenance
-	// tag; empty for other images.
-	InstanceID   string
-	Status       string
-	CreationTime time.Time
-	// Tags are those a caller set; reserved tags (the snapshot's provenance) are left out.
-	Tags map[string]string
-	// Spec is what the image is for: architecture, virtualization, operating system,
-	// the disk it needs.
-	Spec ImageSpec
-}
-
-// Leaving reports whether the image is of no more use: region's image cache shows a
-// deleted image failed until the cloud has let it go, and an image that failed to be
-// made cannot boot anything either.
-func (i *Image) Leaving() bool { return i.Status == ImageFailed }

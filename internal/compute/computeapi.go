@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -31,7 +32,7 @@ var _ Instances = (*ComputeInstances)(nil)
 func NewComputeInstances(service *Service) *ComputeInstances {
 	c := &ComputeInstances{service: service, client: service.client}
 	c.instances = newSharedLists(c.listScope, DefaultReadGathering)
-	c.instances.shareRecent(service.lookupWindow(), service.client)
+	c.instances.shareRecent(service.lookupWindow(), service.client, service.Now)
 
 	return c
 }
@@ -128,14 +129,14 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 	case cloud.IsClientError(err):
 		// The catalogue cache may have let through what has changed since (see
 		// Service.Create).
-		c.service.catalogue.forgetPlacement(network, spec)
+		c.service.references.forgetPlacement(network, spec)
 
 		return nil, fmt.Errorf("creating the instance: %w", err)
 	}
 
 	var existing *Instance
 
-	findErr := c.service.persist(ctx, func(ctx context.Context) error {
+	findErr := c.service.Persist(ctx, func(ctx context.Context) error {
 		var err error
 		existing, err = c.Get(ctx, ref)
 
@@ -397,7 +398,7 @@ func (c *ComputeInstances) Power(ctx context.Context, ref Ref, op PowerOperation
 }
 
 // Snapshot implements Instances. Compute tags the image with its provenance itself.
-func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
+func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*image.Image, error) {
 	ctx = unikorn.Concerning(ctx, ref.ID)
 
 	if err := checkSnapshotRequest(request); err != nil {
@@ -409,7 +410,7 @@ func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request Snapsh
 		return nil, err
 	}
 
-	image, err := c.client.SnapshotInstance(ctx, instance.ID, unikorn.InstanceSnapshotCreate{
+	made, err := c.client.SnapshotInstance(ctx, instance.ID, unikorn.InstanceSnapshotCreate{
 		Metadata: unikorn.WriteMetadata{
 			Name: request.Name, Description: request.Description, Tags: serverTags(snapshotTags(request.Tags)),
 		},
@@ -418,12 +419,7 @@ func (c *ComputeInstances) Snapshot(ctx context.Context, ref Ref, request Snapsh
 		return nil, fmt.Errorf("snapshotting instance %s: %w", instance.ID, err)
 	}
 
-	image, err = c.service.waitSnapshot(ctx, instance, image, progress)
-	if err != nil {
-		return nil, err
-	}
-
-	return imageFromRegion(image), nil
+	return c.service.waitSnapshot(ctx, instance, made, progress)
 }
 
 // SSHKey implements Instances.
@@ -489,7 +485,7 @@ func instanceFromCompute(wire *unikorn.Instance) *Instance {
 			UserData:                  decodeUserData(wire.Spec.UserData),
 			SSHCertificateAuthorityID: wire.Spec.SSHCertificateAuthorityID,
 			Description:               wire.Metadata.Description,
-			Tags:                      userTags(wire.Metadata.Tags),
+			Tags:                      cloud.UserTags(wire.Metadata.Tags),
 		},
 	}
 

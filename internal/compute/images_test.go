@@ -12,42 +12,22 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 func ignoreProgress(string) {}
 
-// snapshotsNamed lists the organization's images of name, in any state.
-func (e *env) snapshotsNamed(t *testing.T, name string) []unikorn.Image {
-	t.Helper()
-
-	images, err := e.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
-		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
-		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
-	})
-	require.NoError(t, err)
-
-	var named []unikorn.Image
-
-	for _, image := range images {
-		if image.Metadata.Name == name {
-			named = append(named, image)
-		}
-	}
-
-	return named
-}
-
 // snapshotImage makes an image of instance called name.
-func (e *env) snapshotImage(t *testing.T, instance *compute.Instance, name string) *compute.Image {
+func (e *env) snapshotImage(t *testing.T, instance *compute.Instance, name string) *image.Image {
 	t.Helper()
 
-	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
-		compute.SnapshotRequest{Name: name}, ignoreProgress)
+	made, err := e.images.Snapshot(t.Context(), compute.SnapshotOf(compute.NewRegionInstances(e.service), instance,
+		compute.SnapshotRequest{Name: name}, ignoreProgress), ignoreProgress)
 	require.NoError(t, err)
 
-	return image
+	return made
 }
 
 func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
@@ -63,19 +43,19 @@ func TestSnapshotImageAdoptsTheImageOfALostAnswer(t *testing.T) {
 	network := &harshNetwork{lose: 1, loseMethod: http.MethodPost, losePath: "/api/v2/servers/" + instance.ServerID + "/snapshot"}
 	service := e.serviceOver(t, network)
 
-	image, err := service.SnapshotImage(t.Context(), compute.NewRegionInstances(service), instance,
-		compute.SnapshotRequest{Name: "golden", Tags: map[string]string{"role": "web"}}, ignoreProgress)
+	made, err := e.imagesOver(t, network).Snapshot(t.Context(), compute.SnapshotOf(compute.NewRegionInstances(service), instance,
+		compute.SnapshotRequest{Name: "golden", Tags: map[string]string{"role": "web"}}, ignoreProgress), ignoreProgress)
 	require.NoError(t, err)
 	assert.Zero(t, network.lose, "the answer was lost")
 
-	assert.NotEqual(t, earlier.Metadata.ID, image.ID, "the earlier image is not adopted")
-	assert.Equal(t, unikorn.ImageReady, image.Status)
-	assert.Equal(t, compute.Image{
-		ID: image.ID, Name: "golden", OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID,
-		InstanceID: instance.ID, Status: unikorn.ImageReady, CreationTime: image.CreationTime, Tags: map[string]string{"role": "web"},
-		Spec: image.Spec,
-	}, *image)
-	assert.Len(t, e.snapshotsNamed(t, "golden"), 2, "the snapshot was sent once")
+	assert.NotEqual(t, earlier.ID, made.ID, "the earlier image is not adopted")
+	assert.Equal(t, unikorn.ImageReady, made.Status)
+	assert.Equal(t, image.Image{
+		ID: made.ID, Name: "golden", OrganizationID: sandbox.OrganizationID, RegionID: sandbox.RegionID,
+		InstanceID: instance.ID, Status: unikorn.ImageReady, CreationTime: made.CreationTime, Tags: map[string]string{"role": "web"},
+		Spec: made.Spec,
+	}, *made)
+	assert.Len(t, e.ImagesNamed(t, "golden"), 2, "the snapshot was sent once")
 }
 
 func TestSnapshotImageRefusedMakesNothing(t *testing.T) {
@@ -84,10 +64,10 @@ func TestSnapshotImageRefusedMakesNothing(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	image, err := e.service.SnapshotImage(t.Context(), compute.NewRegionInstances(e.service), instance,
-		compute.SnapshotRequest{Name: "-golden"}, ignoreProgress)
+	made, err := e.images.Snapshot(t.Context(), compute.SnapshotOf(compute.NewRegionInstances(e.service), instance,
+		compute.SnapshotRequest{Name: "-golden"}, ignoreProgress), ignoreProgress)
 	require.Error(t, err)
-	assert.Nil(t, image)
+	assert.Nil(t, made)
 
 	var problems *compute.ValidationError
 	assert.ErrorAs(t, err, &problems)
@@ -99,12 +79,12 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	image := e.snapshotImage(t, instance, "golden")
+	made := e.snapshotImage(t, instance, "golden")
 
-	ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+	ref := image.Ref{ID: made.ID, OrganizationID: made.OrganizationID, RegionID: made.RegionID}
 
 	spec := standardSpec("restored")
-	spec.ImageID = image.ID
+	spec.ImageID = made.ID
 	restored := e.create(t, spec)
 
 	// While an instance boots from it, region refuses the delete until time runs out.
@@ -112,25 +92,25 @@ func TestDeleteImageWaitsOutTheInstancesBootedFromIt(t *testing.T) {
 	defer cancel()
 
 	var inUse *cloud.InUseError
-	require.ErrorAs(t, e.service.DeleteImage(ctx, ref, time.Time{}), &inUse)
+	require.ErrorAs(t, e.images.Delete(ctx, ref, time.Time{}), &inUse)
 	assert.Equal(t, "image", inUse.Kind)
 
-	read, err := e.service.ReadImage(t.Context(), ref)
+	read, err := e.images.Read(t.Context(), ref)
 	require.NoError(t, err)
 	require.NotNil(t, read, "nothing was deleted")
 
 	// Once the instance is going, the delete goes through and waits for the 404.
 	deleted := make(chan error, 1)
 
-	go func() { deleted <- e.service.DeleteImage(t.Context(), ref, time.Time{}) }()
+	go func() { deleted <- e.images.Delete(t.Context(), ref, time.Time{}) }()
 
 	require.NoError(t, e.service.Delete(t.Context(), restored.Ref(), restored.AllocationID))
 	require.NoError(t, <-deleted)
 
-	read, err = e.service.ReadImage(t.Context(), ref)
+	read, err = e.images.Read(t.Context(), ref)
 	require.NoError(t, err)
 	assert.Nil(t, read, "the image is gone")
-	assert.NoError(t, e.service.DeleteImage(t.Context(), ref, time.Time{}), "an image already gone is deleted")
+	assert.NoError(t, e.images.Delete(t.Context(), ref, time.Time{}), "an image already gone is deleted")
 }
 
 // A delete told the image's creation time (a resource keeps it with its state) goes
@@ -142,16 +122,16 @@ func TestDeleteImageOfKnownAgeSendsTheDeleteFirst(t *testing.T) {
 	instance := e.create(t, standardSpec("web"))
 
 	for known, first := range map[bool]string{false: http.MethodGet, true: http.MethodDelete} {
-		image := e.snapshotImage(t, instance, "golden")
-		ref := compute.ImageRef{ID: image.ID, OrganizationID: image.OrganizationID, RegionID: image.RegionID}
+		made := e.snapshotImage(t, instance, "golden")
+		ref := image.Ref{ID: made.ID, OrganizationID: made.OrganizationID, RegionID: made.RegionID}
 
 		created := time.Time{}
 		if known {
-			created = image.CreationTime
+			created = made.CreationTime
 		}
 
 		sent := &methodLog{}
-		require.NoError(t, e.serviceOver(t, sent).DeleteImage(t.Context(), ref, created))
+		require.NoError(t, e.imagesOver(t, sent).Delete(t.Context(), ref, created))
 		require.NotEmpty(t, sent.methods)
 		assert.Equal(t, first, sent.methods[0], "creation time known: %v", known)
 	}
@@ -177,13 +157,13 @@ func TestFindImageLooksInEveryRegion(t *testing.T) {
 	e := newEnv(t)
 	instance := e.create(t, standardSpec("web"))
 
-	image := e.snapshotImage(t, instance, "golden")
+	made := e.snapshotImage(t, instance, "golden")
 
-	found, err := e.service.FindImage(t.Context(), sandbox.OrganizationID, image.ID)
+	found, err := e.images.Find(t.Context(), sandbox.OrganizationID, made.ID)
 	require.NoError(t, err)
-	assert.Equal(t, image, found)
+	assert.Equal(t, made, found)
 
-	missing, err := e.service.FindImage(t.Context(), sandbox.OrganizationID, "f0000000-0000-4000-8000-000000000000")
+	missing, err := e.images.Find(t.Context(), sandbox.OrganizationID, "f0000000-0000-4000-8000-000000000000")
 	require.NoError(t, err)
 	assert.Nil(t, missing, "an image no region has is none")
 }

@@ -8,20 +8,17 @@ package compute
 
 import (
 	"encoding/base64"
-	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 const (
 	// InstanceIDTag links a server to the instance it realizes. It is the only link:
 	// compute stores no foreign key, so every operation finds the server by this tag.
-	InstanceIDTag = networking.InstanceIDTag
+	InstanceIDTag = cloud.InstanceIDTag
 
 	// AllocationIDTag records the identity allocation charged for the instance on the
 	// server itself: identity has no list endpoint, so this is how delete and import
@@ -32,14 +29,11 @@ const (
 	// update has landed; region is cache-backed and may briefly serve the old object.
 	RevisionTag = "compute.unikorn-cloud.org/revision"
 
-	// SnapshotInstanceIDTag marks images snapshotted from an instance (images use the
-	// colon form of the reserved prefix, servers the slash form).
-	SnapshotInstanceIDTag = "compute.unikorn-cloud.org:instance-id"
+	// SnapshotInstanceIDTag marks images snapshotted from an instance.
+	SnapshotInstanceIDTag = cloud.SnapshotInstanceIDTag
 
 	// AllocationKind is the consumer kind compute charges instances under.
 	AllocationKind = "computeinstances.compute.unikorn-cloud.org"
-
-	reservedTagDomain = "unikorn-cloud.org"
 )
 
 // Quota kinds an instance consumes.
@@ -162,15 +156,6 @@ func (i *Instance) Ref() Ref {
 	}
 }
 
-// IsReservedTag reports whether a tag name uses a prefix Unikorn keeps for itself
-// (`<anything>.unikorn-cloud.org` followed by `:` or `/`, or the bare domain).
-func IsReservedTag(name string) bool {
-	domain, _, _ := strings.Cut(name, "/")
-	domain, _, _ = strings.Cut(domain, ":")
-
-	return domain == reservedTagDomain || strings.HasSuffix(domain, "."+reservedTagDomain)
-}
-
 // instanceFromServer projects a server onto the instance it realizes.
 func instanceFromServer(server *unikorn.Server) *Instance {
 	instance := &Instance{
@@ -193,7 +178,7 @@ func instanceFromServer(server *unikorn.Server) *Instance {
 			UserData:                  decodeUserData(server.Spec.UserData),
 			SSHCertificateAuthorityID: server.Status.SSHCertificateAuthorityID,
 			Description:               server.Metadata.Description,
-			Tags:                      userTags(server.Metadata.Tags),
+			Tags:                      cloud.UserTags(server.Metadata.Tags),
 		},
 	}
 
@@ -205,14 +190,6 @@ func instanceFromServer(server *unikorn.Server) *Instance {
 	instance.revision, _ = server.Metadata.Tags.Get(RevisionTag)
 
 	return instance
-}
-
-// userTags are the tags a caller set, without those Unikorn reserves for itself.
-func userTags(tags unikorn.Tags) map[string]string {
-	user := cloud.TagMap(tags)
-	maps.DeleteFunc(user, func(name, _ string) bool { return IsReservedTag(name) })
-
-	return user
 }
 
 // collapsePowerState maps region's phases onto compute's: anything that is not yet
@@ -228,7 +205,7 @@ func collapsePowerState(phase string) string {
 
 // serverTags returns the user's tags in a stable order followed by the reserved ones.
 func serverTags(user map[string]string, reserved ...unikorn.Tag) unikorn.Tags {
-	return append(cloud.TagsOf(user), reserved...)
+	return append(cloud.TagsOf(user).Wire(), reserved...)
 }
 
 func serverNetworking(spec Spec) *unikorn.ServerNetworking {

@@ -15,10 +15,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// undoTimeout bounds a compensating step. Undo runs on a context detached from the
-// caller's, because the usual reason to undo is that the caller's deadline has passed.
-const undoTimeout = 2 * time.Minute
-
 // Create realizes spec as a new instance: it validates, charges the quota, and creates
 // the server carrying the instance tag, undoing the charge when the server cannot be
 // created. It returns once the instance exists, before it is ready, so that the caller
@@ -96,7 +92,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	// through a network, flavor or image that has changed since: whoever validates
 	// next, in this run, asks the cloud again and gets a precise answer.
 	if cloud.IsClientError(err) && !unikorn.IsConflict(err) {
-		s.catalogue.forgetPlacement(network, spec)
+		s.references.forgetPlacement(network, spec)
 	}
 
 	// A create that got no clear refusal may have happened anyway; a create is never
@@ -105,7 +101,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 	if !cloud.IsClientError(err) {
 		var existing *Instance
 
-		findErr := s.persist(ctx, func(ctx context.Context) error {
+		findErr := s.Persist(ctx, func(ctx context.Context) error {
 			var err error
 			existing, err = s.Get(ctx, ref)
 
@@ -303,7 +299,7 @@ func (s *Service) confirmGoneBy(ctx context.Context, ref Ref, what string, settl
 	)
 
 	if ref.NetworkID != "" {
-		network.Go(func() { _, networkErr = s.catalogue.network(ctx, ref.NetworkID, time.Now().Add(-s.ReadLag())) })
+		network.Go(func() { _, networkErr = s.references.network(ctx, ref.NetworkID, s.Now().Add(-s.ReadLag())) })
 	}
 
 	var found *Instance
@@ -637,7 +633,7 @@ func (s *Service) waitGone(ctx context.Context, instance *Instance, what string,
 
 		var ahead sync.WaitGroup
 
-		ahead.Go(func() { _, _ = s.catalogue.network(aheadCtx, network, time.Now().Add(-s.ReadLag())) })
+		ahead.Go(func() { _, _ = s.references.network(aheadCtx, network, s.Now().Add(-s.ReadLag())) })
 
 		defer func() {
 			cancel()
@@ -696,27 +692,11 @@ func (s *Service) releaseAllocation(ctx context.Context, organizationID, project
 
 // undo runs a compensating step for err and reports both when the step fails too.
 func (s *Service) undo(ctx context.Context, err error, what string, step func(context.Context) error) error {
-	if undoErr := s.persist(ctx, step); undoErr != nil {
+	if undoErr := s.Persist(ctx, step); undoErr != nil {
 		return &CompensationError{Err: err, Undo: what, UndoErr: undoErr}
 	}
 
 	return err
-}
-
-// persist runs an idempotent step (an undo, or a read that decides one) on a context
-// detached from the caller's, repeating it with backoff through any transient
-// failure until it succeeds, is answered definitely, or undoTimeout passes: what is
-// left behind when such a step gives up is leaked quota.
-func (s *Service) persist(ctx context.Context, step func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
-	defer cancel()
-
-	for pause := s.Poll().Min; ; pause = min(2*pause, max(s.Poll().Slow, s.Poll().Max)) {
-		err := step(ctx)
-		if err == nil || !cloud.Transient(err) || cloud.Sleep(ctx, pause) != nil {
-			return err
-		}
-	}
 }
 
 func allocationFor(instanceID string, flavor *unikorn.Flavor, publicIP bool) unikorn.AllocationWrite {

@@ -2,10 +2,12 @@ package compute
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -25,8 +27,9 @@ func PowerOperations() []PowerOperation {
 	return []PowerOperation{PowerStart, PowerStop, PowerReboot, PowerHardReboot}
 }
 
-// Progress receives human-readable updates while an operation waits.
-type Progress func(message string)
+// Progress receives human-readable updates while an operation waits, as every
+// family's long operations report them.
+type Progress = cloud.Progress
 
 // Power applies op and waits for the power state it leads to. It is idempotent:
 // starting a running instance or stopping a stopped one succeeds without asking the
@@ -137,7 +140,7 @@ type SnapshotRequest struct {
 // Snapshot makes an image of the instance's disk and waits until it is ready. The
 // image carries the instance's ID in a reserved tag (its provenance), which callers
 // cannot set or forge.
-func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*unikorn.Image, error) {
+func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*image.Image, error) {
 	ctx = unikorn.Concerning(ctx, ref.ID)
 
 	if err := checkSnapshotRequest(request); err != nil {
@@ -149,7 +152,7 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		return nil, err
 	}
 
-	image, err := s.client.SnapshotServer(ctx, instance.ServerID, unikorn.SnapshotCreate{
+	made, err := s.client.SnapshotServer(ctx, instance.ServerID, unikorn.SnapshotCreate{
 		Metadata: unikorn.WriteMetadata{
 			Name:        request.Name,
 			Description: request.Description,
@@ -160,56 +163,48 @@ func (s *Service) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest
 		return nil, fmt.Errorf("snapshotting instance %s: %w", instance.ID, err)
 	}
 
-	return s.waitSnapshot(ctx, instance, image, progress)
+	return s.waitSnapshot(ctx, instance, made, progress)
 }
 
-// waitSnapshot waits until the snapshot image of instance is ready, reporting its states.
-func (s *Service) waitSnapshot(ctx context.Context, instance *Instance, image *unikorn.Image, progress Progress) (*unikorn.Image, error) {
-	return s.waitImage(ctx, ImageRef{OrganizationID: instance.OrganizationID, RegionID: instance.RegionID}, "Snapshot image", image, progress,
-		func() error { return &SnapshotFailedError{InstanceID: instance.ID, ImageID: image.Metadata.ID} })
-}
-
-// waitImage waits until the image, found in scope, is ready, reporting its states as
-// those of what (e.g. "Snapshot image"); failed is the error of an image that failed.
-func (s *Service) waitImage(ctx context.Context, scope ImageRef, what string, image *unikorn.Image, progress Progress,
-	failed func() error,
-) (*unikorn.Image, error) {
-	s.catalogue.forgetImages(scope.OrganizationID, scope.RegionID)
-	progress(fmt.Sprintf("%s %s (%s) is %s.", what, image.Metadata.ID, image.Metadata.Name, image.Status.State))
-
-	state := image.Status.State
-	err := s.WaitFor(ctx, "image "+image.Metadata.ID+" to be ready", func(ctx context.Context) (bool, error) {
-		latest, err := s.client.GetImage(ctx, scope.OrganizationID, scope.RegionID, image.Metadata.ID)
-		if unikorn.IsNotFound(err) {
-			return false, nil
-		}
-
-		if err != nil {
-			return false, cloud.ReadFailed(err)
-		}
-
-		image = latest
-		if image.Status.State != state {
-			state = image.Status.State
-			progress(fmt.Sprintf("%s %s is %s.", what, image.Metadata.ID, state))
-		}
-
-		if state == unikorn.ImageFailed {
-			return false, failed()
-		}
-
-		return state == unikorn.ImageReady, nil
-	})
+// waitSnapshot waits until the snapshot image of instance is ready, reporting its
+// states; nil with any error, which leaves finding the image to whoever asked.
+func (s *Service) waitSnapshot(ctx context.Context, instance *Instance, made *unikorn.Image, progress Progress) (*image.Image, error) {
+	ready, err := s.images.WaitSnapshot(ctx, instance.ID, image.Ref{OrganizationID: instance.OrganizationID, RegionID: instance.RegionID},
+		made, progress)
 	if err != nil {
 		return nil, err
 	}
 
-	return image, nil
+	return ready, nil
+}
+
+// SnapshotOf is the image family's snapshot of instance through instances, its back
+// end: what it sends, and which of its failures were found before anything was sent.
+func SnapshotOf(instances Instances, instance *Instance, request SnapshotRequest, progress Progress) image.Snapshot {
+	return image.Snapshot{
+		InstanceID: instance.ID, OrganizationID: instance.OrganizationID, RegionID: instance.RegionID, Name: request.Name,
+		Make: func(ctx context.Context) (*image.Image, error) {
+			return instances.Snapshot(ctx, instance.Ref(), request, progress)
+		},
+		Unsent: unsent,
+	}
+}
+
+// unsent reports whether a failed snapshot was refused before anything was sent, so
+// that it cannot have made an image.
+func unsent(err error) bool {
+	var (
+		validation *ValidationError
+		access     *AccessError
+		rights     *ServiceRightsError
+	)
+
+	return errors.Is(err, ErrNotFound) || errors.As(err, &validation) || errors.As(err, &access) || errors.As(err, &rights)
 }
 
 // checkSnapshotRequest refuses an image name region would refuse.
 func checkSnapshotRequest(request SnapshotRequest) error {
-	if err := ValidateImageName(request.Name); err != nil {
+	if err := image.ValidateName(request.Name); err != nil {
 		return &ValidationError{Problems: []Problem{{Field: FieldName, Summary: "Invalid image name", Detail: err.Error()}}}
 	}
 
@@ -227,12 +222,6 @@ func snapshotTags(requested map[string]string) map[string]string {
 	}
 
 	return tags
-}
-
-// SnapshotTags returns the tags of a snapshot image that callers set, without the
-// reserved ones Unikorn adds.
-func SnapshotTags(image *unikorn.Image) map[string]string {
-	return userTags(image.Metadata.Tags)
 }
 
 // SSHKey returns the private key that logs in to the instance, exactly as the cloud

@@ -53,6 +53,8 @@ type sharedLists[T any] struct {
 	// client whose writes a list must show (see unikorn.WrittenSince).
 	recentFor time.Duration
 	writer    *unikorn.Client
+	// now dates the lists sent, to judge their age against recentFor.
+	now func() time.Time
 
 	mu sync.Mutex
 	// gathering holds, per scope, the list that readers can still join.
@@ -81,13 +83,13 @@ type sharedList[T any] struct {
 }
 
 func newSharedLists[T any](list func(context.Context, scope, string) ([]T, error), gather time.Duration) *sharedLists[T] {
-	return &sharedLists[T]{list: list, gather: gather, gathering: map[scope]*sharedList[T]{}, recent: map[scope]*sharedList[T]{}}
+	return &sharedLists[T]{list: list, gather: gather, now: time.Now, gathering: map[scope]*sharedList[T]{}, recent: map[scope]*sharedList[T]{}}
 }
 
-// shareRecent lets look-ups (readRecent) take lists sent up to window ago while writer
-// has written nothing to their instance since.
-func (l *sharedLists[T]) shareRecent(window time.Duration, writer *unikorn.Client) {
-	l.recentFor, l.writer = window, writer
+// shareRecent lets look-ups (readRecent) take lists sent up to window ago, by the
+// clock now, while writer has written nothing to their instance since.
+func (l *sharedLists[T]) shareRecent(window time.Duration, writer *unikorn.Client, now func() time.Time) {
+	l.recentFor, l.writer, l.now = window, writer, now
 }
 
 // newServerLists shares region's server lists. A network may hold many servers: a
@@ -165,7 +167,7 @@ func (l *sharedLists[T]) readRecent(ctx context.Context, sc scope, instanceID st
 
 // stillShows reports whether a sent list may answer a look-up of instanceID now.
 func (l *sharedLists[T]) stillShows(call *sharedList[T], instanceID string) bool {
-	return l.writer != nil && time.Since(call.sent) <= l.recentFor && !unikorn.WrittenSince(l.writer, call.mark, instanceID)
+	return l.writer != nil && l.now().Sub(call.sent) <= l.recentFor && !unikorn.WrittenSince(l.writer, call.mark, instanceID)
 }
 
 // join adds a reader of instanceID to the list of sc that is gathering, or starts one.
@@ -213,7 +215,7 @@ func (l *sharedLists[T]) send(ctx context.Context, sc scope, call *sharedList[T]
 	}
 
 	if only == "" && l.writer != nil {
-		call.sent = time.Now()
+		call.sent = l.now()
 		call.mark = unikorn.WriteMarkOf(l.writer)
 		l.recent[sc] = call
 	}

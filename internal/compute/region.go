@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -118,13 +119,10 @@ func (r *RegionInstances) Power(ctx context.Context, ref Ref, op PowerOperation,
 }
 
 // Snapshot implements Instances.
-func (r *RegionInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*Image, error) {
-	image, err := r.service.Snapshot(ctx, ref, request, progress)
-	if err != nil {
-		return nil, serviceRights(err)
-	}
+func (r *RegionInstances) Snapshot(ctx context.Context, ref Ref, request SnapshotRequest, progress Progress) (*image.Image, error) {
+	made, err := r.service.Snapshot(ctx, ref, request, progress)
 
-	return imageFromRegion(image), nil
+	return made, serviceRights(err)
 }
 
 // SSHKey implements Instances.
@@ -139,18 +137,6 @@ func (r *RegionInstances) ConsoleOutput(ctx context.Context, ref Ref, lines int)
 	output, err := r.service.ConsoleOutput(ctx, ref, lines)
 
 	return output, serviceRights(err)
-}
-
-func imageFromRegion(image *unikorn.Image) *Image {
-	return &Image{
-		ID:           image.Metadata.ID,
-		Name:         image.Metadata.Name,
-		Description:  image.Metadata.Description,
-		Status:       image.Status.State,
-		CreationTime: image.Metadata.CreationTime,
-		Tags:         SnapshotTags(image),
-		Spec:         image.Spec,
-	}
 }
 
 // ServiceRightsError means region refused its server API to the token: in Unikorn only

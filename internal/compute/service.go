@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -15,40 +16,30 @@ import (
 type Service struct {
 	*cloud.Session
 
-	client    *unikorn.Client
-	catalogue *catalogue
-	servers   *sharedLists[unikorn.Server]
+	client     *unikorn.Client
+	references *references
+	// images waits for the images this family's snapshots make.
+	images  *image.Service
+	servers *sharedLists[unikorn.Server]
 	// rights holds, per network, the probe of region's server API for the token (see
 	// checkServiceRights): the rights of a token do not change within a run.
 	rightsMu sync.Mutex
 	rights   map[string]*rightsProbe
-	// heldByCompute says that instances are compute's, whose servers region may not
-	// show the token: what boots from an image is also looked for among compute's
-	// instances.
-	heldByCompute bool
-}
-
-// HeldByComputeInstances makes the look for what holds an image ask compute's
-// instances too, for a provider whose instances are compute's (see cloud.HeldError),
-// as networking.Service.HeldByComputeInstances does for networks.
-func (s *Service) HeldByComputeInstances() *Service {
-	s.heldByCompute = true
-
-	return s
 }
 
 // NewService returns the instance façade over session.
 func NewService(session *cloud.Session) *Service {
 	client := session.Client()
 	service := &Service{
-		Session:   session,
-		client:    client,
-		catalogue: newCatalogue(session),
-		servers:   newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
-		rights:    map[string]*rightsProbe{},
+		Session:    session,
+		client:     client,
+		references: newReferences(session),
+		images:     image.NewService(session),
+		servers:    newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
+		rights:     map[string]*rightsProbe{},
 	}
 
-	service.servers.shareRecent(service.lookupWindow(), client)
+	service.servers.shareRecent(service.lookupWindow(), client, session.Now)
 
 	return service
 }

@@ -15,15 +15,18 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// env is one sandbox with a façade over it, called with the service token.
+// env is one sandbox with a façade over it, called with the service token: the
+// instances' family, and the images' that their snapshots make.
 type env struct {
 	*cloudtest.World
 
 	service *compute.Service
+	images  *image.Service
 }
 
 func newEnv(t *testing.T) *env {
@@ -31,6 +34,7 @@ func newEnv(t *testing.T) *env {
 
 	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
 	e.service = e.serviceOver(t, nil)
+	e.images = e.imagesOver(t, nil)
 
 	return e
 }
@@ -44,6 +48,13 @@ func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Se
 	t.Helper()
 
 	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+}
+
+// imagesOver is serviceOver for the image family.
+func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Service {
+	t.Helper()
+
+	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
 }
 
 // setQuota changes the organization's quota through identity's admin call.
@@ -476,15 +487,14 @@ func TestSnapshotWaitsUntilReadyAndRecordsProvenance(t *testing.T) {
 	}, func(message string) { messages = append(messages, message) })
 	require.NoError(t, err)
 
-	assert.Equal(t, unikorn.ImageReady, image.Status.State)
-	provenance, _ := image.Metadata.Tags.Get(compute.SnapshotInstanceIDTag)
-	assert.Equal(t, instance.ID, provenance, "the forged provenance tag is replaced")
-	assert.Equal(t, map[string]string{"purpose": "backup"}, compute.SnapshotTags(image))
+	assert.Equal(t, unikorn.ImageReady, image.Status)
+	assert.Equal(t, instance.ID, image.InstanceID, "the forged provenance tag is replaced")
+	assert.Equal(t, map[string]string{"purpose": "backup"}, image.Tags)
 	assert.GreaterOrEqual(t, len(messages), 2)
 
 	// A ready snapshot boots a new instance.
 	spec := standardSpec("web-restored")
-	spec.ImageID = image.Metadata.ID
+	spec.ImageID = image.ID
 	e.create(t, spec)
 }
 

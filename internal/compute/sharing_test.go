@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
@@ -201,7 +202,8 @@ func TestConcurrentPlansShareOneServiceRightsProbe(t *testing.T) {
 }
 
 // A look-up may take a list as old as the read lag, however short the poll interval:
-// the cloud's own reads may be that old. Beyond it, a look-up lists again.
+// the cloud's own reads may be that old. Beyond it, a look-up lists again. The
+// session's clock is stepped, so that the ages are exact however slowly the test runs.
 func TestALookUpSharesAListAsOldAsTheReadLag(t *testing.T) {
 	t.Parallel()
 
@@ -212,21 +214,22 @@ func TestALookUpSharesAListAsOldAsTheReadLag(t *testing.T) {
 
 	const readLag = 300 * time.Millisecond
 
+	clock := cloudtest.NewClock()
 	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(readLag), cloud.WithPollPolicy(cloud.PollPolicy{
 		Min: time.Millisecond, Max: time.Millisecond, Factor: 2,
-	})))
+	}), cloud.WithClock(clock.Now)))
 	lists := func() int { return e.Sandbox.Stats().Routes["GET /api/v2/servers"] }
 
 	e.Sandbox.ResetStats()
 
 	_, err := service.Get(t.Context(), first.Ref())
 	require.NoError(t, err)
-	time.Sleep(20 * time.Millisecond)
+	clock.Step(readLag)
 	_, err = service.Get(t.Context(), second.Ref())
 	require.NoError(t, err)
-	assert.Equal(t, 1, lists(), "twenty poll intervals on, the list was still within the read lag")
+	assert.Equal(t, 1, lists(), "three hundred poll intervals on, the list was as old as the read lag, no older")
 
-	time.Sleep(readLag)
+	clock.Step(time.Millisecond)
 	_, err = service.Get(t.Context(), second.Ref())
 	require.NoError(t, err)
 	assert.Equal(t, 2, lists(), "past the read lag, a look-up lists again")

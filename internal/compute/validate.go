@@ -68,19 +68,14 @@ func ValidateName(name string) error {
 	return cloud.ValidateName("instance", name)
 }
 
-// ValidateImageName checks the name of an image to be made from an instance.
-func ValidateImageName(name string) error {
-	return cloud.ValidateName("image", name)
-}
-
 // ValidateTagName checks that a tag name is not reserved by Unikorn.
 func ValidateTagName(name string) error {
 	if name == "" {
 		return errors.New("tag names must not be empty")
 	}
 
-	if IsReservedTag(name) {
-		return fmt.Errorf("tag %q uses a prefix reserved by Unikorn (*.%s): choose another name", name, reservedTagDomain)
+	if cloud.IsReservedTag(name) {
+		return fmt.Errorf("tag %q uses a prefix reserved by Unikorn (*.%s): choose another name", name, cloud.ReservedTagDomain)
 	}
 
 	return nil
@@ -195,9 +190,9 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 	problems := &ValidationError{}
 	validateStatic(spec, problems)
 
-	defer s.catalogue.startReferences(ctx, spec)()
+	defer s.references.startReferences(ctx, spec)()
 
-	network, err := s.catalogue.network(ctx, spec.NetworkID, time.Time{})
+	network, err := s.references.network(ctx, spec.NetworkID, time.Time{})
 	if err != nil {
 		if unikorn.IsNotFound(err) || unikorn.IsForbidden(err) {
 			problems.add(FieldNetworkID, "Network not found",
@@ -227,9 +222,9 @@ func (s *Service) validate(ctx context.Context, spec Spec, placing bool) (*Place
 func (s *Service) validatePlacement(ctx context.Context, spec Spec, placement *Placement, problems *ValidationError) error {
 	organizationID, regionID := placement.Network.Metadata.OrganizationID, placement.Network.Status.RegionID
 
-	defer s.catalogue.startImages(ctx, organizationID, regionID)()
+	defer s.references.catalogue.StartSharedImages(ctx, organizationID, regionID)()
 
-	flavor, err := s.catalogue.flavor(ctx, organizationID, regionID, spec.FlavorID)
+	flavor, err := s.references.catalogue.SharedFlavor(ctx, organizationID, regionID, spec.FlavorID)
 	if err != nil {
 		return err
 	}
@@ -240,7 +235,7 @@ func (s *Service) validatePlacement(ctx context.Context, spec Spec, placement *P
 				"(the unikorn_flavors data source lists the flavors there are)", spec.FlavorID, regionID)
 	}
 
-	image, err := s.catalogue.image(ctx, organizationID, regionID, spec.ImageID)
+	image, err := s.references.catalogue.SharedImage(ctx, organizationID, regionID, spec.ImageID)
 	if err != nil {
 		return err
 	}
@@ -299,7 +294,7 @@ func checkCompatible(flavor *unikorn.Flavor, image *unikorn.Image, problems *Val
 
 func (s *Service) validateReferences(ctx context.Context, spec Spec, network *unikorn.Network, problems *ValidationError) error {
 	for _, id := range slices.Sorted(slices.Values(spec.SecurityGroupIDs)) {
-		group, err := s.catalogue.securityGroup(ctx, id)
+		group, err := s.references.securityGroup(ctx, id)
 
 		switch {
 		case err != nil:
@@ -318,7 +313,7 @@ func (s *Service) validateReferences(ctx context.Context, spec Spec, network *un
 		return nil
 	}
 
-	authority, err := s.catalogue.sshCertificateAuthority(ctx, spec.SSHCertificateAuthorityID)
+	authority, err := s.references.sshCertificateAuthority(ctx, spec.SSHCertificateAuthorityID)
 
 	switch {
 	case err != nil:

@@ -4,6 +4,9 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 )
 
 // isLabelValue is the Kubernetes label value rule written out by hand, as an oracle
@@ -35,7 +38,7 @@ func FuzzValidateName(f *testing.F) {
 			t.Fatalf("ValidateName(%q) = %v, but the label rule says valid = %v", name, err, valid)
 		}
 
-		if imageErr := ValidateImageName(name); (imageErr == nil) != (err == nil) {
+		if imageErr := image.ValidateName(name); (imageErr == nil) != (err == nil) {
 			t.Fatalf("instance and image names differ on %q: %v, %v", name, err, imageErr)
 		}
 	})
@@ -49,8 +52,8 @@ func FuzzValidateTagName(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, name string) {
 		err := ValidateTagName(name)
-		if (err == nil) != (name != "" && !IsReservedTag(name)) {
-			t.Fatalf("ValidateTagName(%q) = %v, IsReservedTag = %v", name, err, IsReservedTag(name))
+		if (err == nil) != (name != "" && !cloud.IsReservedTag(name)) {
+			t.Fatalf("ValidateTagName(%q) = %v, IsReservedTag = %v", name, err, cloud.IsReservedTag(name))
 		}
 
 		// Only the domain, before the first '/' or ':', decides.
@@ -59,11 +62,11 @@ func FuzzValidateTagName(f *testing.F) {
 			domain = name[:i]
 		}
 
-		if IsReservedTag(name) != IsReservedTag(domain) {
+		if cloud.IsReservedTag(name) != cloud.IsReservedTag(domain) {
 			t.Fatalf("%q and its domain %q disagree", name, domain)
 		}
 
-		if domain == name && !IsReservedTag(name+"."+reservedTagDomain) {
+		if domain == name && !cloud.IsReservedTag(name+"."+cloud.ReservedTagDomain) {
 			t.Fatalf("%q under the reserved domain is not reserved", name)
 		}
 	})

@@ -39,7 +39,7 @@ var documents = []struct {
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
-const computePrefix = sandbox.ComputePrefix
+var computePrefix = sandbox.ComputePrefix
 
 // uuidPattern is what `format: uuid` means here: the canonical 8-4-4-4-12 hex layout.
 // kin-openapi leaves the format unchecked unless told, and its RFC 4122 pattern would

@@ -76,13 +76,20 @@ func matrix(routes map[phase]map[string]int) []*matrixCase {
 }
 
 // forEachSubject runs test once per subject (an instance on each back end, a load
-// balancer), each in a subtest named after it: all must converge under the same
-// faults, each failing its own requests.
+// balancer, …), each in a subtest named after it: all must converge under the same
+// faults, each failing its own requests. Every life has a sandbox of its own and
+// spends most of its time waiting on it, so the subjects run side by side, and beside
+// the package's other tests: a subject added is run in parallel by construction, and
+// `go test -parallel` bounds how many lives run at once.
 func forEachSubject(t *testing.T, test func(t *testing.T, subject subject)) {
 	t.Helper()
+	t.Parallel()
 
 	for _, subject := range subjects() {
-		t.Run(subject.name, func(t *testing.T) { test(t, subject) })
+		t.Run(subject.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, subject)
+		})
 	}
 }
 
@@ -331,11 +338,18 @@ func randomShard(t *testing.T, subject subject, routes map[phase]map[string]int,
 	return counts
 }
 
+// reporting serializes the reports: the subjects run in parallel, and each report
+// reads the file, replaces its section and writes the file whole.
+var reporting sync.Mutex
+
 // report records a summary in the section of that name of the file UNIKORN_FAULTS_REPORT names.
 func report(t *testing.T, section, summary string) {
 	t.Helper()
 
 	if path := os.Getenv(envReport); path != "" {
+		reporting.Lock()
+		defer reporting.Unlock()
+
 		require.NoError(t, bench.UpdateSection(path, section, summary))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // identitySealKey seals the service account's token in every identity life: each
@@ -92,7 +93,7 @@ resource "unikorn_user" "alice" {
   group_ids = [unikorn_group.team.id]
   state     = %[10]q
 }
-`, acctest.Quote(env.Settings.RegionEndpoint), acctest.Quote(env.Settings.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
+`, acctest.Quote(env.Settings.Endpoints[services.Region]), acctest.Quote(env.Settings.Endpoints[services.Identity]), acctest.Quote(sandbox.AdminToken),
 		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(env.Settings.RequestTimeout),
 		acctest.Quote(base64.StdEncoding.EncodeToString(identitySealKey)), description, generation, identityUserSubject, userState)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -102,11 +103,11 @@ func newLife(t *testing.T, subject subject) *life {
 	env.Settings.RequestTimeout = requestTimeout
 
 	// Terraform reaches the sandbox through a gateway that can lose answers.
-	g := newGateway(t, env.Settings.RegionEndpoint)
-	env.Settings.RegionEndpoint, env.Settings.IdentityEndpoint = g.URL(), g.URL()
+	g := newGateway(t, env.Settings.Endpoints[services.Region])
+	env.Settings.Endpoints[services.Region], env.Settings.Endpoints[services.Identity] = g.URL(), g.URL()
 
-	if env.Settings.ComputeEndpoint != "" {
-		env.Settings.ComputeEndpoint = g.URL() + sandbox.ComputePrefix
+	if env.Settings.Endpoints[services.Compute] != "" {
+		env.Settings.Endpoints[services.Compute] = g.URL() + sandbox.ComputePrefix
 	}
 
 	return &life{t: t, subject: subject, env: env, cli: env.CLI(t, subject.config(env, phaseCreate)), gateway: g}
@@ -229,7 +230,7 @@ func (l *life) fired() int {
 	l.t.Helper()
 
 	request, err := http.NewRequestWithContext(context.Background(), http.MethodGet,
-		l.env.Settings.RegionEndpoint+"/sandbox/v1/faults", nil)
+		l.env.Settings.Endpoints[services.Region]+"/sandbox/v1/faults", nil)
 	require.NoError(l.t, err)
 	request.Header.Set("Authorization", "Bearer "+l.env.Settings.Token)
 

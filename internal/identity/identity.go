@@ -91,9 +91,9 @@ type ProjectHeldError struct {
 	Name           string
 	// Since is when identity began deleting it.
 	Since *time.Time
-	// Holders are what the provider could still see in the project; identity itself
-	// does not say what holds it.
-	Holders []string
+	// Holders are what the provider could still see in the project, and the lists it
+	// could not look in; identity itself does not say what holds it.
+	Holders cloud.Holders
 	Err     error
 }
 
@@ -110,16 +110,20 @@ func (e *ProjectHeldError) Error() string {
 		"security groups, SSH certificate authorities, servers, load balancers and file storage, compute's instances, " +
 		"Kubernetes clusters) has released it, and does not say which do. ")
 
-	if len(e.Holders) > 0 {
-		fmt.Fprintf(&b, "These are still in it: %s. ", strings.Join(e.Holders, ", "))
+	if names := e.Holders.Names(); names != "" {
+		fmt.Fprintf(&b, "These are still in it: %s", names)
 	} else {
 		b.WriteString("These credentials see none of region's or compute's objects in it, so what holds it may belong " +
-			"to another service or be hidden from this token. ")
+			"to another service or be hidden from this token")
 	}
 
-	fmt.Fprintf(&b, "Find them with `GET /api/v2/networks?projectID=%s` (and the other kinds) on region, "+
-		"`GET /api/v2/instances?projectID=%s` on compute, delete them, then run the destroy again: "+
-		"the deletion already asked for goes on by itself (%v)", e.ID, e.ID, e.Err)
+	if partial := e.Holders.Partial(); partial != "" {
+		fmt.Fprintf(&b, "; there may be more: %s", partial)
+	}
+
+	fmt.Fprintf(&b, ". The others are found with `GET /api/v2/networks?projectID=%s` (and the other kinds) on region, "+
+		"and `GET /api/v2/instances?projectID=%s` on compute. The deletion already asked for goes on by itself (%v)",
+		e.ID, e.ID, e.Err)
 
 	return b.String()
 }
@@ -243,54 +247,38 @@ func (s *Service) DeleteProject(ctx context.Context, organizationID, id string, 
 	}
 }
 
-// holders names what the token can see of region's and compute's objects in the
-// project, the usual holders of its deletion. A list that fails adds nothing.
-func (s *Service) holders(ctx context.Context, organizationID, projectID string) []string {
-	var holders []string
-
-	add := func(kind string, metadata unikorn.ReadMetadata) {
-		holders = append(holders, fmt.Sprintf("%s %q (%s)", kind, metadata.Name, metadata.ID))
-	}
-
+// holders are what the token can see of region's and compute's objects in the
+// project, the usual holders of its deletion, and the lists it could not look in.
+func (s *Service) holders(ctx context.Context, organizationID, projectID string) cloud.Holders {
 	organizations, projects := []string{organizationID}, []string{projectID}
+	query := unikorn.ServerQuery{OrganizationIDs: organizations, ProjectIDs: projects}
 
-	if networks, err := s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, network := range networks {
-			add("network", network.Metadata.ReadMetadata)
-		}
-	}
+	return cloud.FindHolders(ctx, []cloud.HolderSearch{
+		everything("networks", "network", func(ctx context.Context) ([]unikorn.Network, error) {
+			return s.client.ListNetworks(ctx, unikorn.NetworkQuery{OrganizationIDs: organizations, ProjectIDs: projects})
+		}, func(n *unikorn.Network) *unikorn.ReadMetadata { return &n.Metadata.ReadMetadata }),
+		everything("security groups", "security group", func(ctx context.Context) ([]unikorn.SecurityGroup, error) {
+			return s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: organizations, ProjectIDs: projects})
+		}, func(g *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &g.Metadata.ReadMetadata }),
+		everything("SSH certificate authorities", "SSH certificate authority", func(ctx context.Context) ([]unikorn.SSHCertificateAuthority, error) {
+			return s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: organizations, ProjectIDs: projects})
+		}, func(a *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata { return &a.Metadata.ReadMetadata }),
+		everything("load balancers", "load balancer", func(ctx context.Context) ([]unikorn.LoadBalancer, error) {
+			return s.client.ListLoadBalancers(ctx, unikorn.LoadBalancerQuery{OrganizationIDs: organizations, ProjectIDs: projects})
+		}, func(lb *unikorn.LoadBalancer) *unikorn.ReadMetadata { return &lb.Metadata.ReadMetadata }),
+		everything("file storage", "file storage", func(ctx context.Context) ([]unikorn.FileStorage, error) {
+			return s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{OrganizationIDs: organizations, ProjectIDs: projects})
+		}, func(fs *unikorn.FileStorage) *unikorn.ReadMetadata { return &fs.Metadata.ReadMetadata }),
+		everything("compute's instances", "compute instance", func(ctx context.Context) ([]unikorn.Instance, error) {
+			return s.client.ListInstances(ctx, unikorn.InstanceQuery(query))
+		}, func(i *unikorn.Instance) *unikorn.ReadMetadata { return &i.Metadata.ReadMetadata }),
+	})
+}
 
-	if groups, err := s.client.ListSecurityGroups(ctx, unikorn.SecurityGroupQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, group := range groups {
-			add("security group", group.Metadata.ReadMetadata)
-		}
-	}
-
-	if cas, err := s.client.ListSSHCertificateAuthorities(ctx, unikorn.SSHCertificateAuthorityQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, ca := range cas {
-			add("SSH certificate authority", ca.Metadata.ReadMetadata)
-		}
-	}
-
-	if balancers, err := s.client.ListLoadBalancers(ctx, unikorn.LoadBalancerQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, balancer := range balancers {
-			add("load balancer", balancer.Metadata.ReadMetadata)
-		}
-	}
-
-	if shares, err := s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, share := range shares {
-			add("file storage", share.Metadata.ReadMetadata)
-		}
-	}
-
-	if instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{OrganizationIDs: organizations, ProjectIDs: projects}); err == nil {
-		for _, instance := range instances {
-			add("compute instance", instance.Metadata.ReadMetadata)
-		}
-	}
-
-	return holders
+// everything is the search of a list whose every object holds a project: whatever a
+// service keeps in the project references it.
+func everything[T any](among, kind string, list func(context.Context) ([]T, error), metadata func(*T) *unikorn.ReadMetadata) cloud.HolderSearch {
+	return cloud.Search(among, list, func(object *T) (cloud.Holder, bool) { return cloud.HolderOf(kind, metadata(object)), true })
 }
 
 // Project finds one project by ID or by name in the selector's organization.

@@ -72,36 +72,79 @@ func TestAProjectIsCreatedUpdatedAndDeletedUntilGone(t *testing.T) {
 	assert.Nil(t, gone)
 }
 
+// A project held by what other services keep in it is explained by what the token
+// can see there, looked for in every list it may read: a list it may not read, or
+// one that fails, is named, and the others are still searched. Once the holder is
+// gone, the delete finishes.
 func TestAHeldProjectDeleteSaysWhatHoldsItAndFinishesOnceReleased(t *testing.T) {
-	e := newEnv(t, sandbox.AdminToken, 0)
-	ctx := t.Context()
+	t.Parallel()
 
-	project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
-	require.NoError(t, err)
-
-	admin := e.world.NewClient(t, sandbox.AdminToken, nil)
-
-	network, err := admin.CreateNetwork(ctx, unikorn.NetworkCreate{
-		Metadata: unikorn.WriteMetadata{Name: "holder"},
-		Spec: unikorn.NetworkCreateSpec{
-			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{}},
-			OrganizationID: sandbox.EmptyOrganizationID, ProjectID: project.ID, RegionID: sandbox.RegionID, Prefix: "10.9.0.0/24",
+	tests := map[string]struct {
+		faults []sandbox.FaultRule
+		found  []string
+		unread []string
+	}{
+		"every list read": {found: []string{`network "holder"`}},
+		"networks forbidden": {
+			faults: []sandbox.FaultRule{{Method: http.MethodGet, Route: "/api/v2/networks", Status: http.StatusForbidden}},
+			unread: []string{"the token may not list networks"},
 		},
-	})
-	require.NoError(t, err)
+		"the list of file storage fails": {
+			faults: []sandbox.FaultRule{{Method: http.MethodGet, Route: "/api/v2/filestorage", Status: http.StatusServiceUnavailable}},
+			found:  []string{`network "holder"`},
+			unread: []string{"the list of file storage failed"},
+		},
+	}
 
-	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 
-	err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.ID, time.Time{})
+			e := newEnv(t, sandbox.AdminToken, 0)
+			ctx := t.Context()
 
-	var held *identity.ProjectHeldError
-	require.ErrorAs(t, err, &held)
-	assert.Contains(t, err.Error(), network.Metadata.ID, "names the network that holds it")
-	assert.Contains(t, err.Error(), "projectID="+project.ID, "says how to find the rest")
+			project, err := e.service.CreateProject(ctx, sandbox.EmptyOrganizationID, projectWrite())
+			require.NoError(t, err)
 
-	require.NoError(t, admin.DeleteNetwork(ctx, network.Metadata.ID))
-	require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.ID, time.Time{}))
+			admin := e.world.NewClient(t, sandbox.AdminToken, nil)
+
+			network, err := admin.CreateNetwork(ctx, unikorn.NetworkCreate{
+				Metadata: unikorn.WriteMetadata{Name: "holder"},
+				Spec: unikorn.NetworkCreateSpec{
+					NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{}},
+					OrganizationID: sandbox.EmptyOrganizationID, ProjectID: project.ID, RegionID: sandbox.RegionID, Prefix: "10.9.0.0/24",
+				},
+			})
+			require.NoError(t, err)
+
+			for _, rule := range tt.faults {
+				_, err := e.world.Sandbox.AddFault(rule)
+				require.NoError(t, err)
+			}
+
+			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			defer cancel()
+
+			err = e.service.DeleteProject(short, sandbox.EmptyOrganizationID, project.ID, time.Time{})
+
+			var held *identity.ProjectHeldError
+			require.ErrorAs(t, err, &held)
+			assert.Contains(t, err.Error(), "projectID="+project.ID, "says how to find the rest")
+
+			found, unread := cloudtest.Held(held.Holders)
+
+			assert.Equal(t, tt.found, found, err.Error())
+			assert.Equal(t, tt.unread, unread, err.Error())
+
+			if len(tt.found) > 0 {
+				assert.Contains(t, err.Error(), network.Metadata.ID, "names the network that holds it")
+			}
+
+			e.world.Sandbox.ClearFaults()
+			require.NoError(t, admin.DeleteNetwork(ctx, network.Metadata.ID))
+			require.NoError(t, e.service.DeleteProject(ctx, sandbox.EmptyOrganizationID, project.ID, time.Time{}))
+		})
+	}
 }
 
 func TestALostServiceAccountCreateIsAdoptedWithoutItsToken(t *testing.T) {

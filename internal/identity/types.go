@@ -149,21 +149,21 @@ func recordFromWire(in *unikorn.OrganizationScopedMetadata) Record {
 func projectFromWire(in *unikorn.Project) *Project {
 	return &Project{
 		Record:             recordFromWire(&in.Metadata),
-		ProjectWrite:       ProjectWrite{WriteMetadata: in.Metadata.WriteMetadata, GroupIDs: in.Spec.GroupIDs},
+		ProjectWrite:       ProjectWrite{WriteMetadata: cloud.WriteMetadataOf(in.Metadata.WriteMetadata), GroupIDs: in.Spec.GroupIDs},
 		ProvisioningStatus: in.Metadata.ProvisioningStatus,
 	}
 }
 
 // wire is the project as identity takes it.
 func (w ProjectWrite) wire() unikorn.ProjectWrite {
-	return unikorn.ProjectWrite{Metadata: w.WriteMetadata, Spec: unikorn.ProjectSpec{GroupIDs: w.GroupIDs}}
+	return unikorn.ProjectWrite{Metadata: w.Wire(), Spec: unikorn.ProjectSpec{GroupIDs: w.GroupIDs}}
 }
 
 func groupFromWire(in *unikorn.Group) *Group {
 	return &Group{
 		Record: recordFromWire(&in.Metadata),
 		GroupWrite: GroupWrite{
-			WriteMetadata: in.Metadata.WriteMetadata,
+			WriteMetadata: cloud.WriteMetadataOf(in.Metadata.WriteMetadata),
 			RoleIDs:       in.Spec.RoleIDs, UserIDs: in.Spec.UserIDs, ServiceAccountIDs: in.Spec.ServiceAccountIDs,
 		},
 	}
@@ -172,7 +172,7 @@ func groupFromWire(in *unikorn.Group) *Group {
 // wire is the group as identity takes it: its users by ID, never by subject.
 func (w GroupWrite) wire() unikorn.GroupWrite {
 	return unikorn.GroupWrite{
-		Metadata: w.WriteMetadata,
+		Metadata: w.Wire(),
 		Spec:     unikorn.GroupSpec{RoleIDs: w.RoleIDs, UserIDs: w.UserIDs, ServiceAccountIDs: w.ServiceAccountIDs},
 	}
 }
@@ -180,7 +180,7 @@ func (w GroupWrite) wire() unikorn.GroupWrite {
 func serviceAccountFromWire(in *unikorn.ServiceAccount) *ServiceAccount {
 	return &ServiceAccount{
 		Record:              recordFromWire(&in.Metadata),
-		ServiceAccountWrite: ServiceAccountWrite{WriteMetadata: in.Metadata.WriteMetadata, GroupIDs: in.Spec.GroupIDs},
+		ServiceAccountWrite: ServiceAccountWrite{WriteMetadata: cloud.WriteMetadataOf(in.Metadata.WriteMetadata), GroupIDs: in.Spec.GroupIDs},
 		AccessToken:         in.Status.AccessToken,
 		TokenExpiry:         in.Status.Expiry,
 	}
@@ -188,7 +188,7 @@ func serviceAccountFromWire(in *unikorn.ServiceAccount) *ServiceAccount {
 
 // wire is the service account as identity takes it.
 func (w ServiceAccountWrite) wire() unikorn.ServiceAccountWrite {
-	return unikorn.ServiceAccountWrite{Metadata: w.WriteMetadata, Spec: unikorn.ServiceAccountSpec{GroupIDs: w.GroupIDs}}
+	return unikorn.ServiceAccountWrite{Metadata: w.Wire(), Spec: unikorn.ServiceAccountSpec{GroupIDs: w.GroupIDs}}
 }
 
 func userFromWire(in *unikorn.User) *User {
@@ -206,7 +206,7 @@ func (w UserWrite) wire() unikorn.UserWrite {
 
 func organizationFromWire(in *unikorn.Organization) *Organization {
 	return &Organization{
-		WriteMetadata: in.Metadata.WriteMetadata,
+		WriteMetadata: cloud.WriteMetadataOf(in.Metadata.WriteMetadata),
 		ID:            in.Metadata.ID,
 		Type:          in.Spec.OrganizationType,
 		Domain:        in.Spec.Domain,

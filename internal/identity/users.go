@@ -54,6 +54,8 @@ func (s *Service) ListUsers(ctx context.Context, organizationID string) ([]User,
 // User finds one user by ID, or by subject (the selector's Name), in the selector's
 // organization.
 func (s *Service) User(ctx context.Context, selector Selector) (*User, error) {
+	selector.NamedBy = "subject"
+
 	user, err := s.users(selector.OrganizationID).Lookup(ctx, s.session, selector,
 		func(ctx context.Context) ([]unikorn.User, error) {
 			return s.client.ListUsers(ctx, selector.OrganizationID)

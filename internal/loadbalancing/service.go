@@ -52,7 +52,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]LoadBalancer, error) {
 		ProjectIDs:      cloud.Only(q.ProjectID),
 		RegionIDs:       cloud.Only(q.RegionID),
 		NetworkIDs:      cloud.Only(q.NetworkID),
-		Tags:            cloud.TagsOf(q.Tags),
+		Tags:            cloud.TagsOf(q.Tags).Wire(),
 	}
 
 	return cloud.All(fromWire)(s.client.ListLoadBalancers(ctx, query))

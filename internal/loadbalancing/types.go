@@ -129,7 +129,7 @@ func specFromWire(metadata unikorn.WriteMetadata, in unikorn.LoadBalancerSpec) S
 	out := Spec{
 		Name:        metadata.Name,
 		Description: metadata.Description,
-		Tags:        cloud.TagMap(metadata.Tags),
+		Tags:        cloud.TagMap(cloud.TagsFromWire(metadata.Tags)),
 		PublicIP:    in.PublicIP != nil && *in.PublicIP,
 		Listeners:   make([]Listener, 0, len(in.Listeners)),
 	}
@@ -171,7 +171,7 @@ func specFromWire(metadata unikorn.WriteMetadata, in unikorn.LoadBalancerSpec) S
 // address and port order and tags in name order, so that one Spec always makes one
 // document; zero values region defaults are left out for it to default.
 func (s Spec) wire() (unikorn.WriteMetadata, unikorn.LoadBalancerSpec) {
-	metadata := unikorn.WriteMetadata{Name: s.Name, Description: s.Description, Tags: cloud.TagsOf(s.Tags)}
+	metadata := unikorn.WriteMetadata{Name: s.Name, Description: s.Description, Tags: cloud.TagsOf(s.Tags).Wire()}
 
 	publicIP := s.PublicIP
 	spec := unikorn.LoadBalancerSpec{PublicIP: &publicIP, Listeners: []unikorn.LoadBalancerListener{}}

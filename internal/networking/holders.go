@@ -8,90 +8,88 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// InstanceIDTag is the server tag that links a server to the instance it realizes
-// (compute.InstanceIDTag, which is this constant: networking sits below compute).
-// A holder that carries it is named as the instance.
-const InstanceIDTag = "compute.unikorn-cloud.org/instance-id"
+// InstanceHolders says which instances hold an object, for the searches of region's
+// servers and compute's instances (Searches): networks, security groups and SSH
+// certificate authorities here, images in internal/image.
+type InstanceHolders struct {
+	// Compute says that instances are compute's: region may not show the token
+	// their servers, so compute's instances are looked for too.
+	Compute bool
+	// In is where to look: the object's organization and project (and network), or
+	// an image's organization and region.
+	In unikorn.ServerQuery
+	// Instance and Server say whether an instance or a server holds the object.
+	Instance func(*unikorn.InstanceSpec) bool
+	Server   func(*unikorn.Server) bool
+}
+
+// Searches are the lists in which the instances that hold the object are looked for:
+// compute's instances, when they are compute's, and region's servers, each named as
+// the instance it realizes when it carries the instance tag (so that an instance both
+// show is named once).
+func (h InstanceHolders) Searches(client *unikorn.Client) []cloud.HolderSearch {
+	var searches []cloud.HolderSearch
+
+	if h.Compute {
+		searches = append(searches, cloud.Search("compute's instances",
+			func(ctx context.Context) ([]unikorn.Instance, error) {
+				return client.ListInstances(ctx, unikorn.InstanceQuery(h.In))
+			},
+			func(instance *unikorn.Instance) (cloud.Holder, bool) {
+				return cloud.HolderOf("instance", &instance.Metadata.ReadMetadata), h.Instance(&instance.Spec)
+			}))
+	}
+
+	return append(searches, cloud.Search("region's servers",
+		func(ctx context.Context) ([]unikorn.Server, error) { return client.ListServers(ctx, h.In) },
+		func(server *unikorn.Server) (cloud.Holder, bool) { return serverHolder(server), h.Server(server) }))
+}
 
 // serverHolder names a server that holds an object: as the instance it realizes
-// when it carries the instance tag, and its server otherwise.
+// when it carries the instance tag (cloud.InstanceIDTag), and its server otherwise.
 func serverHolder(server *unikorn.Server) cloud.Holder {
 	holder := cloud.HolderOf("server", &server.Metadata.ReadMetadata)
 
-	if instanceID, ok := server.Metadata.Tags.Get(InstanceIDTag); ok {
+	if instanceID, ok := server.Metadata.Tags.Get(cloud.InstanceIDTag); ok {
 		holder.Kind, holder.ID = "instance", instanceID
 	}
 
 	return holder
 }
 
-// serversHolding lists the servers of the object's project (on its network, when it
-// has one) whose spec and status keep is true of, and compute's instances too when
-// they are compute's.
-func (s *Service) serversHolding(ctx context.Context, metadata *unikorn.ProjectScopedMetadata, networkID string,
-	keep func(*unikorn.ServerNetworking, string) bool,
-) ([]cloud.Holder, error) {
-	var holders []cloud.Holder
-
-	if s.compute {
-		instances, err := s.client.ListInstances(ctx, unikorn.InstanceQuery{
+// instancesHolding are the searches for the instances of the object's project (on
+// its network, when it has one) that keep says hold it, by their networking and SSH
+// certificate authority.
+func (s *Service) instancesHolding(metadata *unikorn.ProjectScopedMetadata, networkID string,
+	keep func(networking *unikorn.ServerNetworking, authorityID string) bool,
+) []cloud.HolderSearch {
+	return InstanceHolders{
+		Compute: s.compute,
+		In: unikorn.ServerQuery{
 			OrganizationIDs: []string{metadata.OrganizationID}, ProjectIDs: []string{metadata.ProjectID},
 			NetworkIDs: cloud.Only(networkID),
-		})
-		if err != nil {
-			return nil, err
-		}
-
-		for i := range instances {
-			if keep(instances[i].Spec.Networking, instances[i].Spec.SSHCertificateAuthorityID) {
-				holders = append(holders, cloud.HolderOf("instance", &instances[i].Metadata.ReadMetadata))
-			}
-		}
-	}
-
-	servers, err := s.client.ListServers(ctx, unikorn.ServerQuery{
-		OrganizationIDs: []string{metadata.OrganizationID}, ProjectIDs: []string{metadata.ProjectID},
-		NetworkIDs: cloud.Only(networkID),
-	})
-	if err != nil {
-		return holders, err
-	}
-
-	for i := range servers {
-		holder := serverHolder(&servers[i])
-
-		// A compute instance's server, when region shows it too, is named once.
-		if keep(servers[i].Spec.Networking, servers[i].Status.SSHCertificateAuthorityID) &&
-			!slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == holder.ID }) {
-			holders = append(holders, holder)
-		}
-	}
-
-	return holders, nil
+		},
+		Instance: func(spec *unikorn.InstanceSpec) bool { return keep(spec.Networking, spec.SSHCertificateAuthorityID) },
+		Server: func(server *unikorn.Server) bool {
+			return keep(server.Spec.Networking, server.Status.SSHCertificateAuthorityID)
+		},
+	}.Searches(s.client)
 }
 
-// networkHolders names the servers on a network and the file storage attached to it,
-// which keep region from deleting it.
-func (s *Service) networkHolders(ctx context.Context, network *unikorn.Network) ([]cloud.Holder, error) {
-	holders, err := s.serversHolding(ctx, &network.Metadata, network.Metadata.ID, func(*unikorn.ServerNetworking, string) bool { return true })
-	if err != nil {
-		return nil, err
-	}
+// networkHolders are the searches for what keeps region from deleting a network: the
+// instances on it and the file storage attached to it.
+func (s *Service) networkHolders(network *unikorn.Network) []cloud.HolderSearch {
+	all := func(*unikorn.ServerNetworking, string) bool { return true }
 
-	shares, err := s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{
-		OrganizationIDs: []string{network.Metadata.OrganizationID}, ProjectIDs: []string{network.Metadata.ProjectID},
-	})
-	if err != nil {
-		return holders, err
-	}
-
-	for i := range shares {
-		if attached(&shares[i], network.Metadata.ID) {
-			holders = append(holders, cloud.HolderOf("file storage", &shares[i].Metadata.ReadMetadata))
-		}
-	}
-
-	return holders, nil
+	return append(s.instancesHolding(&network.Metadata, network.Metadata.ID, all), cloud.Search("file storage",
+		func(ctx context.Context) ([]unikorn.FileStorage, error) {
+			return s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{
+				OrganizationIDs: []string{network.Metadata.OrganizationID}, ProjectIDs: []string{network.Metadata.ProjectID},
+			})
+		},
+		func(share *unikorn.FileStorage) (cloud.Holder, bool) {
+			return cloud.HolderOf("file storage", &share.Metadata.ReadMetadata), attached(share, network.Metadata.ID)
+		}))
 }
 
 // attached reports whether file storage is, or still shows being, attached to the
@@ -104,17 +102,17 @@ func attached(share *unikorn.FileStorage, networkID string) bool {
 	return slices.ContainsFunc(share.Status.Attachments, func(a unikorn.StorageAttachmentStatus) bool { return a.NetworkID == networkID })
 }
 
-// securityGroupHolders names the servers in a security group.
-func (s *Service) securityGroupHolders(ctx context.Context, group *unikorn.SecurityGroup) ([]cloud.Holder, error) {
-	return s.serversHolding(ctx, &group.Metadata, group.Status.NetworkID, func(networking *unikorn.ServerNetworking, _ string) bool {
+// securityGroupHolders are the searches for the instances in a security group.
+func (s *Service) securityGroupHolders(group *unikorn.SecurityGroup) []cloud.HolderSearch {
+	return s.instancesHolding(&group.Metadata, group.Status.NetworkID, func(networking *unikorn.ServerNetworking, _ string) bool {
 		return networking != nil && slices.Contains(networking.SecurityGroups, group.Metadata.ID)
 	})
 }
 
-// sshCertificateAuthorityHolders names the servers that trust an SSH certificate
-// authority.
-func (s *Service) sshCertificateAuthorityHolders(ctx context.Context, authority *unikorn.SSHCertificateAuthority) ([]cloud.Holder, error) {
-	return s.serversHolding(ctx, &authority.Metadata, "", func(_ *unikorn.ServerNetworking, authorityID string) bool {
+// sshCertificateAuthorityHolders are the searches for the instances that trust an SSH
+// certificate authority.
+func (s *Service) sshCertificateAuthorityHolders(authority *unikorn.SSHCertificateAuthority) []cloud.HolderSearch {
+	return s.instancesHolding(&authority.Metadata, "", func(_ *unikorn.ServerNetworking, authorityID string) bool {
 		return authorityID == authority.Metadata.ID
 	})
 }

@@ -84,7 +84,7 @@ func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 func (s *Service) networks() cloud.Object[unikorn.Network] {
 	return cloud.Object[unikorn.Network]{
 		Kind: "network", Users: "the servers on it and the file storage attached to it",
-		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork, Holders: s.networkHolders,
+		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork, HeldBy: s.networkHolders,
 		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
 	}.Remembering(s.session)
 }
@@ -133,7 +133,7 @@ func (s *Service) DeleteNetwork(ctx context.Context, id string, created time.Tim
 func (s *Service) securityGroups() cloud.Object[unikorn.SecurityGroup] {
 	return cloud.Object[unikorn.SecurityGroup]{
 		Kind: "security group", Users: "the servers in it",
-		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup, Holders: s.securityGroupHolders,
+		Get: s.client.GetSecurityGroup, Del: s.client.DeleteSecurityGroup, HeldBy: s.securityGroupHolders,
 		Metadata: func(group *unikorn.SecurityGroup) *unikorn.ReadMetadata { return &group.Metadata.ReadMetadata },
 	}.Remembering(s.session)
 }
@@ -195,7 +195,7 @@ func (s *Service) sshCertificateAuthorities() cloud.Object[unikorn.SSHCertificat
 	return cloud.Object[unikorn.SSHCertificateAuthority]{
 		Kind: "SSH certificate authority", Users: "the servers that trust it",
 		Get: s.client.GetSSHCertificateAuthority, Del: s.client.DeleteSSHCertificateAuthority,
-		Holders: s.sshCertificateAuthorityHolders,
+		HeldBy: s.sshCertificateAuthorityHolders,
 		Metadata: func(authority *unikorn.SSHCertificateAuthority) *unikorn.ReadMetadata {
 			return &authority.Metadata.ReadMetadata
 		},

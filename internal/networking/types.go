@@ -147,7 +147,7 @@ func routesFromWire(in []unikorn.Route) []Route {
 // wire is the create as region takes it.
 func (c NetworkCreate) wire() unikorn.NetworkCreate {
 	return unikorn.NetworkCreate{
-		Metadata: c.Metadata,
+		Metadata: c.Metadata.Wire(),
 		Spec: unikorn.NetworkCreateSpec{
 			NetworkSpec:    c.NetworkSpec.wire(),
 			OrganizationID: c.OrganizationID, ProjectID: c.ProjectID, RegionID: c.RegionID, Prefix: c.Prefix,
@@ -158,7 +158,7 @@ func (c NetworkCreate) wire() unikorn.NetworkCreate {
 
 // wire is the update as region takes it.
 func (u NetworkUpdate) wire() unikorn.NetworkUpdate {
-	return unikorn.NetworkUpdate{Metadata: u.Metadata, Spec: u.NetworkSpec.wire()}
+	return unikorn.NetworkUpdate{Metadata: u.Metadata.Wire(), Spec: u.NetworkSpec.wire()}
 }
 
 func reservationsFromWire(in *unikorn.NetworkReservations) *Reservations {
@@ -206,7 +206,7 @@ func (u SecurityGroupUpdate) wire() unikorn.SecurityGroupUpdate {
 		spec.Rules = append(spec.Rules, unikorn.SecurityGroupRule(rule))
 	}
 
-	return unikorn.SecurityGroupUpdate{Metadata: u.Metadata, Spec: spec}
+	return unikorn.SecurityGroupUpdate{Metadata: u.Metadata.Wire(), Spec: spec}
 }
 
 // wire is the create as region takes it.
@@ -228,7 +228,7 @@ func sshCertificateAuthorityFromWire(in *unikorn.SSHCertificateAuthority) *SSHCe
 // wire is the create as region takes it.
 func (c SSHCertificateAuthorityCreate) wire() unikorn.SSHCertificateAuthorityCreate {
 	return unikorn.SSHCertificateAuthorityCreate{
-		Metadata: c.Metadata,
+		Metadata: c.Metadata.Wire(),
 		Spec: unikorn.SSHCertificateAuthorityCreateSpec{
 			SSHCertificateAuthoritySpec: unikorn.SSHCertificateAuthoritySpec{PublicKey: c.PublicKey},
 			OrganizationID:              c.OrganizationID, ProjectID: c.ProjectID,

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"slices"
@@ -11,72 +12,105 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
-// Attribute names of the provider block.
+// Attribute names of the provider block, beside each service's endpoint, which its
+// declaration names (internal/services).
 const (
-	attrRegionEndpoint   = "region_endpoint"
-	attrIdentityEndpoint = "identity_endpoint"
-	attrToken            = "token"
-	attrOrganizationID   = "organization_id"
-	attrProjectID        = "project_id"
-	attrCACertificate    = "ca_certificate"
-	attrInsecure         = "insecure"
-	attrRequestTimeout   = "request_timeout"
-	attrComputeEndpoint  = "compute_endpoint"
-	attrInstanceAPI      = "instance_api"
-	attrTokenSealKey     = "token_seal_key"
+	attrToken          = "token"
+	attrOrganizationID = "organization_id"
+	attrProjectID      = "project_id"
+	attrCACertificate  = "ca_certificate"
+	attrInsecure       = "insecure"
+	attrRequestTimeout = "request_timeout"
+	attrInstanceAPI    = "instance_api"
+	attrTokenSealKey   = "token_seal_key"
 )
 
 // Environment variables that stand in for unset attributes.
 const (
-	envRegionEndpoint   = "UNIKORN_REGION_ENDPOINT"
-	envIdentityEndpoint = "UNIKORN_IDENTITY_ENDPOINT"
-	envToken            = "UNIKORN_TOKEN"
-	envOrganizationID   = "UNIKORN_ORGANIZATION_ID"
-	envProjectID        = "UNIKORN_PROJECT_ID"
-	envComputeEndpoint  = "UNIKORN_COMPUTE_ENDPOINT"
-	envInstanceAPI      = "UNIKORN_INSTANCE_API"
-	envTokenSealKey     = "UNIKORN_TOKEN_SEAL_KEY"
+	envToken          = "UNIKORN_TOKEN"
+	envOrganizationID = "UNIKORN_ORGANIZATION_ID"
+	envProjectID      = "UNIKORN_PROJECT_ID"
+	envInstanceAPI    = "UNIKORN_INSTANCE_API"
+	envTokenSealKey   = "UNIKORN_TOKEN_SEAL_KEY"
 )
 
 // The instance back ends instance_api chooses between.
 const (
-	// instanceAPICompute is compute's public instance API, which every project member
-	// may call.
-	instanceAPICompute = "compute"
-	// instanceAPIRegion is this provider's own saga over region's servers and
-	// identity's allocations, service APIs that only service accounts may call.
-	instanceAPIRegion = "region"
+	instanceAPICompute = providerdata.InstanceAPICompute
+	instanceAPIRegion  = providerdata.InstanceAPIRegion
 )
 
 var instanceAPIs = []string{instanceAPICompute, instanceAPIRegion}
 
+// instanceAPINeeds is the service each back end needs beyond those every
+// configuration needs: the region back end charges quota in identity.
+var instanceAPINeeds = map[string]services.Service{
+	instanceAPICompute: services.Compute,
+	instanceAPIRegion:  services.Identity,
+}
+
 // providerModel is the provider block as Terraform hands it over.
 type providerModel struct {
-	RegionEndpoint   types.String `tfsdk:"region_endpoint"`
-	IdentityEndpoint types.String `tfsdk:"identity_endpoint"`
-	Token            types.String `tfsdk:"token"`
-	OrganizationID   types.String `tfsdk:"organization_id"`
-	ProjectID        types.String `tfsdk:"project_id"`
-	CACertificate    types.String `tfsdk:"ca_certificate"`
-	Insecure         types.Bool   `tfsdk:"insecure"`
-	RequestTimeout   types.String `tfsdk:"request_timeout"`
-	ComputeEndpoint  types.String `tfsdk:"compute_endpoint"`
-	InstanceAPI      types.String `tfsdk:"instance_api"`
-	TokenSealKey     types.String `tfsdk:"token_seal_key"`
+	// Endpoints are the services' endpoint attributes, which their declarations name
+	// (see readModel).
+	Endpoints      services.ByService[types.String] `tfsdk:"-"`
+	Token          types.String                     `tfsdk:"token"`
+	OrganizationID types.String                     `tfsdk:"organization_id"`
+	ProjectID      types.String                     `tfsdk:"project_id"`
+	CACertificate  types.String                     `tfsdk:"ca_certificate"`
+	Insecure       types.Bool                       `tfsdk:"insecure"`
+	RequestTimeout types.String                     `tfsdk:"request_timeout"`
+	InstanceAPI    types.String                     `tfsdk:"instance_api"`
+	TokenSealKey   types.String                     `tfsdk:"token_seal_key"`
+}
+
+// readModel reads the provider block: each service's endpoint by the attribute its
+// declaration names, the other settings by the model's tags.
+func readModel(ctx context.Context, config tfsdk.Config) (providerModel, diag.Diagnostics) {
+	var (
+		model providerModel
+		block types.Object
+	)
+
+	diags := config.Get(ctx, &block)
+	if diags.HasError() {
+		return model, diags
+	}
+
+	var endpoints services.ByService[types.String]
+
+	values, valueTypes := block.Attributes(), block.AttributeTypes(ctx)
+	for _, service := range services.All() {
+		// The schema makes every endpoint a string.
+		endpoints[service], _ = values[service.Attribute()].(types.String)
+
+		delete(values, service.Attribute())
+		delete(valueTypes, service.Attribute())
+	}
+
+	rest, restDiags := types.ObjectValue(valueTypes, values)
+	diags.Append(restDiags...)
+
+	if !diags.HasError() {
+		diags.Append(rest.As(ctx, &model, basetypes.ObjectAsOptions{})...)
+	}
+
+	// After As, which makes the model anew.
+	model.Endpoints = endpoints
+
+	return model, diags
 }
 
 // setting is one value with an environment fallback.
@@ -107,12 +141,41 @@ type setting struct {
 // without the cloud. Terraform configures the provider again, with every value
 // known, before it applies.
 func configure(model providerModel, version string, getenv func(string) string) (*providerdata.Data, diag.Diagnostics) {
+	cfg, data, diags := resolveSettings(model, version, getenv)
+	if diags.HasError() || data.Offline {
+		return data, diags
+	}
+
+	cfg.Logger = apiLogger(cfg.Token)
+	cfg.OmitBodies = !apiBodiesLogged()
+
+	session, err := cloud.Connect(cfg)
+	if err != nil {
+		diags.Append(diagnostic.Error(
+			"Unable to create the Unikorn API client",
+			err.Error(),
+			"Check the provider's settings, in particular ca_certificate, which must be PEM.",
+		))
+
+		return nil, diags
+	}
+
+	data.Connect(session)
+
+	return data, diags
+}
+
+// resolveSettings is configure's reading of the block and the environment: the
+// settings that reach Unikorn, and the data without its façades; nil data when
+// something is wrong.
+func resolveSettings(model providerModel, version string, getenv func(string) string) (cloud.Settings, *providerdata.Data, diag.Diagnostics) {
 	var (
 		diags   diag.Diagnostics
 		pending []string
 	)
 
-	resolve := func(value types.String, s setting) string {
+	// resolveInto resolves one setting, adding its problems to into.
+	resolveInto := func(into *diag.Diagnostics, value types.String, s setting) string {
 		if value.IsUnknown() {
 			pending = append(pending, s.attribute)
 
@@ -123,7 +186,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		if !value.IsNull() && resolved == "" {
 			// An empty value is a mistake (an unset variable, say), not a wish to fall
 			// back to the environment.
-			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+			into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 				"Empty "+s.attribute,
 				fmt.Sprintf("%q is set to an empty string.", s.attribute),
 				fmt.Sprintf("Give it a value, or remove it to use the %s environment variable.", s.envVar),
@@ -143,33 +206,29 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		switch {
 		case resolved != "" && s.isSealKey:
 			if _, err := seal.ParseKey(resolved); err != nil {
-				diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 					"Invalid "+s.attribute,
 					fmt.Sprintf("The value of %s %s (the value itself is not shown).", source, err),
 					"Give 32 random bytes, base64-encoded, such as `openssl rand -base64 32` prints.",
 				))
 			}
 		case resolved == "" && s.required:
-			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
-				"Missing "+s.attribute,
-				fmt.Sprintf("The provider needs %s and was given none.", s.what),
-				fmt.Sprintf("Set %q in the provider block or the %s environment variable.", s.attribute, s.envVar),
-			))
+			into.Append(missing(s))
 		case s.isToken && strings.IndexFunc(resolved, invalidInHeader) >= 0:
-			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+			into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 				"Invalid "+s.attribute,
 				fmt.Sprintf("The value of %s contains spaces or control characters inside it, which a token never has "+
 					"(the value itself is not shown).", source),
 				"Check that it holds exactly one token; surrounding whitespace, such as the newline file() keeps, is removed.",
 			))
 		case resolved != "" && s.isID && !validators.IsUUID(resolved):
-			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+			into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 				"Invalid "+s.attribute,
 				fmt.Sprintf("The value of %s, %q, is not a Unikorn ID.", source, resolved),
 				"Give the ID (a lowercase UUID such as c0000000-0000-4000-8000-000000000001), not the name.",
 			))
 		case resolved != "" && len(s.oneOf) > 0 && !slices.Contains(s.oneOf, resolved):
-			diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+			into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 				"Invalid "+s.attribute,
 				fmt.Sprintf("The value of %s, %q, is not one of %q.", source, resolved, s.oneOf),
 				fmt.Sprintf("Set it to one of %q, or leave it and %s unset to choose by whether a compute endpoint is set.",
@@ -179,7 +238,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 			resolved = ""
 		case resolved != "" && s.isURL:
 			if err := checkEndpoint(resolved); err != nil {
-				diags.Append(diagnostic.AttributeError(path.Root(s.attribute),
+				into.Append(diagnostic.AttributeError(path.Root(s.attribute),
 					"Invalid "+s.attribute,
 					fmt.Sprintf("The value of %s, %q, %s.", source, resolved, err),
 					"Give the service's base URL, such as https://region.example.com.",
@@ -190,41 +249,61 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		return resolved
 	}
 
+	resolve := func(value types.String, s setting) string {
+		return resolveInto(&diags, value, s)
+	}
+
 	// The back end decides which endpoints are needed, so it is settled first.
 	instanceAPI := resolve(model.InstanceAPI, setting{
 		attribute: attrInstanceAPI, envVar: envInstanceAPI,
 		what: "the instance API to use", oneOf: instanceAPIs,
 	})
-	computeEndpoint := resolve(model.ComputeEndpoint, setting{
-		attribute: attrComputeEndpoint, envVar: envComputeEndpoint,
-		what: "the base URL of the Unikorn compute API", required: instanceAPI == instanceAPICompute, isURL: true,
-	})
+	instanceAPISettled := !diags.HasError() && len(pending) == 0
 
-	// Until both are known, the back end is not, nor whether identity's endpoint is
-	// needed: nothing is called before they are.
-	if instanceAPI == "" && !diags.HasError() && len(pending) == 0 {
+	// Every service's endpoint, each problem reported at the service's place in the
+	// declaration; whether a missing one is a problem waits for the back end.
+	var (
+		endpoints     services.Endpoints
+		endpointDiags services.ByService[diag.Diagnostics]
+		unsettled     services.ByService[bool]
+	)
+
+	for _, service := range services.All() {
+		before := len(pending)
+		endpoints[service] = resolveInto(&endpointDiags[service], model.Endpoints[service], setting{
+			attribute: service.Attribute(), envVar: service.EnvVar(), what: service.What(), isURL: true,
+		})
+		unsettled[service] = len(pending) > before || endpointDiags[service].HasError()
+	}
+
+	// Until the compute endpoint is known, the back end is not, nor whether identity's
+	// endpoint is needed: nothing is called before they are.
+	if instanceAPI == "" && instanceAPISettled && !unsettled[services.Compute] {
 		instanceAPI = instanceAPIRegion
-		if computeEndpoint != "" {
+		if endpoints[services.Compute] != "" {
 			instanceAPI = instanceAPICompute
 		}
 	}
 
+	for _, service := range services.All() {
+		backendNeeds, chosen := instanceAPINeeds[instanceAPI]
+		needed := service.Required() || (chosen && backendNeeds == service)
+		if needed && endpoints[service] == "" && !unsettled[service] {
+			endpointDiags[service].Append(missing(setting{
+				attribute: service.Attribute(), envVar: service.EnvVar(), what: service.What(),
+			}))
+		}
+
+		diags.Append(endpointDiags[service]...)
+	}
+
 	cfg := cloud.Settings{
-		RegionEndpoint: resolve(model.RegionEndpoint, setting{
-			attribute: attrRegionEndpoint, envVar: envRegionEndpoint,
-			what: "the base URL of the Unikorn region API", required: true, isURL: true,
-		}),
-		IdentityEndpoint: resolve(model.IdentityEndpoint, setting{
-			attribute: attrIdentityEndpoint, envVar: envIdentityEndpoint,
-			// Only the region back end calls identity (for quota allocations).
-			what: "the base URL of the Unikorn identity API", required: instanceAPI == instanceAPIRegion, isURL: true,
-		}),
+		Endpoints: endpoints,
 		Token: resolve(model.Token, setting{
 			attribute: attrToken, envVar: envToken,
 			what: "an API token", required: true, isToken: true,
 		}),
-		ComputeEndpoint: computeEndpoint,
-		UserAgent:       "terraform-provider-unikorn/" + version,
+		UserAgent: "terraform-provider-unikorn/" + version,
 	}
 
 	for _, s := range []struct {
@@ -262,7 +341,7 @@ func configure(model providerModel, version string, getenv func(string) string) 
 	}
 
 	if diags.HasError() {
-		return nil, diags
+		return cfg, nil, diags
 	}
 
 	data := &providerdata.Data{
@@ -278,47 +357,16 @@ func configure(model providerModel, version string, getenv func(string) string) 
 		data.SealKey, _ = seal.ParseKey(sealKey) // checked by resolve
 	}
 
-	if offline {
-		return data, diags
-	}
+	return cfg, data, diags
+}
 
-	cfg.Logger = apiLogger(cfg.Token)
-	cfg.OmitBodies = !apiBodiesLogged()
-
-	session, err := cloud.Connect(cfg)
-	if err != nil {
-		diags.Append(diagnostic.Error(
-			"Unable to create the Unikorn API client",
-			err.Error(),
-			"Check the provider's settings, in particular ca_certificate, which must be PEM.",
-		))
-
-		return nil, diags
-	}
-
-	// Every family shares the session: its poll grid, and what it learns of how long
-	// changes take.
-	service := compute.NewService(session)
-
-	var instances compute.Instances = compute.NewRegionInstances(service)
-	if instanceAPI == instanceAPICompute {
-		instances = compute.NewComputeInstances(service.HeldByComputeInstances())
-	}
-
-	data.Instances = instances
-	data.Catalogue = service
-	data.Images = service
-	networks := networking.NewService(session)
-	if instanceAPI == instanceAPICompute {
-		networks = networks.HeldByComputeInstances()
-	}
-
-	data.Networking = networks
-	data.LoadBalancers = loadbalancing.NewService(session)
-	data.Storage = storage.NewService(session)
-	data.Identity = identity.NewService(session)
-
-	return data, diags
+// missing is the error of a setting that is needed and was given no value.
+func missing(s setting) diag.Diagnostic {
+	return diagnostic.AttributeError(path.Root(s.attribute),
+		"Missing "+s.attribute,
+		fmt.Sprintf("The provider needs %s and was given none.", s.what),
+		fmt.Sprintf("Set %q in the provider block or the %s environment variable.", s.attribute, s.envVar),
+	)
 }
 
 // invalidInHeader reports runes that cannot be part of a bearer token in a header.

@@ -13,6 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
+)
+
+// The endpoint variables the tests below set.
+var (
+	envRegionEndpoint   = services.Region.EnvVar()
+	envIdentityEndpoint = services.Identity.EnvVar()
+	envComputeEndpoint  = services.Compute.EnvVar()
 )
 
 // env is a fake environment, so that these tests run in parallel.
@@ -22,19 +30,22 @@ func (e env) get(name string) string { return e[name] }
 
 // nullModel is a provider block with nothing set.
 func nullModel() providerModel {
-	return providerModel{
-		RegionEndpoint:   types.StringNull(),
-		IdentityEndpoint: types.StringNull(),
-		Token:            types.StringNull(),
-		OrganizationID:   types.StringNull(),
-		ProjectID:        types.StringNull(),
-		CACertificate:    types.StringNull(),
-		Insecure:         types.BoolNull(),
-		RequestTimeout:   types.StringNull(),
-		ComputeEndpoint:  types.StringNull(),
-		InstanceAPI:      types.StringNull(),
-		TokenSealKey:     types.StringNull(),
+	model := providerModel{
+		Token:          types.StringNull(),
+		OrganizationID: types.StringNull(),
+		ProjectID:      types.StringNull(),
+		CACertificate:  types.StringNull(),
+		Insecure:       types.BoolNull(),
+		RequestTimeout: types.StringNull(),
+		InstanceAPI:    types.StringNull(),
+		TokenSealKey:   types.StringNull(),
 	}
+
+	for _, service := range services.All() {
+		model.Endpoints[service] = types.StringNull()
+	}
+
+	return model
 }
 
 func fullEnv() env {
@@ -142,7 +153,7 @@ func TestConfigureRejectsEndpointsThatAreNotBaseURLs(t *testing.T) {
 	e[envIdentityEndpoint] = "identity.example.com"
 
 	model := nullModel()
-	model.RegionEndpoint = types.StringValue("ftp://region.example.com")
+	model.Endpoints[services.Region] = types.StringValue("ftp://region.example.com")
 
 	_, diags := configure(model, "test", e.get)
 
@@ -286,7 +297,7 @@ func TestConfigureRefusesAnEmptyValue(t *testing.T) {
 	t.Parallel()
 
 	model := nullModel()
-	model.RegionEndpoint = types.StringValue("")
+	model.Endpoints[services.Region] = types.StringValue("")
 
 	_, diags := configure(model, "test", fullEnv().get)
 	assert.Equal(t, []path.Path{path.Root("region_endpoint")}, errorPaths(t, diags))

@@ -30,6 +30,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // Address is where the provider is published in the Terraform Registry.
@@ -73,17 +74,6 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"storage; and identity's projects, groups, service accounts and users. It also looks up the catalogue. " +
 			"Every setting can also come from the environment, so a provider block may be empty.",
 		Attributes: map[string]schema.Attribute{
-			attrRegionEndpoint: schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Base URL of the Unikorn region API, e.g. `https://region.example.com`. " +
-					"Defaults to the `" + envRegionEndpoint + "` environment variable.",
-			},
-			attrIdentityEndpoint: schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Base URL of the Unikorn identity API, e.g. `https://identity.example.com`. " +
-					"Defaults to the `" + envIdentityEndpoint + "` environment variable. Required with `instance_api = " +
-					"\"region\"`; identity's projects, groups, service accounts, roles and quotas need it with either.",
-			},
 			attrToken: schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
@@ -120,12 +110,6 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"bounded by its resource's `timeouts`, not by this.",
 				Validators: []validator.String{validators.PositiveDuration()},
 			},
-			attrComputeEndpoint: schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Base URL of the Unikorn compute API, e.g. `https://compute.example.com`. " +
-					"Defaults to the `" + envComputeEndpoint + "` environment variable. Setting it makes `compute` the " +
-					"default `instance_api`.",
-			},
 			attrInstanceAPI: schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Which API realizes instances: `\"compute\"`, compute's public instance API, which " +
@@ -149,12 +133,20 @@ func (p *unikornProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			},
 		},
 	}
+
+	// Each service's endpoint, as its declaration describes it.
+	for _, service := range services.All() {
+		resp.Schema.Attributes[service.Attribute()] = schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: service.MarkdownDescription(),
+		}
+	}
 }
 
 func (p *unikornProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var model providerModel
+	model, diags := readModel(ctx, req.Config)
 
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	resp.Diagnostics.Append(diags...)
 
 	if resp.Diagnostics.HasError() {
 		return

@@ -7,15 +7,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // The tests below clear the provider's environment variables, so they cannot run in
 // parallel with others.
 
 func TestAccProvider_missingEverything(t *testing.T) {
-	for _, name := range []string{acctest.EnvRegionEndpoint, acctest.EnvIdentityEndpoint, acctest.EnvToken} {
-		t.Setenv(name, "")
+	for _, service := range services.All() {
+		t.Setenv(service.EnvVar(), "")
 	}
+
+	t.Setenv(acctest.EnvToken, "")
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -51,8 +54,8 @@ func TestAccProvider_missingToken(t *testing.T) {
 // the way the demo and CI do.
 func TestAccProvider_environment(t *testing.T) {
 	env := acctest.New(t)
-	t.Setenv(acctest.EnvRegionEndpoint, env.Settings.RegionEndpoint)
-	t.Setenv(acctest.EnvIdentityEndpoint, env.Settings.IdentityEndpoint)
+	t.Setenv(services.Region.EnvVar(), env.Settings.Endpoints[services.Region])
+	t.Setenv(services.Identity.EnvVar(), env.Settings.Endpoints[services.Identity])
 	t.Setenv(acctest.EnvToken, env.Settings.Token)
 	t.Setenv(acctest.EnvOrganizationID, env.Settings.OrganizationID)
 
@@ -73,8 +76,8 @@ func TestAccProvider_invalidRequestTimeout(t *testing.T) {
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
 		Config: `
 provider "unikorn" {
-  region_endpoint   = ` + acctest.Quote(env.Settings.RegionEndpoint) + `
-  identity_endpoint = ` + acctest.Quote(env.Settings.IdentityEndpoint) + `
+  region_endpoint   = ` + acctest.Quote(env.Settings.Endpoints[services.Region]) + `
+  identity_endpoint = ` + acctest.Quote(env.Settings.Endpoints[services.Identity]) + `
   token             = ` + acctest.Quote(env.Settings.Token) + `
   request_timeout   = "soon"
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
+
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -48,7 +50,9 @@ func (c *ControlClient) ResetStats(ctx context.Context) error {
 
 // AddFault installs a fault rule and returns its ID.
 func (c *ControlClient) AddFault(ctx context.Context, rule FaultRule) (string, error) {
-	var created faultCreated
+	var created struct {
+		ID string `json:"id"`
+	}
 	err := c.do(ctx, http.MethodPost, "faults", rule, &created)
 
 	return created.ID, err
@@ -125,7 +129,7 @@ func (c *ControlClient) do(ctx context.Context, method, path string, in, out any
 		body = bytes.NewReader(data)
 	}
 
-	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+controlPrefix+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, c.baseURL+core.ControlPrefix+path, body)
 	if err != nil {
 		return fmt.Errorf("building sandbox control request: %w", err)
 	}
@@ -164,4 +168,17 @@ func (c *ControlClient) do(ctx context.Context, method, path string, in, out any
 	}
 
 	return nil
+}
+
+// FileStorage returns every file storage as it is, not as a lagging read shows it.
+func (c *ControlClient) FileStorage(ctx context.Context) ([]unikorn.FileStorage, error) {
+	var all []unikorn.FileStorage
+	err := c.do(ctx, http.MethodGet, "filestorage", nil, &all)
+
+	return all, err
+}
+
+// SetFileStorageUsage makes the storage back end report use of a share.
+func (c *ControlClient) SetFileStorageUsage(ctx context.Context, id string, usage FileStorageUsage) error {
+	return c.do(ctx, http.MethodPut, "filestorage/"+url.PathEscape(id)+"/usage", usage, nil)
 }

@@ -1,5 +1,5 @@
 // Package sandbox is an in-memory simulation of the Unikorn region and identity APIs,
-// and of compute's under its compute prefix (internal/sandbox/compute): the same
+// and of compute's under its compute prefix (internal/sandbox/compute/instance): the same
 // paths, bodies, status codes, list semantics and asynchronous lifecycles as the real
 // services, with fixed fixtures, fault injection and a control API for tests and
 // benchmarks. README.md's "Trying configurations against the sandbox" says what it
@@ -16,10 +16,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 )
 
 // Options configure a Sandbox.
@@ -55,6 +54,9 @@ type Options struct {
 	// "servers": 2), over the fixtures' or the loaded state's, so that a test can make
 	// quota run out. Identity's quota update changes them at run time.
 	Quotas map[string]int
+	// Now is the one clock every lifecycle reads; nil means time.Now. Tests give a
+	// clock of their own to step time exactly.
+	Now func() time.Time
 }
 
 // DefaultOptions are the documented defaults of the unikorn-sandbox command.
@@ -66,159 +68,66 @@ func DefaultOptions() Options {
 	}
 }
 
-// Sandbox is the simulated region and identity service. It is an http.Handler that
-// serves both APIs and the /sandbox/v1 control API.
+// Sandbox is the simulated region, identity and compute services. It is an
+// http.Handler that serves their APIs and the /sandbox/v1 control API.
 type Sandbox struct {
-	token     string
-	statePath string
-	logger    *slog.Logger
-	// now is the clock every lifecycle reads; tests replace it to step time exactly.
-	now func() time.Time
-
-	api     *http.ServeMux
-	control *http.ServeMux
-	// region serves region's routes alone under RegionPrefix, region's base URL.
-	region *http.ServeMux
-	// routes holds every API route template, to reject fault rules that could never match.
-	routes map[string]bool
-
-	// mu guards the world and the delays of the transitions it schedules.
-	mu               sync.Mutex
-	world            *world
-	provisionDelay   time.Duration
-	deprovisionDelay time.Duration
-
-	// lag keeps what cached reads still show of recent writes; showInvisible turns
-	// visibility off. mu guards both.
-	lag           *readLag
-	showInvisible bool
-	// generation counts the changes of the world (writes, transitions, settings); mu
-	// guards it. See changes.
-	generation uint64
-	// dueAt is when the next transition of the world falls due, so that requests before
-	// it need not look; zero when unknown (a write may have scheduled one). mu guards it.
-	dueAt time.Time
-	// serverTags indexes the servers by tag for lists by tag; mu guards it.
-	serverTags *serverTags
-	// imageSources are what tests said image imports find at a URI; mu guards them.
-	imageSources map[string]ImageSource
-
-	// compute is the compute service mounted under ComputePrefix.
-	compute *compute.Service
-
-	// signing signs the passports identity's token exchange mints.
-	signing *signingKey
-
-	// faultsMu guards what the control API steers per request: stats, faults, latency.
-	faultsMu    sync.Mutex
-	stats       Stats
-	faults      []*fault
-	nextFaultID int
-	latency     time.Duration
+	core *core.Server
 }
 
 // New returns a sandbox holding the fixtures, or the world saved at opts.StatePath
 // when that file exists.
 func New(opts Options) (*Sandbox, error) {
+	return newSandbox(opts, nil)
+}
+
+// newSandbox is New starting from a saved store, when saved is not nil and there is no
+// state file.
+func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 	if opts.Token == "" {
 		opts.Token = DefaultToken
 	}
 
-	if opts.Token == OutsiderToken || opts.Token == ForeignToken || opts.Token == ServiceToken {
-		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q and %q", OutsiderToken, ForeignToken, ServiceToken)
+	if opts.Token == OutsiderToken || opts.Token == ForeignToken || opts.Token == ServiceToken || opts.Token == KubernetesServiceToken {
+		return nil, fmt.Errorf("the fixture user's token must differ from the fixture tokens %q, %q, %q and %q",
+			OutsiderToken, ForeignToken, ServiceToken, KubernetesServiceToken)
 	}
 
-	w, err := loadOrCreateWorld(opts.StatePath)
+	sb := &Sandbox{}
+
+	server, err := core.New(core.Options{
+		Token:            opts.Token,
+		ServiceToken:     ServiceToken,
+		ProvisionDelay:   opts.ProvisionDelay,
+		DeprovisionDelay: opts.DeprovisionDelay,
+		Latency:          opts.Latency,
+		StatePath:        opts.StatePath,
+		Logger:           opts.Logger,
+		ReadLag:          opts.ReadLag,
+		Seed:             opts.Seed,
+		ShowInvisible:    opts.ShowInvisible,
+		Now:              opts.Now,
+		Saved:            saved,
+	}, families())
 	if err != nil {
 		return nil, err
 	}
 
-	return newSandbox(opts, w)
+	sb.core = server
+
+	if err := server.OverrideQuotas(OrganizationID, opts.Quotas); err != nil {
+		return nil, err
+	}
+
+	return sb, nil
 }
 
-// newSandbox returns a sandbox holding w.
-func newSandbox(opts Options, w *world) (*Sandbox, error) {
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-
-	s := &Sandbox{
-		token:            opts.Token,
-		statePath:        opts.StatePath,
-		logger:           logger,
-		now:              time.Now,
-		routes:           map[string]bool{},
-		provisionDelay:   opts.ProvisionDelay,
-		deprovisionDelay: opts.DeprovisionDelay,
-		latency:          opts.Latency,
-		lag:              newReadLag(opts.ReadLag, opts.Seed),
-		showInvisible:    opts.ShowInvisible,
-		stats:            newStats(),
-		world:            w,
-		imageSources:     map[string]ImageSource{},
-	}
-
-	if err := s.world.overrideQuotas(OrganizationID, opts.Quotas); err != nil {
-		return nil, err
-	}
-
-	signing, err := newSigningKey()
-	if err != nil {
-		return nil, err
-	}
-
-	s.signing = signing
-
-	s.registerRoutes()
-	s.registerControlRoutes()
-
-	if err := s.mountCompute(); err != nil {
-		return nil, err
-	}
-
-	s.mountRegion()
-
-	// The services' OpenAPI contracts, once per process, before the first request.
-	if _, err := contracts(); err != nil {
-		return nil, err
-	}
-
-	return s, nil
-}
-
-// loadOrCreateWorld is the world saved at statePath, or the fixtures when there is none.
-func loadOrCreateWorld(statePath string) (*world, error) {
-	if statePath != "" {
-		w, ok, err := loadWorld(statePath)
-		if err != nil || ok {
-			return w, err
-		}
-	}
-
-	return fixtureWorld()
+// ServeHTTP serves the services' APIs and the control API.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.core.ServeHTTP(w, r)
 }
 
 // Close stops the compute controller's passes, then brings every due transition up
-// to date and saves the state. A pass saves through mu, so it is waited for first.
+// to date and saves the state.
 func (s *Sandbox) Close() error {
-	if s.compute != nil {
-		s.compute.Close()
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	s.world.advance(s.now())
-
-	return s.saveLocked()
-}
-
-// saveLocked persists the world when a state path is configured. Callers hold mu.
-func (s *Sandbox) saveLocked() error {
-	if s.statePath == "" {
-		return nil
-	}
-
-	return s.world.save(s.statePath)
+	return s.core.Close()
 }

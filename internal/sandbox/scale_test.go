@@ -12,7 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -20,7 +21,7 @@ import (
 // provisioned, on a clock that stands still unless the caller moves it.
 type populated struct {
 	sb        *Sandbox
-	clock     *clock
+	clock     *core.ManualClock
 	servers   []string
 	instances []string
 }
@@ -31,18 +32,37 @@ type populated struct {
 func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 	tb.Helper()
 
-	w, err := fixtureWorld()
+	created := core.FixtureTime.Add(time.Hour)
+	p := &populated{clock: core.NewManualClock(created.Add(time.Hour))}
+
+	opts := DefaultOptions()
+	opts.Now = p.clock.Now
+
+	for _, m := range mutate {
+		m(&opts)
+	}
+
+	// The fixtures, as a fresh sandbox holds them in its saved form, with the
+	// instances, their servers and their allocations added.
+	base, err := New(DefaultOptions())
 	require.NoError(tb, err)
 
-	created := fixtureTime.Add(time.Hour)
-	network := w.Networks[NetworkDefaultID].Network
+	var saved map[string]json.RawMessage
+
+	base.core.Read(func(st *core.Store) {
+		data, err := json.Marshal(st)
+		require.NoError(tb, err)
+		require.NoError(tb, json.Unmarshal(data, &saved))
+	})
+
+	servers := map[string]any{}
+	allocations := map[string]any{}
 	instances := map[string]any{}
-	p := &populated{clock: &clock{now: created.Add(time.Hour)}}
 
 	for i := range n {
 		name := fmt.Sprintf("web-%04d", i)
 
-		id, err := unikorn.DeriveServerID(network.Metadata.ID, name)
+		id, err := unikorn.DeriveServerID(NetworkDefaultID, name)
 		require.NoError(tb, err)
 
 		// Compute's hidden server has an ID of its own; the instance's is the derived one.
@@ -50,31 +70,32 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 		tags := unikorn.Tags{{Name: "role", Value: "web"}}
 		networking := &unikorn.ServerNetworking{SecurityGroups: []string{SecurityGroupAllowSSHID}}
 
-		metadata := projectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: compute.InstanceTag, Value: id})},
+		metadata := core.ProjectMetadata(serverID, unikorn.WriteMetadata{Name: name, Tags: append(tags, unikorn.Tag{Name: instance.InstanceTag, Value: id})},
 			OrganizationID, ProjectID, created)
-		applyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+		core.ApplyProvisioning(&metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
 
-		w.Servers[serverID] = &serverRecord{Server: unikorn.Server{
+		server := unikorn.Server{
 			Metadata: metadata,
 			Spec:     unikorn.ServerSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
 			Status: unikorn.ServerStatus{
-				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
-				PrivateIP: fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), MACAddress: macAddress(uint32(i + 1)), //nolint:gosec // small
-			},
-		}}
-
-		allocationID := fmt.Sprintf("a%07x-0000-4000-8000-%012x", i, i)
-		w.Allocations[allocationID] = &unikorn.Allocation{}
-
-		instance := unikorn.Instance{
-			Metadata: projectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
-			Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
-			Status: unikorn.InstanceStatus{
-				RegionID: RegionID, NetworkID: network.Metadata.ID, PowerState: unikorn.PowerRunning,
-				PrivateIP: w.Servers[serverID].Server.Status.PrivateIP, MACAddress: w.Servers[serverID].Server.Status.MACAddress,
+				RegionID: RegionID, NetworkID: NetworkDefaultID, PowerState: unikorn.PowerRunning,
+				PrivateIP: fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255), MACAddress: core.MACAddress(uint32(i + 1)), //nolint:gosec // small
 			},
 		}
-		applyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
+		servers[serverID] = map[string]any{"server": server}
+
+		allocationID := fmt.Sprintf("a%07x-0000-4000-8000-%012x", i, i)
+		allocations[allocationID] = unikorn.Allocation{}
+
+		instance := unikorn.Instance{
+			Metadata: core.ProjectMetadata(id, unikorn.WriteMetadata{Name: name, Tags: tags}, OrganizationID, ProjectID, created),
+			Spec:     unikorn.InstanceSpec{FlavorID: FlavorStandardID, ImageID: ImageUbuntuID, Networking: networking},
+			Status: unikorn.InstanceStatus{
+				RegionID: RegionID, NetworkID: NetworkDefaultID, PowerState: unikorn.PowerRunning,
+				PrivateIP: server.Status.PrivateIP, MACAddress: server.Status.MACAddress,
+			},
+		}
+		core.ApplyProvisioning(&instance.Metadata.ReadMetadata, unikorn.ProvisioningProvisioned)
 
 		instances[id] = struct {
 			unikorn.Instance
@@ -87,20 +108,30 @@ func populate(tb testing.TB, n int, mutate ...func(*Options)) *populated {
 		p.instances = append(p.instances, id)
 	}
 
-	w.Compute, err = json.Marshal(instances)
-	require.NoError(tb, err)
-
-	opts := DefaultOptions()
-	for _, m := range mutate {
-		m(&opts)
+	for key, value := range map[string]any{"servers": servers, "compute": instances} {
+		saved[key], err = json.Marshal(value)
+		require.NoError(tb, err)
 	}
 
-	p.sb, err = newSandbox(opts, w)
+	// The fixture networks' allocations stay.
+	var fixtureAllocations map[string]json.RawMessage
+	require.NoError(tb, json.Unmarshal(saved["allocations"], &fixtureAllocations))
+
+	for id, allocation := range fixtureAllocations {
+		allocations[id] = allocation
+	}
+
+	saved["allocations"], err = json.Marshal(allocations)
 	require.NoError(tb, err)
 
-	p.sb.mu.Lock()
-	p.sb.now = p.clock.Now
-	p.sb.mu.Unlock()
+	state, err := json.Marshal(saved)
+	require.NoError(tb, err)
+
+	require.NoError(tb, base.Close())
+
+	// The sandbox then runs as the unikorn-sandbox command does: without a state file.
+	p.sb, err = newSandbox(opts, state)
+	require.NoError(tb, err)
 
 	tb.Cleanup(func() { require.NoError(tb, p.sb.Close()) })
 
@@ -165,7 +196,7 @@ func BenchmarkSandboxReadByID(b *testing.B) {
 			})
 
 			b.Run("region-list-one/"+name, func(b *testing.B) {
-				path := "/api/v2/servers?tag=" + compute.InstanceTag + "=" + p.instances[middle]
+				path := "/api/v2/servers?tag=" + instance.InstanceTag + "=" + p.instances[middle]
 
 				for b.Loop() {
 					p.serve(b, ServiceToken, http.MethodGet, path, http.StatusOK)
@@ -185,7 +216,7 @@ func BenchmarkSandboxComputeWhileChanging(b *testing.B) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				p.clock.Advance(time.Millisecond)
-				p.send(b, PlatformAdminToken, http.MethodPut, organizationPath("/quotas"), `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
+				p.send(b, PlatformAdminToken, http.MethodPut, "/api/v1/organizations/"+OrganizationID+"/quotas", `{"quotas":[{"kind":"servers","quantity":10000}]}`, http.StatusOK)
 				p.serve(b, DefaultToken, http.MethodGet, ComputePrefix+"/api/v2/instances/"+p.instances[middle], http.StatusOK)
 			}
 		})

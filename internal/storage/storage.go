@@ -126,7 +126,7 @@ func (s *Service) Read(ctx context.Context, id string) (*FileStorage, error) {
 // keeps track of it.
 func (s *Service) Create(ctx context.Context, placement Placement, desired Desired) (*FileStorage, error) {
 	create := unikorn.FileStorageCreate{
-		Metadata: desired.Metadata,
+		Metadata: desired.Metadata.Wire(),
 		Spec: unikorn.FileStorageCreateSpec{
 			FileStorageSpec: desired.spec(),
 			OrganizationID:  placement.OrganizationID,
@@ -172,7 +172,7 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 // lost after it landed, which a read past the read lag tells.
 func (s *Service) Update(ctx context.Context, id string, desired Desired) (*FileStorage, error) {
 	writes := context.WithoutCancel(concerning(ctx, id))
-	update := unikorn.FileStorageUpdate{Metadata: desired.Metadata, Spec: desired.spec()}
+	update := unikorn.FileStorageUpdate{Metadata: desired.Metadata.Wire(), Spec: desired.spec()}
 	patient := s.session.UnseenSettled()
 
 	var err error

@@ -2,10 +2,7 @@ package storage_test
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,58 +26,17 @@ type env struct {
 	url     string
 	sandbox *sandbox.Sandbox
 	service *storage.Service
-	// loser loses the answers the test says to lose.
-	loser *loser
+	// loser loses the answers the test says to lose, as a gateway does.
+	loser *cloudtest.Loser
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	l := &loser{next: http.DefaultTransport}
+	l := &cloudtest.Loser{Gateway: true}
 	world := cloudtest.Start(t, cloudtest.Config{ReadLag: testReadLag, Seed: 3, Transport: l})
 
 	return &env{world: world, url: world.URL, sandbox: world.Sandbox, service: storage.NewService(world.Session), loser: l}
-}
-
-// loser stands for a gateway that loses the answers to the next count requests of a
-// method whose path starts with a prefix, after the sandbox has acted on them.
-type loser struct {
-	next http.RoundTripper
-
-	mu     sync.Mutex
-	method string
-	prefix string
-	count  int
-}
-
-func (l *loser) lose(method, prefix string, count int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-
-	l.method, l.prefix, l.count = method, prefix, count
-}
-
-func (l *loser) RoundTrip(r *http.Request) (*http.Response, error) {
-	response, err := l.next.RoundTrip(r)
-	if err != nil {
-		return nil, err
-	}
-
-	l.mu.Lock()
-	defer l.mu.Unlock()
-
-	if l.count > 0 && r.Method == l.method && strings.HasPrefix(r.URL.Path, l.prefix) {
-		l.count--
-		_ = response.Body.Close()
-
-		return &http.Response{
-			StatusCode: http.StatusBadGateway, Header: http.Header{"Content-Type": {"application/json"}},
-			Body:    io.NopCloser(strings.NewReader(`{"error":"server_error","error_description":"the gateway lost the answer"}`)),
-			Request: r,
-		}, nil
-	}
-
-	return response, nil
 }
 
 var placement = storage.Placement{
@@ -188,7 +144,7 @@ func TestALostCreateIsAdoptedNotSentAgain(t *testing.T) {
 	t.Parallel()
 
 	e := newEnv(t)
-	e.loser.lose(http.MethodPost, "/api/v2/filestorage", 1)
+	e.loser.Lose(http.MethodPost, "/api/v2/filestorage", 1)
 
 	fs, err := e.service.Create(t.Context(), placement, desired("adopted", 1, sandbox.NetworkDefaultID))
 	require.NoError(t, err)
@@ -210,7 +166,7 @@ func TestALostUpdateIsReadBack(t *testing.T) {
 	require.NoError(t, err)
 
 	// Every attempt's answer is lost, though each took effect.
-	e.loser.lose(http.MethodPut, "/api/v2/filestorage/", 3)
+	e.loser.Lose(http.MethodPut, "/api/v2/filestorage/", 3)
 
 	fs, err = e.service.Update(ctx, fs.Metadata.ID, desired("lost-update", 2, sandbox.NetworkDefaultID))
 	require.NoError(t, err)

@@ -14,20 +14,35 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
+
+// NoEndpointError is the error of a call to a service the client was configured
+// without an endpoint for; nothing was sent.
+type NoEndpointError struct {
+	// Service is the service's name: "identity".
+	Service string
+}
+
+func (e NoEndpointError) Error() string {
+	return "no " + e.Service + " endpoint is configured"
+}
 
 // ErrNoIdentityEndpoint is the error of an identity call on a client configured
 // without an identity endpoint: only the region instance back end calls identity.
-var ErrNoIdentityEndpoint = errors.New("no identity endpoint is configured")
+var ErrNoIdentityEndpoint error = NoEndpointError{Service: services.Identity.Name()}
 
 // ErrNoComputeEndpoint is the error of a compute call on a client configured without
 // a compute endpoint.
-var ErrNoComputeEndpoint = errors.New("no compute endpoint is configured")
+var ErrNoComputeEndpoint error = NoEndpointError{Service: services.Compute.Name()}
 
 // IsUnconfigured reports whether err says the client lacks the endpoint a call needs,
 // which no retry cures.
 func IsUnconfigured(err error) bool {
-	return errors.Is(err, ErrNoIdentityEndpoint) || errors.Is(err, ErrNoComputeEndpoint)
+	var unset NoEndpointError
+
+	return errors.As(err, &unset)
 }
 
 // DefaultRequestTimeout bounds one attempt of a request when Config.RequestTimeout is zero.
@@ -38,14 +53,11 @@ const defaultUserAgent = "terraform-provider-unikorn"
 
 // Config says where the APIs are and how to reach them.
 type Config struct {
-	// RegionEndpoint and IdentityEndpoint are the base URLs of the two services,
-	// e.g. https://region.example.com; a trailing slash is ignored. IdentityEndpoint
-	// is optional: without it the identity calls fail with ErrNoIdentityEndpoint.
-	RegionEndpoint, IdentityEndpoint string
-	// ComputeEndpoint is the base URL of the compute service, which may carry a path
-	// prefix, e.g. https://example.com/compute. It is optional: without it the compute
-	// calls fail with ErrNoComputeEndpoint and nothing is sent.
-	ComputeEndpoint string
+	// Endpoints are the services' base URLs, e.g. https://region.example.com, which
+	// may carry a path prefix, e.g. https://example.com/compute; a trailing slash is
+	// ignored. Only the services the declaration requires must have one: a call to
+	// another without one fails with a NoEndpointError, and nothing is sent.
+	Endpoints services.Endpoints
 	// Token is sent as the bearer token of every request.
 	Token string
 	// UserAgent names the caller, e.g. "terraform-provider-unikorn/1.2.3".
@@ -72,17 +84,16 @@ type Config struct {
 // Client calls the region, identity and compute APIs. It is safe for concurrent use and keeps
 // connections alive across calls, so one Client should serve a whole provider.
 type Client struct {
-	httpClient   *http.Client
-	regionBase   string
-	identityBase string
-	computeBase  string
-	token        string
-	userAgent    string
-	timeout      time.Duration
-	retry        RetryPolicy
-	logger       Logger
-	bodies       bool
-	writes       writeLog
+	httpClient *http.Client
+	// bases are the services' endpoints without a trailing slash; "" where unset.
+	bases     services.Endpoints
+	token     string
+	userAgent string
+	timeout   time.Duration
+	retry     RetryPolicy
+	logger    Logger
+	bodies    bool
+	writes    writeLog
 }
 
 // writeLog records the writes a client sends, and which objects they concern (see
@@ -178,22 +189,20 @@ func (c *Client) beginWrite(ctx context.Context) func() {
 
 // NewClient validates cfg and returns a client for it.
 func NewClient(cfg Config) (*Client, error) {
-	region, err := baseURL("region", cfg.RegionEndpoint)
-	if err != nil {
-		return nil, err
-	}
+	var bases services.Endpoints
 
-	var identity, compute string
-	if cfg.IdentityEndpoint != "" {
-		if identity, err = baseURL("identity", cfg.IdentityEndpoint); err != nil {
+	for _, service := range services.All() {
+		endpoint := cfg.Endpoints[service]
+		if endpoint == "" && !service.Required() {
+			continue
+		}
+
+		base, err := baseURL(service.Name(), endpoint)
+		if err != nil {
 			return nil, err
 		}
-	}
 
-	if cfg.ComputeEndpoint != "" {
-		if compute, err = baseURL("compute", cfg.ComputeEndpoint); err != nil {
-			return nil, err
-		}
+		bases[service] = base
 	}
 
 	if cfg.Token == "" {
@@ -217,16 +226,14 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 
 	c := &Client{
-		httpClient:   httpClient,
-		regionBase:   region,
-		identityBase: identity,
-		computeBase:  compute,
-		token:        cfg.Token,
-		userAgent:    cfg.UserAgent,
-		timeout:      cfg.RequestTimeout,
-		retry:        retry,
-		logger:       cfg.Logger,
-		bodies:       cfg.Logger != nil && !cfg.OmitBodies,
+		httpClient: httpClient,
+		bases:      bases,
+		token:      cfg.Token,
+		userAgent:  cfg.UserAgent,
+		timeout:    cfg.RequestTimeout,
+		retry:      retry,
+		logger:     cfg.Logger,
+		bodies:     cfg.Logger != nil && !cfg.OmitBodies,
 	}
 
 	if c.userAgent == "" {

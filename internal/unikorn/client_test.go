@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 const testToken = "test-token-7f3a"
@@ -32,11 +34,10 @@ func newTestClientFor(t *testing.T, regionURL, identityURL string, options ...fu
 	t.Helper()
 
 	cfg := Config{
-		RegionEndpoint:   regionURL,
-		IdentityEndpoint: identityURL,
-		Token:            testToken,
-		UserAgent:        "terraform-provider-unikorn/test",
-		Retry:            testRetry,
+		Endpoints: services.Endpoints{services.Region: regionURL, services.Identity: identityURL},
+		Token:     testToken,
+		UserAgent: "terraform-provider-unikorn/test",
+		Retry:     testRetry,
 	}
 
 	for _, option := range options {
@@ -73,20 +74,23 @@ func answer(status int, body string) http.HandlerFunc {
 func TestNewClientValidatesConfig(t *testing.T) {
 	t.Parallel()
 
-	valid := Config{RegionEndpoint: "https://region.example.com", IdentityEndpoint: "https://identity.example.com", Token: "t"}
+	valid := Config{
+		Endpoints: services.Endpoints{services.Region: "https://region.example.com", services.Identity: "https://identity.example.com"},
+		Token:     "t",
+	}
 
 	tests := map[string]struct {
 		change  func(*Config)
 		wantErr string
 	}{
 		"valid":                    {change: func(*Config) {}},
-		"no region endpoint":       {change: func(c *Config) { c.RegionEndpoint = "" }, wantErr: "the region endpoint is required"},
-		"no identity endpoint":     {change: func(c *Config) { c.IdentityEndpoint = "" }},
-		"relative endpoint":        {change: func(c *Config) { c.RegionEndpoint = "region.example.com" }, wantErr: "must be an absolute http or https URL"},
-		"other scheme":             {change: func(c *Config) { c.IdentityEndpoint = "ftp://identity.example.com" }, wantErr: "must be an absolute http or https URL"},
-		"endpoint with query":      {change: func(c *Config) { c.RegionEndpoint = "https://region.example.com/?a=b" }, wantErr: "must not carry a query"},
-		"compute with a prefix":    {change: func(c *Config) { c.ComputeEndpoint = "https://example.com/compute/" }},
-		"compute not a URL":        {change: func(c *Config) { c.ComputeEndpoint = "compute" }, wantErr: "the compute endpoint \"compute\" must be an absolute"},
+		"no region endpoint":       {change: func(c *Config) { c.Endpoints[services.Region] = "" }, wantErr: "the region endpoint is required"},
+		"no identity endpoint":     {change: func(c *Config) { c.Endpoints[services.Identity] = "" }},
+		"relative endpoint":        {change: func(c *Config) { c.Endpoints[services.Region] = "region.example.com" }, wantErr: "must be an absolute http or https URL"},
+		"other scheme":             {change: func(c *Config) { c.Endpoints[services.Identity] = "ftp://identity.example.com" }, wantErr: "must be an absolute http or https URL"},
+		"endpoint with query":      {change: func(c *Config) { c.Endpoints[services.Region] = "https://region.example.com/?a=b" }, wantErr: "must not carry a query"},
+		"compute with a prefix":    {change: func(c *Config) { c.Endpoints[services.Compute] = "https://example.com/compute/" }},
+		"compute not a URL":        {change: func(c *Config) { c.Endpoints[services.Compute] = "compute" }, wantErr: "the compute endpoint \"compute\" must be an absolute"},
 		"no token":                 {change: func(c *Config) { c.Token = "" }, wantErr: "an API token is required"},
 		"negative timeout":         {change: func(c *Config) { c.RequestTimeout = -time.Second }, wantErr: "is negative"},
 		"negative attempts":        {change: func(c *Config) { c.Retry.MaxAttempts = -1 }, wantErr: "must not be negative"},
@@ -116,11 +120,14 @@ func TestNewClientValidatesConfig(t *testing.T) {
 func TestNewClientDefaults(t *testing.T) {
 	t.Parallel()
 
-	client, err := NewClient(Config{RegionEndpoint: "https://region.example.com/", IdentityEndpoint: "https://identity.example.com/prefix//", Token: "t"})
+	client, err := NewClient(Config{
+		Endpoints: services.Endpoints{services.Region: "https://region.example.com/", services.Identity: "https://identity.example.com/prefix//"},
+		Token:     "t",
+	})
 	require.NoError(t, err)
 
-	assert.Equal(t, "https://region.example.com", client.regionBase)
-	assert.Equal(t, "https://identity.example.com/prefix", client.identityBase)
+	assert.Equal(t, "https://region.example.com", client.bases[services.Region])
+	assert.Equal(t, "https://identity.example.com/prefix", client.bases[services.Identity])
 	assert.Equal(t, DefaultRequestTimeout, client.timeout)
 	assert.Equal(t, defaultUserAgent, client.userAgent)
 	assert.Equal(t, RetryPolicy{MaxAttempts: DefaultMaxAttempts, MinBackoff: DefaultMinBackoff, MaxBackoff: DefaultMaxBackoff}, client.retry)
@@ -262,4 +269,43 @@ func TestWrittenSinceTellsWhichInstancesAWriteMayHaveChanged(t *testing.T) {
 
 	require.NoError(t, client.DeleteNetwork(t.Context(), "n"))
 	assert.True(t, WrittenSince(client, after, "b"), "a write naming no instance may concern any")
+}
+
+// Every declared service reaches the client: its endpoint is the base of the calls
+// to it, and without one a call to it fails before anything is sent, naming it, or,
+// for a service the provider always needs, the client is not made at all.
+func TestEveryServiceHasItsEndpoint(t *testing.T) {
+	t.Parallel()
+
+	var endpoints services.Endpoints
+	for _, service := range services.All() {
+		endpoints[service] = "https://" + service.Name() + ".example.com/prefix/"
+	}
+
+	for _, service := range services.All() {
+		t.Run(service.Name(), func(t *testing.T) {
+			t.Parallel()
+
+			client, err := NewClient(Config{Endpoints: endpoints, Token: "t"})
+			require.NoError(t, err)
+			assert.Equal(t, "https://"+service.Name()+".example.com/prefix", client.op(service, http.MethodGet, http.StatusOK, "/x").base)
+
+			without := endpoints
+			without[service] = ""
+
+			client, err = NewClient(Config{Endpoints: without, Token: "t"})
+			if service.Required() {
+				require.EqualError(t, err, "the "+service.Name()+" endpoint is required")
+
+				return
+			}
+
+			require.NoError(t, err)
+
+			_, err = client.send(t.Context(), client.op(service, http.MethodGet, http.StatusOK, "/x"))
+			require.ErrorIs(t, err, NoEndpointError{Service: service.Name()})
+			assert.True(t, IsUnconfigured(err))
+			assert.EqualError(t, err, "GET /x: no "+service.Name()+" endpoint is configured")
+		})
+	}
 }

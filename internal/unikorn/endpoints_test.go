@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // recorder stands in for one service: it records the last request and answers with
@@ -46,35 +48,32 @@ func (r *recorder) respond(status int, reply string) {
 	r.status, r.reply, r.calls = status, reply, 0
 }
 
-// services starts a region, an identity and a compute service, so that tests see
-// which one a call went to. The compute service sits under a path prefix, as it may
-// behind a shared host.
-func services(t *testing.T) (*Client, map[string]*recorder) {
+// startServices starts every declared service (region, identity, compute, …), so that
+// tests see which one a call went to, by name. Those the sandbox serves under a path
+// prefix sit under it here too, as they may behind a shared host.
+func startServices(t *testing.T) (*Client, map[string]*recorder) {
 	t.Helper()
 
 	recorders := map[string]*recorder{}
-	urls := map[string]string{}
 
-	for _, service := range []string{regionService, identityService, computeService} {
-		recorders[service] = &recorder{}
+	var endpoints services.Endpoints
+
+	for _, service := range services.All() {
+		recorders[service.Name()] = &recorder{}
 
 		mux := http.NewServeMux()
-		prefix := ""
-
-		if service == computeService {
-			prefix = computePrefix
-		}
-
-		mux.Handle(prefix+"/", http.StripPrefix(prefix, recorders[service]))
+		prefix := service.SandboxPrefix()
+		mux.Handle(prefix+"/", http.StripPrefix(prefix, recorders[service.Name()]))
 
 		server := httptest.NewServer(mux)
 		t.Cleanup(server.Close)
 
-		urls[service] = server.URL + prefix
+		// A trailing slash is ignored.
+		endpoints[service] = server.URL + prefix + "/"
 	}
 
-	client := newTestClientFor(t, urls[regionService], urls[identityService], func(cfg *Config) {
-		cfg.ComputeEndpoint = urls[computeService] + "/"
+	client := newTestClientFor(t, endpoints[services.Region], endpoints[services.Identity], func(cfg *Config) {
+		cfg.Endpoints = endpoints
 	})
 
 	return client, recorders
@@ -84,7 +83,6 @@ const (
 	regionService   = "region"
 	identityService = "identity"
 	computeService  = "compute"
-	computePrefix   = "/compute"
 )
 
 type endpointCase struct {
@@ -522,7 +520,7 @@ func TestEndpointsFollowTheContract(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			client, recorders := services(t)
+			client, recorders := startServices(t)
 
 			target := recorders[endpoint.service]
 			target.respond(endpoint.status, endpoint.reply)
@@ -567,7 +565,7 @@ func TestEndpointsRejectOtherSuccessStatuses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			client, recorders := services(t)
+			client, recorders := startServices(t)
 
 			other := http.StatusOK
 			if endpoint.status == http.StatusOK {
@@ -646,7 +644,7 @@ func TestGetImage(t *testing.T) {
 		{"metadata":{"id":"i-snapshot","name":"web-snapshot"},"status":{"state":"creating"}}
 	]`
 
-	client, recorders := services(t)
+	client, recorders := startServices(t)
 	region := recorders[regionService]
 	region.respond(http.StatusOK, images)
 
@@ -677,7 +675,7 @@ func TestOptionalServicesNeedAnEndpoint(t *testing.T) {
 	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusOK)
-	}), func(c *Config) { c.IdentityEndpoint = "" })
+	}), func(c *Config) { c.Endpoints[services.Identity] = "" })
 
 	_, err := client.GetInstance(t.Context(), "in-1")
 	require.ErrorIs(t, err, ErrNoComputeEndpoint)
@@ -695,7 +693,7 @@ func TestOptionalServicesNeedAnEndpoint(t *testing.T) {
 func TestSoftRebootInstanceSendsNoQuery(t *testing.T) {
 	t.Parallel()
 
-	client, recorders := services(t)
+	client, recorders := startServices(t)
 	compute := recorders[computeService]
 	compute.respond(http.StatusAccepted, "")
 
@@ -708,7 +706,7 @@ func TestSoftRebootInstanceSendsNoQuery(t *testing.T) {
 func TestCreateInstanceIsNotRetried(t *testing.T) {
 	t.Parallel()
 
-	client, recorders := services(t)
+	client, recorders := startServices(t)
 	compute := recorders[computeService]
 	compute.respond(http.StatusServiceUnavailable, `{"error":"server_error","error_description":"busy"}`)
 

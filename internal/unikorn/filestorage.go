@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // The file storage types follow region v1.20.0 (`storageV2*`, `storageClassV2*`), the
@@ -165,29 +167,29 @@ func (q FileStorageQuery) values() url.Values {
 
 // ListFileStorage lists the file storage matching q.
 func (c *Client) ListFileStorage(ctx context.Context, q FileStorageQuery) ([]FileStorage, error) {
-	return callList[FileStorage](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/filestorage").withQuery(q.values()))
+	return callList[FileStorage](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/filestorage").withQuery(q.values()))
 }
 
 // CreateFileStorage creates file storage and charges its size to the `filestorage`
 // quota; it answers while the storage is still pending.
 func (c *Client) CreateFileStorage(ctx context.Context, create FileStorageCreate) (*FileStorage, error) {
-	return callObject[FileStorage](ctx, c, c.regionOp(http.MethodPost, http.StatusCreated, "/api/v2/filestorage").withBody(create))
+	return callObject[FileStorage](ctx, c, c.op(services.Region, http.MethodPost, http.StatusCreated, "/api/v2/filestorage").withBody(create))
 }
 
 // GetFileStorage returns file storage.
 func (c *Client) GetFileStorage(ctx context.Context, id string) (*FileStorage, error) {
-	return callObject[FileStorage](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/filestorage/%s", id))
+	return callObject[FileStorage](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/filestorage/%s", id))
 }
 
 // UpdateFileStorage regenerates the spec of file storage from update (see
 // FileStorageSpec for what an omitted member means) and resizes its quota charge.
 func (c *Client) UpdateFileStorage(ctx context.Context, id string, update FileStorageUpdate) (*FileStorage, error) {
-	return callObject[FileStorage](ctx, c, c.regionOp(http.MethodPut, http.StatusAccepted, "/api/v2/filestorage/%s", id).withBody(update))
+	return callObject[FileStorage](ctx, c, c.op(services.Region, http.MethodPut, http.StatusAccepted, "/api/v2/filestorage/%s", id).withBody(update))
 }
 
 // DeleteFileStorage starts deleting file storage.
 func (c *Client) DeleteFileStorage(ctx context.Context, id string) error {
-	return call(ctx, c, c.regionOp(http.MethodDelete, http.StatusAccepted, "/api/v2/filestorage/%s", id))
+	return call(ctx, c, c.op(services.Region, http.MethodDelete, http.StatusAccepted, "/api/v2/filestorage/%s", id))
 }
 
 // ListStorageClasses lists the storage classes the token may use, of the given
@@ -196,5 +198,5 @@ func (c *Client) ListStorageClasses(ctx context.Context, regionIDs ...string) ([
 	values := url.Values{}
 	addAll(values, "regionID", regionIDs)
 
-	return callList[StorageClass](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/filestorageclasses").withQuery(values))
+	return callList[StorageClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/filestorageclasses").withQuery(values))
 }

@@ -85,7 +85,7 @@ func init() {
 func TestFileStorageSpecTellsOmittedFromEmpty(t *testing.T) {
 	t.Parallel()
 
-	client, recorders := services(t)
+	client, recorders := startServices(t)
 	region := recorders[regionService]
 	region.respond(http.StatusAccepted, objectReply)
 

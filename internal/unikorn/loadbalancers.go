@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // The load balancer types follow region v1.20.0, the first published contract that
@@ -105,28 +107,28 @@ func (q LoadBalancerQuery) values() url.Values { return scopeFilter(q).values() 
 
 // ListLoadBalancers lists the load balancers matching q.
 func (c *Client) ListLoadBalancers(ctx context.Context, q LoadBalancerQuery) ([]LoadBalancer, error) {
-	return callList[LoadBalancer](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/loadbalancers").withQuery(q.values()))
+	return callList[LoadBalancer](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/loadbalancers").withQuery(q.values()))
 }
 
 // CreateLoadBalancer creates a load balancer on a network; it answers while the load
 // balancer is still pending, before it has its addresses.
 func (c *Client) CreateLoadBalancer(ctx context.Context, create LoadBalancerCreate) (*LoadBalancer, error) {
-	return callObject[LoadBalancer](ctx, c, c.regionOp(http.MethodPost, http.StatusCreated, "/api/v2/loadbalancers").withBody(create))
+	return callObject[LoadBalancer](ctx, c, c.op(services.Region, http.MethodPost, http.StatusCreated, "/api/v2/loadbalancers").withBody(create))
 }
 
 // GetLoadBalancer returns a load balancer.
 func (c *Client) GetLoadBalancer(ctx context.Context, id string) (*LoadBalancer, error) {
-	return callObject[LoadBalancer](ctx, c, c.regionOp(http.MethodGet, http.StatusOK, "/api/v2/loadbalancers/%s", id))
+	return callObject[LoadBalancer](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/loadbalancers/%s", id))
 }
 
 // UpdateLoadBalancer replaces a load balancer's document (all but its network and
 // virtual IP). Region applies it with an optimistic lock on the version it read,
 // which it reads from a cache: a 409 means that version was out of date.
 func (c *Client) UpdateLoadBalancer(ctx context.Context, id string, update LoadBalancerUpdate) (*LoadBalancer, error) {
-	return callObject[LoadBalancer](ctx, c, c.regionOp(http.MethodPut, http.StatusAccepted, "/api/v2/loadbalancers/%s", id).withBody(update))
+	return callObject[LoadBalancer](ctx, c, c.op(services.Region, http.MethodPut, http.StatusAccepted, "/api/v2/loadbalancers/%s", id).withBody(update))
 }
 
 // DeleteLoadBalancer starts deleting a load balancer.
 func (c *Client) DeleteLoadBalancer(ctx context.Context, id string) error {
-	return call(ctx, c, c.regionOp(http.MethodDelete, http.StatusAccepted, "/api/v2/loadbalancers/%s", id))
+	return call(ctx, c, c.op(services.Region, http.MethodDelete, http.StatusAccepted, "/api/v2/loadbalancers/%s", id))
 }

@@ -10,38 +10,30 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // operation is one API call as the contract defines it: everything needed to send it,
 // and to send it again.
 type operation struct {
 	method string
-	base   string
+	// service is whom the operation is sent to, at base; base is "" when the
+	// client has no endpoint for it.
+	service services.Service
+	base    string
 	// path is already escaped; it names the operation in errors and logs.
 	path  string
 	query url.Values
 	body  any
 	// want is the one success status the contract promises; any other is an error.
 	want int
-	// unset is the error of an operation on a service whose endpoint is not
-	// configured (its base is empty).
-	unset error
 }
 
-// regionOp and identityOp describe an operation on that service. path is a format
-// whose %s verbs receive ids, each escaped as one path segment.
-func (c *Client) regionOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, base: c.regionBase, path: escapePath(path, ids), want: want}
-}
-
-func (c *Client) identityOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, base: c.identityBase, path: escapePath(path, ids), want: want, unset: ErrNoIdentityEndpoint}
-}
-
-// computeOp describes an operation on the compute service; its base is empty when no
-// compute endpoint is configured, which send refuses.
-func (c *Client) computeOp(method string, want int, path string, ids ...string) operation {
-	return operation{method: method, base: c.computeBase, path: escapePath(path, ids), want: want, unset: ErrNoComputeEndpoint}
+// op describes an operation on service. path is a format whose %s verbs receive ids,
+// each escaped as one path segment.
+func (c *Client) op(service services.Service, method string, want int, path string, ids ...string) operation {
+	return operation{method: method, service: service, base: c.bases[service], path: escapePath(path, ids), want: want}
 }
 
 func escapePath(format string, ids []string) string {
@@ -132,7 +124,7 @@ func (op operation) decodeError(err error) error {
 // send performs op with retries and returns the body of its successful answer.
 func (c *Client) send(ctx context.Context, op operation) ([]byte, error) {
 	if op.base == "" {
-		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, op.unset)
+		return nil, fmt.Errorf("%s %s: %w", op.method, op.path, NoEndpointError{Service: op.service.Name()})
 	}
 
 	if op.method != http.MethodGet {

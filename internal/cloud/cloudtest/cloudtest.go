@@ -15,6 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -85,9 +86,7 @@ func Start(t *testing.T, config Config) *World {
 func (w *World) NewClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
 	t.Helper()
 
-	return w.newClient(t, unikorn.Config{
-		RegionEndpoint: w.URL, IdentityEndpoint: w.URL, ComputeEndpoint: w.URL + sandbox.ComputePrefix,
-	}, token, transport)
+	return w.newClient(t, unikorn.Config{Endpoints: services.InSandbox(w.URL)}, token, transport)
 }
 
 // NewComputeClient is NewClient as an ordinary project user has it for compute's
@@ -95,7 +94,10 @@ func (w *World) NewClient(t *testing.T, token string, transport http.RoundTrippe
 func (w *World) NewComputeClient(t *testing.T, token string, transport http.RoundTripper) *unikorn.Client {
 	t.Helper()
 
-	return w.newClient(t, unikorn.Config{RegionEndpoint: w.URL, ComputeEndpoint: w.URL + sandbox.ComputePrefix}, token, transport)
+	endpoints := services.InSandbox(w.URL)
+	endpoints[services.Identity] = ""
+
+	return w.newClient(t, unikorn.Config{Endpoints: endpoints}, token, transport)
 }
 
 func (w *World) newClient(t *testing.T, config unikorn.Config, token string, transport http.RoundTripper) *unikorn.Client {
@@ -125,4 +127,26 @@ func orDefault(d, fallback time.Duration) time.Duration {
 	}
 
 	return d
+}
+
+// ImagesNamed lists the fixture organization's own images of name in the fixture
+// region, in any state, as the sandbox shows them to the world's client.
+func (w *World) ImagesNamed(t *testing.T, name string) []unikorn.Image {
+	t.Helper()
+
+	images, err := w.Client.ListImagesV2(t.Context(), sandbox.RegionID, unikorn.ImageQuery{
+		OrganizationIDs: []string{sandbox.OrganizationID}, Scope: unikorn.ImageScopeOwned,
+		Status: []string{unikorn.ImagePending, unikorn.ImageCreating, unikorn.ImageReady, unikorn.ImageFailed},
+	})
+	require.NoError(t, err)
+
+	var named []unikorn.Image
+
+	for _, listed := range images {
+		if listed.Metadata.Name == name {
+			named = append(named, listed)
+		}
+	}
+
+	return named
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
 )
 
@@ -143,43 +143,43 @@ func (d *flavorsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *compute.Flavor) string { return flavor.Metadata.Name },
+	model.Flavors = matching(flavors, "flavor", model.Name, func(flavor *catalogue.Flavor) string { return flavor.Name },
 		model.matches, newFlavorModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-func (m *flavorsModel) matches(flavor *compute.Flavor) bool {
+func (m *flavorsModel) matches(flavor *catalogue.Flavor) bool {
 	var vendor string
-	if flavor.Spec.GPU != nil {
-		vendor = flavor.Spec.GPU.Vendor
+	if flavor.GPU != nil {
+		vendor = flavor.GPU.Vendor
 	}
 
-	return filter.String(m.Name, flavor.Metadata.Name) &&
-		filter.String(m.Architecture, flavor.Spec.Architecture) &&
-		filter.AtLeast(m.MinCPUs, flavor.Spec.CPUs) &&
-		filter.AtLeast(m.MinMemory, flavor.Spec.Memory) &&
-		filter.Present(m.GPU, flavor.Spec.GPU != nil) &&
+	return filter.String(m.Name, flavor.Name) &&
+		filter.String(m.Architecture, flavor.Architecture) &&
+		filter.AtLeast(m.MinCPUs, flavor.CPUs) &&
+		filter.AtLeast(m.MinMemory, flavor.Memory) &&
+		filter.Present(m.GPU, flavor.GPU != nil) &&
 		filter.String(m.GPUVendor, vendor)
 }
 
-func newFlavorModel(flavor *compute.Flavor) flavorModel {
+func newFlavorModel(flavor *catalogue.Flavor) flavorModel {
 	model := flavorModel{
-		ID:           flavor.Metadata.ID,
-		Name:         flavor.Metadata.Name,
-		CPUs:         int64(flavor.Spec.CPUs),
-		Memory:       int64(flavor.Spec.Memory),
-		Disk:         int64(flavor.Spec.Disk),
-		Architecture: flavor.Spec.Architecture,
-		Baremetal:    flavor.Spec.Baremetal,
+		ID:           flavor.ID,
+		Name:         flavor.Name,
+		CPUs:         int64(flavor.CPUs),
+		Memory:       int64(flavor.Memory),
+		Disk:         int64(flavor.Disk),
+		Architecture: flavor.Architecture,
+		Baremetal:    flavor.Baremetal,
 	}
 
-	if gpu := flavor.Spec.GPU; gpu != nil {
+	if gpu := flavor.GPU; gpu != nil {
 		model.GPU = &flavorGPUModel{
 			Vendor: gpu.Vendor,
 			Model:  gpu.Model,
 			Memory: int64(gpu.Memory),
-			Count:  int64(gpu.PhysicalCount),
+			Count:  int64(gpu.Count),
 		}
 	}
 
@@ -188,5 +188,5 @@ func newFlavorModel(flavor *compute.Flavor) flavorModel {
 
 // architectureValidator accepts the CPU architectures Unikorn knows.
 func architectureValidator() validator.String {
-	return stringvalidator.OneOf(compute.ArchitectureX86_64, compute.ArchitectureAarch64)
+	return stringvalidator.OneOf(catalogue.ArchitectureX86_64, catalogue.ArchitectureAarch64)
 }

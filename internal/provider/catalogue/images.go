@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/filter"
 )
@@ -72,7 +72,7 @@ type imageGPUModel struct {
 }
 
 // imageStates are the states an image passes through; only ready ones can boot.
-var imageStates = []string{compute.ImagePending, compute.ImageCreating, compute.ImageReady, compute.ImageFailed}
+var imageStates = []string{catalogue.ImagePending, catalogue.ImageCreating, catalogue.ImageReady, catalogue.ImageFailed}
 
 func (d *imagesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -192,7 +192,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 
-	statuses := []string{compute.ImageReady}
+	statuses := []string{catalogue.ImageReady}
 	if !model.Status.IsNull() {
 		if resp.Diagnostics.Append(model.Status.ElementsAs(ctx, &statuses, false)...); resp.Diagnostics.HasError() {
 			return
@@ -201,9 +201,9 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 	// The v2 list, unlike v1, can include images that are not ready yet, which is
 	// what a snapshot in progress is.
-	query := compute.ImageQuery{OrganizationIDs: []string{organizationID}, Status: statuses}
+	query := catalogue.ImageQuery{OrganizationIDs: []string{organizationID}, Status: statuses}
 	if model.Owned.ValueBool() {
-		query.Scope = compute.ImageScopeOwned
+		query.Scope = catalogue.ImageScopeOwned
 	}
 
 	images, err := d.Provider.Catalogue.Images(ctx, model.RegionID.ValueString(), query)
@@ -217,7 +217,7 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 
-	model.Images = matching(images, "image", model.Name, func(image *compute.CatalogueImage) string { return image.Metadata.Name },
+	model.Images = matching(images, "image", model.Name, func(image *catalogue.Image) string { return image.Name },
 		model.matches, newImageModel, &resp.Diagnostics)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
@@ -225,35 +225,33 @@ func (d *imagesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 // notOwned leaves out of images, all the organization may boot, those it owns: region's
 // image, unlike its list, does not say who owns it.
-func (d *imagesDataSource) notOwned(ctx context.Context, regionID string, query compute.ImageQuery,
-	images []compute.CatalogueImage,
-) ([]compute.CatalogueImage, error) {
-	query.Scope = compute.ImageScopeOwned
+func (d *imagesDataSource) notOwned(ctx context.Context, regionID string, query catalogue.ImageQuery,
+	images []catalogue.Image,
+) ([]catalogue.Image, error) {
+	query.Scope = catalogue.ImageScopeOwned
 
 	owned, err := d.Provider.Catalogue.Images(ctx, regionID, query)
 	if err != nil {
 		return nil, err
 	}
 
-	return slices.DeleteFunc(images, func(image compute.CatalogueImage) bool {
-		return slices.ContainsFunc(owned, func(o compute.CatalogueImage) bool { return o.Metadata.ID == image.Metadata.ID })
+	return slices.DeleteFunc(images, func(image catalogue.Image) bool {
+		return slices.ContainsFunc(owned, func(o catalogue.Image) bool { return o.ID == image.ID })
 	}), nil
 }
 
-func (m *imagesModel) matches(image *compute.CatalogueImage) bool {
-	instanceID, _ := image.Metadata.Tags.Get(compute.SnapshotInstanceIDTag)
-
-	return filter.String(m.Name, image.Metadata.Name) &&
+func (m *imagesModel) matches(image *catalogue.Image) bool {
+	return filter.String(m.Name, image.Name) &&
 		filter.String(m.Architecture, image.Spec.Architecture) &&
 		filter.String(m.OSDistro, image.Spec.OS.Distro) &&
 		filter.String(m.OSVersion, image.Spec.OS.Version) &&
-		filter.String(m.InstanceID, instanceID)
+		filter.String(m.InstanceID, image.InstanceID)
 }
 
-func newImageModel(image *compute.CatalogueImage) imageModel {
+func newImageModel(image *catalogue.Image) imageModel {
 	model := imageModel{
-		ID:             image.Metadata.ID,
-		Name:           image.Metadata.Name,
+		ID:             image.ID,
+		Name:           image.Name,
 		Architecture:   image.Spec.Architecture,
 		SizeGiB:        int64(image.Spec.SizeGiB),
 		Virtualization: image.Spec.Virtualization,
@@ -266,9 +264,9 @@ func newImageModel(image *compute.CatalogueImage) imageModel {
 			Codename: image.Spec.OS.Codename,
 		},
 		SoftwareVersions: map[string]string{},
-		Status:           image.Status.State,
-		Tags:             cloud.TagMap(image.Metadata.Tags),
-		CreationTime:     image.Metadata.CreationTime.Format(time.RFC3339),
+		Status:           image.Status,
+		Tags:             image.Tags,
+		CreationTime:     image.CreationTime.Format(time.RFC3339),
 	}
 
 	for name, version := range image.Spec.SoftwareVersions {

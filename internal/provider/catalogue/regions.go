@@ -74,9 +74,9 @@ func (d *regionsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 
 	for _, region := range regions {
 		model.Regions = append(model.Regions, regionModel{
-			ID:   region.Metadata.ID,
-			Name: region.Metadata.Name,
-			Type: region.Spec.Type,
+			ID:   region.ID,
+			Name: region.Name,
+			Type: region.Type,
 		})
 	}
 

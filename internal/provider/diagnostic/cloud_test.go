@@ -15,6 +15,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -26,11 +27,16 @@ import (
 // mappers are every family's mapper, by the façade whose errors it words.
 var mappers = map[string]func(string, error) diag.Diagnostics{
 	"compute":       diagnostic.Compute,
+	"image":         diagnostic.Image,
 	"networking":    diagnostic.Networking,
 	"loadbalancing": diagnostic.LoadBalancing,
 	"storage":       diagnostic.Storage,
 	"identity":      diagnostic.Identity,
 }
+
+// wordsAlso is the family whose failures a mapper words besides its own: an image
+// made of an instance's disk fails as the instance's back end does.
+var wordsAlso = map[string]string{"image": "compute"}
 
 // apiErr is an answer of region's API, which every family may meet.
 var apiErr = &unikorn.APIError{StatusCode: http.StatusNotFound, Code: "not_found", Description: "resource not found",
@@ -117,6 +123,7 @@ func TestAFamilysMapperWordsOnlyItsOwnFailures(t *testing.T) {
 
 	owned := map[string]error{
 		"compute":       fmt.Errorf("reading: %w", compute.ErrNotFound),
+		"image":         &image.ImportFailedError{ImageID: "i", URI: "https://images.example.com/i.raw", Removed: true},
 		"networking":    &networking.NetworkQuotaError{Err: errors.New("total networks allocation of 2 would exceed quota")},
 		"identity":      &identity.AdoptedError{ServiceAccount: account, Err: errors.New("connection reset")},
 		"loadbalancing": &loadbalancing.GoneError{ID: "l"},
@@ -128,7 +135,7 @@ func TestAFamilysMapperWordsOnlyItsOwnFailures(t *testing.T) {
 		require.NotEqual(t, diagnostic.Cloud("Unable to do it", err), own, "%s words its own failure", owner)
 
 		for family, mapper := range mappers {
-			if family == owner {
+			if family == owner || wordsAlso[family] == owner {
 				continue
 			}
 

@@ -15,8 +15,8 @@ import (
 // InstanceTypeName is the resource type an import command names.
 const InstanceTypeName = "unikorn_compute_instance"
 
-// Compute turns an error of the compute façade (instances on either back end, their
-// images and actions) into diagnostics: one per validation problem, pointed at its
+// Compute turns an error of the compute façade (instances on either back end and
+// their actions) into diagnostics: one per validation problem, pointed at its
 // attribute, and for every other failure of compute's one diagnostic that says what is
 // left behind and what to do; the failures every family shares read as Cloud words
 // them. summary names the operation that failed.
@@ -32,8 +32,6 @@ func Compute(summary string, err error) diag.Diagnostics {
 		rights       *compute.ServiceRightsError
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
-		snapshot     *compute.SnapshotFailedError
-		imported     *compute.ImageImportFailedError
 	)
 
 	switch {
@@ -88,16 +86,6 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &refusal):
 		// The reason already says what to do instead.
 		return diag.Diagnostics{Error(summary, sentence(refusal.Reason), "")}
-	case errors.As(err, &snapshot):
-		return diag.Diagnostics{Error(summary, sentence(snapshot.Error()),
-			"Delete the failed image and try again; if it fails again, report the instance ID to the platform operator.")}
-	case errors.As(err, &imported) && imported.Removed:
-		return diag.Diagnostics{Error(summary, sentence(imported.Error())+" Nothing is left behind.",
-			"Check that the URI serves a raw disk image (not qcow2) that region can reach, then apply again.")}
-	case errors.As(err, &imported):
-		return diag.Diagnostics{Error(summary, sentence(imported.Error()),
-			"Terraform keeps the failed image in its state as tainted: the next apply deletes and replaces it. "+
-				"Check that the URI serves a raw disk image (not qcow2) that region can reach.")}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}

@@ -20,11 +20,6 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},
 			wantNot: []string{"could not be reached"},
 		},
-		"a failed snapshot says what to do": {
-			err:     &compute.SnapshotFailedError{InstanceID: "x", ImageID: "y"},
-			want:    []string{"The cloud failed to snapshot instance x: image y is failed.", "Delete the failed image"},
-			wantNot: []string{"could not be reached"},
-		},
 		"a token without service rights is pointed at the compute back end": {
 			err: &compute.ServiceRightsError{Err: fmt.Errorf("creating server: %w",
 				&unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden", Method: http.MethodPost, Path: "/api/v2/servers"})},

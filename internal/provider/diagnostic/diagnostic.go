@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // Error is an error diagnostic whose detail is the problem followed by the remedy.
@@ -59,8 +60,7 @@ func remedy(err error) string {
 		return "The request did not complete in time. Check that the service is reachable, " +
 			"or raise the provider's request_timeout."
 	case cloud.ClassUnconfigured:
-		return "Set the endpoint the error names in the provider block (compute_endpoint or " +
-			"UNIKORN_COMPUTE_ENDPOINT, identity_endpoint or UNIKORN_IDENTITY_ENDPOINT)."
+		return "Set the endpoint the error names in the provider block (" + optionalEndpoints() + ")."
 	case cloud.ClassUnauthorized:
 		return "The token was not accepted. Check the provider's token (or UNIKORN_TOKEN): it may " +
 			"be mistyped, expired or revoked, or issued by another identity service than identity_endpoint."
@@ -87,6 +87,20 @@ func remedy(err error) string {
 		// and no failure to reach it.
 		return ""
 	}
+}
+
+// optionalEndpoints names the settings of the endpoints a provider may be given
+// without, each with its variable: "identity_endpoint or UNIKORN_IDENTITY_ENDPOINT, …".
+func optionalEndpoints() string {
+	var names []string
+
+	for _, service := range services.All() {
+		if !service.Required() {
+			names = append(names, service.Attribute()+" or "+service.EnvVar())
+		}
+	}
+
+	return strings.Join(names, ", ")
 }
 
 // rbacRemedy says which right the token's account lacks, in identity's names when the

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -62,7 +63,7 @@ func refused(t *testing.T) error {
 	endpoint := "http://" + listener.Addr().String()
 	require.NoError(t, listener.Close())
 
-	client, err := unikorn.NewClient(unikorn.Config{RegionEndpoint: endpoint, IdentityEndpoint: endpoint, Token: "t",
+	client, err := unikorn.NewClient(unikorn.Config{Endpoints: services.Endpoints{services.Region: endpoint, services.Identity: endpoint}, Token: "t",
 		Retry: unikorn.RetryPolicy{MaxAttempts: 1}})
 	require.NoError(t, err)
 
@@ -156,4 +157,20 @@ func TestAttributeErrorPointsAtTheAttribute(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, path.Root("token"), withPath.Path())
 	assert.Equal(t, "No token was given.\n\nSet it.", d.Detail())
+}
+
+// A call to a service the provider was given no endpoint for names the setting of
+// every service a provider may be without, as the services' declaration has them.
+func TestAnUnconfiguredEndpointNamesEveryOptionalService(t *testing.T) {
+	t.Parallel()
+
+	for _, service := range services.All() {
+		if service.Required() {
+			continue
+		}
+
+		diags := diagnostic.Cloud("Unable to do it", fmt.Errorf("GET /x: %w", unikorn.NoEndpointError{Service: service.Name()}))
+		require.Len(t, diags, 1)
+		assert.Contains(t, diags[0].Detail(), service.Attribute()+" or "+service.EnvVar())
+	}
 }

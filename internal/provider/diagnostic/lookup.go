@@ -13,10 +13,11 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 )
 
-// Lookup points a look-up data source that found no single object of the kind noun
-// at the attribute that selected it (`id` or `name`), and says what to do. narrowing
-// names the data source's attributes, besides organization_id and project_id, that
-// narrow a look-up by name.
+// Lookup points a look-up data source that found no single object of the kind noun at
+// the attribute that selected it (`id`, or what names the object: `name`, a user's
+// `subject`), says where it looked (the scope the selector searched: a project, a
+// network, an organization), and what to do. narrowing names the data source's
+// attributes, besides those of the scope, that narrow a look-up by name.
 func Lookup(noun string, narrowing []string, err error) diag.Diagnostic {
 	title := strings.ToUpper(noun[:1]) + noun[1:]
 
@@ -26,24 +27,73 @@ func Lookup(noun string, narrowing []string, err error) diag.Diagnostic {
 	}
 
 	problem := sentence(err.Error())
+	selector := lookupErr.Selector
+	named := selector.Named()
 
 	switch {
-	case lookupErr.Selector.ID != "":
+	case selector.ID != "" && selector.OrganizationID != "":
+		return AttributeError(path.Root("id"), title+" not found", problem,
+			"Check the ID, and that the "+noun+" is in organization "+selector.OrganizationID+
+				" (organization_id; where it is not set, the provider's is used).")
+	case selector.ID != "":
 		return AttributeError(path.Root("id"), title+" not found", problem,
 			"Check the ID, and that the provider's token is a member of the "+noun+"'s project.")
 	case len(lookupErr.Matches) == 0:
-		return AttributeError(path.Root("name"), title+" not found", problem+" "+Names(lookupErr.Selector.Name, lookupErr.Names),
-			"Check the name and the scope searched ("+strings.Join(append([]string{"organization_id", "project_id"}, narrowing...), ", ")+
-				"); where organization_id and project_id are not set, the provider's are used.")
+		scope := scopeAttributes(selector, narrowing)
+
+		return AttributeError(path.Root(named), title+" not found", problem+" "+Names(selector.Name, lookupErr.Names),
+			"Check the "+named+" and the scope searched ("+strings.Join(scope, ", ")+")"+defaulted(scope)+".")
 	default:
 		narrow := ""
 		for _, attribute := range narrowing {
 			narrow += ", or narrow the look-up with `" + attribute + "`"
 		}
 
-		return AttributeError(path.Root("name"), "Ambiguous "+noun+" name", problem,
+		return AttributeError(path.Root(named), "Ambiguous "+noun+" "+named, problem,
 			"Look the "+noun+" up by `id` (one of those above) instead"+narrow+
-				", or rename the others so that the name is unique.")
+				", or rename the others so that the "+named+" is unique.")
+	}
+}
+
+// scopeAttributes are the attributes that set the scope a look-up by name searched,
+// and then those that narrow it.
+func scopeAttributes(selector cloud.Selector, narrowing []string) []string {
+	var attributes []string
+
+	for _, scope := range []struct{ attribute, id string }{
+		{"organization_id", selector.OrganizationID}, {"project_id", selector.ProjectID}, {"network_id", selector.NetworkID},
+	} {
+		if scope.id != "" {
+			attributes = append(attributes, scope.attribute)
+		}
+	}
+
+	for _, attribute := range narrowing {
+		if !slices.Contains(attributes, attribute) {
+			attributes = append(attributes, attribute)
+		}
+	}
+
+	return attributes
+}
+
+// defaulted says which of the scope's attributes default to the provider's.
+func defaulted(scope []string) string {
+	var defaults []string
+
+	for _, attribute := range []string{"organization_id", "project_id"} {
+		if slices.Contains(scope, attribute) {
+			defaults = append(defaults, attribute)
+		}
+	}
+
+	switch len(defaults) {
+	case 0:
+		return ""
+	case 1:
+		return "; where " + defaults[0] + " is not set, the provider's is used"
+	default:
+		return "; where " + strings.Join(defaults, " and ") + " are not set, the provider's are used"
 	}
 }
 

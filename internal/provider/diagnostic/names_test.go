@@ -35,6 +35,8 @@ func TestNamesListsFewAndTheNearestOfMany(t *testing.T) {
 // lists the names there are, above the error an index into it gives; a look-up of one
 // object fails listing them.
 func TestAccLookupsByNameListTheNames(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 

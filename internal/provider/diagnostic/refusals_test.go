@@ -60,6 +60,8 @@ func refusedApply(t *testing.T, env *acctest.Environment, token, body string, ri
 // refused a network in the fixture project, "project is not in this principal's
 // accessible set", which region answers with 403 as it answers quota.
 func TestAccRBACRefusalOfAnOutsiderNamesTheProject(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -75,6 +77,8 @@ resource "unikorn_network" "n" {
 // TestAccRBACRefusalsAreNotQuota: region answers 403 for RBAC and for quota alike;
 // every family reads the body, and an RBAC refusal names the right.
 func TestAccRBACRefusalsAreNotQuota(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 

@@ -14,6 +14,8 @@ import (
 // names no group: identity ignores it, which is said, and nothing is said of
 // endpoints or TLS, since every request was answered.
 func TestAccServiceAccountInNoGroupSaysOnlyThat(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -40,6 +42,8 @@ resource "unikorn_service_account" "ci" {
 // service account as the fixture project user, whom identity's RBAC refuses both:
 // the diagnostic names the right, and says nothing of quota.
 func TestAccOrdinaryUserRefusedIdentityObjectsIsNotToldOfQuota(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -80,6 +84,8 @@ resource "unikorn_service_account" "ci" {
 // ephemeral token says so, and that a rotation issues one sealed with the key, not
 // that the provider lacks a key.
 func TestAccImportedServiceAccountTokenSaysWhatIsMissing(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -117,6 +123,8 @@ import {
 // only say "Invalid index"), and gives a group a role ID that names no role, which the
 // plan refuses at role_ids, listing the roles, before anything is applied.
 func TestAccRolesAreFoundByNameAndCheckedAtPlan(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -128,7 +136,7 @@ data "unikorn_role" "user" {
 
 	output, err := cli.Try("plan", "-input=false")
 	require.Error(t, err, output)
-	assert.Regexp(t, acctest.Says("Error: Role not found", `No role of organization `+sandbox.EmptyOrganizationID+` is named "usr".`,
+	assert.Regexp(t, acctest.Says("Error: Role not found", `No role is named "usr" in organization `+sandbox.EmptyOrganizationID+`.`,
 		`There are: "administrator", "auditor", "reader", "user".`), output)
 
 	missing := "f0000000-0000-4000-8000-00000000beef"

@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/seal"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
 // newSealKey draws a seal key and returns it and its base64 form, as a user would
@@ -107,8 +108,8 @@ provider "unikorn" {
   organization_id  = %[4]s
   project_id       = unikorn_project.team.id
 }
-`, acctest.Quote(admin.RegionEndpoint), acctest.Quote(admin.IdentityEndpoint), acctest.Quote(sandbox.AdminToken),
-		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.ComputeEndpoint), sealKey, sealedToken, trigger) + c.body
+`, acctest.Quote(admin.Endpoints[services.Region]), acctest.Quote(admin.Endpoints[services.Identity]), acctest.Quote(sandbox.AdminToken),
+		acctest.Quote(sandbox.EmptyOrganizationID), acctest.Quote(compute.Endpoints[services.Compute]), sealKey, sealedToken, trigger) + c.body
 }
 
 // teamNetwork is a network the team's provider builds in the new project.
@@ -221,6 +222,8 @@ func secretAbsent(t *testing.T, content, secret, what string) {
 // later plan opens the sealed token again and has nothing to do, and one destroy
 // leaves nothing in the sandbox's records.
 func TestAccFromAnEmptyOrganization(t *testing.T) {
+	t.Parallel()
+
 	key, encodedKey := newSealKey(t)
 	env, cli := fromTheEmptyOrganization(t, encodedKey)
 
@@ -299,6 +302,8 @@ resource "unikorn_compute_instance" "web" {
 // next plan has nothing to do, and one destroy leaves nothing in the sandbox's records:
 // no user, group, image, instance or allocation.
 func TestAccPeopleAndImagesFromAnEmptyOrganization(t *testing.T) {
+	t.Parallel()
+
 	// Two blocks of the provider, the team's with the service account's token, which
 	// the next run opens again from the state.
 	_, encodedKey := newSealKey(t)

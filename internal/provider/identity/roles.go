@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -74,9 +75,9 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 			names[i] = role.Name
 		}
 
-		resp.Diagnostics.Append(diagnostic.AttributeError(path.Root("name"), "Role not found",
-			fmt.Sprintf("No role of organization %s is named %q. %s", organizationID, name, diagnostic.Names(name, names)),
-			"Use one of those names."))
+		resp.Diagnostics.Append(diagnostic.Lookup("role", nil, &cloud.LookupError{
+			Kind: "role", Selector: cloud.Selector{Name: name, OrganizationID: organizationID}, Names: names,
+		}))
 
 		return
 	}

@@ -54,6 +54,8 @@ func sealedToken(t *testing.T, cli *acctest.CLI, key []byte) seal.Token {
 // with what to do; changing rotation_trigger plans an in-place update that rotates
 // only when applied, and the new token is sealed with the key given then.
 func TestAccServiceAccountTokenRotatesOnlyWhenAskedAndOpensOnlyWithItsKey(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
@@ -139,6 +141,8 @@ data "unikorn_regions" "team" {
 // creates the account hands it on, a later one cannot and says so, and a seal key
 // with a rotation recovers.
 func TestAccServiceAccountTokenWithoutASealKey(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 

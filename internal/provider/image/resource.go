@@ -21,7 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/regionimage"
@@ -48,13 +49,13 @@ func NewResource() resource.Resource {
 }
 
 // aSnapshot refuses the import of a snapshot image, being unikorn_snapshot's.
-func aSnapshot(image *compute.Image) diag.Diagnostic {
-	if image.InstanceID == "" {
+func aSnapshot(found *image.Image) diag.Diagnostic {
+	if found.InstanceID == "" {
 		return nil
 	}
 
 	return diagnostic.AttributeError(regionimage.PathID, "A snapshot image",
-		"Image "+image.ID+" ("+image.Name+") was made from compute instance "+image.InstanceID+
+		"Image "+found.ID+" ("+found.Name+") was made from compute instance "+found.InstanceID+
 			", so unikorn_image cannot manage it.",
 		"Import it as a unikorn_snapshot instead.")
 }
@@ -216,8 +217,8 @@ func (r *imageResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
 
-	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*compute.Image, error) {
-		request := compute.ImageImport{
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*image.Image, error) {
+		request := image.Import{
 			OrganizationID: r.Organization(plan.OrganizationID, diags),
 			RegionID:       plan.RegionID.ValueString(),
 			Name:           plan.Name.ValueString(), Description: plan.Description.ValueString(),
@@ -234,16 +235,16 @@ func (r *imageResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 		// An image that exists is saved whatever went wrong, so that Terraform keeps track
 		// of it; a failed import's image is deleted by the import, and none comes back.
-		return r.Provider.Images.ImportImage(ctx, request, progress)
+		return r.Provider.Images.Import(ctx, request, progress)
 	})
 }
 
 // spec is the image's description as region's import takes it.
-func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.ImageSpec {
-	spec := compute.ImageSpec{Architecture: m.Architecture.ValueString(), Virtualization: m.Virtualization.ValueString()}
+func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) catalogue.ImageSpec {
+	spec := catalogue.ImageSpec{Architecture: m.Architecture.ValueString(), Virtualization: m.Virtualization.ValueString()}
 
 	if m.OS != nil {
-		spec.OS = compute.ImageOS{
+		spec.OS = catalogue.ImageOS{
 			Kernel: m.OS.Kernel.ValueString(), Family: m.OS.Family.ValueString(), Distro: m.OS.Distro.ValueString(),
 			Version: m.OS.Version.ValueString(), Variant: m.OS.Variant.ValueString(), Codename: m.OS.Codename.ValueString(),
 		}
@@ -254,7 +255,7 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Image
 	}
 
 	if m.GPU != nil {
-		spec.GPU = &compute.ImageGPU{Vendor: m.GPU.Vendor.ValueString(), Driver: m.GPU.Driver.ValueString(), Models: m.GPU.Models}
+		spec.GPU = &catalogue.ImageGPU{Vendor: m.GPU.Vendor.ValueString(), Driver: m.GPU.Driver.ValueString(), Models: m.GPU.Models}
 	}
 
 	return spec
@@ -264,31 +265,31 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Image
 // specification left out of the configuration stay null while region holds none, as
 // the description and tags do (see regionimage.Common.SetImage). The URI is the
 // configuration's: region does not say it.
-func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
-	m.SetImage(ctx, image, diags)
-	m.Architecture = types.StringValue(image.Spec.Architecture)
-	m.Virtualization = types.StringValue(image.Spec.Virtualization)
+func setImage(ctx context.Context, m *model, read *image.Image, diags *diag.Diagnostics) {
+	m.SetImage(ctx, read, diags)
+	m.Architecture = types.StringValue(read.Spec.Architecture)
+	m.Virtualization = types.StringValue(read.Spec.Virtualization)
 	m.OS = &osModel{
-		Kernel: types.StringValue(image.Spec.OS.Kernel), Family: types.StringValue(image.Spec.OS.Family),
-		Distro: types.StringValue(image.Spec.OS.Distro), Version: types.StringValue(image.Spec.OS.Version),
-		Variant: family.OptionalString(image.Spec.OS.Variant), Codename: family.OptionalString(image.Spec.OS.Codename),
+		Kernel: types.StringValue(read.Spec.OS.Kernel), Family: types.StringValue(read.Spec.OS.Family),
+		Distro: types.StringValue(read.Spec.OS.Distro), Version: types.StringValue(read.Spec.OS.Version),
+		Variant: family.OptionalString(read.Spec.OS.Variant), Codename: family.OptionalString(read.Spec.OS.Codename),
 	}
 
 	m.SoftwareVersions = types.MapNull(types.StringType)
-	if len(image.Spec.SoftwareVersions) > 0 {
-		versions, d := types.MapValueFrom(ctx, types.StringType, image.Spec.SoftwareVersions)
+	if len(read.Spec.SoftwareVersions) > 0 {
+		versions, d := types.MapValueFrom(ctx, types.StringType, read.Spec.SoftwareVersions)
 		diags.Append(d...)
 		m.SoftwareVersions = versions
 	}
 
 	m.GPU = nil
-	if gpu := image.Spec.GPU; gpu != nil {
+	if gpu := read.Spec.GPU; gpu != nil {
 		m.GPU = &gpuModel{Vendor: types.StringValue(gpu.Vendor), Driver: types.StringValue(gpu.Driver)}
 		if len(gpu.Models) > 0 {
 			m.GPU.Models = gpu.Models
 		}
 	}
 
-	m.SizeGiB = types.Int64Value(int64(image.Spec.SizeGiB))
-	m.State = types.StringValue(image.Status)
+	m.SizeGiB = types.Int64Value(int64(read.Spec.SizeGiB))
+	m.State = types.StringValue(read.Status)
 }

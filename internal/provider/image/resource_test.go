@@ -318,7 +318,7 @@ variable "image_id" {
   type = string
 }
 ` + instance("var.image_id"),
-				ExpectError: regexp.MustCompile(`(?s)Unable to delete the image.*while\s+instance\s+"booted"\s+\(.*waiting\s+would\s+not\s+help`),
+				ExpectError: regexp.MustCompile(`(?s)Unable to delete the image.*waiting\s+would\s+not\s+help.*What\s+uses\s+it:\s+instance\s+"booted"\s+\(`),
 			},
 		))
 	}, acctest.Production(t))

@@ -18,8 +18,6 @@ func resourceOnly(env *acctest.Environment, a attrs) string {
 
 // A plan that replaces the instance says, in the terminal, what will be lost.
 func TestAccInstancePlanWarnsAboutReplacement(t *testing.T) {
-	t.Parallel()
-
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		cli := env.CLI(t, resourceOnly(env, baseAttrs(env)))
 		cli.Run("apply", "-auto-approve", "-input=false")

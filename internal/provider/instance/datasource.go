@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -111,7 +113,18 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		instance, err = d.Provider.Instances.Get(ctx, ref)
 	}
 
-	if err != nil {
+	switch {
+	case errors.Is(err, compute.ErrNotFound):
+		// By name, the instance is looked for on its network, where names are unique.
+		selector := cloud.Selector{ID: ref.ID}
+		if data.ID.IsNull() {
+			selector = cloud.Selector{Name: data.Name.ValueString(), NetworkID: ref.NetworkID}
+		}
+
+		resp.Diagnostics.Append(diagnostic.Lookup("instance", nil, &cloud.LookupError{Kind: "instance", Selector: selector}))
+
+		return
+	case err != nil:
 		resp.Diagnostics.Append(diagnostic.Compute("Unable to read the instance", err)...)
 
 		return

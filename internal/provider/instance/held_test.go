@@ -73,8 +73,6 @@ func inTwoGroups(t *testing.T, env *acctest.Environment, createBeforeDestroy boo
 // instance and the remedies; once the instance's update is applied on its own, the
 // next apply deletes the group, in seconds.
 func TestAccInstanceSecurityGroupRemovedWithItsReference(t *testing.T) {
-	t.Parallel()
-
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		cli := inTwoGroups(t, env, false)
 		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, false, false))
@@ -109,8 +107,6 @@ func TestAccInstanceSecurityGroupRemovedWithItsReference(t *testing.T) {
 // With create_before_destroy on the group, Terraform updates the instance first, and
 // one apply removes the group.
 func TestAccInstanceSecurityGroupRemovedCreateBeforeDestroy(t *testing.T) {
-	t.Parallel()
-
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		cli := inTwoGroups(t, env, true)
 		cli.WriteConfig(env.ProviderConfig() + heldGroups(env, false, false))

@@ -8,9 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
@@ -22,7 +20,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud/cloudtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -166,8 +163,6 @@ func TestAccInstanceListFilters(t *testing.T) {
 // the plan after the import is empty. It works against a real Unikorn too: a tag
 // unique to the run keeps the query to the test's own instances.
 func TestAccInstanceQueryGeneratesConfigurationThatImports(t *testing.T) {
-	t.Parallel()
-
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 		acctest.SkipUnlessSupported(t, acctest.ListResources)
 		run := uuid.NewString()[:8]
@@ -251,33 +246,18 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	served, err := providerserver.NewProtocol6WithError(provider.New(acctest.ProviderVersion)())()
-	require.NoError(t, err)
-
-	server, ok := served.(interface {
-		tfprotov6.ProviderServer
-		tfprotov6.ListResourceServer
+	served, schemas := acctest.ProtocolServer(t, map[string]string{
+		"region_endpoint": world.URL, "identity_endpoint": world.URL,
+		"token": sandbox.ServiceToken, "organization_id": sandbox.OrganizationID,
 	})
+
+	server, ok := served.(tfprotov6.ListResourceServer)
 	require.True(t, ok, "the provider server lists resources")
-
-	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
-	require.NoError(t, err)
-
-	configured, err := server.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
-		Config: dynamicValue(t, schemas.Provider.Block, map[string]tftypes.Value{
-			"region_endpoint":   tftypes.NewValue(tftypes.String, world.URL),
-			"identity_endpoint": tftypes.NewValue(tftypes.String, world.URL),
-			"token":             tftypes.NewValue(tftypes.String, sandbox.ServiceToken),
-			"organization_id":   tftypes.NewValue(tftypes.String, sandbox.OrganizationID),
-		}),
-	})
-	require.NoError(t, err)
-	require.Empty(t, configured.Diagnostics)
 
 	list := func(limit int64, includeResource bool) []tfprotov6.ListResourceResult {
 		stream, err := server.ListResource(t.Context(), &tfprotov6.ListResourceRequest{
 			TypeName:        "unikorn_compute_instance",
-			Config:          dynamicValue(t, schemas.ListResourceSchemas["unikorn_compute_instance"].Block, nil),
+			Config:          acctest.DynamicValue(t, schemas.ListResourceSchemas["unikorn_compute_instance"].Block, nil),
 			IncludeResource: includeResource,
 			Limit:           limit,
 		})
@@ -299,29 +279,4 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	require.Len(t, results, 3)
 	assert.Equal(t, "a ("+instanceID(t, "a")+")", results[0].DisplayName)
 	assert.NotNil(t, results[0].Resource)
-}
-
-// dynamicValue is an object of the block's type with the given attributes set and
-// every other one null, as Terraform sends a configuration.
-func dynamicValue(t *testing.T, block *tfprotov6.SchemaBlock, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
-	t.Helper()
-
-	typ, ok := block.ValueType().(tftypes.Object)
-	require.True(t, ok, "a block is an object")
-
-	values := map[string]tftypes.Value{}
-
-	for name, attributeType := range typ.AttributeTypes {
-		value, ok := set[name]
-		if !ok {
-			value = tftypes.NewValue(attributeType, nil)
-		}
-
-		values[name] = value
-	}
-
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, values))
-	require.NoError(t, err)
-
-	return &dv
 }

@@ -15,6 +15,8 @@ import (
 // server API needs service rights and that the compute back end fits, and leaves
 // nothing behind: no server, no allocation.
 func TestAccInstanceRegionWithAUsersTokenSaysWhy(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t, acctest.WithBackend(acctest.RegionBackend))
 	env.SkipUnlessSandbox(t)
 

@@ -33,8 +33,6 @@ resource "unikorn_compute_instance" "web" {
 // read at most once by a phase, however many instances there are, where each instance
 // used to read them at each check.
 func TestAccInstancesShareTheReadsOfWhatTheyReferTo(t *testing.T) {
-	t.Parallel()
-
 	// The fixture organization's quota allows ten servers.
 	const instances = 10
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -117,11 +118,11 @@ func applyBehindStaleLists(t *testing.T, env *acctest.Environment) (*staleLists,
 	t.Helper()
 
 	lists := &staleLists{}
-	proxied := lists.proxy(t, env.Settings.RegionEndpoint)
-	env.Settings.RegionEndpoint = proxied
+	proxied := lists.proxy(t, env.Settings.Endpoints[services.Region])
+	env.Settings.Endpoints[services.Region] = proxied
 
-	if env.Settings.ComputeEndpoint != "" {
-		env.Settings.ComputeEndpoint = proxied + sandbox.ComputePrefix
+	if env.Settings.Endpoints[services.Compute] != "" {
+		env.Settings.Endpoints[services.Compute] = proxied + sandbox.ComputePrefix
 	}
 
 	cli := env.CLI(t, instanceBlock(baseAttrs(env)))

@@ -16,6 +16,8 @@ import (
 
 // Every bad input fails the plan, on its attribute, before anything is created.
 func TestAccInstancePlanTimeValidation(t *testing.T) {
+	t.Parallel()
+
 	const unknownID = `"f0000000-0000-4000-8000-000000000099"`
 
 	cases := map[string]struct {

@@ -15,6 +15,8 @@ import (
 // action, a second stop that has nothing to do, and a refresh that shows the
 // stopped instance with no change planned afterwards.
 func TestAccActions_invokeFromCLI(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 	acctest.SkipUnlessSupported(t, acctest.Actions)

@@ -87,7 +87,7 @@ func (a *Snapshot) Invoke(ctx context.Context, req action.InvokeRequest, resp *a
 		}
 
 		if _, err := a.Provider.Instances.Snapshot(ctx, data.Ref(), request, report.progress); err != nil {
-			resp.Diagnostics.Append(diagnostic.Compute("Unable to snapshot the instance", err)...)
+			resp.Diagnostics.Append(diagnostic.Image("Unable to snapshot the instance", err)...)
 		}
 	})
 }

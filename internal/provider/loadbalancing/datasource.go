@@ -2,8 +2,6 @@ package loadbalancing
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -12,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
@@ -23,10 +22,7 @@ var (
 	_ datasource.DataSourceWithConfigValidators = (*dataSource)(nil)
 )
 
-var (
-	pathName      = path.Root("name")
-	pathProjectID = path.Root("project_id")
-)
+var pathProjectID = path.Root("project_id")
 
 // NewDataSource returns the unikorn_load_balancer data source.
 func NewDataSource() datasource.DataSource {
@@ -137,9 +133,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 
 		if read == nil {
-			resp.Diagnostics.Append(diagnostic.AttributeError(pathID, "Load balancer not found",
-				fmt.Sprintf("Load balancer %s does not exist.", id),
-				"Check the ID, and that the provider's token is a member of the load balancer's project."))
+			resp.Diagnostics.Append(diagnostic.Lookup(noun, narrowing, &cloud.LookupError{Kind: noun, Selector: cloud.Selector{ID: id}}))
 
 			return
 		}
@@ -156,10 +150,16 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }
 
+// noun and narrowing are what the look-up's diagnostics say of it (diagnostic.Lookup).
+const noun = "load balancer"
+
+var narrowing = []string{"network_id"}
+
 // byName finds the one load balancer of the name in the scope searched, or says why
-// there is not exactly one.
+// there is not exactly one. One being deleted is not there to be found.
 func (d *dataSource) byName(ctx context.Context, data *model, resp *datasource.ReadResponse) *loadbalancing.LoadBalancer {
-	query := loadbalancing.Query{
+	selector := cloud.Selector{
+		Name:           data.Name.ValueString(),
 		OrganizationID: d.Organization(data.OrganizationID, &resp.Diagnostics),
 		ProjectID:      d.Provider.Project(data.ProjectID, pathProjectID, &resp.Diagnostics),
 		NetworkID:      data.NetworkID.ValueString(),
@@ -168,51 +168,37 @@ func (d *dataSource) byName(ctx context.Context, data *model, resp *datasource.R
 		return nil
 	}
 
-	found, err := d.Provider.LoadBalancers.List(ctx, query)
+	found, err := d.Provider.LoadBalancers.List(ctx, loadbalancing.Query{
+		OrganizationID: selector.OrganizationID, ProjectID: selector.ProjectID, NetworkID: selector.NetworkID,
+	})
 	if err != nil {
 		resp.Diagnostics.Append(diagnostic.LoadBalancing("Unable to list load balancers", err)...)
 
 		return nil
 	}
 
-	name := data.Name.ValueString()
+	missed := &cloud.LookupError{Kind: noun, Selector: selector}
 
 	var matches []loadbalancing.LoadBalancer
 
 	for _, lb := range found {
-		if lb.Name == name && !lb.Deleting {
+		if lb.Deleting {
+			continue
+		}
+
+		missed.Names = append(missed.Names, lb.Name)
+
+		if lb.Name == selector.Name {
 			matches = append(matches, lb)
+			missed.Matches = append(missed.Matches, lb.ID)
 		}
 	}
 
-	switch len(matches) {
-	case 1:
+	if len(matches) == 1 {
 		return &matches[0]
-	case 0:
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathName, "Load balancer not found",
-			fmt.Sprintf("No load balancer named %q is in project %s%s.", name, query.ProjectID, onNetwork(query.NetworkID)),
-			"Check the name and the scope searched (organization_id, project_id, network_id); where organization_id "+
-				"and project_id are not set, the provider's are used."))
-	default:
-		ids := make([]string, 0, len(matches))
-		for _, lb := range matches {
-			ids = append(ids, lb.ID)
-		}
-
-		resp.Diagnostics.Append(diagnostic.AttributeError(pathName, "Ambiguous load balancer name",
-			fmt.Sprintf("%d load balancers named %q are in project %s%s: %s.", len(matches), name, query.ProjectID,
-				onNetwork(query.NetworkID), strings.Join(ids, ", ")),
-			"Look the load balancer up by `id` (one of those above) instead, or narrow the look-up with `network_id`, "+
-				"or rename the others so that the name is unique."))
 	}
+
+	resp.Diagnostics.Append(diagnostic.Lookup(noun, narrowing, missed))
 
 	return nil
-}
-
-func onNetwork(networkID string) string {
-	if networkID == "" {
-		return ""
-	}
-
-	return " on network " + networkID
 }

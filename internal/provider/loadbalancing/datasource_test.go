@@ -65,7 +65,7 @@ data "unikorn_load_balancer" "ambiguous" {
 		},
 		resource.TestStep{
 			Config:      ambiguous,
-			ExpectError: regexp.MustCompile(`(?s)Ambiguous load balancer name.*2 load balancers named "front"`),
+			ExpectError: regexp.MustCompile(`(?s)Ambiguous load balancer name.*The name "front" does not say which load\s+balancer\s+is\s+meant:\s+2\s+in\s+project`),
 		},
 	))
 }

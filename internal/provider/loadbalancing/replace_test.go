@@ -82,6 +82,8 @@ func TestAccLoadBalancer_listenerChangeByReplacement(t *testing.T) {
 // `terraform apply -replace` whose listener changes its port in the same apply, through
 // the CLI; then destroys it with another such change in the configuration.
 func TestAccLoadBalancer_listenerChangeReplaceFlag(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 

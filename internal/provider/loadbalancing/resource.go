@@ -28,7 +28,6 @@ var (
 const defaultTimeout = 20 * time.Minute
 
 var (
-	pathID         = path.Root("id")
 	pathVIPAddress = path.Root("vip_address")
 	pathNetworkID  = path.Root("network_id")
 )

@@ -69,7 +69,7 @@ func (r *networkResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"DNS servers, routes, name, description and tags in place; a change of region, prefix, " +
 			"reservations, organization or project replaces it. Each network counts against the organization's " +
 			"`networks` quota. Region refuses to delete a network while instances stand on it or file storage is " +
-			"attached to it; to detach it and delete it in one apply, give it `lifecycle { create_before_destroy = true }` " +
+			"attached to it; to detach it and delete it in one apply, give it `lifecycle { create_before_destroy = true }`, and apply, before removing it " +
 			"(see [Removing an object together with the references to it](../guides/removing-an-object-with-its-references.md)).",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeoutsAttribute(ctx, true),

@@ -220,7 +220,7 @@ resource "unikorn_network" "this" {
 		resource.TestStep{Config: config, Check: occupy},
 		resource.TestStep{
 			Config: config, Destroy: true,
-			ExpectError: regexp.MustCompile(`(?s)while\s+server\s+"squatter".*none\s+of\s+them\s+is\s+being\s+deleted.*Nothing\s+was\s+deleted`),
+			ExpectError: regexp.MustCompile(`(?s)nothing\s+that\s+uses\s+it\s+is\s+being\s+deleted.*What\s+uses\s+it:\s+server\s+"squatter".*Nothing\s+was\s+deleted`),
 		},
 		resource.TestStep{
 			// The server goes while the delete is being asked again.

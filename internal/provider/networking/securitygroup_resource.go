@@ -69,7 +69,7 @@ func (r *securityGroupResource) Schema(ctx context.Context, _ resource.SchemaReq
 		MarkdownDescription: "A security group of a network: the traffic its instances allow. Rules, name, " +
 			"description and tags change in place; a change of network replaces the group. Region refuses to delete " +
 			"a group while an instance is in it; to take it out of instances' `security_group_ids` and delete it in " +
-			"one apply, give it `lifecycle { create_before_destroy = true }` (see [Removing an object together with the references to it](../guides/removing-an-object-with-its-references.md)).",
+			"one apply, give it `lifecycle { create_before_destroy = true }`, and apply, before removing it (see [Removing an object together with the references to it](../guides/removing-an-object-with-its-references.md)).",
 		Attributes: map[string]schema.Attribute{
 			"timeouts": timeoutsAttribute(ctx, true),
 			"id": schema.StringAttribute{

@@ -14,8 +14,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -31,11 +34,11 @@ type Data struct {
 	// InstanceAPI names that back end ("compute" or "region"): an instance is
 	// managed by the back end that made it.
 	InstanceAPI string
-	// Catalogue answers the look-ups of regions, flavors and images. There is one per
-	// provider instance, so that every instance in a run shares its catalogue cache.
-	Catalogue compute.Catalogue
-	// Images manages the images made from instances.
-	Images compute.Images
+	// Catalogue answers the look-ups of regions, flavors and images.
+	Catalogue catalogue.Catalogue
+	// Images manages the organization's images: those made from instances and those
+	// imported from a URL.
+	Images image.Images
 	// Networking manages and finds networks, security groups and SSH certificate
 	// authorities.
 	Networking networking.Objects
@@ -65,6 +68,39 @@ type Data struct {
 	// Tokens are the service account tokens this provider instance received in this
 	// run, for ephemeral resources to hand on where nothing sealed them.
 	Tokens *Tokens
+}
+
+// The instance back ends InstanceAPI names.
+const (
+	// InstanceAPICompute is compute's public instance API, which every project member
+	// may call.
+	InstanceAPICompute = "compute"
+	// InstanceAPIRegion is this provider's own saga over region's servers and
+	// identity's allocations, service APIs that only service accounts may call.
+	InstanceAPIRegion = "region"
+)
+
+// Connect gives the types their façades, every family's over the one session, so
+// that all share its poll grid and what it learns of how long changes take; the
+// instance back end is the one InstanceAPI names. A family adds its façade here.
+func (d *Data) Connect(session *cloud.Session) {
+	service := compute.NewService(session)
+	networks := networking.NewService(session)
+	images := image.NewService(session)
+
+	d.Instances = compute.NewRegionInstances(service)
+	if d.InstanceAPI == InstanceAPICompute {
+		d.Instances = compute.NewComputeInstances(service)
+		networks = networks.HeldByComputeInstances()
+		images = images.HeldByComputeInstances()
+	}
+
+	d.Catalogue = catalogue.NewService(session)
+	d.Images = images
+	d.Networking = networks
+	d.LoadBalancers = loadbalancing.NewService(session)
+	d.Storage = storage.NewService(session)
+	d.Identity = identity.NewService(session)
 }
 
 // Online reports whether the types can call Unikorn: the provider is configured and

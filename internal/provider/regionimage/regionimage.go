@@ -20,7 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
@@ -34,7 +34,7 @@ var PathID = path.Root("id")
 type Model interface {
 	family.Model
 	// Ref locates the image; its region is empty for an image only just imported.
-	Ref() compute.ImageRef
+	Ref() image.Ref
 }
 
 // Common is the state every image resource has, which its model embeds: the
@@ -53,49 +53,49 @@ type Common struct {
 func (c *Common) Keys() (types.String, types.String) { return c.OrganizationID, c.ID }
 
 // Ref locates the image: region reads and deletes it in its organization and region.
-func (c *Common) Ref() compute.ImageRef {
-	return compute.ImageRef{ID: c.ID.ValueString(), OrganizationID: c.OrganizationID.ValueString(), RegionID: c.RegionID.ValueString()}
+func (c *Common) Ref() image.Ref {
+	return image.Ref{ID: c.ID.ValueString(), OrganizationID: c.OrganizationID.ValueString(), RegionID: c.RegionID.ValueString()}
 }
 
 // SetImage fills the state every image has from region's image. A description or tags
 // left out of the configuration stay null while region holds none (see
 // family.Metadata.Set).
-func (c *Common) SetImage(ctx context.Context, image *compute.Image, diags *diag.Diagnostics) {
-	c.Set(ctx, image.Name, image.Description, image.Tags, diags)
-	c.ID = types.StringValue(image.ID)
-	c.OrganizationID = types.StringValue(image.OrganizationID)
-	c.RegionID = types.StringValue(image.RegionID)
-	c.CreationTime = types.StringValue(image.CreationTime.UTC().Format(time.RFC3339))
+func (c *Common) SetImage(ctx context.Context, read *image.Image, diags *diag.Diagnostics) {
+	c.Set(ctx, read.Name, read.Description, read.Tags, diags)
+	c.ID = types.StringValue(read.ID)
+	c.OrganizationID = types.StringValue(read.OrganizationID)
+	c.RegionID = types.StringValue(read.RegionID)
+	c.CreationTime = types.StringValue(read.CreationTime.UTC().Format(time.RFC3339))
 }
 
 // Resource is an image resource: the skeleton, with region's Read, Update and Delete.
 type Resource[M Model] struct {
-	family.Resource[compute.Image, M]
+	family.Resource[image.Image, M]
 
 	// Foreign says why an imported image is not this resource's to manage (a
 	// diagnostic), nil when it is.
-	Foreign func(*compute.Image) diag.Diagnostic
+	Foreign func(*image.Image) diag.Diagnostic
 }
 
 // New is the image resource of Terraform type name: set fills its model from region's
 // image, and foreign refuses the imports of images it cannot manage. Timeout bounds a
 // create and a delete, which waits out the instances still booted from the image.
 func New[M Model](name, noun string, timeout time.Duration, newModel func() M,
-	set func(context.Context, M, *compute.Image, *diag.Diagnostics), foreign func(*compute.Image) diag.Diagnostic,
+	set func(context.Context, M, *image.Image, *diag.Diagnostics), foreign func(*image.Image) diag.Diagnostic,
 ) Resource[M] {
 	return Resource[M]{
-		Resource: family.Resource[compute.Image, M]{
+		Resource: family.Resource[image.Image, M]{
 			Base: family.Base{Type: family.Type{
 				Name: name, Noun: noun, Service: "region", Scope: family.Global,
-				Timeout: timeout, Diagnose: diagnostic.Compute,
+				Timeout: timeout, Diagnose: diagnostic.Image,
 			}},
 			// Region reads and deletes an image in its region, which an ID alone does
 			// not name: Read and Delete are this type's, and Object has no Read or Remove.
-			Object: family.Object[compute.Image, M]{
+			Object: family.Object[image.Image, M]{
 				New: newModel,
 				Set: set,
 				// A failed image is being deleted, or of no use: the plan replaces it.
-				Lifecycle: func(image *compute.Image) (time.Time, bool) { return image.CreationTime, image.Leaving() },
+				Lifecycle: func(read *image.Image) (time.Time, bool) { return read.CreationTime, read.Leaving() },
 			},
 		},
 		Foreign: foreign,
@@ -117,7 +117,7 @@ func (r *Resource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 	imported := ref.RegionID == ""
 
 	var (
-		image *compute.Image
+		found *image.Image
 		err   error
 	)
 
@@ -127,9 +127,9 @@ func (r *Resource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 			return
 		}
 
-		image, err = r.Provider.Images.FindImage(ctx, ref.OrganizationID, ref.ID)
+		found, err = r.Provider.Images.Find(ctx, ref.OrganizationID, ref.ID)
 	} else {
-		image, err = r.Provider.Images.ReadImage(ctx, ref)
+		found, err = r.Provider.Images.Read(ctx, ref)
 	}
 
 	switch {
@@ -137,21 +137,21 @@ func (r *Resource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		resp.Diagnostics.Append(r.Failed("read", err)...)
 
 		return
-	case image == nil:
+	case found == nil:
 		// Imported or not: removed, Terraform says what that means (for an import,
 		// "Cannot import non-existent remote object"), as for every importable type.
 		resp.State.RemoveResource(ctx)
 
 		return
 	case imported:
-		if refused := r.Foreign(image); refused != nil {
+		if refused := r.Foreign(found); refused != nil {
 			resp.Diagnostics.Append(refused)
 
 			return
 		}
 	}
 
-	r.Save(ctx, state, image, family.Refreshed(resp))
+	r.Save(ctx, state, found, family.Refreshed(resp))
 }
 
 // Update is never called with a change region holds, every such attribute replaces; it
@@ -174,7 +174,7 @@ func (r *Resource[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	defer cancel()
 
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
-	if err := r.Provider.Images.DeleteImage(ctx, state.Ref(), created); err != nil {
+	if err := r.Provider.Images.Delete(ctx, state.Ref(), created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 )
 
 // removalBound is how long an apply may take to say that an object it deletes is
@@ -16,19 +19,60 @@ const (
 	removalTimeout = "100s"
 )
 
+// How a held object leaves the configuration: its resource block taken out, or its
+// count brought to 0 while the holder still refers to it through a splat.
+type removalForm int
+
+const (
+	removedBlock removalForm = iota
+	removedByCount
+)
+
+// What a case does once the removal is refused: each remedy the held diagnostic gives
+// (diagnostic.HeldRemedy), or create_before_destroy applied before the removal, which
+// makes Terraform update the holder first, so that the removal is not refused.
+type removalRemedy int
+
+const (
+	// remedyTarget applies the holder alone (-target), then everything.
+	remedyTarget removalRemedy = iota
+	// remedyPutBack puts the held object back with the holder's reference left out,
+	// applies, then removes the object and applies again.
+	remedyPutBack
+	// remedyCreateBeforeDestroy is the lifecycle the held object has from the start.
+	remedyCreateBeforeDestroy
+)
+
 // removalCase is a holder whose attribute names a held object, which the second
-// configuration removes together with the reference.
+// configuration removes together with the reference, in one form, and the remedy the
+// case takes. The remedy given where the holder still refers to the removed object
+// (-target, when the count took it out) is not one the diagnostic offers there.
 type removalCase struct {
 	holderType, attribute string
 	holding               holding
-	holder, held          string // addresses
+	holder, held          string // addresses; held's names the instance ([0]) by count
+	heldResource          string // held's resource address
 	known                 string
-	// createBeforeDestroy gives the held object the lifecycle that makes Terraform
-	// update the holder before it deletes the held object: the first remedy.
-	createBeforeDestroy bool
+	form                  removalForm
+	remedy                removalRemedy
 }
 
+// removalCases are, for every holding of the world's group, a case of each remedy on
+// the form it is meant for: -target on a block taken out (a holder that refers to it
+// no longer), the object put back on a count brought to 0 (whose splat the holder
+// still refers to), and create_before_destroy on both.
 func (w *world) removalCases() []removalCase {
+	variants := []struct {
+		suffix string
+		form   removalForm
+		remedy removalRemedy
+	}{
+		{"_target", removedBlock, remedyTarget},
+		{"_cbd", removedBlock, remedyCreateBeforeDestroy},
+		{"_count", removedByCount, remedyPutBack},
+		{"_count_cbd", removedByCount, remedyCreateBeforeDestroy},
+	}
+
 	var cases []removalCase
 
 	for _, typeName := range w.typesOf() {
@@ -36,18 +80,20 @@ func (w *world) removalCases() []removalCase {
 		for attribute, holding := range f.holds {
 			short := strings.TrimPrefix(typeName, "unikorn_")
 
-			for _, cbd := range []bool{false, true} {
-				suffix := ""
-				if cbd {
-					suffix = "_cbd"
+			for _, v := range variants {
+				c := removalCase{
+					holderType: typeName, attribute: attribute, holding: holding,
+					holder:       typeName + ".holder_" + attribute + v.suffix,
+					heldResource: holding.held + ".held_by_" + short + v.suffix,
+					known:        f.references[attribute].known(w), form: v.form, remedy: v.remedy,
 				}
 
-				cases = append(cases, removalCase{
-					holderType: typeName, attribute: attribute, holding: holding,
-					holder: typeName + ".holder_" + attribute + suffix,
-					held:   holding.held + ".held_by_" + short + suffix,
-					known:  f.references[attribute].known(w), createBeforeDestroy: cbd,
-				})
+				c.held = c.heldResource
+				if c.form == removedByCount {
+					c.held += "[0]"
+				}
+
+				cases = append(cases, c)
 			}
 		}
 	}
@@ -57,22 +103,55 @@ func (w *world) removalCases() []removalCase {
 	return cases
 }
 
-// renderRemoval writes the holders and, unless removed, the held objects they name
-// beside a known one.
-func renderRemoval(w *world, cases []removalCase, removed bool) string {
+// The configurations of a removal, in the order the test writes them.
+type removalPhase int
+
+const (
+	// phaseHeld has every held object, each named by its holder beside a known one.
+	phaseHeld removalPhase = iota
+	// phaseRemoved removes the held objects with the references: blocks taken out,
+	// counts brought to 0 under the holders' splats.
+	phaseRemoved
+	// phasePutBack puts the objects of remedyPutBack back, their holders' references
+	// left out.
+	phasePutBack
+	// phaseReleased removes those objects again.
+	phaseReleased
+)
+
+// renderRemoval writes the holders and the held objects they name, as phase has them.
+func renderRemoval(w *world, cases []removalCase, phase removalPhase) string {
 	var b strings.Builder
 
 	for _, c := range cases {
-		_, heldName, _ := strings.Cut(c.held, ".")
+		_, heldName, _ := strings.Cut(c.heldResource, ".")
 		_, holderName, _ := strings.Cut(c.holder, ".")
 
-		names := "[" + c.known + ", " + c.held + ".id]"
-		if removed {
+		putBack := c.remedy == remedyPutBack && phase == phasePutBack
+		released := c.remedy == remedyPutBack && phase >= phasePutBack
+
+		names := "[" + c.known + ", " + c.heldResource + ".id]"
+		if c.form == removedByCount {
+			names = "concat([" + c.known + "], " + c.heldResource + "[*].id)"
+		}
+
+		if released || (c.form == removedBlock && phase != phaseHeld) {
 			names = "[" + c.known + "]"
-		} else {
+		}
+
+		if c.form == removedByCount || phase == phaseHeld {
 			with := []attribute{{"timeouts", "{\n    delete = \"" + removalTimeout + "\"\n  }"}}
-			if c.createBeforeDestroy {
+			if c.remedy == remedyCreateBeforeDestroy {
 				with = append(with, attribute{"lifecycle", "create_before_destroy = true"})
+			}
+
+			if c.form == removedByCount {
+				count := "0"
+				if phase == phaseHeld || putBack {
+					count = "1"
+				}
+
+				with = append(with, attribute{"count", count})
 			}
 
 			b.WriteString(block(w, c.holding.held, heldName, with) + "\n")
@@ -84,16 +163,25 @@ func renderRemoval(w *world, cases []removalCase, removed bool) string {
 	return b.String()
 }
 
-var applyAgain = regexp.MustCompile(`(?i)\b(apply|run)\b[^.]*\bagain\b`)
+var (
+	applyAgain = regexp.MustCompile(`(?i)\b(apply|run)\b[^.]*\bagain\b`)
+	// heldSummary is the summary of a held delete's error, which names the held kind.
+	heldSummary = regexp.MustCompile(`Error: Unable to delete the (.+)`)
+)
 
 // TestAccSeamsRemoveHeldWithItsReferences removes objects together with the
 // references that hold them, in one apply: a security group from an instance, a
 // network from file storage's attachments, a group from a project and a service
-// account, a service account from a group. Where the cloud refuses the delete
+// account, a service account from a group; each by taking its block out and by
+// bringing its count to 0 under the holder's splat. Where the cloud refuses the delete
 // because the holder still names the object (Terraform deletes it before it updates
-// the holder), the apply fails in seconds, with an error that names the holder,
-// mentions create_before_destroy and says to apply again; the next apply converges,
-// and nothing is left behind.
+// the holder), the apply fails in seconds, with an error that names the holder and
+// gives the remedies of diagnostic.HeldRemedy; each converges where the text says it
+// does (the holder applied alone where it refers to the object no longer, the object
+// put back with the reference left out, then removed), the targeted apply fails where
+// the text says it would (a splat over a count of 0 still refers to the object), and
+// an object given create_before_destroy before its removal goes in one apply. Nothing
+// is left behind.
 func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 	t.Parallel()
 
@@ -105,11 +193,11 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 
 		// The held objects first, so that the holders' references are known at
 		// plan: what is tested here is the removal, not a value unknown at plan.
-		cli := w.cli(t, renderRemoval(w, cases, false))
+		cli := w.cli(t, renderRemoval(w, cases, phaseHeld))
 
 		var targets []string
 		for _, c := range cases {
-			targets = append(targets, "-target="+c.held)
+			targets = append(targets, "-target="+c.heldResource)
 		}
 
 		cli.Run(append([]string{"apply", "-auto-approve", "-input=false"}, targets...)...)
@@ -117,7 +205,7 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 
 		resources := state(t, cli)
 
-		w.write(cli, renderRemoval(w, cases, true))
+		w.write(cli, renderRemoval(w, cases, phaseRemoved))
 
 		start := time.Now()
 		output, err := cli.Try("apply", "-auto-approve", "-input=false")
@@ -127,7 +215,7 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 			t.Errorf("the apply that removes held objects with their references took %s, more than %s", took.Round(time.Second), removalBound)
 		}
 
-		var holders []string
+		refused := map[removalRemedy][]string{}
 
 		for _, c := range cases {
 			heldID, _ := resources[c.held].Values["id"].(string)
@@ -138,20 +226,20 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 			}
 
 			if about == "" {
-				if err != nil && c.holding.refused && !c.createBeforeDestroy {
+				if err != nil && c.holding.refused && c.remedy != remedyCreateBeforeDestroy {
 					t.Errorf("%s removed with %s.%s's reference: the apply fails, with no error about %s", c.held, c.holder, c.attribute, c.held)
 				}
 
 				continue
 			}
 
-			if c.createBeforeDestroy {
+			if c.remedy == remedyCreateBeforeDestroy {
 				t.Errorf("%s removed with %s.%s's reference, create_before_destroy: the apply fails:\n%s", c.held, c.holder, c.attribute, about)
 
 				continue
 			}
 
-			holders = append(holders, "-target="+c.holder)
+			refused[c.remedy] = append(refused[c.remedy], "-target="+c.holder)
 			holder := resources[c.holder].Values
 			id, _ := holder["id"].(string)
 			name, _ := holder["name"].(string)
@@ -162,26 +250,16 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 					c.held, c.holder, c.attribute, id, name, about)
 			}
 
-			if !strings.Contains(text, "create_before_destroy") || !applyAgain.MatchString(text) {
-				t.Errorf("%s removed with %s.%s's reference: the error gives neither remedy (create_before_destroy, apply again):\n%s",
+			kind := heldSummary.FindStringSubmatch(about)
+			if kind == nil || !strings.Contains(text, oneLine(diagnostic.HeldRemedy(strings.TrimSpace(kind[1])))) ||
+				!applyAgain.MatchString(text) {
+				t.Errorf("%s removed with %s.%s's reference: the error does not give the remedies this test drives:\n%s",
 					c.held, c.holder, c.attribute, about)
 			}
 		}
 
 		if err != nil {
-			// The other remedy: the holders' updates on their own, then the apply again.
-			if len(holders) > 0 {
-				if output, err := cli.Try(append([]string{"apply", "-auto-approve", "-input=false"}, holders...)...); err != nil {
-					t.Errorf("the holders' updates on their own fail:\n%s", errorsOf(output))
-				}
-			}
-
-			start := time.Now()
-			if output, err := cli.Try("apply", "-auto-approve", "-input=false"); err != nil {
-				t.Errorf("the apply after the holders' updates does not converge:\n%s", errorsOf(output))
-			} else if took := time.Since(start); took > removalBound {
-				t.Errorf("the apply after the holders' updates took %s, more than %s", took.Round(time.Second), removalBound)
-			}
+			w.remedies(t, cli, cases, refused)
 		}
 
 		if output, err := cli.Try("plan", "-input=false", "-detailed-exitcode"); exitCode(err) != 0 {
@@ -192,6 +270,48 @@ func TestAccSeamsRemoveHeldWithItsReferences(t *testing.T) {
 		w.destroyAll(t, cli, "after the removal")
 		w.requireNothingLeaked(t)
 	})
+}
+
+// remedies drives the remedies of the held diagnostic on the cases whose removal was
+// refused (the holders' -target arguments, by the case's remedy): the targeted apply
+// that the text warns against where a splat still refers to the object fails again;
+// the holders that refer to their objects no longer, applied alone, release them; the
+// objects put back with the references left out release theirs; and the applies after
+// each converge.
+func (w *world) remedies(t *testing.T, cli *acctest.CLI, cases []removalCase, refused map[removalRemedy][]string) {
+	t.Helper()
+
+	apply := []string{"apply", "-auto-approve", "-input=false"}
+
+	if holders := refused[remedyPutBack]; len(holders) > 0 {
+		if output, err := cli.Try(append(slices.Clone(apply), holders...)...); err == nil {
+			t.Errorf("the holders' updates on their own, where they still refer to the removed objects by a splat, "+
+				"converge, though the error says they would not:\n%s", output)
+		}
+	}
+
+	if holders := refused[remedyTarget]; len(holders) > 0 {
+		if output, err := cli.Try(append(slices.Clone(apply), holders...)...); err != nil {
+			t.Errorf("the holders' updates on their own fail:\n%s", errorsOf(output))
+		}
+	}
+
+	if len(refused[remedyPutBack]) > 0 {
+		w.write(cli, renderRemoval(w, cases, phasePutBack))
+
+		if output, err := cli.Try(apply...); err != nil {
+			t.Errorf("the apply with the held objects put back, the references left out, fails:\n%s", errorsOf(output))
+		}
+
+		w.write(cli, renderRemoval(w, cases, phaseReleased))
+	}
+
+	start := time.Now()
+	if output, err := cli.Try(apply...); err != nil {
+		t.Errorf("the apply after the remedies does not converge:\n%s", errorsOf(output))
+	} else if took := time.Since(start); took > removalBound {
+		t.Errorf("the apply after the remedies took %s, more than %s", took.Round(time.Second), removalBound)
+	}
 }
 
 // diagnosticNaming is the first error whose text names id, or "": the error of a

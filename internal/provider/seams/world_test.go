@@ -15,6 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -51,9 +52,8 @@ func forEachGroup(t *testing.T, test func(t *testing.T, w *world)) {
 
 	for _, g := range groups {
 		t.Run(string(g), func(t *testing.T) {
-			t.Parallel()
-
 			if g == groupInstances {
+				// In parallel with the other groups, as every ForEachBackend test.
 				acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
 					// Each leg has a sandbox of its own: they run side by side.
 					t.Parallel()
@@ -63,6 +63,7 @@ func forEachGroup(t *testing.T, test func(t *testing.T, w *world)) {
 				return
 			}
 
+			t.Parallel()
 			test(t, newWorld(t, g, acctest.New(t)))
 		})
 	}
@@ -89,7 +90,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		// Only an administrator makes identity's objects.
 		admin := env.Settings
 		admin.Token = sandbox.AdminToken
-		admin.InstanceAPI, admin.ComputeEndpoint = "", ""
+		admin.InstanceAPI, admin.Endpoints[services.Compute] = "", ""
 		w.provider = admin.Config()
 
 		client := w.admin

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/family"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/regionimage"
@@ -42,13 +43,13 @@ func NewResource() resource.Resource {
 }
 
 // notSnapshot refuses the import of an image not made from an instance.
-func notSnapshot(image *compute.Image) diag.Diagnostic {
-	if image.InstanceID != "" {
+func notSnapshot(found *image.Image) diag.Diagnostic {
+	if found.InstanceID != "" {
 		return nil
 	}
 
 	return diagnostic.AttributeError(regionimage.PathID, "Not a snapshot image",
-		"Image "+image.ID+" ("+image.Name+") was not made from a compute instance: it carries no "+
+		"Image "+found.ID+" ("+found.Name+") was not made from a compute instance: it carries no "+
 			compute.SnapshotInstanceIDTag+" tag, so this resource cannot manage it.",
 		"Import only images made from instances; read other images with the unikorn_images data source.")
 }
@@ -104,7 +105,7 @@ func (r *snapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan model
 
-	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*compute.Image, error) {
+	r.Write(ctx, req.Plan, &plan, family.Created(resp), func(ctx context.Context, diags *diag.Diagnostics) (*image.Image, error) {
 		request := compute.SnapshotRequest{
 			Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Tags: plan.TagMap(ctx, diags),
 		}
@@ -128,13 +129,13 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 		// An image that exists is saved whatever went wrong, so that Terraform keeps track
 		// of it (and, the create having failed, replaces it next time).
-		return r.Provider.Images.SnapshotImage(ctx, r.Provider.Instances, instance, request, progress)
+		return r.Provider.Images.Snapshot(ctx, compute.SnapshotOf(r.Provider.Instances, instance, request, progress), progress)
 	})
 }
 
 // setImage fills the model from region's image (see regionimage.Common.SetImage).
-func setImage(ctx context.Context, m *model, image *compute.Image, diags *diag.Diagnostics) {
-	m.SetImage(ctx, image, diags)
-	m.InstanceID = types.StringValue(image.InstanceID)
-	m.Status = types.StringValue(image.Status)
+func setImage(ctx context.Context, m *model, read *image.Image, diags *diag.Diagnostics) {
+	m.SetImage(ctx, read, diags)
+	m.InstanceID = types.StringValue(read.InstanceID)
+	m.Status = types.StringValue(read.Status)
 }

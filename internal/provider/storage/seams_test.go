@@ -218,6 +218,8 @@ func TestAccFileStorage_shrinkByReplacement(t *testing.T) {
 // of that size. A plain plan of a shrink warns; its apply is refused and sends
 // nothing; a destroy with a shrink in the configuration goes through.
 func TestAccFileStorage_shrinkReplaceFlag(t *testing.T) {
+	t.Parallel()
+
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 

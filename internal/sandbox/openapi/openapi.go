@@ -5,7 +5,9 @@ package openapi
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path"
 
@@ -23,12 +25,27 @@ const (
 )
 
 // Load parses and validates one service's document, resolving its references among the
-// embedded files alone.
-func Load(name string) (*openapi3.T, error) {
+// embedded files alone; a family that brings its own documents (own, embedded in its
+// folder) has them found first, their references to core's, identity's and region's
+// documents among these.
+func Load(name string, own ...fs.FS) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = true
 	loader.ReadFromURIFunc = func(_ *openapi3.Loader, location *url.URL) ([]byte, error) {
-		return specs.ReadFile(path.Base(location.Path))
+		file := path.Base(location.Path)
+
+		for _, fsys := range own {
+			if fsys == nil {
+				continue
+			}
+
+			body, err := fs.ReadFile(fsys, file)
+			if !errors.Is(err, fs.ErrNotExist) {
+				return body, err //nolint:wrapcheck // the loader names the file
+			}
+		}
+
+		return specs.ReadFile(file)
 	}
 
 	spec, err := loader.LoadFromURI(&url.URL{Path: name})

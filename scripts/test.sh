@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# `make test`: every check, run side by side where the machine allows, then a table of
+# where the time went. The tests mostly wait (on the sandbox's simulated delays, read
+# lag and timeouts, and on the CLIs they drive), while building the CLIs and Unikorn's
+# own suites is work for the processor; so the waiting starts as soon as it can, and
+# the builds, at a lower priority, fill what it leaves idle:
+#
+#   terraform      the Terraform pass: every package, the acceptance tests under the
+#                  Terraform of scripts/terraform.sh (the fault matrix in a go test
+#                  of its own beside the rest: terraform-faults)
+#   tofu           the acceptance packages again under the OpenTofu of scripts/tofu.sh,
+#                  once that is built, beside the Terraform pass (and tofu-faults)
+#   docs-check     docs/ against what `make docs` generates
+#   modules        examples/modules/web-tier's own tests under both CLIs
+#   upstream       Unikorn's own API suites against a sandbox, once built
+#
+# Each step's lines come after its name. At the end: each step's result and time,
+# and per pass the tests passed, failed and skipped, the slowest packages and the
+# slowest tests (the events are kept in $TEST_OUT, .test/ by default, for
+# `make test-times`). Exits non-zero if any step failed.
+#
+# PKG narrows the run to packages (`PKG=./internal/provider/storage/...`): both passes
+# over those alone, nothing else. TESTARGS reaches both passes' `go test`.
+# TEST_PARALLEL (default 4) is how many tests of one package run at once, and
+# TEST_PACKAGES (default 2) how many packages of one pass; the fault matrix runs
+# TEST_FAULTS_PARALLEL (default 8) lives at once.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+out="${TEST_OUT:-$repo/.test}"
+parallel="${TEST_PARALLEL:-4}"
+faults_parallel="${TEST_FAULTS_PARALLEL:-8}"
+packages="${TEST_PACKAGES:-2}"
+pkg="${PKG:-}"
+# Word-split on purpose: TESTARGS holds flags.
+read -r -a testargs <<<"${TESTARGS:-}"
+
+rm -rf "$out"
+mkdir -p "$out/bin"
+
+began=$(date +%s)
+pids=()
+names=()
+
+# Each background step is a process group of its own (job control), so that it stops,
+# with everything it started, when this script ends early.
+set -m
+cleanup() {
+  for pid in "${pids[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# prefix NAME: each line of stdin after NAME.
+prefix() {
+  sed -u "s/^/$1: /"
+}
+
+# step NAME COMMAND...: runs COMMAND in the background, its lines after NAME; its
+# status and time land in $out/NAME.status and $out/NAME.seconds.
+step() {
+  local name="$1"
+  shift
+  (
+    set +e
+    start=$(date +%s)
+    "$@" 2>&1 | prefix "$name"
+    status=${PIPESTATUS[0]}
+    echo "$(($(date +%s) - start))" >"$out/$name.seconds"
+    echo "$status" >"$out/$name.status"
+  ) &
+  pids+=("$!")
+  names+=("$name")
+}
+
+# pass NAME PARALLEL CLI-ENV... -- PACKAGES...: one pass of go test under the
+# reporter, running PARALLEL tests of a package at once.
+pass() {
+  local name="$1" parallel="$2"
+  shift 2
+  local env=()
+  while [ "$1" != -- ]; do
+    env+=("$1")
+    shift
+  done
+  shift
+  env "${env[@]}" "$out/bin/unikorn-testreport" run -json "$out/$name.json" -- \
+    go test -json -count=1 -timeout 30m -p "$packages" -parallel "$parallel" "${testargs[@]}" "$@"
+}
+
+# The reporter itself, then the CLIs: OpenTofu's build (a big one) starts at once, at
+# a lower priority; Terraform's, when it is not built yet, in the foreground, as
+# everything else needs it.
+go build -o "$out/bin/unikorn-testreport" ./cmd/unikorn-testreport
+
+tofu_ready="$out/tofu.path"
+(nice -n 10 scripts/tofu.sh >"$tofu_ready.tmp" 2>"$out/tofu-build.log" && mv "$tofu_ready.tmp" "$tofu_ready") &
+tofu_build=$!
+pids+=("$tofu_build")
+
+terraform="$(scripts/terraform.sh)"
+
+# The fault matrix is the longest package by far and mostly waits, so each CLI runs
+# it in a go test of its own, begun at once with room for its lives, beside the
+# other packages, which would otherwise wait for one of go test's slots until it
+# ended. selected ALL|FAULTS|REST lists the packages of PKG (every package by default)
+# that each of them runs: its acceptance packages alone under OpenTofu (those whose
+# tests drive a CLI through internal/acctest). go test starts packages in the order
+# given, so those with the most acceptance tests, the longest, go first: the last to
+# end are then short ones.
+selected() {
+  local which="$1" cli="$2"
+  # shellcheck disable=SC2086 # PKG may name several patterns
+  go list -f '{{.ImportPath}} {{.Dir}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ${pkg:-./...} |
+    awk -v cli="$cli" -v which="$which" '
+      cli == "tofu" && !/ [^ ]*\/internal\/acctest( |$)/ { next }
+      which == "FAULTS" && $1 !~ /\/internal\/faults$/ { next }
+      which == "REST" && $1 ~ /\/internal\/faults$/ { next }
+      { print $1, $2 }' |
+    while read -r path dir; do
+      echo "$(cat "$dir"/*_test.go 2>/dev/null | grep -c '^func TestAcc') $path"
+    done | sort -k1,1nr -k2 | cut -d' ' -f2
+}
+
+# cli_pass NAME CLI-PATH CLI: both passes of one CLI, the fault matrix's and the rest's.
+cli_pass() {
+  local name="$1" path="$2" cli="$3" env faults rest status=0
+  env=(TF_ACC=1 TF_ACC_TERRAFORM_PATH="$path")
+  if [ "$cli" = tofu ]; then
+    # OpenTofu looks for a provider whose source names no host at its own registry,
+    # so the provider under test is served there. An empty CLI configuration keeps
+    # the user's (or a missing one's warning) out.
+    env+=(TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_CLI_CONFIG_FILE=/dev/null)
+  fi
+  faults="$(selected FAULTS "$cli")"
+  rest="$(selected REST "$cli")"
+  if [ -n "$faults" ]; then
+    pass "$name-faults" "$faults_parallel" "${env[@]}" -- "$faults" &
+  fi
+  if [ -n "$rest" ]; then
+    # shellcheck disable=SC2086 # one package a word
+    pass "$name" "$parallel" "${env[@]}" -- $rest || status=$?
+  fi
+  if [ -n "$faults" ]; then
+    wait $! || status=$?
+  fi
+  if [ -z "$faults$rest" ]; then
+    echo "no package to test under $cli among ${pkg:-./...}"
+  fi
+  return "$status"
+}
+
+terraform_pass() {
+  cli_pass terraform "$terraform" terraform
+}
+
+tofu_pass() {
+  wait_for_tofu || return 1
+  cli_pass tofu "$(cat "$tofu_ready")" tofu
+}
+
+wait_for_tofu() {
+  while [ ! -s "$tofu_ready" ]; do
+    if ! kill -0 "$tofu_build" 2>/dev/null && [ ! -s "$tofu_ready" ]; then
+      cat "$out/tofu-build.log"
+      echo "building OpenTofu failed"
+      return 1
+    fi
+    sleep 2
+  done
+}
+
+modules() {
+  wait_for_tofu || return 1
+  TOFU_PATH="$(cat "$tofu_ready")" TF_ACC_TERRAFORM_PATH="$terraform" scripts/module-tests.sh
+}
+
+# Unikorn's suites build (and then run) at a lower priority while the passes wait on
+# the sandbox.
+upstream() {
+  # shellcheck disable=SC2086 # UPSTREAMARGS holds flags
+  cd upstream && nice -n 10 go run . -repo .. ${UPSTREAMARGS:-}
+}
+
+step terraform terraform_pass
+step tofu tofu_pass
+if [ -z "$pkg" ]; then
+  step docs-check make --no-print-directory docs-check
+  step modules modules
+  step upstream upstream
+fi
+
+# Wait for every step, the build of OpenTofu with them.
+for pid in "${pids[@]}"; do
+  wait "$pid" 2>/dev/null || true
+done
+pids=()
+
+echo
+echo "==> where the time went ($(($(date +%s) - began)) s in all, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+failed=()
+for name in "${names[@]}"; do
+  status="$(cat "$out/$name.status" 2>/dev/null || echo 1)"
+  result=ok
+  if [ "$status" != 0 ]; then
+    result=FAIL
+    failed+=("$name")
+  fi
+  printf '  %-10s %-4s %5s s\n' "$name" "$result" "$(cat "$out/$name.seconds" 2>/dev/null || echo '?')"
+done
+echo
+"$out/bin/unikorn-testreport" table "$out"/*.json
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo
+  echo "FAILED: ${failed[*]}" >&2
+  exit 1
+fi
