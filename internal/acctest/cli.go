@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -278,4 +279,68 @@ func (c *CLI) Try(args ...string) (string, error) {
 	output, err := command.CombinedOutput()
 
 	return string(output), err
+}
+
+// Running is a Terraform command running in the background.
+type Running struct {
+	command *exec.Cmd
+	output  *syncBuffer
+	done    chan error
+}
+
+// Start runs a Terraform command in the background, for a test that interrupts it as a
+// user's Ctrl-C does.
+func (c *CLI) Start(args ...string) *Running {
+	c.t.Helper()
+
+	output := &syncBuffer{}
+	command := exec.CommandContext(context.Background(), c.terraform, append(args, "-no-color")...) //nolint:gosec // the test's own Terraform
+	command.Dir, command.Env, command.Stdout, command.Stderr = c.dir, c.environ, output, output
+
+	require.NoError(c.t, command.Start())
+
+	running := &Running{command: command, output: output, done: make(chan error, 1)}
+	go func() { running.done <- command.Wait() }()
+
+	c.t.Cleanup(func() {
+		_ = command.Process.Kill()
+		_, _ = running.Wait() // killed, or ended before: either way gone
+	})
+
+	return running
+}
+
+// Output is what the command has printed so far.
+func (r *Running) Output() string { return r.output.String() }
+
+// Interrupt sends the command an interrupt, as Ctrl-C does: Terraform stops what it
+// can, and waits for the provider to return what is under way.
+func (r *Running) Interrupt() error { return r.command.Process.Signal(os.Interrupt) }
+
+// Wait waits for the command to end, and returns what it printed and how it ended.
+func (r *Running) Wait() (string, error) {
+	err := <-r.done
+	r.done <- err
+
+	return r.output.String(), err
+}
+
+// syncBuffer is a buffer safe to write from the command and read from the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+
+	return b.buf.String()
 }

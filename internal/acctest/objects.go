@@ -20,6 +20,8 @@ var metaBlocks = []string{"lifecycle"}
 // configuration ("unikorn_network.base.id").
 type Given struct {
 	Region, StorageClass, Network, Flavor, Image string
+	// KubernetesVersion is a version the region offers clusters of.
+	KubernetesVersion string
 	// Instance is what a snapshot is made of.
 	Instance string
 	// AuthorityKey is an SSH certificate authority's public key (NewAuthorityKey).
@@ -100,6 +102,14 @@ var objects = map[string]func(g Given, name string) []Attribute{
 			{"region_id", g.Region},
 			{"storage_class_id", g.StorageClass},
 			{"size_gib", "3"},
+		}
+	},
+	"unikorn_kubernetes_cluster": func(g Given, name string) []Attribute {
+		return []Attribute{
+			{"name", Quote(unikornName(name))},
+			{"region_id", g.Region},
+			{"version", g.KubernetesVersion},
+			{"workload_pools", "{\n    general = { flavor_id = " + g.Flavor + ", replicas = 1 }\n  }"},
 		}
 	},
 	"unikorn_compute_instance": func(g Given, name string) []Attribute {

@@ -14,23 +14,6 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// servesCompute reports whether the sandbox at base answers compute's version
-// operation under computePrefix. It asks outside the recorder: a sandbox without a
-// compute service answers 404, which is no exchange of the contract.
-func servesCompute(t *testing.T, client *http.Client, base string) bool {
-	t.Helper()
-
-	request, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+computePrefix+"/api/version", nil)
-	require.NoError(t, err)
-	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
-
-	response, err := client.Do(request)
-	require.NoError(t, err)
-	require.NoError(t, response.Body.Close())
-
-	return response.StatusCode == http.StatusOK
-}
-
 // isComputeMethod tells the client methods that call compute from the others, so
 // that a sandbox without a compute service waives exactly those.
 func isComputeMethod(name string) bool {

@@ -71,6 +71,7 @@ func TestConformance(t *testing.T) {
 		{"image import", r.imageImport},
 		{"compute catalogue", r.computeCatalogue},
 		{"compute instance", r.computeInstance},
+		{"Kubernetes clusters", r.kubernetes},
 		{"error answers", r.errorAnswers},
 		{"allocations", r.allocations},
 		{"empty lists", r.emptyLists},
@@ -80,7 +81,8 @@ func TestConformance(t *testing.T) {
 	completed := true
 
 	for _, step := range steps {
-		if strings.HasPrefix(step.name, "compute ") && !r.computeServed {
+		if strings.HasPrefix(step.name, "compute ") && !r.computeServed ||
+			strings.HasPrefix(step.name, "Kubernetes ") && !r.kubernetesServed {
 			continue
 		}
 
@@ -117,6 +119,13 @@ func TestConformance(t *testing.T) {
 		t.Logf("the sandbox serves no compute service under %s; compute methods not exercised: %v", computePrefix, waived)
 	}
 
+	if !r.kubernetesServed {
+		// As for compute, while the sandbox lacks the service.
+		waived := slices.DeleteFunc(slices.Clone(missing), func(name string) bool { return !isKubernetesMethod(name) })
+		missing = slices.DeleteFunc(missing, isKubernetesMethod)
+		t.Logf("the sandbox serves no Kubernetes service under %s; its methods not exercised: %v", kubernetesPrefix, waived)
+	}
+
 	assert.Empty(t, missing, "client methods that no conformance step exercises")
 	assert.Empty(t, foreign, "functions passed to call that are not methods of *unikorn.Client")
 }
@@ -129,8 +138,9 @@ type run struct {
 	// admin is an organization administrator's client: identity's projects, groups
 	// and service accounts are theirs to manage.
 	admin *unikorn.Client
-	// computeServed says whether the sandbox serves compute under computePrefix.
-	computeServed bool
+	// computeServed says whether the sandbox serves compute under computePrefix, and
+	// kubernetesServed the Kubernetes service under kubernetesPrefix.
+	computeServed, kubernetesServed bool
 	// unauthenticated is a client whose token the sandbox does not know.
 	unauthenticated *unikorn.Client
 	recorder        *recorder
@@ -143,6 +153,23 @@ type run struct {
 	serverID        string
 }
 
+// serves reports whether the sandbox answers a project user's GET of url, one of a
+// service's operations under the service's prefix. It asks outside the recorder: a
+// sandbox without the service answers 404, which is no exchange of the contract.
+func serves(t *testing.T, url string) bool {
+	t.Helper()
+
+	request, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	require.NoError(t, err)
+	request.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
+
+	response, err := http.DefaultClient.Do(request)
+	require.NoError(t, err)
+	require.NoError(t, response.Body.Close())
+
+	return response.StatusCode == http.StatusOK
+}
+
 func newRun(t *testing.T, c *contract) *run {
 	t.Helper()
 
@@ -151,13 +178,14 @@ func newRun(t *testing.T, c *contract) *run {
 	newClient := func(token string) *unikorn.Client { return world.NewClient(t, token, rec) }
 
 	return &run{
-		client:          newClient(sandbox.ServiceToken),
-		user:            newClient(sandbox.DefaultToken),
-		admin:           newClient(sandbox.AdminToken),
-		computeServed:   servesCompute(t, http.DefaultClient, world.URL),
-		unauthenticated: newClient("not-a-sandbox-token"),
-		recorder:        rec,
-		coverage:        &coverage{},
+		client:           newClient(sandbox.ServiceToken),
+		user:             newClient(sandbox.DefaultToken),
+		admin:            newClient(sandbox.AdminToken),
+		computeServed:    serves(t, world.URL+computePrefix+"/api/version"),
+		kubernetesServed: serves(t, world.URL+kubernetesPrefix+"/api/v1/organizations/"+sandbox.OrganizationID+"/clusters"),
+		unauthenticated:  newClient("not-a-sandbox-token"),
+		recorder:         rec,
+		coverage:         &coverage{},
 	}
 }
 

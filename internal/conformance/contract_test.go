@@ -36,6 +36,7 @@ var documents = []struct {
 	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}},
 	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
 	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
+	{"kubernetes", "kubernetes-v1.16.3.spec.yaml", kubernetesPrefix, nil},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.

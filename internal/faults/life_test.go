@@ -102,12 +102,18 @@ func newLife(t *testing.T, subject subject) *life {
 	env.SkipUnlessSandbox(t)
 	env.Settings.RequestTimeout = requestTimeout
 
-	// Terraform reaches the sandbox through a gateway that can lose answers.
+	// Terraform reaches every service of the sandbox through a gateway that can lose
+	// answers.
 	g := newGateway(t, env.Settings.Endpoints[services.Region])
-	env.Settings.Endpoints[services.Region], env.Settings.Endpoints[services.Identity] = g.URL(), g.URL()
 
-	if env.Settings.Endpoints[services.Compute] != "" {
-		env.Settings.Endpoints[services.Compute] = g.URL() + sandbox.ComputePrefix
+	for _, service := range services.All() {
+		if env.Settings.Endpoints[service] != "" {
+			env.Settings.Endpoints[service] = g.URL() + service.SandboxPrefix()
+		}
+	}
+
+	if subject.prepare != nil {
+		subject.prepare(t, env)
 	}
 
 	return &life{t: t, subject: subject, env: env, cli: env.CLI(t, subject.config(env, phaseCreate)), gateway: g}
@@ -216,6 +222,34 @@ func (l *life) requireNothingReplaced(p phase) {
 		require.Zero(l.t, stats.Routes[route]+stats.Internal[route], "%s replaced what it made (%s); the failed runs said:\n%s",
 			p, route, strings.Join(l.failures, "\n---\n"))
 	}
+}
+
+// requireOneCharged proves the agreement of a subject that is one object charged to
+// one allocation of kind: after a delete, none of the objects the sandbox holds
+// (records), no allocation and nothing at address in state; otherwise an empty plan,
+// exactly one object, the one in state at address, and exactly its allocation, which
+// it returns (nil after a delete).
+func requireOneCharged[R any](l *life, p phase, noun, address string, records []R, id func(*R) string, kind string) *unikorn.Allocation {
+	l.t.Helper()
+
+	allocations := l.allocationsOf(kind)
+
+	if p == phaseDelete {
+		require.Empty(l.t, records, "no %s left", noun)
+		require.Empty(l.t, allocations, "no leaked allocation")
+		require.NotContains(l.t, l.cli.Run("state", "list"), address, "nothing left in state")
+
+		return nil
+	}
+
+	l.requirePlanEmpty(p)
+
+	require.Len(l.t, records, 1, "exactly the %s in state", noun)
+	require.Contains(l.t, l.cli.Run("state", "show", address), id(&records[0]), "the one in state")
+	require.Len(l.t, allocations, 1, "exactly the %s's allocation", noun)
+	require.Equal(l.t, id(&records[0]), allocations[0].Spec.ID)
+
+	return &allocations[0]
 }
 
 // allocationsOf returns the allocations of kind in every project.

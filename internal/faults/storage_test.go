@@ -7,6 +7,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
 // fileStorageAllocationKind is the kind region charges file storage's quota under.
@@ -68,24 +69,14 @@ resource "unikorn_file_storage" "test" {
 func fileStorageAgreement(l *life, p phase) {
 	l.t.Helper()
 
-	allocations := l.allocationsOf(fileStorageAllocationKind)
 	records := l.env.FileStorage(l.t)
 
-	if p == phaseDelete {
-		require.Empty(l.t, records, "no file storage left")
-		require.Empty(l.t, allocations, "no leaked allocation")
-		require.NotContains(l.t, l.cli.Run("state", "list"), "unikorn_file_storage.", "nothing left in state")
-
+	allocation := requireOneCharged(l, p, "file storage", "unikorn_file_storage.test", records,
+		func(fs *unikorn.FileStorage) string { return fs.Metadata.ID }, fileStorageAllocationKind)
+	if allocation == nil {
 		return
 	}
 
-	l.requirePlanEmpty(p)
-
-	require.Len(l.t, records, 1, "exactly the storage in state")
-	require.Contains(l.t, l.cli.Run("state", "show", "unikorn_file_storage.test"), records[0].Metadata.ID, "the one in state")
 	require.Equal(l.t, sizeIn(p), records[0].Spec.SizeGiB)
-
-	require.Len(l.t, allocations, 1, "exactly the storage's allocation")
-	require.Equal(l.t, records[0].Metadata.ID, allocations[0].Spec.ID)
-	require.Equal(l.t, int(sizeIn(p))<<30, allocations[0].Spec.Allocations[0].Committed, "the charge follows the size")
+	require.Equal(l.t, int(sizeIn(p))<<30, allocation.Spec.Allocations[0].Committed, "the charge follows the size")
 }

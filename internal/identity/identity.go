@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -315,6 +314,5 @@ func sameTags(a, b cloud.Tags) bool {
 
 // notFound is the 404 of a read that identity answers by list: it has none by ID.
 func notFound(path string) error {
-	return &unikorn.APIError{StatusCode: http.StatusNotFound, Code: unikorn.ErrorNotFound, Method: http.MethodGet, Path: path,
-		Description: "not in the list"}
+	return unikorn.Missing(path, "not in the list")
 }

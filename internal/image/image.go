@@ -8,7 +8,6 @@ package image
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/catalogue"
@@ -130,8 +129,7 @@ func (s *Service) Find(ctx context.Context, organizationID, id string) (*Image, 
 			}
 		}
 
-		return &unikorn.APIError{StatusCode: http.StatusNotFound, Code: unikorn.ErrorNotFound,
-			Description: fmt.Sprintf("image %s is in none of the regions of organization %s", id, organizationID)}
+		return unikorn.Missing("", fmt.Sprintf("image %s is in none of the regions of organization %s", id, organizationID))
 	})
 
 	switch {

@@ -59,9 +59,14 @@ func TestEveryLookUpIsByIDOrByNameAndNotBoth(t *testing.T) {
 			assert.True(t, refused("id", name), "by ID and %s", name)
 			assert.True(t, refused(), "by nothing")
 
-			// Identity keys its objects by organization and ID (family.InOrganization):
-			// there organization_id says where the ID is, and narrows nothing.
-			locates := map[string]bool{"id": true, name: true, "organization_id": strings.HasPrefix(fmt.Sprintf("%T", d), "*identity.")}
+			// Identity keys its objects by organization and ID (family.InOrganization),
+			// and the Kubernetes service lists its clusters by organization: there
+			// organization_id says where the ID is, and narrows nothing.
+			family := fmt.Sprintf("%T", d)
+			locates := map[string]bool{
+				"id": true, name: true,
+				"organization_id": strings.HasPrefix(family, "*identity.") || strings.HasPrefix(family, "*kubernetes."),
+			}
 
 			for attribute, a := range response.Schema.Attributes {
 				if optional, ok := a.(schema.StringAttribute); ok && optional.Optional && !locates[attribute] {
@@ -72,8 +77,8 @@ func TestEveryLookUpIsByIDOrByNameAndNotBoth(t *testing.T) {
 	}
 
 	// The networks', security groups', SSH CAs', load balancers', file storage's,
-	// instances', projects', groups' and users' look-ups.
-	assert.Equal(t, 9, looked, "the look-ups by ID or name")
+	// instances', projects', groups', users' and Kubernetes clusters' look-ups.
+	assert.Equal(t, 10, looked, "the look-ups by ID or name")
 }
 
 // namedBy is the optional attribute beside an optional id that names the object, if

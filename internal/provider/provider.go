@@ -24,6 +24,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/instanceaction"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/snapshot"
@@ -188,6 +189,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewUserResource,
 		loadbalancing.NewResource,
 		storage.NewResource,
+		kubernetes.NewResource,
 	}
 }
 
@@ -213,6 +215,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		loadbalancing.NewDataSource,
 		storage.NewDataSource,
 		storage.NewClassesDataSource,
+		kubernetes.NewDataSource,
+		kubernetes.NewVersionsDataSource,
 	}
 }
 
@@ -221,6 +225,7 @@ func (p *unikornProvider) EphemeralResources(context.Context) []func() ephemeral
 	return []func() ephemeral.EphemeralResource{
 		sshkey.NewEphemeralResource,
 		identity.NewTokenEphemeralResource,
+		kubernetes.NewKubeconfigEphemeralResource,
 	}
 }
 
@@ -246,5 +251,6 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewUserListResource,
 		loadbalancing.NewListResource,
 		storage.NewListResource,
+		kubernetes.NewListResource,
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity/roles"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity/serviceaccounts"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/identity/users"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/network"
@@ -51,5 +52,6 @@ func families() []core.Family {
 		loadbalancer.Family,
 		storage.Family,
 		instance.Family,
+		cluster.Family,
 	}
 }

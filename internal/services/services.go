@@ -16,6 +16,7 @@ const (
 	Region Service = iota
 	Identity
 	Compute
+	Kubernetes
 
 	// Count is the number of services; keep it last.
 	Count
@@ -62,6 +63,12 @@ var declared = [Count]declaration{
 		name: "compute", attribute: "compute_endpoint", envVar: "UNIKORN_COMPUTE_ENDPOINT",
 		use:           "Setting it makes `compute` the default `instance_api`.",
 		sandboxPrefix: "/compute",
+	},
+	Kubernetes: {
+		name: "kubernetes", attribute: "kubernetes_endpoint", envVar: "UNIKORN_KUBERNETES_ENDPOINT",
+		use: "Kubernetes clusters, their kubeconfig and the Kubernetes versions regions offer need it.",
+		// Its catalogue paths are region's and compute's too.
+		sandboxPrefix: "/kubernetes",
 	},
 }
 

@@ -173,51 +173,26 @@ func (s *Service) Create(ctx context.Context, placement Placement, desired Desir
 func (s *Service) Update(ctx context.Context, id string, desired Desired) (*FileStorage, error) {
 	writes := context.WithoutCancel(concerning(ctx, id))
 	update := unikorn.FileStorageUpdate{Metadata: desired.Metadata.Wire(), Spec: desired.spec()}
-	patient := s.session.UnseenSettled()
 
-	var err error
+	err := s.session.Resend(ctx, func(context.Context) error {
+		_, err := s.client.UpdateFileStorage(writes, id, update)
 
-	for {
-		began := time.Now()
-
-		_, err = s.client.UpdateFileStorage(writes, id, update)
-		if err == nil || (cloud.IsClientError(err) && !unikorn.IsConflict(err)) || !cloud.Unsettled(began, patient) {
-			break
-		}
-
-		if cloud.Sleep(ctx, s.session.Poll().Max) != nil {
-			break
-		}
-	}
+		return err
+	})
 
 	switch {
 	case err == nil:
 	case quotaRefused(err):
 		return nil, &QuotaError{ID: id, SizeGiB: desired.SizeGiB, Err: err}
-	case cloud.IsClientError(err) || !s.landed(writes, id, desired):
+	case cloud.IsClientError(err) || !s.session.Landed(writes, func(ctx context.Context) bool {
+		fs, err := s.client.GetFileStorage(ctx, id)
+
+		return err == nil && shows(fromWire(fs), desired)
+	}):
 		return nil, fmt.Errorf("updating file storage %s: %w", id, err)
 	}
 
 	return s.settle(ctx, id, desired, nil)
-}
-
-// landed reports whether an update whose answer was lost took effect: whether a read
-// shows it before the read lag has passed.
-func (s *Service) landed(ctx context.Context, id string, desired Desired) bool {
-	settled := s.session.UnseenSettled()
-
-	for {
-		began := time.Now()
-
-		fs, err := s.client.GetFileStorage(ctx, id)
-		if err == nil && shows(fromWire(fs), desired) {
-			return true
-		}
-
-		if !cloud.Unsettled(began, settled) || cloud.Sleep(ctx, min(s.session.Poll().Max, time.Until(settled))) != nil {
-			return false
-		}
-	}
 }
 
 // settle waits until file storage is as desired (see Update). last is what is known

@@ -52,6 +52,13 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
+// Missing is the 404 of a read that a service answers only by a list (it has no read
+// of one object), as if the service had answered it: what the list at path lacks,
+// described.
+func Missing(path, description string) *APIError {
+	return &APIError{StatusCode: http.StatusNotFound, Code: ErrorNotFound, Method: http.MethodGet, Path: path, Description: description}
+}
+
 // IsNotFound reports whether err is an API answer of 404 Not Found.
 func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 

@@ -72,7 +72,9 @@ func (c *Client) logAttempt(ctx context.Context, op operation, attempt, status i
 }
 
 func (c *Client) logResponse(ctx context.Context, op operation, body []byte, attempt int) {
-	if len(body) == 0 || !c.bodies {
+	// A secret answer is not JSON whose secret members could be masked: none of it is
+	// logged.
+	if len(body) == 0 || !c.bodies || op.secret {
 		return
 	}
 

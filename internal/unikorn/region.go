@@ -57,13 +57,8 @@ func (c *Client) GetImage(ctx context.Context, organizationID, regionID, imageID
 		}
 	}
 
-	return nil, &APIError{
-		StatusCode:  http.StatusNotFound,
-		Code:        ErrorNotFound,
-		Description: fmt.Sprintf("image %s is not available to organization %s", imageID, organizationID),
-		Method:      http.MethodGet,
-		Path:        "/api/v2/regions/" + url.PathEscape(regionID) + "/images",
-	}
+	return nil, Missing("/api/v2/regions/"+url.PathEscape(regionID)+"/images",
+		fmt.Sprintf("image %s is not available to organization %s", imageID, organizationID))
 }
 
 // CreateImage imports an image for the organization into a region from the URI of a

@@ -28,6 +28,8 @@ type operation struct {
 	body  any
 	// want is the one success status the contract promises; any other is an error.
 	want int
+	// secret is an answer of raw octets that must never reach a log (a kubeconfig).
+	secret bool
 }
 
 // op describes an operation on service. path is a format whose %s verbs receive ids,
@@ -47,6 +49,14 @@ func escapePath(format string, ids []string) string {
 
 func (op operation) withQuery(query url.Values) operation {
 	op.query = query
+
+	return op
+}
+
+// secretOctets marks op's answer as raw octets that are secret: it is asked for as
+// such, and never logged.
+func (op operation) secretOctets() operation {
+	op.secret = true
 
 	return op
 }
@@ -184,6 +194,9 @@ func (c *Client) attempt(ctx context.Context, op operation, payload []byte, atte
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
+	if op.secret {
+		req.Header.Set("Accept", "application/octet-stream")
+	}
 
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")

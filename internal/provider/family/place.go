@@ -19,3 +19,6 @@ func PlaceOf(organizationID, projectID, regionID string) Place {
 		RegionID:       types.StringValue(regionID),
 	}
 }
+
+// Where is the place, for the skeleton's key of the object (see Key).
+func (p *Place) Where() Place { return *p }

@@ -8,6 +8,7 @@
 package family
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -53,9 +54,10 @@ type Type struct {
 	Scope   Scope
 	// Timeout bounds a create, update or delete whose configuration sets none.
 	Timeout time.Duration
-	// DeleteTimeout, when set, bounds a delete whose configuration sets none instead
-	// of Timeout: for a type whose delete is quicker than its create and update.
-	DeleteTimeout time.Duration
+	// UpdateTimeout and DeleteTimeout, when set, bound an update or a delete whose
+	// configuration sets none instead of Timeout: for a type whose update or delete
+	// takes another time than its create.
+	UpdateTimeout, DeleteTimeout time.Duration
 	// Diagnose maps the family's errors to diagnostics (see package diagnostic).
 	Diagnose func(summary string, err error) diag.Diagnostics
 	// Holds says what the cloud waits for before an object being deleted is gone
@@ -132,12 +134,13 @@ func (b *Base) Begin(ctx context.Context, plan tfsdk.Plan, m Limited, operation 
 		return ctx, func() {}, false
 	}
 
-	limit := m.Limits().Create
+	limit, fallback := m.Limits().Create, b.Timeout
 	if operation == "update" {
 		limit = m.Limits().Update
+		fallback = cmp.Or(b.UpdateTimeout, b.Timeout)
 	}
 
-	ctx, cancel := b.Within(ctx, limit, diags)
+	ctx, cancel := deadline.Within(ctx, limit, fallback, diags)
 
 	return ctx, cancel, !diags.HasError()
 }
@@ -153,9 +156,16 @@ func (b *Base) Failed(operation string, err error) diag.Diagnostics {
 	return b.Diagnose("Unable to "+operation+" the "+b.Noun, err)
 }
 
-// Key names one object to its service.
+// Key names one object to its service: its organization (for an InOrganization
+// type, or one whose model has a Place), its project (where its model has a Place:
+// the Kubernetes service's writes name the cluster's project) and its ID.
 type Key struct {
-	OrganizationID, ID string
+	OrganizationID, ProjectID, ID string
+}
+
+// placed is a model with a Place.
+type placed interface {
+	Where() Place
 }
 
 // Limited is a resource's state, as an operation's deadline reads it.
@@ -267,18 +277,18 @@ func (r *Resource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 
-	fallback := r.Timeout
-	if r.DeleteTimeout != 0 {
-		fallback = r.DeleteTimeout
-	}
-
-	ctx, cancel := deadline.Within(ctx, state.Limits().Delete, fallback, &resp.Diagnostics)
+	ctx, cancel := deadline.Within(ctx, state.Limits().Delete, cmp.Or(r.DeleteTimeout, r.Timeout), &resp.Diagnostics)
 	defer cancel()
 
 	organizationID, id := state.Keys()
 	created := private.CreationTime(ctx, req.Private, &resp.Diagnostics)
+	key := Key{OrganizationID: organizationID.ValueString(), ID: id.ValueString()}
 
-	if err := r.Object.Remove(ctx, r.Provider, Key{OrganizationID: organizationID.ValueString(), ID: id.ValueString()}, created); err != nil {
+	if m, ok := any(state).(placed); ok {
+		key.ProjectID = m.Where().ProjectID.ValueString()
+	}
+
+	if err := r.Object.Remove(ctx, r.Provider, key, created); err != nil {
 		resp.Diagnostics.Append(diagnostic.Held("Unable to delete the "+r.Noun, err, r.Diagnose)...)
 	}
 }

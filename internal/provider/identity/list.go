@@ -57,10 +57,7 @@ func listOf[T any](typeName, nouns string,
 
 // shown is how a list shows an object that identity keeps in an organization.
 func shown(record *identity.Record, name string) listing.Shown {
-	return listing.Shown{
-		Name: name, ID: record.ID, Deleting: record.DeletionTime != nil,
-		Identity: family.IdentityOf(family.InOrganization, types.StringValue(record.OrganizationID), types.StringValue(record.ID)),
-	}
+	return listing.InOrganization(name, record.OrganizationID, record.ID, record.DeletionTime != nil)
 }
 
 // NewProjectListResource returns the unikorn_project list resource.

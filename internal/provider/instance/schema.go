@@ -104,7 +104,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				Optional:            true,
 				ElementType:         types.StringType,
 				MarkdownDescription: resourceDescription("allowed_source_addresses"),
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(cidrValidator{"must be an IPv4 CIDR prefix"})},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.IPv4Prefix("Invalid allowed source address"))},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,

@@ -4,27 +4,13 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
 // The validators below run the façade's own rules at plan time, so that a value is
 // judged by exactly one implementation whether Terraform or the façade sees it first.
-
-type cidrValidator struct{ validators.Described }
-
-func (cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-
-	if err := compute.ValidateCIDR(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid allowed source address", err.Error())
-	}
-}
 
 // publicAddressUnlessToggled keeps the known public address across plans, except when
 // public_ip changes: then the address is released or allocated and only the apply

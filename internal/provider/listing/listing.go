@@ -84,6 +84,15 @@ func Global(name, id string, deleting bool) Shown {
 	}
 }
 
+// InOrganization is how a list shows an object whose resource's identity is its
+// organization and ID.
+func InOrganization(name, organizationID, id string, deleting bool) Shown {
+	return Shown{
+		Name: name, ID: id, Deleting: deleting,
+		Identity: family.IdentityOf(family.InOrganization, types.StringValue(organizationID), types.StringValue(id)),
+	}
+}
+
 // Project is how a list shows an object of a project, by what the cloud keeps of it,
 // when its resource's identity is its ID alone.
 func Project(kept *cloud.ProjectMetadata) Shown {

@@ -12,6 +12,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// Prior is the resource's state before the plan: nil for a create; ok is false when
+// the state cannot be read, and diags say why.
+func Prior[M any](ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (prior *M, ok bool) {
+	if req.State.Raw.IsNull() {
+		return nil, true
+	}
+
+	prior = new(M)
+	if diags.Append(req.State.Get(ctx, prior)...); diags.HasError() {
+		return nil, false
+	}
+
+	return prior, true
+}
+
 // RefusedInPlace is the rule for a refusal of an in-place change: a change region
 // would refuse, or the provider will not risk, on an object that stays (file storage
 // made smaller, a listener changing what region fixes for its name). refusals are what

@@ -1,6 +1,7 @@
 package private_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,17 +12,20 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 )
 
 // everyResourceKeepingItsCreationTime is one of each resource that keeps its
 // creation time in private state, each called "kept": region's objects under the
-// environment's provider, identity's under the empty organization's administrator.
+// environment's provider, a Kubernetes cluster under the project user's, identity's
+// under the empty organization's administrator.
 // The network is the one the security group and the load balancer stand on and the
 // file storage attaches to; the group is of every identity object.
-func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment, authorityKey string) string {
+func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment, authorityKey, kubernetesVersion string) string {
 	t.Helper()
 
 	given := env.Given(t)
+	given.KubernetesVersion = acctest.Quote(kubernetesVersion)
 	given.AuthorityKey = authorityKey
 	given.Instance = "unikorn_compute_instance.kept.id"
 	given.Role = `data.unikorn_roles.all.ids["user"]`
@@ -29,12 +33,16 @@ func everyResourceKeepingItsCreationTime(t *testing.T, env *acctest.Environment,
 
 	onKept := acctest.With("network_id", "unikorn_network.kept.id")
 
-	return env.ProviderConfigWithAdmin() + strings.Join([]string{
+	user := env.ProjectUserSettings()
+	user.Alias = "user"
+
+	return env.ProviderConfigWithAdmin() + user.Config() + strings.Join([]string{
 		acctest.Block("unikorn_network", "kept", given),
 		acctest.Block("unikorn_security_group", "kept", given, onKept),
 		acctest.Block("unikorn_ssh_certificate_authority", "kept", given),
 		acctest.Block("unikorn_load_balancer", "kept", given, onKept),
 		acctest.Block("unikorn_file_storage", "kept", given, acctest.With("attachments", "[unikorn_network.kept.id]")),
+		acctest.Block("unikorn_kubernetes_cluster", "kept", given, acctest.With("provider", "unikorn.user")),
 		acctest.Block("unikorn_compute_instance", "kept", given),
 		acctest.Block("unikorn_snapshot", "kept", given),
 		"data \"unikorn_roles\" \"all\" {\n  provider = unikorn.admin\n}\n",
@@ -55,7 +63,8 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(t, env, acctest.NewAuthorityKey(t)))
+	version, image := env.KubernetesVersion(t)
+	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(t, env, acctest.NewAuthorityKey(t), version))
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
 	// that has not seen the object yet; and gone as soon as deleted, so that the one
@@ -81,11 +90,19 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 		want["DELETE "+kind.route], want["GET "+kind.route] = 1, 1
 	}
 
-	// Identity reads a service account only in its organization's list.
+	// Identity reads a service account only in its organization's list, and the
+	// Kubernetes service a cluster in its organization's.
 	want["DELETE /api/v1/organizations/{organizationID}/serviceaccounts/{serviceAccountID}"] = 1
 	want["GET /api/v1/organizations/{organizationID}/serviceaccounts"] = 1
+	want["DELETE "+cluster.Prefix+"/api/v1/organizations/{organizationID}/projects/{projectID}/clusters/{clusterID}"] = 1
+	want["GET "+cluster.Prefix+"/api/v1/organizations/{organizationID}/clusters"] = 1
 
 	assert.Equal(t, want, destroy())
 
-	require.Empty(t, env.LeftBehind(t), "the destroy left nothing behind")
+	// The project's cluster manager stays, as the service keeps it; the Kubernetes
+	// image was made for the cluster, before the configuration.
+	left := slices.DeleteFunc(env.LeftBehind(t), func(o sandbox.Object) bool {
+		return o.Kind == cluster.ObjectManager || o.ID == image
+	})
+	require.Empty(t, left, "the destroy left nothing behind")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/identity"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/kubernetes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/loadbalancing"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
@@ -49,6 +50,9 @@ type Data struct {
 	LoadBalancers loadbalancing.LoadBalancers
 	// Storage manages and finds file storage, and lists its classes.
 	Storage storage.Objects
+	// Kubernetes manages and finds Kubernetes clusters, reads their kubeconfig, and
+	// lists the versions regions offer.
+	Kubernetes kubernetes.Clusters
 	// OrganizationID and ProjectID are the provider's defaults for types that need
 	// one and were not given one; empty when the provider was not given them either.
 	OrganizationID string
@@ -100,6 +104,7 @@ func (d *Data) Connect(session *cloud.Session) {
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
 	d.Storage = storage.NewService(session)
+	d.Kubernetes = kubernetes.NewService(session)
 	d.Identity = identity.NewService(session)
 }
 

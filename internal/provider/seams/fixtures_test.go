@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 )
 
 // group is a set of resource types that one configuration builds together, under one
@@ -178,6 +179,19 @@ func init() {
 				replacing: func(w *world) []attribute { return []attribute{{"storage_class_id", quote(w.otherStorageClass)}} },
 				message:   "File storage cannot shrink",
 			}},
+		},
+		"unikorn_kubernetes_cluster": {
+			group:     groupRegion,
+			deleting:  []string{"The Kubernetes cluster is being deleted"},
+			importIDs: func(w *world, id string) []string { return []string{id, w.org + "/" + id} },
+			remove: func(ctx context.Context, w *world, id string) error {
+				return w.env.ClientAs(w.t, sandbox.DefaultToken).DeleteKubernetesCluster(ctx, w.org, w.project, id)
+			},
+			references: map[string]referenceFixture{
+				"region_id":       theRegion,
+				"organization_id": theOrganization,
+				"project_id":      theProject,
+			},
 		},
 		"unikorn_compute_instance": {
 			group:     groupInstances,

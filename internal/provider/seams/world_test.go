@@ -15,6 +15,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -116,6 +117,20 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		Region: quote(w.region), StorageClass: quote(w.storageClass), Network: quote(w.network),
 		Flavor: quote(w.flavor), Image: quote(w.image), Instance: "unikorn_compute_instance.seam_source.id",
 		AuthorityKey: w.authorityKey, Role: quote(w.readerRole), Prefix: acctest.Prefixes(),
+	}
+
+	if g == groupRegion {
+		// A project user's token: the Kubernetes service asks every caller for the
+		// exact permission, which the compute service's account does not hold, and
+		// region's objects are the user's to make alike.
+		w.provider = env.ProjectUserSettings().Config()
+
+		version, image := env.KubernetesVersion(t)
+		w.given.KubernetesVersion = quote(version)
+
+		if image != "" {
+			w.premade = append(w.premade, image)
+		}
 	}
 	if w.knownGroup != "" {
 		w.given.Group = quote(w.knownGroup)
@@ -313,14 +328,16 @@ func exitCode(err error) int {
 }
 
 // leftBehind are the objects the sandbox holds that users made, fixtures and the
-// world's premade objects left out.
+// world's premade objects left out, and what the services make and keep on their own
+// (a project's cluster manager, which the Kubernetes service keeps while the project
+// lives).
 func (w *world) leftBehind(t *testing.T) []string {
 	t.Helper()
 
 	var left []string
 
 	for _, object := range w.env.LeftBehind(t) {
-		if !slices.Contains(w.premade, object.ID) {
+		if !slices.Contains(w.premade, object.ID) && object.Kind != cluster.ObjectManager {
 			left = append(left, object.Kind+" "+object.ID+" "+object.Name)
 		}
 	}

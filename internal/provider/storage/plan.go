@@ -38,13 +38,9 @@ func (r *fileStorageResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return
 	}
 
-	var state *resourceModel
-
-	if !req.State.Raw.IsNull() {
-		state = &resourceModel{}
-		if resp.Diagnostics.Append(req.State.Get(ctx, state)...); resp.Diagnostics.HasError() {
-			return
-		}
+	state, ok := planning.Prior[resourceModel](ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
 	}
 
 	resp.Diagnostics.Append(planning.RefusedInPlace(ctx, req, checkSize(ctx, &plan, state))...)
