@@ -216,6 +216,9 @@ func (h *handlers) snapshot(image *unikorn.Image, place core.Placement, now time
 
 	write := image.Metadata.WriteMetadata
 	write.Tags = tags
+	// Region keeps no description of an image, a snapshot's neither (region v1.20.0
+	// pkg/handler/server client_v2_snapshot.go copies the name and tags alone).
+	write.Description = ""
 
 	r := &record{
 		Image: unikorn.Image{

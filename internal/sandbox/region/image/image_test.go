@@ -17,7 +17,7 @@ import (
 
 func imageCreate(name, uri string) unikorn.ImageCreate {
 	return unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{
+		Metadata: unikorn.WriteMetadata{Name: name, Description: "golden image", Tags: unikorn.Tags{
 			{Name: "team", Value: "ml"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
 		}},
@@ -73,6 +73,7 @@ func TestImageImportBecomesReadyAndListed(t *testing.T) {
 		{Name: "team", Value: "ml"},
 	}, image.Metadata.Tags)
 	assert.NotContains(t, sandboxtest.ImageNames(h.ListImagesV1()), "golden", "not ready yet")
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 
 	h.Clock.Advance(sandboxtest.Settle / 4)
 	assert.Equal(t, unikorn.ImageCreating, ownedImage(h, image.Metadata.ID).Status.State)
@@ -263,7 +264,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 
 	snapshotPath := "/api/v2/servers/" + server.Metadata.ID + "/snapshot"
 	snapshot := unikorn.SnapshotCreate{Metadata: unikorn.WriteMetadata{
-		Name: "trainer-golden",
+		Name: "trainer-golden", Description: "trained",
 		Tags: unikorn.Tags{
 			{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
@@ -279,6 +280,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 	h.Call(http.MethodPost, snapshotPath, snapshot).Expect(http.StatusCreated, &image)
 	assert.Equal(t, unikorn.ImagePending, image.Status.State)
 	assert.Equal(t, "trainer-golden", image.Metadata.Name)
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 	assert.Equal(t, unikorn.Tags{
 		{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 		{Name: "images.unikorn-cloud.org:organization-id", Value: sandbox.OrganizationID},
