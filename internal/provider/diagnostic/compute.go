@@ -98,8 +98,7 @@ func Compute(summary string, err error) diag.Diagnostics {
 				"instance first (no create_before_destroy on it): the volume moves to the replacement in the same apply.")}
 	case errors.As(err, &attachment):
 		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary, sentence(attachment.Error()),
-			"The instance is kept in the state with the volume still asked for: apply again to try once more, or remove "+
-				"the volume from volume_ids; if it fails again, report the instance and volume IDs to the platform operator.")}
+			attachmentRemedy(attachment))}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
@@ -143,4 +142,21 @@ func sentence(clause string) string {
 	}
 
 	return strings.ToUpper(clause[:1]) + clause[1:] + "."
+}
+
+// attachmentRemedy is what follows a failed attachment or detachment, and what works.
+// The state keeps the failed row, so the next plan reads the attachments anew and
+// its apply sends the volumes again, except on a create, which Terraform taints.
+func attachmentRemedy(failed *compute.AttachmentFailedError) string {
+	const report = " If it fails again, report the instance and volume IDs to the platform operator."
+
+	if failed.Detaching {
+		return "The volume is still on the instance, which no longer asks for it; region will not delete the volume " +
+			"while it is. The next apply asks compute again to take it off." + report
+	}
+
+	return "If the instance was just created, Terraform records it as tainted and the next apply replaces it, " +
+		"with a new disk; to keep it, run `terraform untaint` on it first. Otherwise the instance stays in the state " +
+		"with the volume still asked for, and the next apply asks for the attachment again. Or remove the volume " +
+		"from volume_ids." + report
 }

@@ -15,6 +15,16 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 	t.Parallel()
 
 	tests := map[string]wording{
+		"a failed attachment says what the next apply does": {
+			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v"},
+			want:    []string{"failed to attach volume v", "tainted", "terraform untaint", "next apply asks for the attachment again"},
+			wantNot: []string{"try once more"},
+		},
+		"a failed detachment says the volume is still on the instance": {
+			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v", Detaching: true},
+			want:    []string{"failed to detach volume v", "still on the instance", "next apply asks compute again"},
+			wantNot: []string{"tainted"},
+		},
 		"a refusal keeps its own advice only": {
 			err:     &compute.RefusedError{Reason: "instance x is stopped: only a running instance can be rebooted (start a stopped one instead)"},
 			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},
