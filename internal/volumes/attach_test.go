@@ -24,6 +24,8 @@ type holding struct {
 	// compute still shows it attached there; attached whether region says so.
 	asks, shows, attached bool
 	reads                 int
+	// listFailsUntil is until when compute's list of instances answers 500.
+	listFailsUntil time.Time
 }
 
 func (h *holding) set(asks, shows, attached bool) {
@@ -52,6 +54,12 @@ func (h *holding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 		_ = json.NewEncoder(w).Encode(volume)
 	case "/compute/api/v2/instances":
+		if time.Now().Before(h.listFailsUntil) {
+			w.WriteHeader(http.StatusInternalServerError)
+
+			return
+		}
+
 		var other unikorn.Instance
 		other.Metadata.ID, other.Metadata.Name = "i-2", "other"
 
@@ -136,6 +144,27 @@ func TestAwaitFreeGivesAMoveTimeToStart(t *testing.T) {
 		time.Sleep(time.Second)
 		h.set(false, true, true)
 		time.Sleep(time.Second)
+		h.set(false, false, false)
+	}()
+
+	require.NoError(t, service.AwaitFree(t.Context(), at, []string{"v-1"}))
+}
+
+// A list of holders that fails says nothing of who holds the volume: the wait reads
+// again rather than call the volume held by nobody it can name, and a holder letting
+// go behind the outage is waited for.
+func TestAwaitFreeRidesOutAFailedLookForHolders(t *testing.T) {
+	t.Parallel()
+
+	h, service := newHolding(t)
+	h.set(false, true, true)
+
+	h.mu.Lock()
+	h.listFailsUntil = time.Now().Add(cloud.HeldGrace + time.Second)
+	h.mu.Unlock()
+
+	go func() {
+		time.Sleep(cloud.HeldGrace + 2*time.Second)
 		h.set(false, false, false)
 	}()
 
