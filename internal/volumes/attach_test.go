@@ -28,6 +28,13 @@ type holding struct {
 	listFailsUntil time.Time
 }
 
+// forbidden answers a delete of the volume 403, as region does while it is in use
+// and as RBAC does for a role that may only read it.
+func (h *holding) forbidden(w http.ResponseWriter) {
+	w.WriteHeader(http.StatusForbidden)
+	_ = json.NewEncoder(w).Encode(unikorn.ErrorBody{Error: unikorn.ErrorForbidden, ErrorDescription: "forbidden"})
+}
+
 func (h *holding) set(asks, shows, attached bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -43,6 +50,12 @@ func (h *holding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	switch r.URL.Path {
 	case "/api/v2/volumes/v-1":
+		if r.Method == http.MethodDelete {
+			h.forbidden(w)
+
+			return
+		}
+
 		h.reads++
 		volume := unikorn.Volume{Spec: unikorn.VolumeSpec{NetworkID: "n-1", VolumeClassID: "c", SizeGiB: 1}}
 		volume.Metadata.ID, volume.Metadata.Name, volume.Metadata.OrganizationID, volume.Metadata.ProjectID = "v-1", "data", "o-1", "p-1"
@@ -169,4 +182,24 @@ func TestAwaitFreeRidesOutAFailedLookForHolders(t *testing.T) {
 	}()
 
 	require.NoError(t, service.AwaitFree(t.Context(), at, []string{"v-1"}))
+}
+
+// A delete refused 403 is the volume in use while region says it is attached or an
+// instance holds it; of a volume attached to nothing, once the grace has passed, it is
+// the token's rights, which no detaching cures.
+func TestDeleteForbiddenOfAFreeVolumeIsRights(t *testing.T) {
+	t.Parallel()
+
+	h, service := newHolding(t)
+	h.set(true, true, true)
+
+	err := service.Delete(t.Context(), "v-1", time.Now())
+	require.ErrorAs(t, err, new(*cloud.HeldError), "held while attached")
+
+	h.set(false, false, false)
+
+	err = service.Delete(t.Context(), "v-1", time.Now())
+	require.Error(t, err)
+	assert.NotErrorAs(t, err, new(*cloud.HeldError), "not held by anything")
+	assert.True(t, unikorn.IsForbidden(err), "the refusal itself: %v", err)
 }
