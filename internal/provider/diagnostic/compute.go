@@ -93,8 +93,10 @@ func Compute(summary string, err error) diag.Diagnostics {
 		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary,
 			sentence(attached.Error())+" A volume is attached to one instance at a time. Nothing was sent for this instance.",
 			"Remove the volume from the other instance's volume_ids (in this configuration, or wherever that instance "+
-				"is managed) and apply again: when both changes are in one apply, this instance waits while the other "+
-				"lets the volume go. To keep data across an instance's replacement, let Terraform destroy the old "+
+				"is managed) and apply again. When both changes are in one apply, this instance waits while the other "+
+				"lets the volume go, but only a few seconds for it to start: Terraform does not order the two updates, "+
+				"so if the other's waited on something else, this apply stops here while the other's goes through, "+
+				"and the next apply attaches the volume. To keep data across an instance's replacement, let Terraform destroy the old "+
 				"instance first (no create_before_destroy on it): the volume moves to the replacement in the same apply.")}
 	case errors.As(err, &attachment):
 		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary, sentence(attachment.Error()),

@@ -9,6 +9,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 func TestComputeExplainsEachKindOfFailure(t *testing.T) {
@@ -19,6 +20,10 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v"},
 			want:    []string{"failed to attach volume v", "tainted", "terraform untaint", "next apply asks for the attachment again"},
 			wantNot: []string{"try once more"},
+		},
+		"a volume another instance still asks for says a second apply finishes a move": {
+			err:  &volumes.AttachedError{VolumeID: "v", InstanceID: "x"},
+			want: []string{"does not order the two updates", "the next apply attaches the volume"},
 		},
 		"a failed detachment says the volume is still on the instance": {
 			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v", Detaching: true},
