@@ -76,8 +76,9 @@ var volumes = &core.Kind[record]{
 	Noun:       "region volume",
 	Project:    func(r *record) *unikorn.ProjectScopedMetadata { return &r.Volume.Metadata },
 	ObjectKind: ObjectKind,
-	// A volume holds its network in use while it lasts: region refuses the network's
-	// delete until its volumes are gone.
+	// A volume holds its network in use while it lasts: the sandbox refuses the
+	// network's delete until its volumes are gone, where region most likely deletes
+	// them with it (a sandbox choice, see DESIGN.md).
 	References: func(r *record) []core.Ref {
 		return []core.Ref{core.RefTo[unikorn.Network](r.Volume.Spec.NetworkID)}
 	},
