@@ -138,8 +138,5 @@ func (c *Client) DeleteVolume(ctx context.Context, id string) error {
 // the token sees when none is given; a region it does not see is left out, never an
 // error.
 func (c *Client) ListVolumeClasses(ctx context.Context, regionIDs ...string) ([]VolumeClass, error) {
-	values := url.Values{}
-	addAll(values, "regionID", regionIDs)
-
-	return callList[VolumeClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/volumeclasses").withQuery(values))
+	return callList[VolumeClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/volumeclasses").withQuery(inRegions(regionIDs)))
 }
