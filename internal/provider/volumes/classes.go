@@ -2,7 +2,6 @@ package volumes
 
 import (
 	"context"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -66,8 +65,7 @@ func (d *classesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the volume classes `unikorn_volume` can be made of, optionally narrowed by region, " +
 			"name, media, encryption, a size the class must take and a flavor whose instances must be able to attach " +
-			"its volumes. Every filter that is set must match; a filter that matches nothing gives an empty list, not an " +
-			"error.",
+			"its volumes. " + filter.CatalogueRule,
 		Attributes: map[string]schema.Attribute{
 			"region_id": schema.StringAttribute{
 				Optional:            true,
@@ -156,9 +154,7 @@ func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 
-	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
-		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "volume class", name, names))
-	}
+	resp.Diagnostics.Append(diagnostic.NoneNamedAmong(path.Root("name"), "volume class", model.Name.ValueString(), names)...)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
