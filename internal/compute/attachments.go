@@ -25,6 +25,11 @@ type Attachment struct {
 	Message string
 }
 
+// Settled reports whether the attachment is done: provisioned, with its device.
+func (a Attachment) Settled() bool {
+	return a.ProvisioningStatus == unikorn.ProvisioningProvisioned && a.Device != ""
+}
+
 // RegionAttachesNoVolumes is the region back end's refusal of volumes: region's server
 // API, which it plays compute's part on, has no attachments; compute attaches them.
 var RegionAttachesNoVolumes = Problem{
