@@ -54,7 +54,12 @@ type Object[T any] struct {
 	// HeldBy are the lists in which to look for what holds the object (read just
 	// before) while the cloud refuses its delete as in use, one per kind of thing that
 	// may hold it; nil when the family cannot tell. See Delete and FindHolders.
-	HeldBy   func(*T) []HolderSearch
+	HeldBy func(*T) []HolderSearch
+	// Free reports whether the object, as read, shows nothing using it; nil when the
+	// object cannot tell. Where the cloud refuses a delete in use with 403, a 403 that
+	// lasts past the grace for an object that shows itself free, with no holder found,
+	// is the token's rights, not use.
+	Free     func(*T) bool
 	Get      func(context.Context, string) (*T, error)
 	Del      func(context.Context, string) error
 	Metadata func(*T) *unikorn.ReadMetadata
@@ -246,6 +251,10 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 
 		if now.Before(held) {
 			return nil
+		}
+
+		if unikorn.IsForbidden(err) && o.Free != nil && object != nil && o.Free(object) && len(holders.Found) == 0 {
+			return err
 		}
 
 		name := ""

@@ -63,12 +63,20 @@ type AttachmentFailedError struct {
 	InstanceID string
 	VolumeID   string
 	Message    string
+	// Detaching is set when the volume failed to come off the instance, which no
+	// longer asks for it.
+	Detaching bool
 }
 
 func (e *AttachmentFailedError) Error() string {
 	message := ""
 	if e.Message != "" {
 		message = " (" + e.Message + ")"
+	}
+
+	if e.Detaching {
+		return fmt.Sprintf("the cloud failed to detach volume %s from instance %s: the attachment's provisioning status is error%s",
+			e.VolumeID, e.InstanceID, message)
 	}
 
 	return fmt.Sprintf("the cloud failed to attach volume %s to instance %s: the attachment's provisioning status is error%s",
@@ -120,7 +128,10 @@ func sameVolumes(a, b []string) bool {
 }
 
 // attached reports whether every volume the instance asks for is attached, with its
-// device, and every other one is gone. An attachment that failed is the error.
+// device, and every other one is gone. An attachment that failed is the error, the
+// attachment of a volume asked for or the detachment of one no longer asked for:
+// neither moves on by itself. Only a wait for a change of the volumes asks, on a read
+// that shows the volumes it sent.
 func (i *Instance) attached() (bool, error) {
 	wanted := map[string]bool{}
 	for _, id := range i.Spec.VolumeIDs {
@@ -129,8 +140,10 @@ func (i *Instance) attached() (bool, error) {
 
 	for _, attachment := range i.Attachments {
 		switch {
-		case attachment.ProvisioningStatus == unikorn.ProvisioningError && wanted[attachment.VolumeID]:
-			return false, &AttachmentFailedError{InstanceID: i.ID, VolumeID: attachment.VolumeID, Message: attachment.Message}
+		case attachment.ProvisioningStatus == unikorn.ProvisioningError:
+			return false, &AttachmentFailedError{
+				InstanceID: i.ID, VolumeID: attachment.VolumeID, Message: attachment.Message, Detaching: !wanted[attachment.VolumeID],
+			}
 		case !wanted[attachment.VolumeID], attachment.ProvisioningStatus != unikorn.ProvisioningProvisioned:
 			return false, nil
 		}

@@ -44,6 +44,27 @@ func TestAttachedWaitsForEveryVolumeAndNoOther(t *testing.T) {
 	assert.Contains(t, err.Error(), "no such device")
 }
 
+// A volume the instance no longer asks for that failed to come off it does not move on
+// by itself: the wait ends at once, saying the detachment failed, rather than at its
+// timeout.
+func TestAFailedDetachmentEndsTheWait(t *testing.T) {
+	t.Parallel()
+
+	instance := &Instance{ID: "i-1", Spec: Spec{VolumeIDs: []string{"v-1"}}, Attachments: []Attachment{
+		{VolumeID: "v-1", ProvisioningStatus: unikorn.ProvisioningProvisioned, Device: "/dev/vdb"},
+		{VolumeID: "v-2", ProvisioningStatus: unikorn.ProvisioningError, Message: "device busy"},
+	}}
+
+	_, err := instance.attached()
+
+	var failed *AttachmentFailedError
+	require.ErrorAs(t, err, &failed)
+	assert.Equal(t, "v-2", failed.VolumeID)
+	assert.True(t, failed.Detaching)
+	assert.Contains(t, err.Error(), "failed to detach volume v-2")
+	assert.Contains(t, err.Error(), "device busy")
+}
+
 // An update sends the whole set, an empty one to detach every volume, and leaves it
 // out only for an instance that has none and gets none.
 func TestVolumesSpecSendsTheWholeSet(t *testing.T) {

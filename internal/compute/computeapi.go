@@ -200,10 +200,10 @@ func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*
 		what += ", its volumes attached"
 	}
 
-	return c.service.waitInstance(ctx, instance, what, instance.change(changeReady), c.read, func(candidate *Instance) bool {
-		done, _ := candidate.attached()
+	return c.service.waitInstance(ctx, instance, what, instance.change(changeReady), c.read, func(candidate *Instance) (bool, error) {
+		done, err := candidate.attached()
 
-		return candidate.Ready() && done
+		return candidate.Ready() && done, err
 	})
 }
 
@@ -335,10 +335,16 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 		return nil, err
 	}
 
-	landed := func(candidate *Instance) bool {
-		done, _ := candidate.attached()
+	// A read that trails the update shows the volumes asked for before it: their
+	// attachments say nothing of the update's until the read shows its set.
+	landed := func(candidate *Instance) (bool, error) {
+		if needsUpdate(candidate, spec) {
+			return false, nil
+		}
 
-		return !needsUpdate(candidate, spec) && candidate.realized() && done
+		done, err := candidate.attached()
+
+		return candidate.realized() && done, err
 	}
 
 	switch {

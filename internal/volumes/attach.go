@@ -213,8 +213,15 @@ func (s *Service) awaitFree(ctx context.Context, at Attaching, id string) error 
 		}
 
 		// A list the token may not read shows nobody: the hold is judged by region's
-		// word alone.
-		holders := cloud.FindHolders(ctx, s.heldBy(volume)).Found
+		// word alone. A list that failed says nothing: it is read again.
+		found := cloud.FindHolders(ctx, s.heldBy(volume))
+		for _, unread := range found.Unread {
+			if !cloud.IsClientError(unread.Err) {
+				return false, cloud.ReadFailed(unread.Err)
+			}
+		}
+
+		holders := found.Found
 
 		// Attached to the instance itself: compute takes a volume it holds already.
 		if slices.ContainsFunc(holders, func(h cloud.Holder) bool { return h.ID == at.InstanceID && !h.Leaving }) {

@@ -24,6 +24,15 @@ type holding struct {
 	// compute still shows it attached there; attached whether region says so.
 	asks, shows, attached bool
 	reads                 int
+	// listFailsUntil is until when compute's list of instances answers 500.
+	listFailsUntil time.Time
+}
+
+// forbidden answers a delete of the volume 403, as region does while it is in use
+// and as RBAC does for a role that may only read it.
+func (h *holding) forbidden(w http.ResponseWriter) {
+	w.WriteHeader(http.StatusForbidden)
+	_ = json.NewEncoder(w).Encode(unikorn.ErrorBody{Error: unikorn.ErrorForbidden, ErrorDescription: "forbidden"})
 }
 
 func (h *holding) set(asks, shows, attached bool) {
@@ -41,6 +50,12 @@ func (h *holding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	switch r.URL.Path {
 	case "/api/v2/volumes/v-1":
+		if r.Method == http.MethodDelete {
+			h.forbidden(w)
+
+			return
+		}
+
 		h.reads++
 		volume := unikorn.Volume{Spec: unikorn.VolumeSpec{NetworkID: "n-1", VolumeClassID: "c", SizeGiB: 1}}
 		volume.Metadata.ID, volume.Metadata.Name, volume.Metadata.OrganizationID, volume.Metadata.ProjectID = "v-1", "data", "o-1", "p-1"
@@ -52,6 +67,12 @@ func (h *holding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 		_ = json.NewEncoder(w).Encode(volume)
 	case "/compute/api/v2/instances":
+		if time.Now().Before(h.listFailsUntil) {
+			w.WriteHeader(http.StatusInternalServerError)
+
+			return
+		}
+
 		var other unikorn.Instance
 		other.Metadata.ID, other.Metadata.Name = "i-2", "other"
 
@@ -140,4 +161,45 @@ func TestAwaitFreeGivesAMoveTimeToStart(t *testing.T) {
 	}()
 
 	require.NoError(t, service.AwaitFree(t.Context(), at, []string{"v-1"}))
+}
+
+// A list of holders that fails says nothing of who holds the volume: the wait reads
+// again rather than call the volume held by nobody it can name, and a holder letting
+// go behind the outage is waited for.
+func TestAwaitFreeRidesOutAFailedLookForHolders(t *testing.T) {
+	t.Parallel()
+
+	h, service := newHolding(t)
+	h.set(false, true, true)
+
+	h.mu.Lock()
+	h.listFailsUntil = time.Now().Add(cloud.HeldGrace + time.Second)
+	h.mu.Unlock()
+
+	go func() {
+		time.Sleep(cloud.HeldGrace + 2*time.Second)
+		h.set(false, false, false)
+	}()
+
+	require.NoError(t, service.AwaitFree(t.Context(), at, []string{"v-1"}))
+}
+
+// A delete refused 403 is the volume in use while region says it is attached or an
+// instance holds it; of a volume attached to nothing, once the grace has passed, it is
+// the token's rights, which no detaching cures.
+func TestDeleteForbiddenOfAFreeVolumeIsRights(t *testing.T) {
+	t.Parallel()
+
+	h, service := newHolding(t)
+	h.set(true, true, true)
+
+	err := service.Delete(t.Context(), "v-1", time.Now())
+	require.ErrorAs(t, err, new(*cloud.HeldError), "held while attached")
+
+	h.set(false, false, false)
+
+	err = service.Delete(t.Context(), "v-1", time.Now())
+	require.Error(t, err)
+	assert.NotErrorAs(t, err, new(*cloud.HeldError), "not held by anything")
+	assert.True(t, unikorn.IsForbidden(err), "the refusal itself: %v", err)
 }

@@ -92,6 +92,7 @@ func (s *Service) object() cloud.Object[unikorn.Volume] {
 			return s.client.DeleteVolume(context.WithoutCancel(concerning(ctx, id)), id)
 		},
 		HeldBy:   s.heldBy,
+		Free:     func(v *unikorn.Volume) bool { return v.Status.AttachedAt == nil },
 		Metadata: func(v *unikorn.Volume) *unikorn.ReadMetadata { return &v.Metadata.ReadMetadata },
 	}
 }

@@ -36,3 +36,15 @@ func Volumes(summary string, err error) diag.Diagnostics {
 func VolumeProblem(p path.Path, problem *volumes.Problem) diag.Diagnostic {
 	return AttributeError(p, problem.Summary, problem.Detail, problem.Remedy)
 }
+
+// AttachedVolumeReplaced warns that an attached volume's replacement needs the new
+// volume made first: Terraform deletes a replaced object before it updates the objects
+// that refer to it, and region refuses to delete a volume an instance holds.
+func AttachedVolumeReplaced(name, id string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Attached volume will be replaced",
+		"Volume \""+name+"\" ("+id+") is attached to an instance. Terraform deletes a replaced volume before it "+
+			"updates the instances whose volume_ids name it, and region refuses to delete a volume an instance "+
+			"holds, so unless that instance is itself replaced in this apply, the apply stops there. Give the "+
+			"volume `lifecycle { create_before_destroy = true }`: the new volume is made first, the instance's "+
+			"volume_ids moves to it (the old volume is detached), and the old volume is deleted last.")
+}

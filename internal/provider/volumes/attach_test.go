@@ -365,3 +365,85 @@ resource "unikorn_compute_instance" "worker" {
 
 	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing")
 }
+
+// TestAccAttachedVolumeResizedMadeFirst changes the size of an attached volume, which
+// replaces it, with create_before_destroy as the plan's warning advises: the new
+// volume is made, the instance updated in place to hold it, and the old volume deleted
+// last, in one apply; the next plan is empty.
+func TestAccAttachedVolumeResizedMadeFirst(t *testing.T) {
+	env := acctest.New(t, acctest.WithBackend(acctest.ComputeBackend), acctest.Production(t))
+	env.SkipUnlessSandbox(t)
+
+	config := func(sizeGiB int) string {
+		return env.ProviderConfig() + fmt.Sprintf(`
+resource "unikorn_network" "app" {
+  name      = "app"
+  region_id = %[1]q
+  prefix    = "10.92.0.0/24"
+}
+
+resource "unikorn_volume" "a" {
+  name            = "data-a"
+  network_id      = unikorn_network.app.id
+  volume_class_id = %[2]q
+  size_gib        = %[3]d
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "unikorn_volume" "b" {
+  name            = "data-b"
+  network_id      = unikorn_network.app.id
+  volume_class_id = %[2]q
+  size_gib        = 2
+}
+
+resource "unikorn_compute_instance" "app" {
+  name       = "app"
+  network_id = unikorn_network.app.id
+  flavor_id  = %[4]q
+  image_id   = %[5]q
+  volume_ids = [unikorn_volume.a.id]
+}
+`, env.RegionID, sandbox.VolumeClassStandardID, sizeGiB, sandbox.FlavorStandardID, env.ImageID)
+	}
+
+	var old string
+
+	resource.ParallelTest(t, env.TestCase(t,
+		resource.TestStep{
+			Config: config(2),
+			Check: func(s *terraform.State) error {
+				attachedExactly(t, env, s, "a")
+				old = idOf(s, "unikorn_volume.a")
+
+				return nil
+			},
+		},
+		resource.TestStep{
+			Config: config(3),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("unikorn_volume.a", plancheck.ResourceActionCreateBeforeDestroy),
+				plancheck.ExpectResourceAction(instanceAddress, plancheck.ResourceActionUpdate),
+			}},
+			Check: func(s *terraform.State) error {
+				attachedExactly(t, env, s, "a")
+
+				replacement := volumeRecord(t, env, idOf(s, "unikorn_volume.a"))
+				assert.NotEqual(t, old, replacement.Metadata.ID, "a new volume")
+				assert.EqualValues(t, 3, replacement.Spec.SizeGiB)
+
+				for _, volume := range env.Volumes(t) {
+					assert.NotEqual(t, old, volume.Metadata.ID, "the old volume is deleted")
+				}
+
+				return nil
+			},
+		},
+		resource.TestStep{Config: config(3), PlanOnly: true},
+	))
+
+	assert.Empty(t, env.LeftBehind(t), "destroy leaves nothing")
+}

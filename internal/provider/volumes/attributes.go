@@ -29,7 +29,9 @@ const (
 	// replacedWithLoss is said of what region fixes when it makes a volume: it has no
 	// resize and no move, so a new volume is made, empty, and the old one deleted.
 	replacedWithLoss = "Changing it replaces the volume: region fixes it when it makes the volume (it has no resize), " +
-		"so a new, empty volume is made and the old one and its data are deleted."
+		"so a new, empty volume is made and the old one and its data are deleted. While an instance holds the " +
+		"volume, give it `lifecycle { create_before_destroy = true }`: otherwise Terraform deletes the old " +
+		"volume before the instance lets it go, and region refuses."
 )
 
 // attributes are the volume's attributes, by name.

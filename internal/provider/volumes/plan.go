@@ -19,7 +19,8 @@ var replacing = []string{"network_id", "size_gib", "volume_class_id"}
 const replacementLoss = "region cannot change them on a volume it has made, so a new, empty volume is made, " +
 	"and this one is deleted with its data"
 
-// ModifyPlan warns of a replacement, which loses the volume's data, and checks at plan
+// ModifyPlan warns of a replacement, which loses the volume's data (and of an
+// attached volume's, which needs create_before_destroy), and checks at plan
 // what region would refuse of a new volume, on the attribute at fault: a class not of
 // the network's region, a size outside the class's bounds. A network made in the same
 // apply has no region yet: then only a size every class of the ID refuses is an error,
@@ -52,6 +53,12 @@ func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 
 		resp.Diagnostics.Append(planning.Replaced(r.Noun, state.Name.ValueString(), state.ID.ValueString(), changed, replacementLoss))
+
+		// Terraform does not tell a provider of lifecycle settings, so an attached
+		// volume's replacement is warned of whether or not it is made first.
+		if r.Provider.Online() {
+			r.warnAttached(ctx, &state, &resp.Diagnostics)
+		}
 	}
 
 	// While the provider's configuration is not known, the cloud is not asked: the
@@ -81,5 +88,15 @@ func (r *volumeResource) checkClass(ctx context.Context, plan *resourceModel, di
 
 	if problem != nil {
 		diags.Append(diagnostic.VolumeProblem(path.Root(string(problem.Field)), problem))
+	}
+}
+
+// warnAttached warns when the volume being replaced is attached (see
+// diagnostic.AttachedVolumeReplaced). A volume the read cannot show is left to the
+// apply, which says what it meets.
+func (r *volumeResource) warnAttached(ctx context.Context, state *resourceModel, diags *diag.Diagnostics) {
+	volume, err := r.Provider.Volumes.Read(ctx, state.ID.ValueString())
+	if err == nil && volume.AttachedAt != nil {
+		diags.Append(diagnostic.AttachedVolumeReplaced(state.Name.ValueString(), state.ID.ValueString()))
 	}
 }
