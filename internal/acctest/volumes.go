@@ -2,7 +2,6 @@ package acctest
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,16 +20,7 @@ const EnvVolumeClassID = "UNIKORN_ACC_VOLUME_CLASS_ID"
 func (e *Environment) VolumeClassID(t *testing.T) string {
 	t.Helper()
 
-	if e.IsSandbox() {
-		return sandbox.VolumeClassStandardID
-	}
-
-	id := os.Getenv(EnvVolumeClassID)
-	if id == "" {
-		t.Skipf("block volumes against a real Unikorn need %s to name a volume class of the region", EnvVolumeClassID)
-	}
-
-	return id
+	return e.fixtureOr(t, sandbox.VolumeClassStandardID, EnvVolumeClassID, "block volumes against a real Unikorn")
 }
 
 // Volumes returns every volume the sandbox holds, as it holds it rather than as a

@@ -43,15 +43,7 @@ resource "unikorn_volume" %[1]q {
 `, name, network, sandbox.VolumeClassStandardID)
 	}
 
-	fmt.Fprintf(&b, `
-resource "unikorn_compute_instance" "app" {
-  name       = "app"
-  network_id = %s
-  flavor_id  = %q
-  image_id   = %q
-  volume_ids = [%s]
-}
-`, network, flavor, env.ImageID, strings.Join(names, ", "))
+	b.WriteString(instanceApp(network, acctest.Quote(flavor), acctest.Quote(env.ImageID), names...))
 
 	return b.String()
 }

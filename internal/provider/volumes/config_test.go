@@ -56,6 +56,20 @@ func (v volume) String() string {
 	return b.String()
 }
 
+// instanceApp is the instance unikorn_compute_instance.app on network, of flavor and
+// image (HCL expressions all), attaching the volumes the expressions name.
+func instanceApp(network, flavor, image string, volumes ...string) string {
+	return fmt.Sprintf(`
+resource "unikorn_compute_instance" "app" {
+  name       = "app"
+  network_id = %s
+  flavor_id  = %s
+  image_id   = %s
+  volume_ids = [%s]
+}
+`, network, flavor, image, strings.Join(volumes, ", "))
+}
+
 // records is what the sandbox holds of volumes and of quota charges, as it holds them.
 type records struct {
 	volumes     []string

@@ -20,15 +20,7 @@ import (
 // armInstance is an instance of the Arm flavor, which the fast class does not
 // support, attaching the volume the expression names.
 func armInstance(volume string) string {
-	return fmt.Sprintf(`
-resource "unikorn_compute_instance" "app" {
-  name       = "app"
-  network_id = %q
-  flavor_id  = %q
-  image_id   = %q
-  volume_ids = [%s]
-}
-`, sandbox.NetworkDefaultID, sandbox.FlavorArmID, sandbox.ImageUbuntuArmID, volume)
+	return instanceApp(acctest.Quote(sandbox.NetworkDefaultID), acctest.Quote(sandbox.FlavorArmID), acctest.Quote(sandbox.ImageUbuntuArmID), volume)
 }
 
 func fastVolume(name string) string {
@@ -101,19 +93,11 @@ func TestAccVolumeHeldByAnotherConfiguration(t *testing.T) {
 	volumes := volumeIDs(t, env)
 	require.Len(t, volumes, 1)
 
-	instance := func(ids string) string {
-		return fmt.Sprintf(`
-resource "unikorn_compute_instance" "app" {
-  name       = "app"
-  network_id = %q
-  flavor_id  = %q
-  image_id   = %q
-  volume_ids = %s
-}
-`, env.NetworkID, env.FlavorID, env.ImageID, ids)
+	instance := func(volumes ...string) string {
+		return instanceApp(acctest.Quote(env.NetworkID), acctest.Quote(env.FlavorID), acctest.Quote(env.ImageID), volumes...)
 	}
 
-	holder := env.CLI(t, instance(fmt.Sprintf("[%q]", volumes[0])))
+	holder := env.CLI(t, instance(acctest.Quote(volumes[0])))
 	holder.Run("apply", "-auto-approve", "-input=false")
 
 	t.Cleanup(func() {
@@ -131,7 +115,7 @@ resource "unikorn_compute_instance" "app" {
 			"then run `terraform apply` again"), output)
 	assert.True(t, slices.Contains(volumeIDs(t, env), volumes[0]), "the volume is still there")
 
-	holder.WriteConfig(env.ProviderConfig() + instance("[]"))
+	holder.WriteConfig(env.ProviderConfig() + instance())
 	holder.Run("apply", "-auto-approve", "-input=false")
 	owner.Run("destroy", "-auto-approve", "-input=false")
 	assert.Empty(t, volumeIDs(t, env), "the volume is gone")
