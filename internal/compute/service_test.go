@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,25 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
+	return startEnv(t, cloudtest.Config{Token: sandbox.ServiceToken})
+}
+
+// inBubble runs test in a testing/synctest bubble, against a sandbox served in the
+// bubble: the sandbox's delays and the façade's polls fall on the bubble's clock,
+// so what the test counts of them is decided by their order, not by how fast the
+// machine runs it.
+func inBubble(t *testing.T, test func(t *testing.T, e *env)) {
+	t.Helper()
+
+	synctest.Test(t, func(t *testing.T) {
+		test(t, startEnv(t, cloudtest.Config{Token: sandbox.ServiceToken, InProcess: true}))
+	})
+}
+
+func startEnv(t *testing.T, config cloudtest.Config) *env {
+	t.Helper()
+
+	e := &env{World: cloudtest.Start(t, config)}
 	e.service = e.serviceOver(t, nil)
 	e.images = e.imagesOver(t, nil)
 
