@@ -7,7 +7,6 @@ package cloudtest
 
 import (
 	"cmp"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn/unikorntest"
 )
 
 // Retry is the client's retry policy in tests: the production policy's attempts,
@@ -84,7 +84,7 @@ func Start(t *testing.T, config Config) *World {
 	world := &World{Sandbox: sb}
 
 	if config.InProcess {
-		world.URL, world.Transport, world.inProcess = inProcessURL, direct{sb}, true
+		world.URL, world.Transport, world.inProcess = inProcessURL, unikorntest.Direct(sb), true
 
 		t.Cleanup(func() { require.NoError(t, sb.Close()) })
 	} else {
@@ -106,46 +106,6 @@ func Start(t *testing.T, config Config) *World {
 // inProcessURL is where an in-process sandbox's clients send their requests: a name
 // that never resolves, so that nothing reaches a listener by mistake.
 const inProcessURL = "http://sandbox.invalid"
-
-// direct serves each request by calling the sandbox in the caller's goroutine, as a
-// listener would serve it.
-type direct struct{ handler http.Handler }
-
-func (p direct) RoundTrip(request *http.Request) (response *http.Response, err error) {
-	if request.Body != nil {
-		defer request.Body.Close()
-	}
-
-	// A fault that drops the connection aborts the handler: the client sees the
-	// connection close before the answer, as over a listener.
-	defer func() {
-		if recovered := recover(); recovered != nil {
-			if recovered != http.ErrAbortHandler { //nolint:errorlint // panics carry the sentinel itself
-				panic(recovered)
-			}
-
-			// What a client reads of a connection closed before the answer.
-			response, err = nil, io.EOF
-		}
-	}()
-
-	served := request.Clone(request.Context())
-	served.Host = request.URL.Host
-	served.RequestURI = request.URL.RequestURI()
-	served.RemoteAddr = "192.0.2.1:1234"
-
-	if served.Body == nil {
-		served.Body = http.NoBody
-	}
-
-	recorder := httptest.NewRecorder()
-	p.handler.ServeHTTP(recorder, served)
-
-	response = recorder.Result()
-	response.Request = request
-
-	return response, nil
-}
 
 // NewClient returns another client of the sandbox, reaching region, identity and
 // compute, of token (sandbox.DefaultToken when empty), whose requests go through
