@@ -372,30 +372,31 @@ func TestGetRequiresExactlyOneServer(t *testing.T) {
 func TestDeleteReleasesTheQuotaOnlyAfterTheServerIsGone(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+	inBubble(t, func(t *testing.T, e *env) {
+		require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
 
-	instance := e.create(t, standardSpec("doomed"))
+		instance := e.create(t, standardSpec("doomed"))
 
-	done := make(chan error, 1)
-	go func() { done <- e.service.Delete(context.WithoutCancel(t.Context()), instance.Ref(), "") }()
+		done := make(chan error, 1)
+		go func() { done <- e.service.Delete(context.WithoutCancel(t.Context()), instance.Ref(), "") }()
 
-	// While the server is deprovisioning, its allocation must still be there.
-	require.Eventually(t, func() bool {
-		server, err := e.Client.GetServer(t.Context(), instance.ServerID)
+		// While the server is deprovisioning, its allocation must still be there.
+		require.Eventually(t, func() bool {
+			server, err := e.Client.GetServer(t.Context(), instance.ServerID)
 
-		return err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningDeprovisioning
-	}, 2*time.Second, 5*time.Millisecond)
-	assert.Len(t, e.allocationsFor(instance.ID), 1, "the quota is held while the server exists")
+			return err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningDeprovisioning
+		}, 2*time.Second, 5*time.Millisecond)
+		assert.Len(t, e.allocationsFor(instance.ID), 1, "the quota is held while the server exists")
 
-	require.NoError(t, <-done)
+		require.NoError(t, <-done)
 
-	_, err := e.Client.GetServer(t.Context(), instance.ServerID)
-	require.True(t, unikorn.IsNotFound(err), "server gone: %v", err)
-	assert.Empty(t, e.allocationsFor(instance.ID))
+		_, err := e.Client.GetServer(t.Context(), instance.ServerID)
+		require.True(t, unikorn.IsNotFound(err), "server gone: %v", err)
+		assert.Empty(t, e.allocationsFor(instance.ID))
 
-	// Deleting again, with the server gone, succeeds.
-	require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+		// Deleting again, with the server gone, succeeds.
+		require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+	})
 }
 
 func TestUpdateMovesQuotaFirstAndKeepsTheInstance(t *testing.T) {
