@@ -13,6 +13,8 @@
 #   docs-check     docs/ against what `make docs` generates
 #   modules        examples/modules/web-tier's own tests under both CLIs
 #   upstream       Unikorn's own API suites against a sandbox, once built
+#   real-region    region's acceptance tests, then region's own API suite, against
+#                  region v1.20.0's own server and controllers (make test-real-region)
 #
 # Each step's lines come after its name. At the end: each step's result and time,
 # and per pass the tests passed, failed and skipped, the slowest packages and the
@@ -187,12 +189,19 @@ upstream() {
   cd upstream && nice -n 10 go run . -repo .. ${UPSTREAMARGS:-}
 }
 
+# Region's own code builds (and its tests then run) at a lower priority too.
+real_region() {
+  # shellcheck disable=SC2086 # REALREGIONARGS holds flags
+  cd realregion && nice -n 10 go run . -repo .. ${REALREGIONARGS:-}
+}
+
 step terraform terraform_pass
 step tofu tofu_pass
 if [ -z "$pkg" ]; then
   step docs-check make --no-print-directory docs-check
   step modules modules
   step upstream upstream
+  step real-region real_region
 fi
 
 # Wait for every step, the build of OpenTofu with them.

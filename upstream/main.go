@@ -62,9 +62,13 @@ func main() {
 	verbose := flag.Bool("v", false, "show the suites' own output")
 	only := flag.String("suite", "", "run only this suite (region or identity)")
 	focus := flag.String("focus", "", "run only the specs whose full text matches this regular expression")
+	identity := flag.String("identity", "", "a sandbox already running, whose identity API the suites and their fixtures use (default: start one)")
+	attempts := flag.Int("flake-attempts", 1, "run a failing spec up to this many times, reporting those that passed only on a later attempt")
+	skip := flag.String("skip", "", "skip also the specs whose full text matches this regular expression")
+	region := flag.String("region", "", "region's base URL for region's suite (default: the sandbox's "+regionPrefix+")")
 	flag.Parse()
 
-	code, err := run(*repo, *work, *verbose, *only, *focus)
+	code, err := run(*repo, *work, *verbose, *only, *focus, *skip, *identity, *region, *attempts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-upstream:", err)
 		os.Exit(2)
@@ -73,7 +77,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(repo, work string, verbose bool, only, focus string) (int, error) {
+func run(repo, work string, verbose bool, only, focus, skip, identity, region string, attempts int) (int, error) {
 	chosen := []suite{}
 
 	for _, s := range suites {
@@ -106,14 +110,6 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 		return 0, err
 	}
 
-	sandboxBinary := filepath.Join(work, "unikorn-sandbox")
-
-	step("building the sandbox")
-
-	if err := command(repo, "go", "build", "-o", sandboxBinary, "./cmd/unikorn-sandbox").Run(); err != nil {
-		return 0, fmt.Errorf("building the sandbox: %w", err)
-	}
-
 	for _, s := range chosen {
 		step("building %s's suite", s.name)
 
@@ -122,16 +118,34 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 		}
 	}
 
-	endpoint, stop, err := startSandbox(sandboxBinary, work)
-	if err != nil {
-		return 0, err
+	endpoint := identity
+
+	if endpoint == "" {
+		sandboxBinary := filepath.Join(work, "unikorn-sandbox")
+
+		step("building the sandbox")
+
+		if err := command(repo, "go", "build", "-o", sandboxBinary, "./cmd/unikorn-sandbox").Run(); err != nil {
+			return 0, fmt.Errorf("building the sandbox: %w", err)
+		}
+
+		started, stop, err := startSandbox(sandboxBinary, work)
+		if err != nil {
+			return 0, err
+		}
+
+		defer stop()
+
+		endpoint = started
 	}
 
-	defer stop()
+	if region == "" {
+		region = endpoint + regionPrefix
+	}
 
 	step("making the fixtures through %s", endpoint)
 
-	env, err := makeFixtures(endpoint)
+	env, err := makeFixtures(endpoint, region)
 	if err != nil {
 		return 0, fmt.Errorf("fixtures: %w", err)
 	}
@@ -146,7 +160,7 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 	for _, s := range chosen {
 		step("running %s's suite", s.name)
 
-		res, err := runSuite(s, work, env, verbose, focus)
+		res, err := runSuite(s, work, env, verbose, focus, skip, attempts)
 		if err != nil {
 			return 0, err
 		}
@@ -162,6 +176,10 @@ func run(repo, work string, verbose bool, only, focus string) (int, error) {
 	}
 
 	for _, res := range results {
+		for _, name := range res.flaky {
+			fmt.Printf("%s: passed only when tried again: %s\n", res.suite, name)
+		}
+
 		if len(res.failures) == 0 {
 			continue
 		}
@@ -243,6 +261,8 @@ type result struct {
 	suite                  string
 	passed, skipped, total int
 	failures               []failure
+	// flaky are the specs that passed only on a later attempt (-flake-attempts).
+	flaky []string
 }
 
 type failure struct {
@@ -251,7 +271,7 @@ type failure struct {
 
 // runSuite runs one suite's binary in an empty directory (so that no stray .env is
 // read) and reads its JSON report.
-func runSuite(s suite, work string, env map[string]string, verbose bool, focus string) (result, error) {
+func runSuite(s suite, work string, env map[string]string, verbose bool, focus, also string, attempts int) (result, error) {
 	dir := filepath.Join(work, s.name)
 	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
 		return result{}, err
@@ -260,12 +280,24 @@ func runSuite(s suite, work string, env map[string]string, verbose bool, focus s
 	report := filepath.Join(dir, "report.json")
 	args := []string{"-ginkgo.json-report=" + report, "-ginkgo.timeout=30m"}
 
-	if skip := skipPattern(s.name); skip != "" {
-		args = append(args, "-ginkgo.skip="+skip)
+	skips := []string{}
+
+	for _, pattern := range []string{skipPattern(s.name), also} {
+		if pattern != "" {
+			skips = append(skips, "(?:"+pattern+")")
+		}
+	}
+
+	if len(skips) > 0 {
+		args = append(args, "-ginkgo.skip="+strings.Join(skips, "|"))
 	}
 
 	if focus != "" {
 		args = append(args, "-ginkgo.focus="+focus)
+	}
+
+	if attempts > 1 {
+		args = append(args, fmt.Sprintf("-ginkgo.flake-attempts=%d", attempts))
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 35*time.Minute)
@@ -321,6 +353,10 @@ func runSuite(s suite, work string, env map[string]string, verbose bool, focus s
 			switch {
 			case spec.State == types.SpecStatePassed:
 				res.passed++
+
+				if spec.NumAttempts > 1 {
+					res.flaky = append(res.flaky, fmt.Sprintf("%s (attempt %d)", spec.FullText(), spec.NumAttempts))
+				}
 			case spec.State.Is(types.SpecStateSkipped | types.SpecStatePending):
 				res.skipped++
 			default:
@@ -477,8 +513,9 @@ func (c client) serviceAccount(org, name string, groupIDs []string) (string, str
 
 // makeFixtures makes what identity's and region's hack/ci/fixtures make, in the
 // organizations the sandbox's administrator holds (the sandbox creates no
-// organizations), and returns the configuration both suites read.
-func makeFixtures(endpoint string) (map[string]string, error) {
+// organizations), and returns the configuration both suites read, region's pointed at
+// region (the sandbox's own, or real region asking the sandbox as its identity).
+func makeFixtures(endpoint, region string) (map[string]string, error) {
 	c := client{endpoint: endpoint, token: adminToken}
 	org := fixtureOrganizationID
 
@@ -588,8 +625,8 @@ func makeFixtures(endpoint string) (map[string]string, error) {
 		"TEST_USER_SUBJECT_EMAIL": subjectEmail,
 		// Region's (hack/ci/fixtures of region).
 		// Region's own base URL: the root answers /api/version as identity.
-		"API_BASE_URL":                 endpoint + regionPrefix,
-		"REGION_BASE_URL":              endpoint + regionPrefix,
+		"API_BASE_URL":                 region,
+		"REGION_BASE_URL":              region,
 		"TEST_REGION_ID":               regionID,
 		"TEST_PRIVATE_REGION_ID":       privateRegionID,
 		"TEST_SECONDARY_ORG_ID":        emptyOrganizationID,

@@ -25,6 +25,12 @@ const (
 	EnvOrganizationID = "UNIKORN_ORGANIZATION_ID"
 	EnvProjectID      = "UNIKORN_PROJECT_ID"
 
+	// EnvSandboxIdentity says that the Unikorn under test takes its identity from a
+	// sandbox, whose fixtures (organizations, projects, users, tokens) the tests may
+	// then name: make test-real-region runs region's own code so, with its regions
+	// under the sandbox's region IDs.
+	EnvSandboxIdentity = "UNIKORN_ACC_SANDBOX_IDENTITY"
+
 	EnvRegionID  = "UNIKORN_ACC_REGION_ID"
 	EnvNetworkID = "UNIKORN_ACC_NETWORK_ID"
 	EnvFlavorID  = "UNIKORN_ACC_FLAVOR_ID"
@@ -60,6 +66,8 @@ type Environment struct {
 
 	// control drives the sandbox; nil against a real Unikorn.
 	control *sandbox.ControlClient
+	// fixtures says that identity is a sandbox's, with its fixtures.
+	fixtures bool
 }
 
 // realTargetNeeds are the services every acceptance test calls, whose endpoints a
@@ -137,6 +145,7 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 		FlavorID:  sandbox.FlavorStandardID,
 		ImageID:   sandbox.ImageUbuntuID,
 		control:   sandbox.NewControlClient(server.URL, opts.Token, server.Client()),
+		fixtures:  true,
 	}
 }
 
@@ -169,6 +178,7 @@ func fromEnvironment(t *testing.T) *Environment {
 	}
 
 	env := &Environment{
+		fixtures: os.Getenv(EnvSandboxIdentity) != "",
 		Settings: ProviderSettings{
 			Endpoints:      endpoints,
 			Token:          get(EnvToken),
@@ -243,6 +253,17 @@ func (e *Environment) SkipUnlessSandbox(t *testing.T) {
 
 	if !e.IsSandbox() {
 		t.Skip("needs the sandbox: it inspects or steers the simulation")
+	}
+}
+
+// SkipUnlessFixtures skips a test that names the sandbox's identity fixtures (its
+// organization and projects, its users' tokens) but steers nothing: it runs against
+// the sandbox and against a Unikorn whose identity is a sandbox (EnvSandboxIdentity).
+func (e *Environment) SkipUnlessFixtures(t *testing.T) {
+	t.Helper()
+
+	if !e.fixtures {
+		t.Skip("needs the sandbox's identity fixtures: its organization, projects and tokens")
 	}
 }
 

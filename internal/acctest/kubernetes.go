@@ -1,12 +1,10 @@
 package acctest
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,9 +16,6 @@ import (
 // EnvKubernetesVersion names, against a real Unikorn, a Kubernetes version the
 // region has images of (`v1.31.0`).
 const EnvKubernetesVersion = "UNIKORN_ACC_KUBERNETES_VERSION"
-
-// SandboxKubernetesVersion is the version of Kubernetes the sandbox's clusters have.
-const SandboxKubernetesVersion = "v1.31.0"
 
 // ProjectUserSettings are the provider's settings for the sandbox's fixture project
 // user (sandbox.DefaultToken), with no instance back end: the Kubernetes service asks
@@ -37,54 +32,21 @@ func (e *Environment) ProjectUserSettings() ProviderSettings {
 }
 
 // KubernetesVersion is a Kubernetes version the environment's region offers clusters
-// of. The Kubernetes service offers the versions its region's images carry; a sandbox
-// whose images carry none is given one: an image of the organization's, imported from
-// a URL as region imports any, whose ID it returns beside (empty when none was made),
-// for checks of what a test left behind.
-func (e *Environment) KubernetesVersion(t *testing.T) (version, imageID string) {
+// of: in the sandbox, the newest its fixture's node images carry, on both
+// architectures.
+func (e *Environment) KubernetesVersion(t *testing.T) string {
 	t.Helper()
 
-	if !e.IsSandbox() {
-		version := os.Getenv(EnvKubernetesVersion)
-		if version == "" {
-			t.Skipf("Kubernetes clusters against a real Unikorn need %s to name a version the region has images of", EnvKubernetesVersion)
-		}
-
-		return version, ""
+	if e.IsSandbox() {
+		return sandbox.KubernetesVersion
 	}
 
-	ctx := context.Background()
-	// The Kubernetes service's catalogue is a project user's to read, not the compute
-	// service's account's, which the checks' client holds.
-	user := e.ClientAs(t, sandbox.DefaultToken)
-
-	images, err := user.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
-	require.NoError(t, err)
-
-	for _, image := range images {
-		if image.Spec.SoftwareVersions[unikorn.KubernetesVersionKey] == SandboxKubernetesVersion {
-			return SandboxKubernetesVersion, ""
-		}
+	version := os.Getenv(EnvKubernetesVersion)
+	if version == "" {
+		t.Skipf("Kubernetes clusters against a real Unikorn need %s to name a version the region has images of", EnvKubernetesVersion)
 	}
 
-	image, err := e.Client.CreateImage(ctx, e.Settings.OrganizationID, e.RegionID, unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: "kubernetes-" + SandboxKubernetesVersion},
-		Spec: unikorn.ImageCreateSpec{
-			URI: "https://images.example.com/kubernetes-" + SandboxKubernetesVersion + ".raw", Architecture: unikorn.ArchitectureX86_64,
-			Virtualization:   unikorn.VirtualizationAny,
-			OS:               unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
-			SoftwareVersions: map[string]string{unikorn.KubernetesVersionKey: SandboxKubernetesVersion},
-		},
-	})
-	require.NoError(t, err)
-
-	require.Eventually(t, func() bool {
-		images, err := user.ListKubernetesImages(ctx, e.Settings.OrganizationID, e.RegionID)
-
-		return err == nil && len(images) > 0
-	}, time.Minute, 10*time.Millisecond, "the Kubernetes image to be ready")
-
-	return SandboxKubernetesVersion, image.Metadata.ID
+	return version
 }
 
 // KubernetesClusters returns every cluster the sandbox's Kubernetes service holds,

@@ -127,7 +127,7 @@ var objects = map[string]func(g Given, name string) []Attribute{
 		return []Attribute{
 			{"name", Quote(unikornName(name))},
 			{"region_id", g.Region},
-			{"uri", Quote("https://images.example.com/" + unikornName(name) + ".raw")},
+			{"uri", Quote(ImageURL(unikornName(name) + ".raw"))},
 			{"architecture", Quote("x86_64")},
 			{"virtualization", Quote("virtualized")},
 			{"os", "{\n    kernel  = \"linux\"\n    family  = \"debian\"\n    distro  = \"ubuntu\"\n    version = \"24.04\"\n  }"},

@@ -393,8 +393,7 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 	}
 
 	revision := uuid.NewString()
-
-	server, err := s.client.UpdateServer(writes, current.ServerID, unikorn.ServerUpdate{
+	update := unikorn.ServerUpdate{
 		Metadata: unikorn.WriteMetadata{
 			Name:        current.Spec.Name,
 			Description: spec.Description,
@@ -409,7 +408,21 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 			Networking: serverNetworking(spec),
 			UserData:   encodeUserData(current.Spec.UserData),
 		},
+	}
+
+	// Region answers an update that lost its optimistic lock to the server's
+	// controller with a 500, having written nothing; it loses it while region's cache
+	// trails the controller's last write, which the read lag bounds. The update is a
+	// PUT of the whole server, safe to send again, so a failure that is no refusal is
+	// sent again until the read lag has passed; then whether it landed is read.
+	var server *unikorn.Server
+
+	s.settles(writes, func(ctx context.Context) bool {
+		server, err = s.client.UpdateServer(ctx, current.ServerID, update)
+
+		return err == nil || cloud.IsClientError(err)
 	})
+
 	var updated *Instance
 
 	switch {

@@ -461,6 +461,29 @@ func TestUpdateRestoresTheQuotaWhenTheServerRefuses(t *testing.T) {
 	assert.Equal(t, 0, committed(e.allocationsFor(instance.ID)[0], compute.QuotaFloatingIPs), "the allocation is restored")
 }
 
+// Region answers a server update that lost its optimistic lock to the server's
+// controller with a 500, having written nothing, while its cache trails the
+// controller's write: the update, a PUT of the whole server with its revision, is
+// sent again within the read lag, and the quota it moved stays moved.
+func TestUpdateThatLosesTheLockIsSentAgain(t *testing.T) {
+	t.Parallel()
+
+	e := newEnv(t)
+	instance := e.create(t, standardSpec("web"))
+
+	_, err := e.Sandbox.AddFault(sandbox.FaultRule{Method: "PUT", Route: "/api/v2/servers/{serverID}", Status: 500, Count: 2})
+	require.NoError(t, err)
+
+	spec := standardSpec("web")
+	spec.PublicIP = true
+
+	updated, err := e.service.Update(t.Context(), instance.Ref(), spec)
+	require.NoError(t, err)
+	assert.True(t, updated.Spec.PublicIP)
+	assert.Equal(t, 3, e.Sandbox.Stats().Routes["PUT /api/v2/servers/{serverID}"], "two lost the lock, the third was taken")
+	assert.Equal(t, 1, committed(e.allocationsFor(instance.ID)[0], compute.QuotaFloatingIPs), "the quota moved with the update")
+}
+
 func TestPowerIsIdempotentAndRejectsImpossibleTransitions(t *testing.T) {
 	t.Parallel()
 

@@ -28,8 +28,9 @@ func (r *run) computeCatalogue(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, version.Version)
 
-	r.requireCatalogue(t, r.user.ListComputeRegions, r.user.ListComputeFlavors, r.user.ListComputeImages,
+	images := r.requireCatalogue(t, r.user.ListComputeRegions, r.user.ListComputeFlavors, r.user.ListComputeImages,
 		sandbox.FlavorStandardID, sandbox.ImageUbuntuID)
+	require.NotContains(t, imageIDs(images), sandbox.ImageKubernetesID, "compute offers no image built for Kubernetes")
 }
 
 // computeInstance drives one instance through its whole life as a project user:

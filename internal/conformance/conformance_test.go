@@ -192,7 +192,8 @@ func newRun(t *testing.T, c *contract) *run {
 func (r *run) catalogue(t *testing.T) {
 	ctx := t.Context()
 
-	r.requireCatalogue(t, r.client.ListRegions, r.client.ListFlavors, r.client.ListImages, sandbox.FlavorGPUID, sandbox.ImageUbuntuGPUID)
+	images := r.requireCatalogue(t, r.client.ListRegions, r.client.ListFlavors, r.client.ListImages, sandbox.FlavorGPUID, sandbox.ImageUbuntuGPUID)
+	require.Contains(t, imageIDs(images), sandbox.ImageKubernetesID, "region lists its Kubernetes node images")
 
 	// Without an organization only global images are listed.
 	global, err := call(r.coverage, r.client.ListImagesV2)(ctx, sandbox.RegionID, unikorn.ImageQuery{})
@@ -216,14 +217,15 @@ func (r *run) catalogue(t *testing.T) {
 }
 
 // requireCatalogue lists a catalogue's regions, flavors and images through the given
-// methods and requires the fixture region, flavor and image among them.
+// methods, requires the fixture region, flavor and image among them and returns the
+// images.
 func (r *run) requireCatalogue(
 	t *testing.T,
 	listRegions func(context.Context, string) ([]unikorn.Region, error),
 	listFlavors func(context.Context, string, string) ([]unikorn.Flavor, error),
 	listImages func(context.Context, string, string) ([]unikorn.Image, error),
 	flavorID, imageID string,
-) {
+) []unikorn.Image {
 	t.Helper()
 
 	ctx := t.Context()
@@ -239,6 +241,8 @@ func (r *run) requireCatalogue(
 	images, err := call(r.coverage, listImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
 	require.NoError(t, err)
 	require.Contains(t, imageIDs(images), imageID)
+
+	return images
 }
 
 func (r *run) identity(t *testing.T) {

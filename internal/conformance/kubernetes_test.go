@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -22,32 +21,16 @@ func isKubernetesMethod(name string) bool {
 	return strings.Contains(name, "Kubernetes") || strings.Contains(name, "ClusterManager")
 }
 
-// kubernetesVersion is the version of the image the step imports, which the service
-// then offers.
-const kubernetesVersion = "v1.31.0"
-
 // kubernetes drives a cluster through its whole life as a project user, through the
-// Kubernetes service's catalogue, with a version the step first imports an image of.
+// Kubernetes service's catalogue: the region's Kubernetes node images, the fixture's,
+// and the newest version they carry.
 func (r *run) kubernetes(t *testing.T) {
 	ctx := t.Context()
 
-	image, err := call(r.coverage, r.user.CreateImage)(ctx, sandbox.OrganizationID, sandbox.RegionID, unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: "conformance-kubernetes"},
-		Spec: unikorn.ImageCreateSpec{
-			URI: "https://images.example.com/kubernetes.raw", Architecture: unikorn.ArchitectureX86_64,
-			Virtualization:   unikorn.VirtualizationAny,
-			OS:               unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
-			SoftwareVersions: map[string]string{unikorn.KubernetesVersionKey: kubernetesVersion},
-		},
-	})
+	images, err := call(r.coverage, r.user.ListKubernetesImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
 	require.NoError(t, err)
-
-	r.poll(t, "the Kubernetes image to be ready", func() bool {
-		images, err := call(r.coverage, r.user.ListKubernetesImages)(ctx, sandbox.OrganizationID, sandbox.RegionID)
-		require.NoError(t, err)
-
-		return slices.ContainsFunc(images, func(i unikorn.Image) bool { return i.Metadata.ID == image.Metadata.ID })
-	})
+	require.Equal(t, []string{sandbox.ImageKubernetesOlderID, sandbox.ImageKubernetesID, sandbox.ImageKubernetesArmID}, imageIDs(images),
+		"the region's Kubernetes node images, and no other")
 
 	regions, err := call(r.coverage, r.user.ListKubernetesRegions)(ctx, sandbox.OrganizationID, unikorn.KubernetesRegionPhysical)
 	require.NoError(t, err)
@@ -62,7 +45,7 @@ func (r *run) kubernetes(t *testing.T) {
 	write := unikorn.KubernetesClusterWrite{
 		Metadata: unikorn.WriteMetadata{Name: "conformance", Tags: unikorn.Tags{{Name: "conformance", Value: "yes"}}},
 		Spec: unikorn.KubernetesClusterSpec{
-			RegionID: sandbox.RegionID, Version: kubernetesVersion,
+			RegionID: sandbox.RegionID, Version: sandbox.KubernetesVersion,
 			AutoUpgrade: &unikorn.KubernetesClusterAutoUpgrade{Enabled: true, DaysOfWeek: &unikorn.KubernetesClusterUpgradeDay{
 				Saturday: &unikorn.KubernetesClusterUpgradeWindow{Start: 22, End: 4},
 			}},

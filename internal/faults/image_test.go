@@ -27,27 +27,22 @@ func imageSubject() subject {
 	}
 }
 
-// imageDescription is the image's description in the phase.
-func imageDescription(p phase) string {
+// imageTeam is the image's team tag in the phase.
+func imageTeam(p phase) string {
 	if p == phaseCreate {
-		return "first"
+		return "a"
 	}
 
-	return "second"
+	return "b"
 }
 
-// imageConfig is the image as the phase wants it: the update changes its description
-// and its tags, either of which replaces it.
+// imageConfig is the image as the phase wants it: the update changes its tags, which
+// replaces it.
 func imageConfig(env *acctest.Environment, p phase) string {
-	team := "a"
-	if p != phaseCreate {
-		team = "b"
-	}
 
 	return fmt.Sprintf(`
 resource "unikorn_image" "golden" {
   name           = "golden"
-  description    = %q
   region_id      = %s
   uri            = "https://images.example.com/golden.raw"
   architecture   = "x86_64"
@@ -60,7 +55,7 @@ resource "unikorn_image" "golden" {
   }
   tags = { team = %q }
 }
-`, imageDescription(p), acctest.Quote(env.RegionID), team)
+`, acctest.Quote(env.RegionID), imageTeam(p))
 }
 
 // imageAgreement proves that the sandbox's records hold exactly the image in state,
@@ -87,5 +82,5 @@ func imageAgreement(l *life, p phase) {
 	shown := l.cli.Run("state", "show", "unikorn_image.golden")
 	require.Contains(l.t, shown, made[0].ID, "the one in state")
 	require.Contains(l.t, shown, `"ready"`)
-	require.Contains(l.t, shown, fmt.Sprintf("%q", imageDescription(p)))
+	require.Contains(l.t, shown, fmt.Sprintf("%q", imageTeam(p)))
 }

@@ -3,11 +3,11 @@ package faults_test
 import (
 	"fmt"
 	"sort"
-	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/acctest"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/kubernetes/cluster"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
@@ -22,7 +22,6 @@ func kubernetesSubject() subject {
 		what:    "a Kubernetes cluster",
 		kept:    "zero leaked allocations, no cluster left behind or replaced",
 		options: []acctest.Option{acctest.WithBackend(acctest.ComputeBackend)},
-		prepare: func(t *testing.T, env *acctest.Environment) { env.KubernetesVersion(t) },
 		config:  kubernetesConfig,
 		agree:   kubernetesAgreement,
 		replaceRoutes: []string{
@@ -70,7 +69,7 @@ resource "unikorn_kubernetes_cluster" "test" {
   workload_pools = {
 %s  }
 }
-`, acctest.Quote(env.RegionID), acctest.Quote(acctest.SandboxKubernetesVersion), team, pools)
+`, acctest.Quote(env.RegionID), acctest.Quote(sandbox.KubernetesVersion), team, pools)
 }
 
 // kubernetesAgreement proves one cluster, with one allocation charging its pools, in

@@ -112,10 +112,6 @@ func newLife(t *testing.T, subject subject) *life {
 		}
 	}
 
-	if subject.prepare != nil {
-		subject.prepare(t, env)
-	}
-
 	return &life{t: t, subject: subject, env: env, cli: env.CLI(t, subject.config(env, phaseCreate)), gateway: g}
 }
 

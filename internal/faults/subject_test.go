@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing"
 
 	"github.com/stretchr/testify/require"
 
@@ -25,9 +24,6 @@ type subject struct {
 	// kept says in a summary what was proved to be left after each phase.
 	kept    string
 	options []acctest.Option
-	// prepare, when set, makes what the configuration stands on that the sandbox's
-	// fixtures lack, before the life begins.
-	prepare func(t *testing.T, env *acctest.Environment)
 	// config is the configuration the phase wants. The update changes everything
 	// that changes in place, so that it moves quota where quota moves.
 	config func(env *acctest.Environment, p phase) string

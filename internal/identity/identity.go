@@ -180,27 +180,12 @@ func (s *Service) CreateProject(ctx context.Context, organizationID string, writ
 }
 
 // UpdateProject replaces a project's metadata and groups. Identity patches under an
-// optimistic lock and answers with no body, so a conflict (its controller writing
-// the project meanwhile) or a failure that is no answer is sent again on the ticks of a
-// wait, and the update is done
-// when a read shows it, provisioned.
+// optimistic lock and answers with no body, so the update is sent until identity
+// takes it (Session.SendUpdate), and is done when a read shows it, provisioned.
 func (s *Service) UpdateProject(ctx context.Context, organizationID, id string, write ProjectWrite) (*Project, error) {
-	update := func(ctx context.Context) (bool, error) {
-		err := s.client.UpdateProject(ctx, organizationID, id, write.wire())
-
-		switch {
-		case err == nil:
-			return true, nil
-		case unikorn.IsConflict(err):
-			return false, nil
-		}
-
-		// Replacing the metadata again is safe, whether or not the first was taken, so
-		// the wait sends it again after a failure that is no answer; a refusal ends it.
-		return false, cloud.ReadFailed(err)
-	}
-
-	if err := s.session.WaitForNow(ctx, "project "+id+" to take the update", update); err != nil {
+	if err := s.session.SendUpdate(ctx, "project "+id, func(ctx context.Context) error {
+		return s.client.UpdateProject(ctx, organizationID, id, write.wire())
+	}); err != nil {
 		return nil, err
 	}
 

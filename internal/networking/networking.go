@@ -111,12 +111,17 @@ func (s *Service) CreateNetwork(ctx context.Context, create NetworkCreate) (*Net
 	}))
 }
 
-// UpdateNetwork changes what region can change of a network in place and waits until
-// it is provisioned again.
+// UpdateNetwork changes what region can change of a network in place, sending the
+// update again while region says it lost its optimistic lock (Session.SendUpdate), and
+// waits until it is provisioned again.
 func (s *Service) UpdateNetwork(ctx context.Context, id string, update NetworkUpdate) (*Network, error) {
 	s.networks().Forget(s.session, id)
 
-	if _, err := s.client.UpdateNetwork(ctx, id, update.wire()); err != nil {
+	if err := s.session.SendUpdate(ctx, "network "+id, func(ctx context.Context) error {
+		_, err := s.client.UpdateNetwork(ctx, id, update.wire())
+
+		return err
+	}); err != nil {
 		return nil, err
 	}
 
@@ -171,12 +176,16 @@ func (s *Service) CreateSecurityGroup(ctx context.Context, create SecurityGroupC
 		}))
 }
 
-// UpdateSecurityGroup replaces a security group's rules and metadata in place and
-// waits until it is provisioned again.
+// UpdateSecurityGroup replaces a security group's rules and metadata in place, as
+// UpdateNetwork changes a network, and waits until it is provisioned again.
 func (s *Service) UpdateSecurityGroup(ctx context.Context, id string, update SecurityGroupUpdate) (*SecurityGroup, error) {
 	s.securityGroups().Forget(s.session, id)
 
-	if _, err := s.client.UpdateSecurityGroup(ctx, id, update.wire()); err != nil {
+	if err := s.session.SendUpdate(ctx, "security group "+id, func(ctx context.Context) error {
+		_, err := s.client.UpdateSecurityGroup(ctx, id, update.wire())
+
+		return err
+	}); err != nil {
 		return nil, err
 	}
 

@@ -50,6 +50,11 @@ const (
 	ImageUbuntuArmID            = fixture.ImageUbuntuArmID
 	ImageUbuntuMetalID          = fixture.ImageUbuntuMetalID
 	ImageDebianID               = fixture.ImageDebianID
+	ImageKubernetesID           = fixture.ImageKubernetesID
+	ImageKubernetesArmID        = fixture.ImageKubernetesArmID
+	ImageKubernetesOlderID      = fixture.ImageKubernetesOlderID
+	KubernetesVersion           = fixture.KubernetesVersion
+	KubernetesOlderVersion      = fixture.KubernetesOlderVersion
 	StorageClassStandardID      = fixture.StorageClassStandardID
 	StorageClassLegacyID        = fixture.StorageClassLegacyID
 	StorageClassDedicatedID     = fixture.StorageClassDedicatedID

@@ -11,7 +11,6 @@ action "unikorn_compute_instance_snapshot" "golden" {
   config {
     instance_id = unikorn_compute_instance.web.id
     name        = "web-golden"
-    description = "web with its first boot done"
     tags = {
       release = var.release
     }

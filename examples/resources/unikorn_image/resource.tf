@@ -2,7 +2,6 @@
 # destroyed. Terraform waits until region has imported it.
 resource "unikorn_image" "ubuntu" {
   name           = "ubuntu-24.04-hardened"
-  description    = "Ubuntu 24.04, hardened by the platform team"
   region_id      = var.region_id
   uri            = "https://images.example.com/ubuntu-24.04-hardened.raw"
   architecture   = "x86_64"

@@ -2,7 +2,6 @@
 resource "unikorn_snapshot" "golden" {
   instance_id = var.instance_id
   name        = "web-golden"
-  description = "Web server, configured"
   tags = {
     role = "web"
   }

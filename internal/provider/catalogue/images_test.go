@@ -19,23 +19,26 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-// TestAccImages_filters runs every filter over the sandbox's five fixture images,
+// TestAccImages_filters runs every filter over the sandbox's eight fixture images,
 // all ready and listed by name: debian-12-amd64, ubuntu-24.04-amd64,
-// ubuntu-24.04-arm64, ubuntu-24.04-gpu-amd64, ubuntu-24.04-metal.
+// ubuntu-24.04-arm64, ubuntu-24.04-gpu-amd64, the Kubernetes node images
+// ubuntu-24.04-kubernetes-v1.30.4-amd64, ubuntu-24.04-kubernetes-v1.31.0-amd64 and
+// ubuntu-24.04-kubernetes-v1.31.0-arm64, and ubuntu-24.04-metal.
 func TestAccImages_filters(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
 	const all = "data.unikorn_images.all"
 
-	every := []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}
+	every := []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64", "ubuntu-24.04-metal"}
 	cases := []filtered{
 		{"all", nil, every},
 		{"name", []string{`name = "ubuntu-24.04-metal"`}, []string{"ubuntu-24.04-metal"}},
-		{"aarch64", []string{`architecture = "aarch64"`}, []string{"ubuntu-24.04-arm64"}},
+		{"aarch64", []string{`architecture = "aarch64"`}, []string{"ubuntu-24.04-arm64", "ubuntu-24.04-kubernetes-v1.31.0-arm64"}},
 		{"debian", []string{`os_distro = "debian"`}, []string{"debian-12-amd64"}},
 		{"ubuntu_x86_64", []string{`os_distro = "ubuntu"`, `os_version = "24.04"`, `architecture = "x86_64"`},
-			[]string{"ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}},
+			[]string{"ubuntu-24.04-amd64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-metal"}},
 		{"ready", []string{`status = ["ready"]`}, every},
 		{"failed", []string{`status = ["failed"]`}, nil},
 		{"nothing", []string{`os_version = "99.99"`}, nil},
@@ -73,6 +76,16 @@ func TestAccImages_filters(t *testing.T) {
 				"id":             knownvalue.StringExact(sandbox.ImageDebianID),
 				"virtualization": knownvalue.StringExact("any"),
 				"gpu":            knownvalue.Null(),
+			})),
+			// A Kubernetes node image says which Kubernetes it carries.
+			statecheck.ExpectKnownValue(all, tfjsonpath.New("images").AtSliceIndex(5), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"id":           knownvalue.StringExact(sandbox.ImageKubernetesID),
+				"name":         knownvalue.StringExact("ubuntu-24.04-kubernetes-v1.31.0-amd64"),
+				"architecture": knownvalue.StringExact("x86_64"),
+				"gpu":          knownvalue.Null(),
+				"software_versions": knownvalue.MapExact(map[string]knownvalue.Check{
+					"kubernetes": knownvalue.StringExact(sandbox.KubernetesVersion),
+				}),
 			})),
 		),
 	}))
@@ -143,7 +156,9 @@ data "unikorn_images" "every_state" {
 			namesAre("data.unikorn_images.ready_only", "images"),
 			namesAre("data.unikorn_images.other_instance", "images"),
 			namesAre("data.unikorn_images.every_state", "images",
-				"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal", "web-snapshot"),
+				"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+				"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64",
+				"ubuntu-24.04-metal", "web-snapshot"),
 			statecheck.ExpectKnownValue("data.unikorn_images.in_progress", tfjsonpath.New("images"),
 				knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"id":     knownvalue.StringExact(snapshot.Metadata.ID),

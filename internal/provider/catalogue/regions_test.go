@@ -57,7 +57,7 @@ data "unikorn_regions" "explicit" {
 
 func TestAccRegions_organizationNotVisible(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
 		Config: env.ProviderConfig() + `

@@ -15,9 +15,9 @@ import (
 // the catalogue's, and `owned` tells them apart.
 func TestAccImageResource_foundByImages(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
-	uri := "https://images.example.com/golden.raw"
+	uri := acctest.ImageURL("golden.raw")
 	lookups := `
 data "unikorn_images" "all" {
   region_id  = %[1]s

@@ -52,8 +52,10 @@ func (a *Snapshot) Schema(_ context.Context, _ action.SchemaRequest, resp *actio
 			Validators:          []validator.String{validators.Name("image")},
 		},
 		"description": schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: "Description of the image.",
+			Optional:   true,
+			Validators: []validator.String{validators.ImageDescription()},
+			MarkdownDescription: "Not to be set: Unikorn keeps no description of an image, so a value is refused at plan. " +
+				"Say what the image is in `tags`.",
 		},
 		"tags": schema.MapAttribute{
 			Optional: true, ElementType: types.StringType,

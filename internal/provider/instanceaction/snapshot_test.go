@@ -26,7 +26,6 @@ action "unikorn_compute_instance_snapshot" "web" {
   config {
     instance_id = unikorn_compute_instance.web.id
     name        = "web-golden"
-    description = "web, ready to serve"
     tags = {
       purpose                                 = "golden"
       "compute.unikorn-cloud.org:instance-id" = "forged"
@@ -86,9 +85,8 @@ func checkSnapshot(t *testing.T, env *acctest.Environment) resource.TestCheckFun
 			}
 		}
 
-		if image.Metadata.Name != "web-golden" || image.Metadata.Description != "web, ready to serve" || image.Status.State != unikorn.ImageReady {
-			return fmt.Errorf("snapshot %s is %q (%q), %s; want web-golden, described, ready",
-				image.Metadata.ID, image.Metadata.Name, image.Metadata.Description, image.Status.State)
+		if image.Metadata.Name != "web-golden" || image.Status.State != unikorn.ImageReady {
+			return fmt.Errorf("snapshot %s is %q, %s; want web-golden, ready", image.Metadata.ID, image.Metadata.Name, image.Status.State)
 		}
 
 		return nil

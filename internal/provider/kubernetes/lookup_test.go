@@ -24,7 +24,7 @@ func TestAccKubernetesClusterImport(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	replicas := 1
 
 	made, err := env.ClientAs(t, sandbox.DefaultToken).CreateKubernetesCluster(t.Context(), sandbox.OrganizationID, sandbox.ProjectID,
@@ -83,15 +83,16 @@ func TestAccKubernetesClusterImport(t *testing.T) {
 	assert.Contains(t, planned, "must be replaced", "networking the service takes once replaces the cluster")
 }
 
-// The look-ups: a cluster by name and by ID, the versions a region offers, and the
-// clusters `terraform query` finds.
+// The look-ups: a cluster by name and by ID, the versions a region offers (the
+// fixture's node images carry the newest on both architectures, an older one on
+// x86_64 alone), and the clusters `terraform query` finds.
 func TestAccKubernetesLookups(t *testing.T) {
 	t.Parallel()
 
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, fmt.Sprintf(`resource "unikorn_kubernetes_cluster" "web" {
   name      = "web"
@@ -116,6 +117,11 @@ data "unikorn_kubernetes_versions" "region" {
   region_id = %[1]q
 }
 
+data "unikorn_kubernetes_versions" "arm" {
+  region_id    = %[1]q
+  architecture = "aarch64"
+}
+
 output "by_name" {
   value = data.unikorn_kubernetes_cluster.by_name.id
 }
@@ -127,6 +133,14 @@ output "pool" {
 output "latest" {
   value = data.unikorn_kubernetes_versions.region.latest
 }
+
+output "versions" {
+  value = join(",", data.unikorn_kubernetes_versions.region.versions)
+}
+
+output "arm" {
+  value = join(",", data.unikorn_kubernetes_versions.arm.versions)
+}
 `, env.RegionID, version, env.FlavorID))
 
 	cli.Run("apply", "-auto-approve", "-input=false")
@@ -135,6 +149,8 @@ output "latest" {
 	assert.Equal(t, id, output(t, cli, "by_name"))
 	assert.Equal(t, "web", output(t, cli, "pool"))
 	assert.Equal(t, version, output(t, cli, "latest"))
+	assert.Equal(t, sandbox.KubernetesVersion+","+sandbox.KubernetesOlderVersion, output(t, cli, "versions"))
+	assert.Equal(t, sandbox.KubernetesVersion, output(t, cli, "arm"))
 }
 
 // `terraform query` finds the project's clusters, each as its resource imports it.
@@ -145,7 +161,7 @@ func TestAccKubernetesClusterQuery(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, fmt.Sprintf(`resource "unikorn_kubernetes_cluster" "web" {
   name      = "web"

@@ -135,7 +135,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, image := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := acctest.NewProcessCLI(t, t.TempDir())
 	logs := filepath.Join(t.TempDir(), "terraform.log")
@@ -201,9 +201,7 @@ func TestAccKubernetesClusterLife(t *testing.T) {
 	var kinds []string
 
 	for _, object := range env.LeftBehind(t) {
-		if object.ID != image {
-			kinds = append(kinds, object.Kind)
-		}
+		kinds = append(kinds, object.Kind)
 	}
 
 	assert.Equal(t, []string{sandboxcluster.ObjectManager}, kinds,
@@ -219,7 +217,7 @@ func TestAccKubernetesClusterInterruptedCreate(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 
 	cli := userCLI(t, env, clusterConfig(env, version, map[string]string{"general": "1"}))
 
@@ -262,7 +260,7 @@ func TestAccKubernetesClusterLostCreate(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	env.AddFault(t, sandbox.FaultRule{
 		Method: "POST", Route: sandboxcluster.Prefix + "/api/v1/organizations/{organizationID}/projects/{projectID}/clusters",
 		Status: 502, Count: 1, Phase: sandbox.FaultPhaseAfter,
@@ -286,7 +284,7 @@ func TestAccKubernetesClusterQuota(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, _ := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	tooMany := fmt.Sprint(env.FreeQuota(t, "servers") + 1)
 
 	cli := userCLI(t, env, clusterConfig(env, version, map[string]string{"general": tooMany}))
@@ -305,6 +303,36 @@ func TestAccKubernetesClusterQuota(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, oneLine(output), "organization's `servers` quota does not hold a new Kubernetes cluster")
 	assert.Contains(t, oneLine(output), "Nothing was created")
+	assert.Empty(t, env.KubernetesClusters(t))
+}
+
+// What the region's node images do not offer is said at plan, with what they do:
+// a version none carries, and a pool whose flavor's architecture has no image of the
+// version (the fixture's older version is x86_64 alone). Nothing is made.
+func TestAccKubernetesClusterCatalogueChecks(t *testing.T) {
+	t.Parallel()
+
+	env := acctest.New(t)
+	env.SkipUnlessSandbox(t)
+
+	arm := fmt.Sprintf("{ flavor_id = %q, replicas = 1 }", sandbox.FlavorArmID)
+
+	cli := userCLI(t, env, clusterConfig(env, "v1.29.0", map[string]string{"general": "1"}))
+	output, err := cli.Try("plan", "-input=false")
+	require.Error(t, err)
+	assert.Contains(t, oneLine(output), "Kubernetes version not offered")
+	assert.Contains(t, oneLine(output), "it offers "+sandbox.KubernetesVersion+", "+sandbox.KubernetesOlderVersion+".")
+
+	cli.WriteConfig(env.ProjectUserSettings().Config() + clusterConfig(env, sandbox.KubernetesOlderVersion, map[string]string{"arm": arm}))
+	output, err = cli.Try("plan", "-input=false")
+	require.Error(t, err)
+	assert.Contains(t, oneLine(output), "No image for the flavor's architecture")
+	assert.Contains(t, oneLine(output), "images of Kubernetes "+sandbox.KubernetesOlderVersion+" for x86_64 only")
+
+	cli.WriteConfig(env.ProjectUserSettings().Config() + clusterConfig(env, sandbox.KubernetesVersion, map[string]string{"arm": arm}))
+	_, err = cli.Try("plan", "-input=false")
+	require.NoError(t, err, "the newest version has aarch64 images")
+
 	assert.Empty(t, env.KubernetesClusters(t))
 }
 

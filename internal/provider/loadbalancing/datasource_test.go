@@ -89,7 +89,7 @@ func TestAccLoadBalancerQueryGeneratesConfigurationThatImports(t *testing.T) {
 	t.Parallel()
 
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	found := lb{
 		Name: "found", Description: "found by a query", Tags: map[string]string{"run": "query"},

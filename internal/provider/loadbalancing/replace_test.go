@@ -42,7 +42,7 @@ func portOf(t *testing.T, env *acctest.Environment, port int) resource.TestCheck
 // change too.
 func TestAccLoadBalancer_listenerChangeByReplacement(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	pinned := lb{Name: "pinned", NetworkID: acctest.Quote(env.NetworkID), VIP: "10.0.0.200", Listeners: []listener{web()}}
 
@@ -132,7 +132,7 @@ func TestAccLoadBalancer_listenerChangeReplaceFlag(t *testing.T) {
 // create and an update that adds more such plan and apply, and region holds them.
 func TestAccLoadBalancer_unknownAtPlan(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	later := func(name, value string) string {
 		return fmt.Sprintf("\nresource \"terraform_data\" %q {\n  input = %q\n}\n", name, value)

@@ -116,7 +116,7 @@ data "unikorn_network" "other_project" {
 // name that several networks share, which must name them all.
 func TestAccNetwork_notFound(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	twin, err := env.Client.CreateNetwork(t.Context(), unikorn.NetworkCreate{
 		Metadata: unikorn.WriteMetadata{Name: "default"},

@@ -53,7 +53,7 @@ resource "unikorn_security_group" "web" {
 // moves it to another network by replacement and imports it.
 func TestAccSecurityGroupResource_lifecycle(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	var firstID string
 

@@ -29,7 +29,7 @@ resource "unikorn_ssh_certificate_authority" "ops" {
 // key, and imports it.
 func TestAccSSHCertificateAuthorityResource_lifecycle(t *testing.T) {
 	env := acctest.New(t)
-	env.SkipUnlessSandbox(t)
+	env.SkipUnlessFixtures(t)
 
 	first, second := acctest.NewAuthorityKey(t), acctest.NewAuthorityKey(t)
 

@@ -133,7 +133,7 @@ resource "unikorn_compute_instance" "restored" {
 // the snapshot image included, is a resource Terraform manages.
 func TestAccStack_fromEmptyProject(t *testing.T) {
 	acctest.ForEachBackend(t, func(t *testing.T, env *acctest.Environment) {
-		env.SkipUnlessSandbox(t)
+		env.SkipUnlessFixtures(t)
 
 		before := recordsOf(t, env)
 		key := acctest.NewAuthorityKey(t)

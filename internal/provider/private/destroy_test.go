@@ -63,7 +63,7 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessSandbox(t)
 
-	version, image := env.KubernetesVersion(t)
+	version := env.KubernetesVersion(t)
 	cli := acctest.ApplyInProcesses(t, everyResourceKeepingItsCreationTime(t, env, acctest.NewAuthorityKey(t), version))
 
 	// Older than the read lag the provider allows for, so that a 404 cannot be a cache
@@ -99,10 +99,9 @@ func TestAccDestroyTrustsTheCreationTimeKeptInPrivateState(t *testing.T) {
 
 	assert.Equal(t, want, destroy())
 
-	// The project's cluster manager stays, as the service keeps it; the Kubernetes
-	// image was made for the cluster, before the configuration.
+	// The project's cluster manager stays, as the service keeps it.
 	left := slices.DeleteFunc(env.LeftBehind(t), func(o sandbox.Object) bool {
-		return o.Kind == cluster.ObjectManager || o.ID == image
+		return o.Kind == cluster.ObjectManager
 	})
 	require.Empty(t, left, "the destroy left nothing behind")
 }

@@ -223,10 +223,14 @@ func nameAttribute() schema.StringAttribute {
 	}
 }
 
-// descriptionAttribute is an image's description: region cannot change it.
+// descriptionAttribute is an image's description, which region does not keep: it stays
+// in the schema, always null, so that a configuration setting it is told why at plan
+// rather than failing after apply.
 func descriptionAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-		MarkdownDescription: "Description of the image. Changing it replaces the image.",
+		Validators: []validator.String{validators.ImageDescription()},
+		MarkdownDescription: "Not to be set: Unikorn keeps no description of an image, so a value is refused at plan. " +
+			"Say what the image is in `tags`.",
 	}
 }

@@ -125,12 +125,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		// region's objects are the user's to make alike.
 		w.provider = env.ProjectUserSettings().Config()
 
-		version, image := env.KubernetesVersion(t)
-		w.given.KubernetesVersion = quote(version)
-
-		if image != "" {
-			w.premade = append(w.premade, image)
-		}
+		w.given.KubernetesVersion = quote(env.KubernetesVersion(t))
 	}
 	if w.knownGroup != "" {
 		w.given.Group = quote(w.knownGroup)

@@ -46,7 +46,6 @@ func config(env *acctest.Environment, name, role string) string {
 resource "unikorn_snapshot" "golden" {
   instance_id = unikorn_compute_instance.web.id
   name        = %[1]s
-  description = "web, ready to serve"
   tags = {
     role = %[2]s
   }

@@ -23,8 +23,9 @@
 //     controllers do as time passes (Advance, AdvanceLast), what runs once the store is
 //     loaded (OnOpen) and before the last save (OnClose); Kind.Provision is the
 //     controller of a kind whose records only provision and go;
-//   - identity's families add the authenticators of tokens (Authenticate) and the
-//     quota kinds (QuotaKinds).
+//   - identity's families add the authenticators of tokens (Authenticate), the
+//     system account of a service calling on its own account (AuthenticateSystem)
+//     and the quota kinds (QuotaKinds).
 //
 // # A request
 //

@@ -317,3 +317,21 @@ func (l *readLag) staleOf(kind string, now time.Time) map[string][]byte {
 
 	return stale
 }
+
+// SameVersion reports whether a patch under an optimistic lock, which carries the
+// version of an object that a handler read through the cache (Cached), finds that
+// version still current in the store: Kubernetes refuses it otherwise, and nothing is
+// written. Region's handlers read an object through the controller's cache and patch
+// it so (MergeFromWithOptimisticLock), so an update that lands while the cache trails
+// the object's last write, its controller's say, fails: region answers 409 for load
+// balancers and 500 for its other kinds. Without read lag the cache never trails.
+func SameVersion[R any](cached, current *R) bool {
+	if cached == nil || current == nil {
+		return false
+	}
+
+	left, errLeft := json.Marshal(cached)
+	right, errRight := json.Marshal(current)
+
+	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
+}

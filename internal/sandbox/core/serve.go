@@ -127,7 +127,8 @@ func OperationOf(method string) string {
 }
 
 // authenticated serves an API operation to a caller whose bearer token authenticates,
-// once its path elements bind.
+// or to a service on its own account (AuthenticateSystem), once its path elements
+// bind.
 func (s *Server) authenticated(handler Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := s.validatePathElements(r); err != nil {
@@ -136,9 +137,13 @@ func (s *Server) authenticated(handler Handler) http.HandlerFunc {
 			return
 		}
 
-		token, ok := s.plausibleBearer(w, r)
-		if !ok {
-			return
+		var token string
+
+		if !s.systemCall(r) {
+			var ok bool
+			if token, ok = s.plausibleBearer(w, r); !ok {
+				return
+			}
 		}
 
 		status, cacheControl, body, err := s.run(r, token, handler)
@@ -177,8 +182,9 @@ func (s *Server) plausibleBearer(w http.ResponseWriter, r *http.Request) (string
 	return token, true
 }
 
-// run executes a handler against the up-to-date store and encodes its reply before
-// the lock is released. A successful change is saved at once.
+// run executes a handler, for the caller r and token name, against the up-to-date
+// store and encodes its reply before the lock is released. A successful change is
+// saved at once.
 func (s *Server) run(r *http.Request, token string, handler Handler) (int, string, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,7 +192,7 @@ func (s *Server) run(r *http.Request, token string, handler Handler) (int, strin
 	now := s.now()
 	advanced := s.advanceLagged(now)
 
-	caller, err := s.resolve(token, now)
+	caller, err := s.callerOf(r, token, now)
 	if err != nil {
 		return 0, "", nil, err
 	}

@@ -73,6 +73,7 @@ type Server struct {
 	advances       []func(st *Store, now time.Time) bool
 	lastAdvances   []func(st *Store, now time.Time) bool
 	authenticators []Authenticator
+	system         func(st *Store) *Caller
 	objectSources  []func() []Object
 	opens          []func() error
 	closers        []func()

@@ -6,6 +6,7 @@ package sandboxtest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -107,6 +108,28 @@ func (h *Harness) Call(method, path string, body any) *Response {
 func (h *Harness) CallAs(token, method, path string, body any) *Response {
 	h.T.Helper()
 
+	return h.send(method, path, body, func(req *http.Request) {
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+	})
+}
+
+// CallAsRegion sends a request as region calls identity on its own account: no
+// Authorization header, the principal it acts for (a user of the fixture
+// organization) in X-Principal.
+func (h *Harness) CallAsRegion(method, path string, body any) *Response {
+	h.T.Helper()
+
+	principal := base64.RawURLEncoding.EncodeToString([]byte(`{"organizationId":"` + sandbox.OrganizationID + `"}`))
+
+	return h.send(method, path, body, func(req *http.Request) { req.Header.Set(core.PrincipalHeader, principal) })
+}
+
+// send sends a request, its headers set by authenticate.
+func (h *Harness) send(method, path string, body any, authenticate func(*http.Request)) *Response {
+	h.T.Helper()
+
 	var reader io.Reader
 
 	switch b := body.(type) {
@@ -123,9 +146,7 @@ func (h *Harness) CallAs(token, method, path string, body any) *Response {
 	req, err := http.NewRequest(method, h.URL+path, reader)
 	require.NoError(h.T, err)
 
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
+	authenticate(req)
 
 	if reader != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/sandboxtest"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -159,12 +160,17 @@ func TestCatalogueAndVersion(t *testing.T) {
 		assert.NotEqual(t, "kubernetes", r.Spec.Type)
 	}
 
+	// Compute offers the region's images less its Kubernetes node images, which region
+	// lists to the same user.
 	images, err := h.user.ListComputeImages(ctx, sandbox.OrganizationID, sandbox.RegionID)
 	require.NoError(t, err)
+	assert.Equal(t, []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"},
+		sandboxtest.ImageNames(images))
 
-	for _, i := range images {
-		assert.Empty(t, i.Spec.SoftwareVersions)
-	}
+	regionImages, err := h.user.ListImages(ctx, sandbox.OrganizationID, sandbox.RegionID)
+	require.NoError(t, err)
+	assert.Subset(t, sandboxtest.ImageNames(regionImages),
+		[]string{"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64"})
 
 	_, err = h.client(sandbox.OutsiderToken).ListComputeFlavors(ctx, sandbox.OrganizationID, sandbox.RegionID)
 	require.True(t, unikorn.IsForbidden(err), "got %v", err)

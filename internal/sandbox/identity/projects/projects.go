@@ -2,8 +2,9 @@
 // projects, asynchronous as identity's controller makes them, naming the groups whose
 // project-scoped roles apply in them. Every service's objects in a project put a
 // reference on it: a deleted project goes once its deprovisioning is done and nothing
-// holds it, and nothing new may be made in it meanwhile (core.RequireProject). Other
-// families read projects as unikorn.Project.
+// holds it, and nothing new may be made in it meanwhile (core.RequireProject). A
+// service outside the sandbox (a real region) puts its references through identity's
+// references API. Other families read projects as unikorn.Project.
 package projects
 
 import (
@@ -28,6 +29,9 @@ const (
 type record struct {
 	Project   unikorn.Project `json:"project"`
 	Lifecycle core.Schedule   `json:"lifecycle,omitempty"`
+	// References are what services named when they said they hold the project
+	// (references.go), as identity keeps them as the project's finalizers.
+	References []string `json:"references,omitempty"`
 }
 
 var projects = &core.Kind[record]{
@@ -52,6 +56,9 @@ func register(s *core.Server) error {
 	s.Handle("GET /api/v1/organizations/{organizationID}/projects/{projectID}", get)
 	s.Handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}", h.update)
 	s.Handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}", h.remove)
+	s.Handle("PUT /api/v1/organizations/{organizationID}/projects/{projectID}/references/{reference}", addReference)
+	s.Handle("DELETE /api/v1/organizations/{organizationID}/projects/{projectID}/references/{reference}", removeReference)
+	s.AddReferences(references)
 
 	s.Fixture(fixtures)
 	// Version 1 kept no projects: they were a fixed catalogue then, so they are the

@@ -19,6 +19,7 @@ var Family = core.Family{Name: "rbac", Register: register}
 
 func register(s *core.Server) error {
 	s.Authenticate(fixtures{token: s.Options().Token})
+	s.AuthenticateSystem(regionService.caller)
 
 	s.Handle("GET /api/v1/acl", getACL)
 	s.Handle("GET /api/v1/organizations/{organizationID}/acl", getOrganizationACL)
@@ -92,6 +93,15 @@ var (
 			acl.GrantGlobal(mustRole(st, fixture.KubernetesServiceRoleID))
 		},
 	}
+	// regionService is region's account, which the chart's systemAccounts gives the
+	// region-service role, global: region calls identity on it without a token (its
+	// allocations, project reads and references), naming the principal it acts for.
+	regionService = fixturePrincipal{
+		service: true, system: "unikorn-region",
+		grant: func(st *core.Store, acl *core.ACL) {
+			acl.GrantGlobal(mustRole(st, fixture.RegionServiceRoleID))
+		},
+	}
 	administrator         = fixturePrincipal{user: fixture.GlobalAdminID, grant: func(*core.Store, *core.ACL) {}}
 	platformAdministrator = fixturePrincipal{grant: func(st *core.Store, acl *core.ACL) {
 		acl.GrantGlobal(mustRole(st, fixture.PlatformAdministratorRoleID))
@@ -140,19 +150,24 @@ func (f fixtures) Resolve(st *core.Store, token string, _ time.Time) (*core.Call
 		return nil, false, nil
 	}
 
+	return principal.caller(st), true, nil
+}
+
+// caller is what the principal may do in st.
+func (p fixturePrincipal) caller(st *core.Store) *core.Caller {
 	acl := core.NewACL()
-	principal.grant(st, acl)
+	p.grant(st, acl)
 
-	subject := principal.system
+	subject := p.system
 
-	if principal.user != "" {
-		if user, ok := core.Get[unikorn.Subject](st, principal.user); ok {
+	if p.user != "" {
+		if user, ok := core.Get[unikorn.Subject](st, p.user); ok {
 			subject = user.ID
 			grantUser(st, acl, subject)
 		}
 	}
 
-	return &core.Caller{Legacy: principal.legacy, Service: principal.service, ACL: acl, Subject: subject}, true, nil
+	return &core.Caller{Legacy: p.legacy, Service: p.service, ACL: acl, Subject: subject}
 }
 
 // grantUser limits a user's rights to the organizations it is a user of, as identity

@@ -15,38 +15,21 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
-const version = "v1.31.0"
+// version is the fixture's newest Kubernetes, on offer on both architectures.
+const version = sandbox.KubernetesVersion
 
 type harness struct {
 	*sandboxtest.Harness
 	user *unikorn.Client
 }
 
-// newHarness starts a sandbox on a clock the test moves, and imports an image of the
-// version into the fixture region for the fixture organization: the service offers
-// versions that images carry.
+// newHarness starts a sandbox on a clock the test moves, with the fixture project
+// user's client: the region's Kubernetes node images are the fixture's.
 func newHarness(t *testing.T, mutate ...func(*sandbox.Options)) *harness {
 	t.Helper()
 
 	h := &harness{Harness: sandboxtest.New(t, mutate...)}
 	h.user = h.client(t, sandbox.DefaultToken)
-
-	image, err := h.user.CreateImage(t.Context(), sandbox.OrganizationID, sandbox.RegionID, unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: "kubernetes-" + version},
-		Spec: unikorn.ImageCreateSpec{
-			URI: "https://images.example.com/k8s.raw", Architecture: unikorn.ArchitectureX86_64, Virtualization: unikorn.VirtualizationAny,
-			OS:               unikorn.ImageOS{Kernel: "linux", Family: "debian", Distro: "ubuntu", Version: "24.04"},
-			SoftwareVersions: map[string]string{unikorn.KubernetesVersionKey: version},
-		},
-	})
-	require.NoError(t, err)
-
-	h.Clock.Advance(sandboxtest.Settle)
-
-	images, err := h.user.ListKubernetesImages(t.Context(), sandbox.OrganizationID, sandbox.RegionID)
-	require.NoError(t, err)
-	require.Len(t, images, 1)
-	require.Equal(t, image.Metadata.ID, images[0].Metadata.ID)
 
 	return h
 }
@@ -156,7 +139,7 @@ func TestClusterLife(t *testing.T) {
 	var kinds []string
 
 	for _, object := range h.Sandbox.Objects() {
-		if !object.Fixture && object.Kind != "image" {
+		if !object.Fixture {
 			kinds = append(kinds, object.Kind)
 		}
 	}
@@ -167,6 +150,43 @@ func TestClusterLife(t *testing.T) {
 
 	err = h.user.DeleteKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, id)
 	assert.True(t, unikorn.IsNotFound(err), "a cluster gone is not found: %v", err)
+}
+
+// The service offers the region's Kubernetes node images, and no other: the
+// fixture's, by name. A cluster may have any version they carry, on the
+// architectures they carry it for; the older version has no aarch64 image, and a
+// cluster of it on an aarch64 flavor is refused as the service refuses it (500).
+func TestNodeImages(t *testing.T) {
+	t.Parallel()
+
+	h := newHarness(t)
+	ctx := t.Context()
+
+	images, err := h.user.ListKubernetesImages(ctx, sandbox.OrganizationID, sandbox.RegionID)
+	require.NoError(t, err)
+
+	ids := make([]string, 0, len(images))
+	for _, image := range images {
+		ids = append(ids, image.Metadata.ID)
+	}
+
+	assert.Equal(t, []string{sandbox.ImageKubernetesOlderID, sandbox.ImageKubernetesID, sandbox.ImageKubernetesArmID}, ids)
+
+	one := 1
+	arm := []unikorn.KubernetesClusterPool{{Name: "arm", Machine: unikorn.KubernetesMachinePool{Replicas: &one, FlavorID: sandbox.FlavorArmID}}}
+
+	_, err = h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, write("arm", arm))
+	require.NoError(t, err)
+
+	older := write("older", pools(1))
+	older.Spec.Version = sandbox.KubernetesOlderVersion
+	_, err = h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, older)
+	require.NoError(t, err)
+
+	olderArm := write("older-arm", arm)
+	olderArm.Spec.Version = sandbox.KubernetesOlderVersion
+	_, err = h.user.CreateKubernetesCluster(ctx, sandbox.OrganizationID, sandbox.ProjectID, olderArm)
+	assertStatus(t, err, http.StatusInternalServerError)
 }
 
 // What the service refuses it refuses as it does: a quota that would be exceeded

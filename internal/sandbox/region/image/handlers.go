@@ -196,6 +196,9 @@ func (h *handlers) create(req *core.Request) (*core.Reply, error) {
 
 	write := body.Metadata
 	write.Tags = importTags(body.Metadata.Tags, "import", organizationID)
+	// Region keeps no description of an image: its provider's image has none, so the
+	// description asked for is dropped (region v1.20.0 pkg/handler/image CreateImage).
+	write.Description = ""
 
 	spec := body.Spec.ImageSpec()
 

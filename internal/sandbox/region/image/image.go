@@ -89,6 +89,9 @@ var (
 		fixtureImage(fixture.ImageDebianID, "debian-12-amd64", unikorn.ImageSpec{
 			Architecture: unikorn.ArchitectureX86_64, SizeGiB: 8, Virtualization: unikorn.VirtualizationAny, OS: debian12,
 		}),
+		kubernetesImage(fixture.ImageKubernetesID, fixture.KubernetesVersion, unikorn.ArchitectureX86_64),
+		kubernetesImage(fixture.ImageKubernetesArmID, fixture.KubernetesVersion, unikorn.ArchitectureAarch64),
+		kubernetesImage(fixture.ImageKubernetesOlderID, fixture.KubernetesOlderVersion, unikorn.ArchitectureX86_64),
 	}
 )
 
@@ -98,6 +101,21 @@ func fixtureImage(id, name string, spec unikorn.ImageSpec) unikorn.Image {
 		Spec:     spec,
 		Status:   unikorn.ImageStatus{State: unikorn.ImageReady},
 	}
+}
+
+// kubernetesImage is a Kubernetes node image as an operator publishes it to a region
+// (the image property unikorn:package:kubernetes, which region shows as
+// softwareVersions.kubernetes): the only images the Kubernetes service offers versions
+// and boots nodes from, and ones compute's catalogue leaves out. Region's simulated
+// provider describes its Kubernetes image the same way: 20 GiB, virtualized, Ubuntu
+// 24.04.
+func kubernetesImage(id, version, architecture string) unikorn.Image {
+	suffix := map[string]string{unikorn.ArchitectureX86_64: "amd64", unikorn.ArchitectureAarch64: "arm64"}[architecture]
+
+	return fixtureImage(id, "ubuntu-24.04-kubernetes-"+version+"-"+suffix, unikorn.ImageSpec{
+		Architecture: architecture, SizeGiB: 20, Virtualization: unikorn.VirtualizationVirtualized, OS: ubuntu2404,
+		SoftwareVersions: map[string]string{"kubernetes": version},
+	})
 }
 
 // sources is what tests told the cloud it finds at image URIs, per server; the
@@ -198,6 +216,9 @@ func (h *handlers) snapshot(image *unikorn.Image, place core.Placement, now time
 
 	write := image.Metadata.WriteMetadata
 	write.Tags = tags
+	// Region keeps no description of an image, a snapshot's neither (region v1.20.0
+	// pkg/handler/server client_v2_snapshot.go copies the name and tags alone).
+	write.Description = ""
 
 	r := &record{
 		Image: unikorn.Image{

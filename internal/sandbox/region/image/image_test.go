@@ -3,6 +3,7 @@ package image_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,7 @@ import (
 
 func imageCreate(name, uri string) unikorn.ImageCreate {
 	return unikorn.ImageCreate{
-		Metadata: unikorn.WriteMetadata{Name: name, Tags: unikorn.Tags{
+		Metadata: unikorn.WriteMetadata{Name: name, Description: "golden image", Tags: unikorn.Tags{
 			{Name: "team", Value: "ml"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
 		}},
@@ -72,6 +73,7 @@ func TestImageImportBecomesReadyAndListed(t *testing.T) {
 		{Name: "team", Value: "ml"},
 	}, image.Metadata.Tags)
 	assert.NotContains(t, sandboxtest.ImageNames(h.ListImagesV1()), "golden", "not ready yet")
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 
 	h.Clock.Advance(sandboxtest.Settle / 4)
 	assert.Equal(t, unikorn.ImageCreating, ownedImage(h, image.Metadata.ID).Status.State)
@@ -81,7 +83,8 @@ func TestImageImportBecomesReadyAndListed(t *testing.T) {
 	ready := ownedImage(h, image.Metadata.ID)
 	assert.Equal(t, unikorn.ImageReady, ready.Status.State)
 	assert.Equal(t, regionimage.DefaultImportedSizeGiB, ready.Spec.SizeGiB)
-	assert.Equal(t, []string{"debian-12-amd64", "golden", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"},
+	assert.Equal(t, []string{"debian-12-amd64", "golden", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64", "ubuntu-24.04-metal"},
 		sandboxtest.ImageNames(h.ListImagesV1()))
 
 	// An image lives in the region it was imported into.
@@ -207,7 +210,9 @@ func TestImageCatalogue(t *testing.T) {
 	h := sandboxtest.New(t)
 
 	images := h.ListImagesV1()
-	assert.Equal(t, []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64", "ubuntu-24.04-metal"}, sandboxtest.ImageNames(images))
+	assert.Equal(t, []string{"debian-12-amd64", "ubuntu-24.04-amd64", "ubuntu-24.04-arm64", "ubuntu-24.04-gpu-amd64",
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64", "ubuntu-24.04-kubernetes-v1.31.0-amd64", "ubuntu-24.04-kubernetes-v1.31.0-arm64", "ubuntu-24.04-metal"},
+		sandboxtest.ImageNames(images))
 
 	byName := map[string]unikorn.Image{}
 	for _, image := range images {
@@ -221,6 +226,28 @@ func TestImageCatalogue(t *testing.T) {
 	assert.Equal(t, unikorn.ArchitectureAarch64, byName["ubuntu-24.04-arm64"].Spec.Architecture)
 	require.NotNil(t, byName["ubuntu-24.04-gpu-amd64"].Spec.GPU)
 	assert.Equal(t, "NVIDIA", byName["ubuntu-24.04-gpu-amd64"].Spec.GPU.Vendor)
+
+	// Kubernetes node images say which Kubernetes they carry; no other image carries
+	// any software.
+	for name, image := range byName {
+		if !strings.Contains(name, "-kubernetes-") {
+			assert.Empty(t, image.Spec.SoftwareVersions, name)
+		}
+	}
+
+	for name, want := range map[string]struct{ id, version, architecture string }{
+		"ubuntu-24.04-kubernetes-v1.31.0-amd64": {sandbox.ImageKubernetesID, sandbox.KubernetesVersion, unikorn.ArchitectureX86_64},
+		"ubuntu-24.04-kubernetes-v1.31.0-arm64": {sandbox.ImageKubernetesArmID, sandbox.KubernetesVersion, unikorn.ArchitectureAarch64},
+		"ubuntu-24.04-kubernetes-v1.30.4-amd64": {sandbox.ImageKubernetesOlderID, sandbox.KubernetesOlderVersion, unikorn.ArchitectureX86_64},
+	} {
+		image := byName[name]
+		assert.Equal(t, want.id, image.Metadata.ID, name)
+		assert.Equal(t, map[string]string{"kubernetes": want.version}, image.Spec.SoftwareVersions, name)
+		assert.Equal(t, want.architecture, image.Spec.Architecture, name)
+		assert.Equal(t, unikorn.VirtualizationVirtualized, image.Spec.Virtualization, name)
+		assert.Equal(t, "24.04", image.Spec.OS.Version, name)
+		assert.Nil(t, image.Spec.GPU, name)
+	}
 
 	h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?scope=everything", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
 	h.Call(http.MethodGet, "/api/v2/regions/"+sandbox.RegionID+"/images?status=broken", nil).ExpectError(http.StatusBadRequest, unikorn.ErrorInvalidRequest)
@@ -237,7 +264,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 
 	snapshotPath := "/api/v2/servers/" + server.Metadata.ID + "/snapshot"
 	snapshot := unikorn.SnapshotCreate{Metadata: unikorn.WriteMetadata{
-		Name: "trainer-golden",
+		Name: "trainer-golden", Description: "trained",
 		Tags: unikorn.Tags{
 			{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 			{Name: "images.unikorn-cloud.org:source", Value: "forged"},
@@ -253,6 +280,7 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 	h.Call(http.MethodPost, snapshotPath, snapshot).Expect(http.StatusCreated, &image)
 	assert.Equal(t, unikorn.ImagePending, image.Status.State)
 	assert.Equal(t, "trainer-golden", image.Metadata.Name)
+	assert.Empty(t, image.Metadata.Description, "region keeps no description of an image")
 	assert.Equal(t, unikorn.Tags{
 		{Name: "compute.unikorn-cloud.org:instance-id", Value: "i-1"},
 		{Name: "images.unikorn-cloud.org:organization-id", Value: sandbox.OrganizationID},
@@ -279,8 +307,8 @@ func TestSnapshotBecomesReadyAndListed(t *testing.T) {
 
 	// Without an organization only global images are listed.
 	assert.NotContains(t, sandboxtest.ImageNames(h.ListImagesV2(nil)), "trainer-golden")
-	assert.Len(t, h.ListImagesV2(nil), 5)
-	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}}), 6)
+	assert.Len(t, h.ListImagesV2(nil), 8)
+	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}}), 9)
 	assert.Len(t, h.ListImagesV2(url.Values{"organizationID": {sandbox.OrganizationID}, "status": {"pending", "creating"}}), 0)
 	assert.Empty(t, h.ListImagesV2(url.Values{"organizationID": {"a0000000-0000-4000-8000-0000000000ff"}, "scope": {"owned"}}))
 }

@@ -1,8 +1,6 @@
 package loadbalancer
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -202,7 +200,7 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 	}
 
 	// The patch carries the version the handler read, which the cache may trail.
-	if !sameRecord(r, current) {
+	if !core.SameVersion(current, r) {
 		return nil, core.Conflict()
 	}
 
@@ -231,14 +229,6 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 // it has one.
 func charge(id string, publicIP bool) unikorn.AllocationWrite {
 	return core.Charge(AllocationKind, id, Allocations(publicIP)...)
-}
-
-// sameRecord reports whether two versions of a record are the same version.
-func sameRecord(a, b *record) bool {
-	left, errLeft := json.Marshal(a)
-	right, errRight := json.Marshal(b)
-
-	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
 }
 
 func (h *handlers) delete(req *core.Request) (*core.Reply, error) {

@@ -155,13 +155,23 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	r, err := h.lookup(req, req.PathValue("networkID"), core.OpUpdate)
+	// Region reads the network through the controller's cache and patches the
+	// version it read (core.SameVersion): while the cache trails the network's last
+	// write the patch fails, and the error is no HTTP error of region's: a 500.
+	id := req.PathValue("networkID")
+
+	current, err := core.Lookup(networks.Records(h.s.Cached(req)), id, req.Caller, metadataOf, rbacNetworks, core.OpUpdate)
 	if err != nil {
 		return nil, err
 	}
 
-	if r.Network.Metadata.DeletionTime != nil {
+	if current.Network.Metadata.DeletionTime != nil {
 		return nil, core.BadRequest("network is being deleted")
+	}
+
+	r := networks.Records(req.Store)[id]
+	if !core.SameVersion(current, r) {
+		return nil, core.ServerError()
 	}
 
 	core.RewriteMetadata(&r.Network.Metadata.ReadMetadata, body.Metadata, req.Now)

@@ -234,3 +234,70 @@ func TestSSHCertificateAuthorities(t *testing.T) {
 	h.Call(http.MethodDelete, path, nil).Expect(http.StatusAccepted, nil)
 	h.Call(http.MethodGet, path, nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 }
+
+// Region's handlers read a network or a security group through the controller's
+// cache and patch it under an optimistic lock holding the version read: an update
+// that lands while the cache trails the object's last write (the controller's
+// provisioning, here) loses the lock, writes nothing and answers 500.
+func TestNetworkUpdatesRacingTheirControllerLoseTheLock(t *testing.T) {
+	h := sandboxtest.New(t, sandboxtest.WithReadLag(7))
+
+	network := h.CreateNetwork("raced", "10.32.0.0/24")
+	networkPath := "/api/v2/networks/" + network.Metadata.ID
+
+	var group unikorn.SecurityGroup
+
+	h.Call(http.MethodPost, "/api/v2/securitygroups", unikorn.SecurityGroupCreate{
+		Metadata: unikorn.WriteMetadata{Name: "raced"},
+		Spec: unikorn.SecurityGroupCreateSpec{
+			SecurityGroupSpec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}}, NetworkID: network.Metadata.ID,
+		},
+	}).Expect(http.StatusCreated, &group)
+
+	groupPath := "/api/v2/securitygroups/" + group.Metadata.ID
+	updates := func(name string) map[string]any {
+		metadata := unikorn.WriteMetadata{Name: name}
+
+		return map[string]any{
+			networkPath: unikorn.NetworkUpdate{Metadata: metadata, Spec: unikorn.NetworkSpec{DNSNameservers: []string{}}},
+			groupPath:   unikorn.SecurityGroupUpdate{Metadata: metadata, Spec: unikorn.SecurityGroupSpec{Rules: []unikorn.SecurityGroupRule{}}},
+		}
+	}
+	names := func() []string {
+		h.Call(http.MethodGet, networkPath, nil).Expect(http.StatusOK, &network)
+		h.Call(http.MethodGet, groupPath, nil).Expect(http.StatusOK, &group)
+
+		return []string{network.Metadata.Name, group.Metadata.Name}
+	}
+
+	// Both provisioned, and the cache caught up: an update is taken.
+	h.Clock.Advance(sandboxtest.ReadLag + sandboxtest.Settle)
+	h.Call(http.MethodGet, networkPath, nil).Expect(http.StatusOK, nil)
+	h.Clock.Advance(sandboxtest.ReadLag)
+
+	for path, update := range updates("first") {
+		h.Call(http.MethodPut, path, update).Expect(http.StatusAccepted, nil)
+	}
+
+	// The controller provisions them again, and the cache trails its write: the next
+	// update carries a version that is no longer current, and writes nothing.
+	h.Clock.Advance(sandbox.DefaultOptions().ProvisionDelay)
+
+	for path, update := range updates("lost") {
+		body := h.Call(http.MethodPut, path, update).ExpectError(http.StatusInternalServerError, unikorn.ErrorServerError)
+		assert.Equal(t, "an internal error has occurred, please contact support", body.ErrorDescription, path)
+	}
+
+	h.Clock.Advance(sandboxtest.ReadLag + sandboxtest.Settle)
+	assert.Equal(t, []string{"first", "first"}, names())
+
+	// Sent again once the cache has caught up, it is taken.
+	h.Clock.Advance(sandboxtest.ReadLag)
+
+	for path, update := range updates("renamed") {
+		h.Call(http.MethodPut, path, update).Expect(http.StatusAccepted, nil)
+	}
+
+	h.Clock.Advance(sandboxtest.ReadLag + sandboxtest.Settle)
+	assert.Equal(t, []string{"renamed", "renamed"}, names())
+}

@@ -224,13 +224,21 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	r, err := h.lookup(req, req.PathValue("securityGroupID"), core.OpUpdate)
+	// Read through the cache and patched under its lock, as a network is.
+	id := req.PathValue("securityGroupID")
+
+	current, err := core.Lookup(securityGroups.Records(h.s.Cached(req)), id, req.Caller, metadataOf, rbacSecurityGroups, core.OpUpdate)
 	if err != nil {
 		return nil, err
 	}
 
-	if r.SecurityGroup.Metadata.DeletionTime != nil {
+	if current.SecurityGroup.Metadata.DeletionTime != nil {
 		return nil, core.BadRequest("security group is being deleted")
+	}
+
+	r := securityGroups.Records(req.Store)[id]
+	if !core.SameVersion(current, r) {
+		return nil, core.ServerError()
 	}
 
 	core.RewriteMetadata(&r.SecurityGroup.Metadata.ReadMetadata, body.Metadata, req.Now)

@@ -400,7 +400,7 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 	// The patch carries the version the handler read: one the cache trails conflicts,
 	// and the saga moves the allocation back, so nothing changes.
 	r, ok := fileStorage.Records(req.Store)[id]
-	if !ok || !sameFileStorage(r, current) {
+	if !ok || !core.SameVersion(current, r) {
 		return nil, core.ServerError()
 	}
 
@@ -420,14 +420,6 @@ func (h *handlers) update(req *core.Request) (*core.Reply, error) {
 	r.Lifecycle = core.ReprovisionSchedule(req.Now, h.s.ProvisionDelay())
 
 	return core.Accepted(r.render()), nil
-}
-
-// sameFileStorage reports whether two records are one version of the storage.
-func sameFileStorage(a, b *record) bool {
-	left, errLeft := json.Marshal(a)
-	right, errRight := json.Marshal(b)
-
-	return errLeft == nil && errRight == nil && bytes.Equal(left, right)
 }
 
 // delete starts deleting file storage, as the cache shows it; region checks
