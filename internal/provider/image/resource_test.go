@@ -71,7 +71,7 @@ func checkNothingLeft(t *testing.T, env *acctest.Environment) resource.TestCheck
 
 			_, err := env.Client.GetImage(t.Context(), r.Primary.Attributes["organization_id"], r.Primary.Attributes["region_id"], r.Primary.ID)
 			if !unikorn.IsNotFound(err) {
-				return fmt.Errorf("image %s is still there after destroy (%v)", r.Primary.ID, err)
+				return fmt.Errorf("image %s is still there after destroy: %w", r.Primary.ID, err)
 			}
 		}
 
