@@ -10,8 +10,9 @@ import (
 )
 
 // TestServiceAPIsAreForServicesAlone shows what real Unikorn grants: region's servers
-// and identity's allocations to the compute service's principal, to no user, whatever
-// their role, and the public APIs to both.
+// and identity's allocations to the compute service's principal and the platform
+// administrator, whose roles grant them, to no user, whatever their role in the
+// project, and the public APIs to all.
 func TestServiceAPIsAreForServicesAlone(t *testing.T) {
 	h := sandboxtest.New(t)
 	server := h.CreateReadyServer("service-made")
@@ -43,12 +44,21 @@ func TestServiceAPIsAreForServicesAlone(t *testing.T) {
 
 	for _, call := range service {
 		t.Run(call.method+" "+call.path, func(t *testing.T) {
-			h.CallAs(sandbox.DefaultToken, call.method, call.path, call.body).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+			// The project user, and the organization's administrator, whose role
+			// grants the organization's every public API.
+			for _, token := range []string{sandbox.DefaultToken, sandbox.AdminToken} {
+				h.CallAs(token, call.method, call.path, call.body).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+			}
 		})
 	}
 
-	h.CallAs(sandbox.ServiceToken, http.MethodGet, "/api/v2/servers/"+server.Metadata.ID, nil).Expect(http.StatusOK, nil)
-	h.CallAs(sandbox.ServiceToken, http.MethodGet, allocations+"/f0000000-0000-4000-8000-000000000000", nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	for _, token := range []string{sandbox.ServiceToken, sandbox.PlatformAdminToken} {
+		h.CallAs(token, http.MethodGet, "/api/v2/servers/"+server.Metadata.ID, nil).Expect(http.StatusOK, nil)
+		h.CallAs(token, http.MethodGet, allocations+"/f0000000-0000-4000-8000-000000000000", nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
+	}
+
+	h.CallAs(sandbox.PlatformAdminToken, http.MethodPost, "/api/v2/servers", sandboxtest.ServerCreate("by-platform")).Expect(http.StatusCreated, nil)
+	h.CallAs(sandbox.PlatformAdminToken, http.MethodPost, allocations, allocation).Expect(http.StatusCreated, nil)
 
 	for _, token := range []string{sandbox.DefaultToken, sandbox.ServiceToken} {
 		h.CallAs(token, http.MethodGet, "/api/v2/networks/"+sandbox.NetworkDefaultID, nil).Expect(http.StatusOK, nil)
