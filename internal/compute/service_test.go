@@ -32,7 +32,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
+	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})}
 	e.service = e.serviceOver(t, nil)
 	e.images = e.imagesOver(t, nil)
 
@@ -47,14 +47,14 @@ const testReadLag = 100 * time.Millisecond
 func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Service {
 	t.Helper()
 
-	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.PlatformAdminToken, transport), testReadLag))
 }
 
 // imagesOver is serviceOver for the image family.
 func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Service {
 	t.Helper()
 
-	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+	return image.NewService(e.NewSession(e.NewClient(t, sandbox.PlatformAdminToken, transport), testReadLag))
 }
 
 // setQuota changes the organization's quota through identity's admin call.
