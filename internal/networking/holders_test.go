@@ -91,6 +91,14 @@ func TestHeldDeletesNameEveryHolderTheTokenCanSee(t *testing.T) {
 			group:     heldBy{found: []string{instance}},
 			authority: heldBy{found: []string{instance}},
 		},
+		// Compute's own account sees the servers, but region's list of file storage
+		// leaves out what its role may not read.
+		"compute's account on the region path": {
+			token:     sandbox.ServiceToken,
+			network:   heldBy{found: []string{instance}},
+			group:     heldBy{found: []string{instance}},
+			authority: heldBy{found: []string{instance}},
+		},
 		"a project user whose list of compute's instances fails": {
 			token: sandbox.DefaultToken, compute: true,
 			faults:    []sandbox.FaultRule{{Method: http.MethodGet, Route: sandbox.ComputePrefix + "/api/v2/instances", Status: http.StatusServiceUnavailable}},

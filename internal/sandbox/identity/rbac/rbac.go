@@ -75,8 +75,10 @@ var (
 	// serves, the fixture and the empty one: every project there, made before or
 	// after, as compute must reach any project its users make. (Real compute's role
 	// is global; here it stays out of the foreign organization, as it always has.)
+	// It may do what the role grants and no more: read networks, security groups and
+	// SSH certificate authorities, but make none, nor load balancers or file storage.
 	serviceUser = fixturePrincipal{
-		legacy: true, service: true, system: "unikorn-compute",
+		service: true, system: "unikorn-compute",
 		grant: func(st *core.Store, acl *core.ACL) {
 			compute := mustRole(st, fixture.ComputeServiceRoleID)
 			for _, organizationID := range []string{fixture.OrganizationID, fixture.EmptyOrganizationID} {
