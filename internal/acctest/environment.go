@@ -117,6 +117,7 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 	opts.ReadLag = harshness.readLag
 	opts.Seed = harshness.seed
 	opts.ShowInvisible = !harshness.visibility
+	opts.Quotas = harshness.quotas
 
 	sb, err := sandbox.New(opts)
 	require.NoError(t, err)

@@ -20,8 +20,10 @@ type harshness struct {
 	readLag    time.Duration
 	seed       uint64
 	visibility bool
-	// backend is not harshness but rides along, so that one Option list sets up a test.
+	// backend and quotas are not harshness but ride along, so that one Option list
+	// sets up a test.
 	backend Backend
+	quotas  map[string]int
 }
 
 // Option makes the sandbox of New harsher (or kinder).
@@ -42,6 +44,19 @@ func WithSeed(seed uint64) Option {
 // (the default), or flatter the caller.
 func WithVisibility(on bool) Option {
 	return func(h *harshness) { h.visibility = on }
+}
+
+// WithQuota sets the fixture organization's quota of kind to n (sandbox.Options.Quotas),
+// as an operator would: how a test switches on a quota that limits nothing by default
+// (`volume`) or makes a small one to fill. Against a real Unikorn it is ignored.
+func WithQuota(kind string, n int) Option {
+	return func(h *harshness) {
+		if h.quotas == nil {
+			h.quotas = map[string]int{}
+		}
+
+		h.quotas[kind] = n
+	}
 }
 
 // Production turns on everything production does to clients: read lag of

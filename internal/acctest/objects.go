@@ -20,6 +20,8 @@ var metaBlocks = []string{"lifecycle"}
 // configuration ("unikorn_network.base.id").
 type Given struct {
 	Region, StorageClass, Network, Flavor, Image string
+	// VolumeClass is a volume class of the network's region that supports Flavor.
+	VolumeClass string
 	// KubernetesVersion is a version the region offers clusters of.
 	KubernetesVersion string
 	// Instance is what a snapshot is made of.
@@ -35,14 +37,15 @@ type Given struct {
 }
 
 // Given is what the environment's objects give: its region, network, flavor and
-// image, its storage class (StorageClassID), and network prefixes from Prefixes. A
-// test adds what its configuration needs more (an authority key, a role).
+// image, its storage and volume classes (StorageClassID, VolumeClassID), and network
+// prefixes from Prefixes. A test adds what its configuration needs more (an authority
+// key, a role).
 func (e *Environment) Given(t *testing.T) Given {
 	t.Helper()
 
 	return Given{
 		Region: Quote(e.RegionID), StorageClass: Quote(e.StorageClassID(t)), Network: Quote(e.NetworkID),
-		Flavor: Quote(e.FlavorID), Image: Quote(e.ImageID), Prefix: Prefixes(),
+		Flavor: Quote(e.FlavorID), Image: Quote(e.ImageID), VolumeClass: Quote(e.VolumeClassID(t)), Prefix: Prefixes(),
 	}
 }
 
@@ -102,6 +105,14 @@ var objects = map[string]func(g Given, name string) []Attribute{
 			{"region_id", g.Region},
 			{"storage_class_id", g.StorageClass},
 			{"size_gib", "3"},
+		}
+	},
+	"unikorn_volume": func(g Given, name string) []Attribute {
+		return []Attribute{
+			{"name", Quote(unikornName(name))},
+			{"network_id", g.Network},
+			{"volume_class_id", g.VolumeClass},
+			{"size_gib", "2"},
 		}
 	},
 	"unikorn_kubernetes_cluster": func(g Given, name string) []Attribute {

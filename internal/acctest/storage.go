@@ -20,16 +20,25 @@ const EnvStorageClassID = "UNIKORN_ACC_STORAGE_CLASS_ID"
 func (e *Environment) StorageClassID(t *testing.T) string {
 	t.Helper()
 
+	return e.fixtureOr(t, sandbox.StorageClassStandardID, EnvStorageClassID, "file storage against a real Unikorn")
+}
+
+// fixtureOr is the sandbox's fixture of ID id, or against a real Unikorn the ID the
+// environment variable name holds; without it the test, which needs it for what,
+// skips.
+func (e *Environment) fixtureOr(t *testing.T, id, name, what string) string {
+	t.Helper()
+
 	if e.IsSandbox() {
-		return sandbox.StorageClassStandardID
+		return id
 	}
 
-	id := os.Getenv(EnvStorageClassID)
-	if id == "" {
-		t.Skipf("file storage against a real Unikorn needs %s to name a storage class of the region", EnvStorageClassID)
+	value := os.Getenv(name)
+	if value == "" {
+		t.Skipf("%s needs %s to name one", what, name)
 	}
 
-	return id
+	return value
 }
 
 // FileStorage returns every file storage the sandbox holds, as it is rather than as a

@@ -26,6 +26,21 @@ func (e *InUseError) Error() string {
 
 func (e *InUseError) Unwrap() error { return e.Err }
 
+// InUse is the status a cloud refuses a delete with while the object is in use.
+type InUse int
+
+const (
+	// InUseForbidden is 403, as region answers for networks, security groups and SSH
+	// certificate authorities; a 403 for an object the token cannot read is lost
+	// access instead.
+	InUseForbidden InUse = iota
+	// InUseConflict is 409, as for images, whose 403 is RBAC's.
+	InUseConflict
+	// InUseEither is 403 or 409: for volumes, region's handler answers 403 where its
+	// document promises 409.
+	InUseEither
+)
+
 // Object is what the façade needs of one kind of asynchronous object (a network, a
 // load balancer, a project) to read, create, wait for and delete it. Each family
 // describes its kinds with one; the rules of their lives are written here once.
@@ -34,13 +49,17 @@ type Object[T any] struct {
 	Kind string
 	// Users names what may keep the object from being deleted; empty when nothing can.
 	Users string
-	// ConflictInUse means the cloud answers a delete of the object in use with 409 (as
-	// for images) rather than 403.
-	ConflictInUse bool
+	// InUse is how the cloud answers a delete of the object while something uses it.
+	InUse InUse
 	// HeldBy are the lists in which to look for what holds the object (read just
 	// before) while the cloud refuses its delete as in use, one per kind of thing that
 	// may hold it; nil when the family cannot tell. See Delete and FindHolders.
-	HeldBy   func(*T) []HolderSearch
+	HeldBy func(*T) []HolderSearch
+	// Free reports whether the object, as read, shows nothing using it; nil when the
+	// object cannot tell. Where the cloud refuses a delete in use with 403, a 403 that
+	// lasts past the grace for an object that shows itself free, with no holder found,
+	// is the token's rights, not use.
+	Free     func(*T) bool
 	Get      func(context.Context, string) (*T, error)
 	Del      func(context.Context, string) error
 	Metadata func(*T) *unikorn.ReadMetadata
@@ -234,6 +253,10 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 			return nil
 		}
 
+		if unikorn.IsForbidden(err) && o.Free != nil && object != nil && o.Free(object) && len(holders.Found) == 0 {
+			return err
+		}
+
 		name := ""
 		if object != nil {
 			name = o.Metadata(object).Name
@@ -248,13 +271,13 @@ func (o Object[T]) Delete(ctx context.Context, s *Session, id string, created ti
 		switch {
 		case err == nil, unikorn.IsNotFound(err):
 			return true, nil
-		case unikorn.IsConflict(err) && o.ConflictInUse:
+		case unikorn.IsConflict(err) && o.InUse != InUseForbidden:
 			if object == nil {
 				_ = read(ctx)
 			}
 
 			return false, refused(ctx, err)
-		case unikorn.IsForbidden(err) && o.Users != "" && !o.ConflictInUse:
+		case unikorn.IsForbidden(err) && o.Users != "" && o.InUse != InUseConflict:
 			// A 403 for an object we can still read is "in use"; for one we cannot
 			// read it is lost access, which no wait cures.
 			if readErr := read(ctx); readErr != nil {

@@ -61,7 +61,7 @@ func (c *ComputeInstances) listScope(ctx context.Context, sc scope, only string)
 // Validate implements Instances: compute's handler checks what the façade checks, as
 // the same user, so a plan reports it first.
 func (c *ComputeInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
-	placement, err := c.service.Validate(ctx, spec)
+	placement, err := c.validate(ctx, spec, true)
 	if err != nil {
 		return nil, err
 	}
@@ -71,14 +71,28 @@ func (c *ComputeInstances) Validate(ctx context.Context, spec Spec) (*Location, 
 
 // ValidateUpdate implements Instances.
 func (c *ComputeInstances) ValidateUpdate(ctx context.Context, spec Spec) error {
-	return c.service.ValidateUpdate(ctx, spec)
+	_, err := c.validate(ctx, spec, false)
+
+	return err
+}
+
+// validate is the Service's validation and what compute checks of the volumes.
+func (c *ComputeInstances) validate(ctx context.Context, spec Spec, placing bool) (*Placement, error) {
+	placement, err := c.service.validate(ctx, spec, placing)
+
+	return placement, c.checkVolumes(ctx, spec, placement, err)
 }
 
 // Create implements Instances. A create whose answer was lost is never sent again:
 // the instance's ID derives from its network and name, so it is looked for, past the
 // read lag, and adopted when it is the one asked for.
 func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, error) {
-	placement, err := c.service.Validate(ctx, spec)
+	placement, err := c.validate(ctx, spec, true)
+	if err != nil {
+		return nil, err
+	}
+
+	at, err := attaching(spec, placement)
 	if err != nil {
 		return nil, err
 	}
@@ -98,18 +112,33 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 		RegionID: location.RegionID, NetworkID: network.Metadata.ID,
 	}
 
-	// Seen through even when Terraform is interrupted, as every write is (see Service.Create).
+	// Seen through even when Terraform is interrupted, as every write is (see
+	// Service.Create); only waiting for the volumes to be free stops.
+	waits := ctx
 	ctx = context.WithoutCancel(ctx)
 
-	created, err := c.client.CreateInstance(ctx, unikorn.InstanceCreate{
+	create := unikorn.InstanceCreate{
 		Metadata: unikorn.WriteMetadata{Name: spec.Name, Description: spec.Description, Tags: serverTags(spec.Tags)},
 		Spec: unikorn.InstanceCreateSpec{
-			InstanceSpec:   instanceSpec(spec),
+			InstanceSpec:   instanceSpec(spec, nil),
 			OrganizationID: ref.OrganizationID,
 			ProjectID:      ref.ProjectID,
 			NetworkID:      ref.NetworkID,
 		},
+	}
+
+	var created *unikorn.Instance
+
+	// A volume the instance this one replaces held is attached once it is let go.
+	answered, err := c.sendAttaching(waits, at, spec.VolumeIDs, func() error {
+		var err error
+		created, err = c.client.CreateInstance(ctx, create)
+
+		return err
 	})
+	if !answered {
+		return nil, err
+	}
 
 	switch {
 	case err == nil:
@@ -166,8 +195,16 @@ func (c *ComputeInstances) Create(ctx context.Context, spec Spec) (*Instance, er
 
 // WaitReady implements Instances.
 func (c *ComputeInstances) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
-	return c.service.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
-		c.read, (*Instance).Ready)
+	what := "instance " + instance.ID + " to be provisioned and running"
+	if len(instance.Spec.VolumeIDs) > 0 {
+		what += ", its volumes attached"
+	}
+
+	return c.service.waitInstance(ctx, instance, what, instance.change(changeReady), c.read, func(candidate *Instance) (bool, error) {
+		done, err := candidate.attached()
+
+		return candidate.Ready() && done, err
+	})
 }
 
 // read reads the instance afresh (an instanceReader). Within a known scope the read
@@ -278,17 +315,36 @@ func (c *ComputeInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Ins
 	unchangeable.Description, unchangeable.Tags = spec.Description, spec.Tags
 	unchangeable.SecurityGroupIDs, unchangeable.PublicIP, unchangeable.AllowedSourceAddresses =
 		spec.SecurityGroupIDs, spec.PublicIP, spec.AllowedSourceAddresses
+	unchangeable.VolumeIDs = spec.VolumeIDs
 
 	// Sent even when Terraform is interrupted; only the wait that follows stops.
 	writes := context.WithoutCancel(ctx)
-
-	_, err = c.client.UpdateInstance(writes, current.ID, unikorn.InstanceUpdate{
+	update := unikorn.InstanceUpdate{
 		Metadata: unikorn.WriteMetadata{Name: current.Spec.Name, Description: spec.Description, Tags: serverTags(spec.Tags)},
-		Spec:     instanceSpec(unchangeable),
-	})
+		Spec:     instanceSpec(unchangeable, current.Spec.VolumeIDs),
+	}
 
-	landed := func(candidate *Instance) bool {
-		return !needsUpdate(candidate, spec) && candidate.realized()
+	// A volume moved here from another instance in the same apply is attached once
+	// that instance lets it go.
+	answered, err := c.sendAttaching(ctx, current.attaching(), added(current.Spec.VolumeIDs, spec.VolumeIDs), func() error {
+		_, err := c.client.UpdateInstance(writes, current.ID, update)
+
+		return err
+	})
+	if !answered {
+		return nil, err
+	}
+
+	// A read that trails the update shows the volumes asked for before it: their
+	// attachments say nothing of the update's until the read shows its set.
+	landed := func(candidate *Instance) (bool, error) {
+		if needsUpdate(candidate, spec) {
+			return false, nil
+		}
+
+		done, err := candidate.attached()
+
+		return candidate.realized() && done, err
 	}
 
 	switch {
@@ -452,12 +508,14 @@ func (c *ComputeInstances) ConsoleOutput(ctx context.Context, ref Ref, lines int
 	return output.Contents, nil
 }
 
-// instanceSpec is what compute is asked for an instance of spec.
-func instanceSpec(spec Spec) unikorn.InstanceSpec {
+// instanceSpec is what compute is asked for an instance of spec that holds the
+// volumes current (none for a new instance).
+func instanceSpec(spec Spec, current []string) unikorn.InstanceSpec {
 	return unikorn.InstanceSpec{
 		FlavorID:                  spec.FlavorID,
 		ImageID:                   spec.ImageID,
 		Networking:                serverNetworking(spec),
+		Volumes:                   volumesSpec(current, spec.VolumeIDs),
 		SSHCertificateAuthorityID: spec.SSHCertificateAuthorityID,
 		UserData:                  encodeUserData(spec.UserData),
 	}
@@ -473,6 +531,7 @@ func instanceFromCompute(wire *unikorn.Instance) *Instance {
 		PrivateIP:          wire.Status.PrivateIP,
 		PublicIP:           wire.Status.PublicIP,
 		MACAddress:         wire.Status.MACAddress,
+		Attachments:        attachmentsFromCompute(wire.Status.Volumes),
 		PowerState:         collapsePowerState(wire.Status.PowerState),
 		ProvisioningStatus: wire.Metadata.ProvisioningStatus,
 		HealthStatus:       wire.Metadata.HealthStatus,
@@ -484,6 +543,7 @@ func instanceFromCompute(wire *unikorn.Instance) *Instance {
 			ImageID:                   wire.Spec.ImageID,
 			UserData:                  decodeUserData(wire.Spec.UserData),
 			SSHCertificateAuthorityID: wire.Spec.SSHCertificateAuthorityID,
+			VolumeIDs:                 volumeIDsOf(wire.Spec.Volumes),
 			Description:               wire.Metadata.Description,
 			Tags:                      cloud.UserTags(wire.Metadata.Tags),
 		},

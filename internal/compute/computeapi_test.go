@@ -171,51 +171,52 @@ func TestComputeDeletionSeenGoneByItsOwnReadAsksOnce(t *testing.T) {
 func TestComputeDeletionsPollThroughTheSharedList(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	instances := e.computeOver(t, nil)
+	inBubble(t, func(t *testing.T, e *env) {
+		instances := e.computeOver(t, nil)
 
-	names := []string{"web-1", "web-2", "web-3", "web-4"}
-	seen := make([]*compute.Instance, len(names))
+		names := []string{"web-1", "web-2", "web-3", "web-4"}
+		seen := make([]*compute.Instance, len(names))
 
-	for i, name := range names {
-		ready := readyOn(t, instances, name)
-		seen[i] = compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
-	}
+		for i, name := range names {
+			ready := readyOn(t, instances, name)
+			seen[i] = compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
+		}
 
-	// Long enough for tens of poll ticks.
-	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+		// Long enough for tens of poll ticks.
+		require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
 
-	reads := func() int {
-		routes := e.Sandbox.Stats().Routes
+		reads := func() int {
+			routes := e.Sandbox.Stats().Routes
 
-		return routes["GET /compute/api/v2/instances"] + routes["GET /compute/api/v2/instances/{instanceID}"]
-	}
+			return routes["GET /compute/api/v2/instances"] + routes["GET /compute/api/v2/instances/{instanceID}"]
+		}
 
-	// Each back end below is new, so that neither has learnt when a deletion is done.
-	e.Sandbox.ResetStats()
-	require.NoError(t, e.computeOver(t, nil).Delete(t.Context(), seen[0], ""))
+		// Each back end below is new, so that neither has learnt when a deletion is done.
+		e.Sandbox.ResetStats()
+		require.NoError(t, e.computeOver(t, nil).Delete(t.Context(), seen[0], ""))
 
-	alone := reads()
+		alone := reads()
 
-	e.Sandbox.ResetStats()
+		e.Sandbox.ResetStats()
 
-	together := e.computeOver(t, nil)
+		together := e.computeOver(t, nil)
 
-	var deletions sync.WaitGroup
+		var deletions sync.WaitGroup
 
-	for _, instance := range seen[1:] {
-		deletions.Go(func() { assert.NoError(t, together.Delete(t.Context(), instance, "")) })
-	}
+		for _, instance := range seen[1:] {
+			deletions.Go(func() { assert.NoError(t, together.Delete(t.Context(), instance, "")) })
+		}
 
-	deletions.Wait()
+		deletions.Wait()
 
-	assert.Positive(t, e.Sandbox.Stats().Routes["GET /compute/api/v2/instances"], "the ticks list the network")
-	assert.Less(t, reads(), 2*alone, "three deletions share their ticks' reads (one alone read %d times)", alone)
+		assert.Positive(t, e.Sandbox.Stats().Routes["GET /compute/api/v2/instances"], "the ticks list the network")
+		assert.Less(t, reads(), 2*alone, "three deletions share their ticks' reads (one alone read %d times)", alone)
 
-	for _, instance := range seen {
-		_, err := instances.Get(t.Context(), instance.Ref())
-		require.ErrorIs(t, err, compute.ErrNotFound)
-	}
+		for _, instance := range seen {
+			_, err := instances.Get(t.Context(), instance.Ref())
+			require.ErrorIs(t, err, compute.ErrNotFound)
+		}
+	})
 }
 
 // The delete of an instance already gone answers 404. For an instance older than the

@@ -62,8 +62,11 @@ type Spec struct {
 	SecurityGroupIDs          []string
 	PublicIP                  bool
 	AllowedSourceAddresses    []string
-	Description               string
-	Tags                      map[string]string
+	// VolumeIDs is the whole set of volumes attached to the instance; only the
+	// compute back end attaches volumes.
+	VolumeIDs   []string
+	Description string
+	Tags        map[string]string
 }
 
 // Instance is an instance as the façade reads it back from its server.
@@ -81,9 +84,12 @@ type Instance struct {
 
 	Spec Spec
 
-	PrivateIP          string
-	PublicIP           string
-	MACAddress         string
+	PrivateIP  string
+	PublicIP   string
+	MACAddress string
+	// Attachments are the volumes compute shows attached, being attached or being
+	// detached, each with its device once it has one.
+	Attachments        []Attachment
 	PowerState         string
 	ProvisioningStatus string
 	HealthStatus       string

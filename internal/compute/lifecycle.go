@@ -137,7 +137,13 @@ func (s *Service) Create(ctx context.Context, spec Spec) (*Instance, error) {
 // when the cloud reports provisioning as failed.
 func (s *Service) WaitReady(ctx context.Context, instance *Instance) (*Instance, error) {
 	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be provisioned and running", instance.change(changeReady),
-		s.readServer, (*Instance).Ready)
+		s.readServer, acceptedBy((*Instance).Ready))
+}
+
+// acceptedBy is a wait's acceptance by done, which fails the wait on nothing but what every wait
+// fails on.
+func acceptedBy(done func(*Instance) bool) func(*Instance) (bool, error) {
+	return func(candidate *Instance) (bool, error) { return done(candidate), nil }
 }
 
 // instanceReader reads an instance afresh for a wait: nil, with no error, when a list
@@ -170,11 +176,11 @@ func readAlone[T any](ctx context.Context, id string, get func(context.Context, 
 	return value, err
 }
 
-// waitInstance polls read until done accepts the instance, learning how long c takes
+// waitInstance polls read until done accepts the instance or fails the wait, learning how long c takes
 // (the zero change: not learnt). An instance missing right after a write means the
 // cloud's cache has not caught up yet, not that it is gone.
 func (s *Service) waitInstance(ctx context.Context, instance *Instance, what string, c cloud.Change,
-	read instanceReader, done func(*Instance) bool,
+	read instanceReader, done func(*Instance) (bool, error),
 ) (*Instance, error) {
 	var latest *Instance
 
@@ -195,7 +201,7 @@ func (s *Service) waitInstance(ctx context.Context, instance *Instance, what str
 			return false, &ProvisioningFailedError{InstanceID: instance.ID, ServerID: instance.ServerID}
 		}
 
-		return done(latest), nil
+		return done(latest)
 	})
 	if err != nil {
 		return latest, err
@@ -441,9 +447,9 @@ func (s *Service) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, er
 	}
 
 	return s.waitInstance(ctx, updated, "the update of instance "+current.ID+" to take effect", current.change(changeUpdated), s.readServer,
-		func(candidate *Instance) bool {
+		acceptedBy(func(candidate *Instance) bool {
 			return candidate.revision == revision && candidate.realized()
-		})
+		}))
 }
 
 // landed reads, past the read lag, whether the update that carries revision reached
@@ -515,6 +521,7 @@ func needsUpdate(current *Instance, spec Spec) bool {
 
 	return current.Spec.Description != spec.Description ||
 		!maps.Equal(current.Spec.Tags, spec.Tags) ||
+		!sameVolumes(current.Spec.VolumeIDs, spec.VolumeIDs) ||
 		(want == nil) != (have == nil) ||
 		want != nil && (want.PublicIP != have.PublicIP ||
 			!slices.Equal(want.SecurityGroups, have.SecurityGroups) ||

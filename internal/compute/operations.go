@@ -82,14 +82,14 @@ func (s *Service) power(ctx context.Context, instance *Instance, op PowerOperati
 	seen := instance.PowerState
 
 	return s.waitInstance(ctx, instance, "instance "+instance.ID+" to be "+target, cloud.Change{}, read,
-		func(candidate *Instance) bool {
+		acceptedBy(func(candidate *Instance) bool {
 			if candidate.PowerState != seen {
 				seen = candidate.PowerState
 				progress(fmt.Sprintf("Instance %s is %s.", instance.ID, seen))
 			}
 
 			return candidate.PowerState == target
-		})
+		}))
 }
 
 // powerPlan decides from the instance's state whether op must be sent (not when the

@@ -26,10 +26,11 @@ func NewRegionInstances(service *Service) *RegionInstances {
 }
 
 // Validate implements Instances. Beyond the placement, it checks at plan that the
-// token may call region's server API at all, which only service accounts may.
+// token may call region's server API at all, which only service accounts may, and
+// refuses volumes, which region's servers do not attach (RegionAttachesNoVolumes).
 func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
 	placement, err := r.service.Validate(ctx, spec)
-	if err != nil {
+	if err = regionRefusesVolumes(spec, err); err != nil {
 		return nil, err
 	}
 
@@ -42,11 +43,15 @@ func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, e
 
 // ValidateUpdate implements Instances.
 func (r *RegionInstances) ValidateUpdate(ctx context.Context, spec Spec) error {
-	return r.service.ValidateUpdate(ctx, spec)
+	return regionRefusesVolumes(spec, r.service.ValidateUpdate(ctx, spec))
 }
 
 // Create implements Instances.
 func (r *RegionInstances) Create(ctx context.Context, spec Spec) (*Instance, error) {
+	if err := regionRefusesVolumes(spec, nil); err != nil {
+		return nil, err
+	}
+
 	instance, err := r.service.Create(ctx, spec)
 
 	return instance, serviceRights(err)
@@ -92,6 +97,10 @@ func byName(ref Ref, name string) (Ref, error) {
 
 // Update implements Instances.
 func (r *RegionInstances) Update(ctx context.Context, ref Ref, spec Spec) (*Instance, error) {
+	if err := regionRefusesVolumes(spec, nil); err != nil {
+		return nil, err
+	}
+
 	instance, err := r.service.Update(ctx, ref, spec)
 
 	return instance, serviceRights(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/image"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // Service is the instance façade over a session. It is safe for concurrent use, and
@@ -21,6 +22,9 @@ type Service struct {
 	// images waits for the images this family's snapshots make.
 	images  *image.Service
 	servers *sharedLists[unikorn.Server]
+	// volumes checks what compute's back end attaches, and what holds a volume it
+	// attaches: compute's instances, the only ones that attach volumes.
+	volumes *volumes.Service
 	// rights holds, per network, the probe of region's server API for the token (see
 	// checkServiceRights): the rights of a token do not change within a run.
 	rightsMu sync.Mutex
@@ -36,6 +40,7 @@ func NewService(session *cloud.Session) *Service {
 		references: newReferences(session),
 		images:     image.NewService(session),
 		servers:    newServerLists(client.ListServers, client.GetServer, DefaultReadGathering),
+		volumes:    volumes.NewService(session).HeldByComputeInstances(),
 		rights:     map[string]*rightsProbe{},
 	}
 

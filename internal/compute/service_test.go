@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,25 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})}
+	return startEnv(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})
+}
+
+// inBubble runs test in a testing/synctest bubble, against a sandbox served in the
+// bubble: the sandbox's delays and the façade's polls fall on the bubble's clock,
+// so what the test counts of them is decided by their order, not by how fast the
+// machine runs it.
+func inBubble(t *testing.T, test func(t *testing.T, e *env)) {
+	t.Helper()
+
+	synctest.Test(t, func(t *testing.T) {
+		test(t, startEnv(t, cloudtest.Config{Token: sandbox.PlatformAdminToken, InProcess: true}))
+	})
+}
+
+func startEnv(t *testing.T, config cloudtest.Config) *env {
+	t.Helper()
+
+	e := &env{World: cloudtest.Start(t, config)}
 	e.service = e.serviceOver(t, nil)
 	e.images = e.imagesOver(t, nil)
 
@@ -353,30 +372,31 @@ func TestGetRequiresExactlyOneServer(t *testing.T) {
 func TestDeleteReleasesTheQuotaOnlyAfterTheServerIsGone(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
+	inBubble(t, func(t *testing.T, e *env) {
+		require.NoError(t, e.Sandbox.UpdateSettings(sandbox.Settings{DeprovisionDelay: "300ms"}))
 
-	instance := e.create(t, standardSpec("doomed"))
+		instance := e.create(t, standardSpec("doomed"))
 
-	done := make(chan error, 1)
-	go func() { done <- e.service.Delete(context.WithoutCancel(t.Context()), instance.Ref(), "") }()
+		done := make(chan error, 1)
+		go func() { done <- e.service.Delete(context.WithoutCancel(t.Context()), instance.Ref(), "") }()
 
-	// While the server is deprovisioning, its allocation must still be there.
-	require.Eventually(t, func() bool {
-		server, err := e.Client.GetServer(t.Context(), instance.ServerID)
+		// While the server is deprovisioning, its allocation must still be there.
+		require.Eventually(t, func() bool {
+			server, err := e.Client.GetServer(t.Context(), instance.ServerID)
 
-		return err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningDeprovisioning
-	}, 2*time.Second, 5*time.Millisecond)
-	assert.Len(t, e.allocationsFor(instance.ID), 1, "the quota is held while the server exists")
+			return err == nil && server.Metadata.ProvisioningStatus == unikorn.ProvisioningDeprovisioning
+		}, 2*time.Second, 5*time.Millisecond)
+		assert.Len(t, e.allocationsFor(instance.ID), 1, "the quota is held while the server exists")
 
-	require.NoError(t, <-done)
+		require.NoError(t, <-done)
 
-	_, err := e.Client.GetServer(t.Context(), instance.ServerID)
-	require.True(t, unikorn.IsNotFound(err), "server gone: %v", err)
-	assert.Empty(t, e.allocationsFor(instance.ID))
+		_, err := e.Client.GetServer(t.Context(), instance.ServerID)
+		require.True(t, unikorn.IsNotFound(err), "server gone: %v", err)
+		assert.Empty(t, e.allocationsFor(instance.ID))
 
-	// Deleting again, with the server gone, succeeds.
-	require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+		// Deleting again, with the server gone, succeeds.
+		require.NoError(t, e.service.Delete(t.Context(), instance.Ref(), instance.AllocationID))
+	})
 }
 
 func TestUpdateMovesQuotaFirstAndKeepsTheInstance(t *testing.T) {

@@ -52,11 +52,12 @@ func TestConcurrentWaitsShareTheirReads(t *testing.T) {
 // as a slow network does: a list on its way then carries the world as it was when
 // the list was served.
 type slowAnswers struct {
+	next  http.RoundTripper
 	delay time.Duration
 }
 
 func (s slowAnswers) RoundTrip(request *http.Request) (*http.Response, error) {
-	response, err := http.DefaultTransport.RoundTrip(request)
+	response, err := s.next.RoundTrip(request)
 	if request.Method == http.MethodGet && request.URL.Path == "/api/v2/servers" {
 		time.Sleep(s.delay)
 	}
@@ -70,48 +71,57 @@ func (s slowAnswers) RoundTrip(request *http.Request) (*http.Response, error) {
 func TestAReadAfterAWriteSeesIt(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	instance := e.create(t, standardSpec("web"))
+	inBubble(t, func(t *testing.T, e *env) {
+		instance := e.create(t, standardSpec("web"))
 
-	client := e.NewClient(t, sandbox.ServiceToken, slowAnswers{delay: 30 * time.Millisecond})
-	service := compute.NewService(cloud.NewSession(client))
+		slow := slowAnswers{next: e.Transport, delay: 30 * time.Millisecond}
+		client := e.NewClient(t, sandbox.ServiceToken, slow)
+		// A look-up may take a list sent up to 20 ms ago (the poll interval), less than
+		// a list takes to come back: each look-up joins a list, and the readers keep
+		// one gathering or on its way at every moment. A list sent before a write and
+		// still on its way is then always there for the read after the write to take.
+		service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag/10), cloud.WithPollPolicy(cloudtest.Poll)))
 
-	ctx, stop := context.WithCancel(t.Context())
-	defer stop()
+		ctx, stop := context.WithCancel(t.Context())
+		defer stop()
 
-	var readers sync.WaitGroup
+		var readers sync.WaitGroup
 
-	// Readers keep a list on its way at every moment.
-	for range 4 {
-		readers.Go(func() {
-			for ctx.Err() == nil {
-				_, _ = service.Get(ctx, instance.Ref())
-			}
-		})
-	}
+		for range 4 {
+			readers.Go(func() {
+				for ctx.Err() == nil {
+					_, _ = service.Get(ctx, instance.Ref())
+				}
+			})
+		}
 
-	server, err := e.Client.GetServer(t.Context(), instance.ServerID)
-	require.NoError(t, err)
-
-	// Each write lands at another point of the readers' cycle: while a list gathers
-	// readers (10 ms), and while one is on its way back (30 ms more).
-	for i, pause := range []time.Duration{0, 5 * time.Millisecond, 15 * time.Millisecond, 25 * time.Millisecond, 35 * time.Millisecond} {
-		time.Sleep(pause)
-
-		description := fmt.Sprintf("revision %d", i)
-		_, err := client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
-			Metadata: unikorn.WriteMetadata{Name: server.Metadata.Name, Description: description, Tags: server.Metadata.Tags},
-			Spec:     server.Spec,
-		})
+		server, err := e.Client.GetServer(t.Context(), instance.ServerID)
 		require.NoError(t, err)
 
-		got, err := service.Get(t.Context(), instance.Ref())
-		require.NoError(t, err)
-		assert.Equal(t, description, got.Spec.Description)
-	}
+		// Each write lands at another point of the readers' cycle: while a list gathers
+		// readers (10 ms), and while one is on its way back (30 ms more).
+		for i, pause := range []time.Duration{0, 5 * time.Millisecond, 15 * time.Millisecond, 25 * time.Millisecond, 35 * time.Millisecond} {
+			time.Sleep(pause)
 
-	stop()
-	readers.Wait()
+			description := fmt.Sprintf("revision %d", i)
+			_, err := client.UpdateServer(t.Context(), instance.ServerID, unikorn.ServerUpdate{
+				Metadata: unikorn.WriteMetadata{Name: server.Metadata.Name, Description: description, Tags: server.Metadata.Tags},
+				Spec:     server.Spec,
+			})
+			require.NoError(t, err)
+
+			got, err := service.Get(t.Context(), instance.Ref())
+			require.NoError(t, err)
+			assert.Equal(t, description, got.Spec.Description)
+		}
+
+		stop()
+		readers.Wait()
+
+		// A list the readers left goes on without them; the bubble ends once it is
+		// back.
+		time.Sleep(compute.DefaultReadGathering + slow.delay)
+	})
 }
 
 // Terraform refreshes a few instances at a time: a look-up takes the list of the whole

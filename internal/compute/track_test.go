@@ -153,20 +153,21 @@ func TestLostAccessIsAnErrorNotGone(t *testing.T) {
 func TestAnInstanceIsGoneOnADefiniteAnswer(t *testing.T) {
 	t.Parallel()
 
-	e := newEnv(t)
-	instance := e.create(t, standardSpec("web"))
+	inBubble(t, func(t *testing.T, e *env) {
+		instance := e.create(t, standardSpec("web"))
 
-	require.NoError(t, e.Client.DeleteServer(t.Context(), instance.ServerID))
-	require.Eventually(t, func() bool { return len(e.servers(t)) == 0 }, 2*time.Second, 5*time.Millisecond)
+		require.NoError(t, e.Client.DeleteServer(t.Context(), instance.ServerID))
+		require.Eventually(t, func() bool { return len(e.servers(t)) == 0 }, 2*time.Second, 5*time.Millisecond)
 
-	e.Sandbox.ResetStats()
+		e.Sandbox.ResetStats()
 
-	_, err := e.service.Get(t.Context(), instance.Ref())
-	require.ErrorIs(t, err, compute.ErrNotFound)
+		_, err := e.service.Get(t.Context(), instance.Ref())
+		require.ErrorIs(t, err, compute.ErrNotFound)
 
-	stats := e.Sandbox.Stats().Routes
-	assert.Positive(t, stats["GET /api/v2/servers/{serverID}"], "the list miss was confirmed directly")
-	assert.Zero(t, e.writes(), "a read never writes")
+		stats := e.Sandbox.Stats().Routes
+		assert.Positive(t, stats["GET /api/v2/servers/{serverID}"], "the list miss was confirmed directly")
+		assert.Zero(t, e.writes(), "a read never writes")
+	})
 }
 
 // The answer to a server POST is lost and the next list is stale: the server is found
@@ -326,30 +327,31 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 
 	const readLag = time.Second
 
-	e := newEnv(t)
-	notFound := &notFoundReads{next: http.DefaultTransport}
-	client := e.NewClient(t, sandbox.ServiceToken, notFound)
+	inBubble(t, func(t *testing.T, e *env) {
+		notFound := &notFoundReads{next: e.Transport}
+		client := e.NewClient(t, sandbox.ServiceToken, notFound)
 
-	service := compute.NewService(e.NewSession(client, readLag))
+		service := compute.NewService(e.NewSession(client, readLag))
 
-	young := e.create(t, standardSpec("young"))
-	old := e.create(t, standardSpec("old"))
+		young := e.create(t, standardSpec("young"))
+		old := e.create(t, standardSpec("old"))
 
-	started := time.Now()
-	require.NoError(t, service.Delete(t.Context(), young.Ref(), young.AllocationID))
-	assert.GreaterOrEqual(t, time.Since(started), readLag, "a young instance's 404 is believed only past the read lag")
-	assert.Greater(t, notFound.count(), 1)
-	assert.Empty(t, e.allocationsFor(young.ID))
+		started := time.Now()
+		require.NoError(t, service.Delete(t.Context(), young.Ref(), young.AllocationID))
+		assert.GreaterOrEqual(t, time.Since(started), readLag, "a young instance's 404 is believed only past the read lag")
+		assert.Greater(t, notFound.count(), 1)
+		assert.Empty(t, e.allocationsFor(young.ID))
 
-	// Creation times are whole seconds: past this, the old instance is older than the
-	// read lag and the margin, whatever fraction of a second it was created in.
-	time.Sleep(time.Until(old.CreationTime.Add(readLag + 3*time.Second)))
+		// Creation times are whole seconds: past this, the old instance is older than the
+		// read lag and the margin, whatever fraction of a second it was created in.
+		time.Sleep(time.Until(old.CreationTime.Add(readLag + 3*time.Second)))
 
-	notFound.reset()
-	require.NoError(t, service.Delete(t.Context(), old.Ref(), old.AllocationID))
-	assert.Equal(t, 1, notFound.count(), "one 404 is definite for an instance older than the read lag")
-	assert.Empty(t, e.servers(t))
-	assert.Empty(t, e.allocationsFor(old.ID))
+		notFound.reset()
+		require.NoError(t, service.Delete(t.Context(), old.Ref(), old.AllocationID))
+		assert.Equal(t, 1, notFound.count(), "one 404 is definite for an instance older than the read lag")
+		assert.Empty(t, e.servers(t))
+		assert.Empty(t, e.allocationsFor(old.ID))
+	})
 }
 
 // The moment this provider saw its create answered bounds the instance's creation on
@@ -360,47 +362,49 @@ func TestADeleteBelievesA404AtOnceOnlyForAnInstanceOlderThanTheReadLag(t *testin
 func TestADeleteBelievesA404ByWhenTheCreateWasAnswered(t *testing.T) {
 	t.Parallel()
 
-	// Long enough that a slow WaitReady still leaves the sleep below within the margin
-	// from the creationTime, which gives about a second whatever the lag.
+	// Long enough that WaitReady still leaves the sleep below within the margin from
+	// the creationTime, which gives about a second whatever the lag.
 	const readLag = 2 * time.Second
-
-	e := newEnv(t)
 
 	for _, backEnd := range []struct {
 		name      string
 		path      string
-		instances func(http.RoundTripper) compute.Instances
+		instances func(*testing.T, *env, http.RoundTripper) compute.Instances
 	}{
-		{"region", "", func(transport http.RoundTripper) compute.Instances {
+		{"region", "", func(t *testing.T, e *env, transport http.RoundTripper) compute.Instances {
 			return compute.NewRegionInstances(compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), readLag)))
 		}},
-		{"compute", sandbox.ComputePrefix + "/api/v2/instances/", func(transport http.RoundTripper) compute.Instances {
+		{"compute", sandbox.ComputePrefix + "/api/v2/instances/", func(t *testing.T, e *env, transport http.RoundTripper) compute.Instances {
 			return compute.NewComputeInstances(compute.NewService(e.NewSession(e.NewComputeClient(t, sandbox.DefaultToken, transport), readLag)))
 		}},
 	} {
 		t.Run(backEnd.name, func(t *testing.T) {
-			notFound := &notFoundReads{next: http.DefaultTransport, path: backEnd.path}
-			instances := backEnd.instances(notFound)
+			t.Parallel()
 
-			before := time.Now()
-			created, err := instances.Create(t.Context(), standardSpec("answered-"+backEnd.name))
-			require.NoError(t, err)
-			assert.WithinRange(t, created.CreateAnswered, before, time.Now(), "the create's answer is timed")
+			inBubble(t, func(t *testing.T, e *env) {
+				notFound := &notFoundReads{next: e.Transport, path: backEnd.path}
+				instances := backEnd.instances(t, e, notFound)
 
-			ready, err := instances.WaitReady(t.Context(), created)
-			require.NoError(t, err)
+				before := time.Now()
+				created, err := instances.Create(t.Context(), standardSpec("answered-"+backEnd.name))
+				require.NoError(t, err)
+				assert.WithinRange(t, created.CreateAnswered, before, time.Now(), "the create's answer is timed")
 
-			// As state keeps it (private state keeps the answer's time), past the read
-			// lag from the answer, within the margin from the creationTime.
-			time.Sleep(time.Until(created.CreateAnswered.Add(readLag + 50*time.Millisecond)))
-			require.True(t, time.Now().Before(ready.CreationTime.Add(readLag+cloud.CreationMargin)), "still young by its creationTime")
+				ready, err := instances.WaitReady(t.Context(), created)
+				require.NoError(t, err)
 
-			last := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
-			last.CreateAnswered = created.CreateAnswered
+				// As state keeps it (private state keeps the answer's time), past the
+				// read lag from the answer, within the margin from the creationTime.
+				time.Sleep(time.Until(created.CreateAnswered.Add(readLag + 50*time.Millisecond)))
+				require.True(t, time.Now().Before(ready.CreationTime.Add(readLag+cloud.CreationMargin)), "still young by its creationTime")
 
-			require.NoError(t, instances.Delete(t.Context(), last, ready.Handle))
-			assert.Equal(t, 1, notFound.count(), "the first 404 is believed")
-			assert.Empty(t, e.servers(t))
+				last := compute.Seen(ready.Ref(), ready.Spec.FlavorID, ready.CreationTime)
+				last.CreateAnswered = created.CreateAnswered
+
+				require.NoError(t, instances.Delete(t.Context(), last, ready.Handle))
+				assert.Equal(t, 1, notFound.count(), "the first 404 is believed")
+				assert.Empty(t, e.servers(t))
+			})
 		})
 	}
 }

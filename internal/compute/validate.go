@@ -28,6 +28,7 @@ const (
 	FieldSecurityGroupIDs          Field = "security_group_ids"
 	FieldAllowedSourceAddresses    Field = "allowed_source_addresses"
 	FieldTags                      Field = "tags"
+	FieldVolumeIDs                 Field = "volume_ids"
 )
 
 // Problem is one reason a Spec cannot be realized, phrased for the person who wrote it.

@@ -86,15 +86,26 @@ func (r *run) computeInstance(t *testing.T) {
 
 	waitFor("running", unikorn.PowerRunning)
 
+	// The update attaches a volume, so that the instance's set and its attachment rows
+	// are judged on the wire by the schemas of the compute that attaches volumes.
+	volumeID := r.attachableVolume(t)
+
 	update := unikorn.InstanceUpdate{
 		Metadata: unikorn.WriteMetadata{Name: name, Description: "updated", Tags: create.Metadata.Tags},
 		Spec:     create.Spec.InstanceSpec,
 	}
+	update.Spec.Volumes = &[]string{volumeID}
 
 	updated, err := call(r.coverage, r.user.UpdateInstance)(ctx, id, update)
 	require.NoError(t, err)
 	require.Equal(t, "updated", updated.Metadata.Description)
 	waitFor("running after the update", unikorn.PowerRunning)
+	r.poll(t, "the volume to be attached", func() bool {
+		instance, err := call(r.coverage, r.user.GetInstance)(ctx, id)
+		require.NoError(t, err)
+
+		return len(instance.Status.Volumes) == 1 && instance.Status.Volumes[0].Device != ""
+	})
 
 	update.Metadata.Name = "renamed"
 	_, err = call(r.coverage, r.user.UpdateInstance)(ctx, id, update)
@@ -147,6 +158,9 @@ func (r *run) computeInstance(t *testing.T) {
 
 		return false
 	})
+
+	// The instance's server let the volume go before it went; the volume outlives it.
+	r.deleteVolume(t, volumeID)
 }
 
 func instanceIDs(instances []unikorn.Instance) []string {

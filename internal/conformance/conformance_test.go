@@ -64,6 +64,7 @@ func TestConformance(t *testing.T) {
 		{"SSH certificate authorities", r.sshCertificateAuthorities},
 		{"load balancers", r.loadBalancers},
 		{"file storage", r.fileStorage},
+		{"volumes", r.volumes},
 		{"server lifecycle", r.serverLifecycle},
 		{"server power", r.serverPower},
 		{"server access", r.serverAccess},

@@ -28,15 +28,22 @@ const openAPIDirEnv = "UNIKORN_OPENAPI_DIR"
 // only requests under that prefix are compute's. Region v1.20.0 is the first to
 // publish some kinds, and judges exactly the paths under its paths; everything else
 // of region keeps v1.17.4, the only document that also carries the service operations.
+// Region's volumes are published in no whole document: the document of their paths
+// alone, copied from upstream's spec of the v1.25 line, judges them. Compute's
+// instances carry their volumes in the schemas of a fragment (see fragment).
 var documents = []struct {
 	service, file, prefix string
 	paths                 []string
+	// fragment names the fragment whose schemas stand in for the document's own of
+	// the same name.
+	fragment string
 }{
-	{"region", "region-v1.17.4.spec.yaml", "", nil},
-	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}},
-	{"identity", "identity-v1.17.7.spec.yaml", "", nil},
-	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil},
-	{"kubernetes", "kubernetes-v1.16.3.spec.yaml", kubernetesPrefix, nil},
+	{"region", "region-v1.17.4.spec.yaml", "", nil, ""},
+	{"region v1.20.0", "region-v1.20.0.public.yaml", "", []string{"/api/v2/loadbalancers", "/api/v2/filestorage", "/api/v2/filestorageclasses"}, ""},
+	{"region volumes", "region-volumes-4e37c3d.spec.yaml", "", []string{"/api/v2/volumes", "/api/v2/volumeclasses"}, ""},
+	{"identity", "identity-v1.17.7.spec.yaml", "", nil, ""},
+	{"compute", "compute-v1.17.0.spec.yaml", computePrefix, nil, computeVolumesFragment},
+	{"kubernetes", "kubernetes-v1.16.3.spec.yaml", kubernetesPrefix, nil, ""},
 }
 
 // computePrefix is the path under which the sandbox serves its compute service.
@@ -153,6 +160,10 @@ func loadContract(t *testing.T, dir string) *contract {
 		doc, err := loader.LoadFromFile(path)
 		require.NoError(t, err, "loading %s", path)
 		require.NoError(t, doc.Validate(t.Context()), "validating %s", path)
+
+		if document.fragment != "" {
+			patchSchemas(t, doc, loadFragment(t, dir, document.fragment))
+		}
 
 		// Routes must match on the path alone, whatever host the sandbox listens on.
 		// Compute names its production host; the prefix stands in for it here.

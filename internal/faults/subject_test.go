@@ -48,7 +48,7 @@ func subjects() []subject {
 		all = append(all, instanceSubject(backend))
 	}
 
-	return append(all, loadBalancerSubject(), fileStorageSubject(), identitySubject(), imageSubject(), kubernetesSubject())
+	return append(all, loadBalancerSubject(), fileStorageSubject(), volumeSubject(), identitySubject(), imageSubject(), kubernetesSubject())
 }
 
 // instanceSubject is an instance on backend.

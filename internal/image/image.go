@@ -147,7 +147,7 @@ func (s *Service) Find(ctx context.Context, organizationID, id string) (*Image, 
 // refusal that stands with none of them going is a *cloud.HeldError.
 func (s *Service) Delete(ctx context.Context, ref Ref, created time.Time) error {
 	images := cloud.Object[unikorn.Image]{
-		Kind: "image", Users: "the instances booted from it", ConflictInUse: true,
+		Kind: "image", Users: "the instances booted from it", InUse: cloud.InUseConflict,
 		Get: func(ctx context.Context, id string) (*unikorn.Image, error) {
 			return s.client.GetImage(ctx, ref.OrganizationID, ref.RegionID, id)
 		},

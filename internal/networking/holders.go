@@ -77,11 +77,28 @@ func (s *Service) instancesHolding(metadata *unikorn.ProjectScopedMetadata, netw
 }
 
 // networkHolders are the searches for what keeps region from deleting a network: the
-// instances on it and the file storage attached to it.
+// instances on it, the file storage attached to it and the volumes made on it.
 func (s *Service) networkHolders(network *unikorn.Network) []cloud.HolderSearch {
 	all := func(*unikorn.ServerNetworking, string) bool { return true }
+	searches := append(s.instancesHolding(&network.Metadata, network.Metadata.ID, all), cloud.Search("volumes",
+		func(ctx context.Context) ([]unikorn.Volume, error) {
+			volumes, err := s.client.ListVolumes(ctx, unikorn.VolumeQuery{
+				OrganizationIDs: []string{network.Metadata.OrganizationID}, ProjectIDs: []string{network.Metadata.ProjectID},
+				NetworkIDs: []string{network.Metadata.ID},
+			})
+			// A list is never missing but where region serves no volumes at all: a
+			// region older than volumes has none to hold the network.
+			if unikorn.IsNotFound(err) {
+				return nil, nil
+			}
 
-	return append(s.instancesHolding(&network.Metadata, network.Metadata.ID, all), cloud.Search("file storage",
+			return volumes, err
+		},
+		func(volume *unikorn.Volume) (cloud.Holder, bool) {
+			return cloud.HolderOf("volume", &volume.Metadata.ReadMetadata), volume.Spec.NetworkID == network.Metadata.ID
+		}))
+
+	return append(searches, cloud.Search("file storage",
 		func(ctx context.Context) ([]unikorn.FileStorage, error) {
 			return s.client.ListFileStorage(ctx, unikorn.FileStorageQuery{
 				OrganizationIDs: []string{network.Metadata.OrganizationID}, ProjectIDs: []string{network.Metadata.ProjectID},

@@ -83,7 +83,7 @@ func (e *NetworkQuotaError) Unwrap() error { return e.Err }
 // shared reads of the process (see SharedNetwork).
 func (s *Service) networks() cloud.Object[unikorn.Network] {
 	return cloud.Object[unikorn.Network]{
-		Kind: "network", Users: "the servers on it and the file storage attached to it",
+		Kind: "network", Users: "the servers on it, the file storage attached to it and the volumes on it",
 		Get: s.client.GetNetwork, Del: s.client.DeleteNetwork, HeldBy: s.networkHolders,
 		Metadata: func(network *unikorn.Network) *unikorn.ReadMetadata { return &network.Metadata.ReadMetadata },
 	}.Remembering(s.session)

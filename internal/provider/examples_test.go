@@ -91,6 +91,7 @@ var terraformBlock = regexp.MustCompile("(?s)```terraform\n(.*?)```")
 // alternatives side by side.
 var buildingGuides = []string{
 	"from-an-empty-project.md.tmpl", "a-web-tier-behind-a-load-balancer.md.tmpl",
+	"keeping-data-across-instance-replacement.md.tmpl",
 	"a-kubernetes-cluster-and-its-first-workload.md.tmpl",
 }
 

@@ -77,8 +77,8 @@ func TestEveryLookUpIsByIDOrByNameAndNotBoth(t *testing.T) {
 	}
 
 	// The networks', security groups', SSH CAs', load balancers', file storage's,
-	// instances', projects', groups', users' and Kubernetes clusters' look-ups.
-	assert.Equal(t, 10, looked, "the look-ups by ID or name")
+	// volumes', instances', projects', groups', users' and Kubernetes clusters' look-ups.
+	assert.Equal(t, 11, looked, "the look-ups by ID or name")
 }
 
 // namedBy is the optional attribute beside an optional id that names the object, if

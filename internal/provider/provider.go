@@ -31,6 +31,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/sshkey"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/storage"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/volumes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 )
 
@@ -189,6 +190,7 @@ func (p *unikornProvider) Resources(context.Context) []func() resource.Resource 
 		identity.NewUserResource,
 		loadbalancing.NewResource,
 		storage.NewResource,
+		volumes.NewResource,
 		kubernetes.NewResource,
 	}
 }
@@ -215,6 +217,8 @@ func (p *unikornProvider) DataSources(context.Context) []func() datasource.DataS
 		loadbalancing.NewDataSource,
 		storage.NewDataSource,
 		storage.NewClassesDataSource,
+		volumes.NewDataSource,
+		volumes.NewClassesDataSource,
 		kubernetes.NewDataSource,
 		kubernetes.NewVersionsDataSource,
 	}
@@ -251,6 +255,7 @@ func (p *unikornProvider) ListResources(context.Context) []func() list.ListResou
 		identity.NewUserListResource,
 		loadbalancing.NewListResource,
 		storage.NewListResource,
+		volumes.NewListResource,
 		kubernetes.NewListResource,
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/loadbalancer"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/volumes"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
 )
 
@@ -108,6 +109,22 @@ func (s *Sandbox) FileStorage() []unikorn.FileStorage { return storage.All(s.cor
 func (s *Sandbox) SetFileStorageUsage(id string, usage FileStorageUsage) error {
 	return storage.SetUsage(s.core, id, usage)
 }
+
+// VolumeFile is a file a guest wrote to a volume.
+type VolumeFile = volumes.File
+
+// Volumes returns every volume as it is, in ID order, rather than as a lagging read
+// shows it: the administrator's view that leak checks need.
+func (s *Sandbox) Volumes() []unikorn.Volume { return volumes.All(s.core) }
+
+// WriteVolumeFile writes a file to a volume as the guest of the server it is attached
+// to would; a volume attached to no server takes none.
+func (s *Sandbox) WriteVolumeFile(id string, file VolumeFile) error {
+	return volumes.WriteFile(s.core, id, file)
+}
+
+// VolumeFiles returns the files guests wrote to a volume, by path.
+func (s *Sandbox) VolumeFiles(id string) (map[string]string, error) { return volumes.Files(s.core, id) }
 
 // MountDelay is how long after an attachment is asked for, with a provisioning time
 // of delay, the sandbox's storage reports the network's mount source.

@@ -182,3 +182,24 @@ func (c *ControlClient) FileStorage(ctx context.Context) ([]unikorn.FileStorage,
 func (c *ControlClient) SetFileStorageUsage(ctx context.Context, id string, usage FileStorageUsage) error {
 	return c.do(ctx, http.MethodPut, "filestorage/"+url.PathEscape(id)+"/usage", usage, nil)
 }
+
+// Volumes returns every volume as it is, not as a lagging read shows it.
+func (c *ControlClient) Volumes(ctx context.Context) ([]unikorn.Volume, error) {
+	var all []unikorn.Volume
+	err := c.do(ctx, http.MethodGet, "volumes", nil, &all)
+
+	return all, err
+}
+
+// WriteVolumeFile writes a file to a volume as the guest of its server would.
+func (c *ControlClient) WriteVolumeFile(ctx context.Context, id string, file VolumeFile) error {
+	return c.do(ctx, http.MethodPost, "volumes/"+url.PathEscape(id)+"/files", file, nil)
+}
+
+// VolumeFiles returns the files guests wrote to a volume, by path.
+func (c *ControlClient) VolumeFiles(ctx context.Context, id string) (map[string]string, error) {
+	var files map[string]string
+	err := c.do(ctx, http.MethodGet, "volumes/"+url.PathEscape(id)+"/files", nil, &files)
+
+	return files, err
+}

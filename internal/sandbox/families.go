@@ -23,6 +23,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/server"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/sshcertificateauthority"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/region/volumes"
 )
 
 // families are every family of every service the sandbox serves, one line each, in
@@ -51,6 +52,7 @@ func families() []core.Family {
 		server.Family,
 		loadbalancer.Family,
 		storage.Family,
+		volumes.Family,
 		instance.Family,
 		cluster.Family,
 	}

@@ -60,6 +60,9 @@ const (
 	StorageClassDedicatedID     = fixture.StorageClassDedicatedID
 	StorageClassForeignID       = fixture.StorageClassForeignID
 	StorageClassRemoteID        = fixture.StorageClassRemoteID
+	VolumeClassStandardID       = fixture.VolumeClassStandardID
+	VolumeClassFastID           = fixture.VolumeClassFastID
+	VolumeClassPrivateID        = fixture.VolumeClassPrivateID
 	DefaultToken                = fixture.DefaultToken
 	OutsiderToken               = fixture.OutsiderToken
 	ForeignToken                = fixture.ForeignToken

@@ -6,12 +6,14 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn/unikorntest"
 )
 
 const testToken = "test-token-7f3a"
@@ -28,6 +30,17 @@ func newTestClient(t *testing.T, handler http.Handler, options ...func(*Config))
 	t.Cleanup(server.Close)
 
 	return newTestClientFor(t, server.URL+"/", server.URL, options...)
+}
+
+// newBubbleClient is newTestClient for a test in a testing/synctest bubble: handler is
+// called in process, so that what it waits for, and the client's backoffs, fall on
+// the bubble's clock.
+func newBubbleClient(t *testing.T, handler http.Handler, options ...func(*Config)) *Client {
+	t.Helper()
+
+	return newTestClientFor(t, "http://region.invalid/", "http://identity.invalid", append(options, func(c *Config) {
+		c.HTTPClient = &http.Client{Transport: unikorntest.Direct(handler)}
+	})...)
 }
 
 func newTestClientFor(t *testing.T, regionURL, identityURL string, options ...func(*Config)) *Client {
@@ -242,33 +255,37 @@ func TestTLSSettings(t *testing.T) {
 func TestWrittenSinceTellsWhichInstancesAWriteMayHaveChanged(t *testing.T) {
 	t.Parallel()
 
-	release := make(chan struct{})
-	client := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		<-release
-		w.WriteHeader(http.StatusAccepted)
-	}))
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		client := newBubbleClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			<-release
+			w.WriteHeader(http.StatusAccepted)
+		}))
 
-	before := WriteMarkOf(client)
-	done := make(chan error)
+		before := WriteMarkOf(client)
+		done := make(chan error)
 
-	go func() { done <- client.DeleteServer(Concerning(t.Context(), "a"), "a") }()
+		go func() { done <- client.DeleteServer(Concerning(t.Context(), "a"), "a") }()
 
-	require.Eventually(t, func() bool { return WrittenSince(client, before, "a") }, time.Second, time.Millisecond)
+		// The delete is sent, and waits for its answer.
+		synctest.Wait()
+		require.True(t, WrittenSince(client, before, "a"), "a write in flight")
 
-	during := WriteMarkOf(client)
-	assert.True(t, WrittenSince(client, during, "a"), "a write in flight since before the mark")
-	assert.False(t, WrittenSince(client, during, "b"), "a write to another instance")
+		during := WriteMarkOf(client)
+		assert.True(t, WrittenSince(client, during, "a"), "a write in flight since before the mark")
+		assert.False(t, WrittenSince(client, during, "b"), "a write to another instance")
 
-	close(release)
-	require.NoError(t, <-done)
+		close(release)
+		require.NoError(t, <-done)
 
-	assert.True(t, WrittenSince(client, during, "a"), "the write ended after the mark")
+		assert.True(t, WrittenSince(client, during, "a"), "the write ended after the mark")
 
-	after := WriteMarkOf(client)
-	assert.False(t, WrittenSince(client, after, "a"), "a read sent now shows the write")
+		after := WriteMarkOf(client)
+		assert.False(t, WrittenSince(client, after, "a"), "a read sent now shows the write")
 
-	require.NoError(t, client.DeleteNetwork(t.Context(), "n"))
-	assert.True(t, WrittenSince(client, after, "b"), "a write naming no instance may concern any")
+		require.NoError(t, client.DeleteNetwork(t.Context(), "n"))
+		assert.True(t, WrittenSince(client, after, "b"), "a write naming no instance may concern any")
+	})
 }
 
 // Every declared service reaches the client: its endpoint is the base of the calls

@@ -195,8 +195,5 @@ func (c *Client) DeleteFileStorage(ctx context.Context, id string) error {
 // ListStorageClasses lists the storage classes the token may use, of the given
 // regions or of all when none is given.
 func (c *Client) ListStorageClasses(ctx context.Context, regionIDs ...string) ([]StorageClass, error) {
-	values := url.Values{}
-	addAll(values, "regionID", regionIDs)
-
-	return callList[StorageClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/filestorageclasses").withQuery(values))
+	return callList[StorageClass](ctx, c, c.op(services.Region, http.MethodGet, http.StatusOK, "/api/v2/filestorageclasses").withQuery(inRegions(regionIDs)))
 }

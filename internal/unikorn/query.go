@@ -56,6 +56,15 @@ func (q ImageQuery) values() url.Values {
 	return values
 }
 
+// inRegions is the query of a region's catalogue (storage classes, volume classes):
+// the given regions, or every region the token sees when none is given.
+func inRegions(regionIDs []string) url.Values {
+	values := url.Values{}
+	addAll(values, "regionID", regionIDs)
+
+	return values
+}
+
 func addAll(values url.Values, key string, items []string) {
 	for _, item := range items {
 		values.Add(key, item)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -235,39 +236,45 @@ func TestAttemptTimeoutMessage(t *testing.T) {
 func TestRetryAfterIsHonoured(t *testing.T) {
 	t.Parallel()
 
-	server := &flaky{failures: 1, status: http.StatusOK, body: `{"metadata":{"id":"s-1"}}`, fail: func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "1")
-		failWith(http.StatusTooManyRequests)(w, r)
-	}}
-	client := newTestClient(t, server)
+	synctest.Test(t, func(t *testing.T) {
+		server := &flaky{failures: 1, status: http.StatusOK, body: `{"metadata":{"id":"s-1"}}`, fail: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "1")
+			failWith(http.StatusTooManyRequests)(w, r)
+		}}
+		client := newBubbleClient(t, server)
 
-	start := time.Now()
-	_, err := client.GetServer(t.Context(), "s-1")
+		start := time.Now()
+		_, err := client.GetServer(t.Context(), "s-1")
 
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, time.Since(start), time.Second, "the backoff alone is a few milliseconds")
-	assert.Len(t, server.requests(), 2)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, time.Since(start), time.Second, "the backoff alone is a few milliseconds")
+		assert.Len(t, server.requests(), 2)
+	})
 }
 
+// A wait for a Retry-After longer than the caller's deadline ends at the deadline.
+// In a bubble, the time it took is exact whatever the machine's load.
 func TestCancellationStopsTheWait(t *testing.T) {
 	t.Parallel()
 
-	server := &flaky{failures: 1, status: http.StatusOK, body: `{}`, fail: func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "30")
-		failWith(http.StatusServiceUnavailable)(w, r)
-	}}
-	client := newTestClient(t, server)
+	synctest.Test(t, func(t *testing.T) {
+		server := &flaky{failures: 1, status: http.StatusOK, body: `{}`, fail: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "30")
+			failWith(http.StatusServiceUnavailable)(w, r)
+		}}
+		client := newBubbleClient(t, server)
 
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
+		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+		defer cancel()
 
-	start := time.Now()
-	_, err := client.GetServer(ctx, "s-1")
+		start := time.Now()
+		_, err := client.GetServer(ctx, "s-1")
 
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.True(t, hasStatus(err, http.StatusServiceUnavailable), "the last answer stays visible: %v", err)
-	assert.Less(t, time.Since(start), 5*time.Second)
-	assert.Len(t, server.requests(), 1)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.True(t, hasStatus(err, http.StatusServiceUnavailable), "the last answer stays visible: %v", err)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start), "the wait ends at the deadline, not after the Retry-After")
+		assert.Len(t, server.requests(), 1)
+	})
 }
 
 func TestBackoffStaysWithinBounds(t *testing.T) {

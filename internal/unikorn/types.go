@@ -414,12 +414,26 @@ type Server struct {
 }
 
 // ServerSpec is region `serverV2Spec`. UserData is base64 text as it travels.
+// Volumes, newer than every region document published, are the volumes the server
+// asks region to attach (region's server of the v1.25 line): compute sends its
+// instance's set there; the provider's own servers attach none.
 type ServerSpec struct {
 	FlavorID   string            `json:"flavorId"`
 	ImageID    string            `json:"imageId"`
 	Networking *ServerNetworking `json:"networking,omitempty"`
 	UserData   string            `json:"userData,omitempty"`
+	Volumes    []ServerVolume    `json:"volumes,omitempty"`
 }
+
+// ServerVolume is a volume a server asks for (region `serverVolumeSpec`, v1.25 line).
+type ServerVolume struct {
+	ID string `json:"id"`
+}
+
+// ServerVolumeStatus is a server's attachment of a volume as region reports it
+// (`serverVolumeStatus`, v1.25 line): the same as compute's row, which compute copies
+// from it.
+type ServerVolumeStatus = InstanceVolumeStatus
 
 // ServerNetworking is region `serverV2Networking`.
 type ServerNetworking struct {
@@ -438,6 +452,8 @@ type ServerStatus struct {
 	PrivateIP                 string `json:"privateIP,omitempty"`
 	PublicIP                  string `json:"publicIP,omitempty"`
 	MACAddress                string `json:"macAddress,omitempty"`
+	// Volumes are the attachments region reports (v1.25 line, as Spec.Volumes).
+	Volumes []ServerVolumeStatus `json:"volumes,omitempty"`
 }
 
 // ServerCreate is region `serverV2Create`.
@@ -497,23 +513,28 @@ type Instance struct {
 
 // InstanceSpec is compute `instanceSpec`. Unlike a server's, it carries the SSH
 // certificate authority, which may therefore change after create. UserData is base64
-// text as it travels.
+// text as it travels. Volumes is the whole set of volumes attached to the instance
+// (compute `instanceVolumeList`, of the compute that attaches volumes): in an update,
+// nil keeps the set, an empty list detaches every volume; a read leaves it out when
+// there are none.
 type InstanceSpec struct {
 	FlavorID                  string            `json:"flavorId"`
 	ImageID                   string            `json:"imageId"`
 	Networking                *ServerNetworking `json:"networking,omitempty"`
+	Volumes                   *[]string         `json:"volumes,omitempty"`
 	SSHCertificateAuthorityID string            `json:"sshCertificateAuthorityId,omitempty"`
 	UserData                  string            `json:"userData,omitempty"`
 }
 
 // InstanceStatus is compute `instanceStatus`.
 type InstanceStatus struct {
-	RegionID   string `json:"regionId"`
-	NetworkID  string `json:"networkId"`
-	PowerState string `json:"powerState,omitempty"`
-	PrivateIP  string `json:"privateIP,omitempty"`
-	PublicIP   string `json:"publicIP,omitempty"`
-	MACAddress string `json:"macAddress,omitempty"`
+	RegionID   string                 `json:"regionId"`
+	NetworkID  string                 `json:"networkId"`
+	PowerState string                 `json:"powerState,omitempty"`
+	PrivateIP  string                 `json:"privateIP,omitempty"`
+	PublicIP   string                 `json:"publicIP,omitempty"`
+	MACAddress string                 `json:"macAddress,omitempty"`
+	Volumes    []InstanceVolumeStatus `json:"volumes,omitempty"`
 }
 
 // InstanceCreate is compute `instanceCreate`.

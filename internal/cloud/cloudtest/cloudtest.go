@@ -1,7 +1,8 @@
 // Package cloudtest starts what a test below the Terraform types runs against (the
 // façade's families, the wire contract, a provider driven through its RPCs): a fresh
-// sandbox on a local listener, an API client of a chosen principal, and a session
-// whose waits poll fast, so that every such test starts the same way.
+// sandbox on a local listener (or called in process, for a testing/synctest bubble),
+// an API client of a chosen principal, and a session whose waits poll fast, so that
+// every such test starts the same way.
 package cloudtest
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn/unikorntest"
 )
 
 // Retry is the client's retry policy in tests: the production policy's attempts,
@@ -39,9 +41,15 @@ type Config struct {
 	Seed uint64
 	// ProvisionDelay and DeprovisionDelay replace 50 ms and 30 ms when set.
 	ProvisionDelay, DeprovisionDelay time.Duration
-	// Transport carries the client's requests (http.DefaultTransport when nil), and
-	// may lose or alter answers as a harsh network does.
+	// Transport carries the client's requests (the client's own when nil), and may
+	// lose or alter answers as a harsh network does.
 	Transport http.RoundTripper
+	// InProcess serves the sandbox by calling it, with no listener: a test that runs
+	// in a testing/synctest bubble then has the sandbox's delays, its read lag and the
+	// session's polls on the bubble's clock, which moves only when every goroutine
+	// waits. What it asserts of their order then holds however slowly the machine
+	// runs it, and takes no real time. Start must then be called inside the bubble.
+	InProcess bool
 }
 
 // World is what a façade test works with.
@@ -52,6 +60,12 @@ type World struct {
 	// Client is the session's client, also for changes behind the façade's back.
 	Client  *unikorn.Client
 	Session *cloud.Session
+	// Transport reaches the sandbox: http.DefaultTransport over a local listener, or
+	// the sandbox itself (Config.InProcess). A test's transport that loses or alters
+	// answers passes its requests on to it.
+	Transport http.RoundTripper
+
+	inProcess bool
 }
 
 // Start starts a sandbox for the test, stopped when it ends.
@@ -67,18 +81,31 @@ func Start(t *testing.T, config Config) *World {
 	sb, err := sandbox.New(options)
 	require.NoError(t, err)
 
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
+	world := &World{Sandbox: sb}
 
-	world := &World{URL: server.URL, Sandbox: sb}
+	if config.InProcess {
+		world.URL, world.Transport, world.inProcess = inProcessURL, unikorntest.Direct(sb), true
+
+		t.Cleanup(func() { require.NoError(t, sb.Close()) })
+	} else {
+		server := httptest.NewServer(sb)
+		t.Cleanup(func() {
+			server.Close()
+			require.NoError(t, sb.Close())
+		})
+
+		world.URL, world.Transport = server.URL, http.DefaultTransport
+	}
+
 	world.Client = world.NewClient(t, config.Token, config.Transport)
 	world.Session = world.NewSession(world.Client, config.ReadLag)
 
 	return world
 }
+
+// inProcessURL is where an in-process sandbox's clients send their requests: a name
+// that never resolves, so that nothing reaches a listener by mistake.
+const inProcessURL = "http://sandbox.invalid"
 
 // NewClient returns another client of the sandbox, reaching region, identity and
 // compute, of token (sandbox.DefaultToken when empty), whose requests go through
@@ -105,6 +132,11 @@ func (w *World) newClient(t *testing.T, config unikorn.Config, token string, tra
 
 	config.Token = cmp.Or(token, sandbox.DefaultToken)
 	config.Retry = Retry
+
+	// Over a listener, the client's own transport keeps its pool of connections.
+	if transport == nil && w.inProcess {
+		transport = w.Transport
+	}
 
 	if transport != nil {
 		config.HTTPClient = &http.Client{Transport: transport}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/cloud"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // InstanceTypeName is the resource type an import command names.
@@ -32,6 +33,8 @@ func Compute(summary string, err error) diag.Diagnostics {
 		rights       *compute.ServiceRightsError
 		charge       *compute.ChargeUnknownError
 		refusal      *compute.RefusedError
+		attachment   *compute.AttachmentFailedError
+		attached     *volumes.AttachedError
 	)
 
 	switch {
@@ -86,6 +89,18 @@ func Compute(summary string, err error) diag.Diagnostics {
 	case errors.As(err, &refusal):
 		// The reason already says what to do instead.
 		return diag.Diagnostics{Error(summary, sentence(refusal.Reason), "")}
+	case errors.As(err, &attached):
+		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary,
+			sentence(attached.Error())+" A volume is attached to one instance at a time. Nothing was sent for this instance.",
+			"Remove the volume from the other instance's volume_ids (in this configuration, or wherever that instance "+
+				"is managed) and apply again. When both changes are in one apply, this instance waits while the other "+
+				"lets the volume go, but only a few seconds for it to start: Terraform does not order the two updates, "+
+				"so if the other's waited on something else, this apply stops here while the other's goes through, "+
+				"and the next apply attaches the volume. To keep data across an instance's replacement, let Terraform destroy the old "+
+				"instance first (no create_before_destroy on it): the volume moves to the replacement in the same apply.")}
+	case errors.As(err, &attachment):
+		return diag.Diagnostics{AttributeError(path.Root(string(compute.FieldVolumeIDs)), summary, sentence(attachment.Error()),
+			attachmentRemedy(attachment))}
 	case errors.Is(err, compute.ErrNotFound):
 		return diag.Diagnostics{Error(summary, "The instance does not exist.",
 			"Check the instance ID, and that the provider is configured for the instance's organization and project.")}
@@ -129,4 +144,21 @@ func sentence(clause string) string {
 	}
 
 	return strings.ToUpper(clause[:1]) + clause[1:] + "."
+}
+
+// attachmentRemedy is what follows a failed attachment or detachment, and what works.
+// The state keeps the failed row, so the next plan reads the attachments anew and
+// its apply sends the volumes again, except on a create, which Terraform taints.
+func attachmentRemedy(failed *compute.AttachmentFailedError) string {
+	const report = " If it fails again, report the instance and volume IDs to the platform operator."
+
+	if failed.Detaching {
+		return "The volume is still on the instance, which no longer asks for it; region will not delete the volume " +
+			"while it is. The next apply asks compute again to take it off." + report
+	}
+
+	return "If the instance was just created, Terraform records it as tainted and the next apply replaces it, " +
+		"with a new disk; to keep it, run `terraform untaint` on it first. Otherwise the instance stays in the state " +
+		"with the volume still asked for, and the next apply asks for the attachment again. Or remove the volume " +
+		"from volume_ids." + report
 }

@@ -9,12 +9,27 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 	t.Parallel()
 
 	tests := map[string]wording{
+		"a failed attachment says what the next apply does": {
+			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v"},
+			want:    []string{"failed to attach volume v", "tainted", "terraform untaint", "next apply asks for the attachment again"},
+			wantNot: []string{"try once more"},
+		},
+		"a volume another instance still asks for says a second apply finishes a move": {
+			err:  &volumes.AttachedError{VolumeID: "v", InstanceID: "x"},
+			want: []string{"does not order the two updates", "the next apply attaches the volume"},
+		},
+		"a failed detachment says the volume is still on the instance": {
+			err:     &compute.AttachmentFailedError{InstanceID: "x", VolumeID: "v", Detaching: true},
+			want:    []string{"failed to detach volume v", "still on the instance", "next apply asks compute again"},
+			wantNot: []string{"tainted"},
+		},
 		"a refusal keeps its own advice only": {
 			err:     &compute.RefusedError{Reason: "instance x is stopped: only a running instance can be rebooted (start a stopped one instead)"},
 			want:    []string{"Instance x is stopped: only a running instance can be rebooted (start a stopped one instead)."},

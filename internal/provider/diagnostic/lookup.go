@@ -173,3 +173,13 @@ func NoneNamed(p path.Path, noun, wanted string, names []string) diag.Diagnostic
 		detail("No "+noun+" visible to this token is named "+strconv.Quote(wanted)+", so the result is empty. "+Names(wanted, names),
 			"Correct the name if it is mistyped."))
 }
+
+// NoneNamedAmong is NoneNamed for a catalogue's name filter (p): nothing when the filter
+// is unset or one of names is wanted.
+func NoneNamedAmong(p path.Path, noun, wanted string, names []string) diag.Diagnostics {
+	if wanted == "" || slices.Contains(names, wanted) {
+		return nil
+	}
+
+	return diag.Diagnostics{NoneNamed(p, noun, wanted, names)}
+}

@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/validators"
 )
 
@@ -98,6 +98,19 @@ var attributes = map[string]attribute{
 		about:  "IPv4 prefixes (CIDR) the instance may send packets from besides its own address, for instances that route traffic.",
 		change: updatesInPlace,
 	},
+	"volume_ids": {
+		about: "The volumes (`unikorn_volume`) attached to the instance, each of its network: the whole set, so a volume " +
+			"left out is detached. A volume is attached to one instance at a time; when the instance is replaced, its " +
+			"volumes keep their data and are attached to the replacement in the same apply.",
+		rules: "Only with `instance_api = \"compute\"`: region's server API has no attachments, which the plan says. " +
+			"Each volume's class must support the flavor, which the plan checks when both are known.",
+		change: updatesInPlace,
+	},
+	"volume_attachments": {
+		about: "The volumes attached, by volume ID: each one's `device`, the name the guest sees it by (e.g. " +
+			"`/dev/vdb`), and `status`, compute's provisioning status of the attachment. An apply that attaches a " +
+			"volume waits until it is `provisioned`, with its device.",
+	},
 	"description": {
 		about:  "A free-form description.",
 		change: updatesInPlace,
@@ -125,6 +138,13 @@ var attributes = map[string]attribute{
 	"health_status": {about: "The cloud's health status: `unknown`, `healthy`, `degraded` or `error`."},
 	"creation_time": {about: "When the instance was created (RFC 3339)."},
 }
+
+// The attributes of one of volume_attachments.
+const (
+	descriptionAttachmentDevice = "The name the guest sees the volume by, e.g. `/dev/vdb`; null until it is attached."
+	descriptionAttachmentStatus = "Compute's provisioning status of the attachment: `pending`, `provisioning`, " +
+		"`provisioned`, `deprovisioning` (being detached) or `error`."
+)
 
 // resourceDescription is the resource's description of an attribute: what it is, what
 // it accepts, and what changing it does.
@@ -179,23 +199,5 @@ func replacingAttributes() []string {
 // replacingChanges names the attributes whose change between state and plan replaces
 // the instance.
 func replacingChanges(plan tfsdk.Plan, state tfsdk.State) ([]string, error) {
-	var planned, prior map[string]tftypes.Value
-
-	if err := plan.Raw.As(&planned); err != nil {
-		return nil, err
-	}
-
-	if err := state.Raw.As(&prior); err != nil {
-		return nil, err
-	}
-
-	var changed []string
-
-	for _, name := range replacingAttributes() {
-		if !planned[name].Equal(prior[name]) {
-			changed = append(changed, name)
-		}
-	}
-
-	return changed, nil
+	return planning.Changed(plan, state, replacingAttributes())
 }

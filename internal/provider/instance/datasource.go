@@ -71,6 +71,17 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Computed: true, ElementType: types.StringType,
 				MarkdownDescription: observedDescription("allowed_source_addresses", ""),
 			},
+			"volume_ids": schema.SetAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: observedDescription("volume_ids", ""),
+			},
+			"volume_attachments": schema.MapNestedAttribute{
+				Computed: true, MarkdownDescription: observedDescription("volume_attachments", ""),
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device": schema.StringAttribute{Computed: true, MarkdownDescription: descriptionAttachmentDevice},
+					"status": schema.StringAttribute{Computed: true, MarkdownDescription: descriptionAttachmentStatus},
+				}},
+			},
 			"description": computed("description"),
 			"tags": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,

@@ -114,6 +114,7 @@ func NewListResource() list.ListResource {
 					Metadata:               family.UnsetMetadata(),
 					SecurityGroupIDs:       types.SetNull(types.StringType),
 					AllowedSourceAddresses: types.SetNull(types.StringType),
+					VolumeIDs:              types.SetNull(types.StringType),
 				},
 				UserData:          types.StringNull(),
 				UserDataWO:        types.StringNull(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -18,7 +19,17 @@ var (
 	pathUserDataW          = path.Root("user_data_wo")
 	pathProvisioningStatus = path.Root("provisioning_status")
 	pathSecurityGroupIDs   = path.Root("security_group_ids")
+	pathVolumeIDs          = path.Root("volume_ids")
 )
+
+// attachmentType is one of volume_attachments.
+var attachmentType = types.ObjectType{AttrTypes: map[string]attr.Type{"device": types.StringType, "status": types.StringType}}
+
+// attachmentModel is one of volume_attachments.
+type attachmentModel struct {
+	Device types.String `tfsdk:"device"`
+	Status types.String `tfsdk:"status"`
+}
 
 // observed is what the resource and the data source both show of an instance. Its
 // name, description and tags follow the resource rule (family.Metadata's Set) in the
@@ -35,6 +46,8 @@ type observed struct {
 	SecurityGroupIDs          types.Set    `tfsdk:"security_group_ids"`
 	PublicIP                  types.Bool   `tfsdk:"public_ip"`
 	AllowedSourceAddresses    types.Set    `tfsdk:"allowed_source_addresses"`
+	VolumeIDs                 types.Set    `tfsdk:"volume_ids"`
+	VolumeAttachments         types.Map    `tfsdk:"volume_attachments"`
 	PrivateIP                 types.String `tfsdk:"private_ip"`
 	PublicIPAddress           types.String `tfsdk:"public_ip_address"`
 	MACAddress                types.String `tfsdk:"mac_address"`
@@ -77,9 +90,10 @@ func (m *model) allKnown() bool {
 
 	_, groups := planning.KnownStrings(m.SecurityGroupIDs)
 	_, sources := planning.KnownStrings(m.AllowedSourceAddresses)
+	_, volumes := planning.KnownStrings(m.VolumeIDs)
 	_, tags := planning.KnownStringMap(m.Tags)
 
-	return !groups && !sources && !tags
+	return !groups && !sources && !volumes && !tags
 }
 
 // spec is what the configuration asks of the façade. userData is the effective user
@@ -102,6 +116,7 @@ func (m *model) spec(ctx context.Context, diags *diag.Diagnostics) compute.Spec 
 
 	diags.Append(m.SecurityGroupIDs.ElementsAs(ctx, &spec.SecurityGroupIDs, false)...)
 	diags.Append(m.AllowedSourceAddresses.ElementsAs(ctx, &spec.AllowedSourceAddresses, false)...)
+	diags.Append(m.VolumeIDs.ElementsAs(ctx, &spec.VolumeIDs, false)...)
 	diags.Append(m.Tags.ElementsAs(ctx, &spec.Tags, false)...)
 
 	return spec
@@ -148,6 +163,21 @@ func (m *observed) setFrom(ctx context.Context, instance *compute.Instance, diag
 
 	m.SecurityGroupIDs = stringSet(ctx, m.SecurityGroupIDs, instance.Spec.SecurityGroupIDs, diags)
 	m.AllowedSourceAddresses = stringSet(ctx, m.AllowedSourceAddresses, instance.Spec.AllowedSourceAddresses, diags)
+	m.VolumeIDs = stringSet(ctx, m.VolumeIDs, instance.Spec.VolumeIDs, diags)
+	m.VolumeAttachments = attachments(ctx, instance.Attachments, diags)
+}
+
+// attachments are the instance's attachments by volume ID; none is an empty map.
+func attachments(ctx context.Context, rows []compute.Attachment, diags *diag.Diagnostics) types.Map {
+	byVolume := map[string]attachmentModel{}
+	for _, row := range rows {
+		byVolume[row.VolumeID] = attachmentModel{Device: family.OptionalString(row.Device), Status: types.StringValue(row.ProvisioningStatus)}
+	}
+
+	value, d := types.MapValueFrom(ctx, attachmentType, byVolume)
+	diags.Append(d...)
+
+	return value
 }
 
 // identity returns the identity of the instance in the model.

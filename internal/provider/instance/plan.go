@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,7 +12,9 @@ import (
 
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/compute"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/planning"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/private"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/providerdata"
 )
 
 // ModifyPlan checks a plan against the cloud while the values are known, so that a
@@ -30,6 +31,20 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	// An instance being deleted is replaced, and its replacement checked as a new one.
 	deleting := (private.Deletion{Noun: r.Noun}).PlanDeleting(ctx, req, resp)
 	if !deleting && unchanged(ctx, req) {
+		return
+	}
+
+	var plannedVolumes types.Set
+	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, pathVolumeIDs, &plannedVolumes)...); resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Whether volumes can be attached at all needs no value the apply could still
+	// change: only how many there are.
+	if r.Provider != nil && r.Provider.InstanceAPI == providerdata.InstanceAPIRegion && len(plannedVolumes.Elements()) > 0 {
+		resp.Diagnostics.Append(diagnostic.Compute("Unable to attach volumes",
+			&compute.ValidationError{Problems: []compute.Problem{compute.RegionAttachesNoVolumes}})...)
+
 		return
 	}
 
@@ -69,10 +84,8 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 
 		if len(replaced) > 0 {
-			resp.Diagnostics.AddWarning("Instance will be replaced",
-				fmt.Sprintf("Changing %s replaces instance %q (%s): its server, its disk and its IP addresses "+
-					"are lost, and a new server is created from the image.",
-					strings.Join(replaced, ", "), state.Name.ValueString(), state.ID.ValueString()))
+			resp.Diagnostics.Append(planning.Replaced(r.Noun, state.Name.ValueString(), state.ID.ValueString(), replaced,
+				replacementLoss(ctx, req)))
 
 			creating = true
 		}
@@ -80,7 +93,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		var plannedGroups types.Set
 		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, pathSecurityGroupIDs, &plannedGroups)...)
 
-		needsCheck = creating || !plannedGroups.Equal(state.SecurityGroupIDs)
+		needsCheck = creating || !plannedGroups.Equal(state.SecurityGroupIDs) || !sameIDs(plannedVolumes, state.VolumeIDs)
 	}
 
 	if !needsCheck || r.Provider == nil || r.Provider.Instances == nil || resp.Diagnostics.HasError() {
@@ -137,6 +150,8 @@ func planNewInstance(ctx context.Context, resp *resource.ModifyPlanResponse, loc
 		diags.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
 	}
 
+	diags.Append(resp.Plan.SetAttribute(ctx, path.Root("volume_attachments"), types.MapUnknown(attachmentType))...)
+
 	return diags
 }
 
@@ -171,4 +186,17 @@ func unchanged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	}
 
 	return status.ValueString() != vanishedStatus && status.ValueString() != compute.ProvisioningError
+}
+
+// replacementLoss says what a replacement of the instance loses, and what it keeps:
+// its volumes, which the replacement attaches in the same apply.
+func replacementLoss(ctx context.Context, req resource.ModifyPlanRequest) string {
+	loss := "its server, its disk and its IP addresses are lost, and a new server is created from the image"
+
+	var volumes types.Set
+	if diags := req.Plan.GetAttribute(ctx, pathVolumeIDs, &volumes); !diags.HasError() && len(volumes.Elements()) > 0 {
+		loss += "; its volumes keep their data and are attached to the new instance in the same apply"
+	}
+
+	return loss
 }

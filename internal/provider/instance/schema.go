@@ -106,6 +106,21 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				MarkdownDescription: resourceDescription("allowed_source_addresses"),
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.IPv4Prefix("Invalid allowed source address"))},
 			},
+			"volume_ids": schema.SetAttribute{
+				Optional:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: resourceDescription("volume_ids"),
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.UUID())},
+			},
+			"volume_attachments": schema.MapNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: resourceDescription("volume_attachments"),
+				PlanModifiers:       []planmodifier.Map{attachmentsFollowVolumes{"kept while volume_ids does not change"}},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device": schema.StringAttribute{Computed: true, MarkdownDescription: descriptionAttachmentDevice},
+					"status": schema.StringAttribute{Computed: true, MarkdownDescription: descriptionAttachmentStatus},
+				}},
+			},
 			"description": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: resourceDescription("description"),

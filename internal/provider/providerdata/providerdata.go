@@ -24,6 +24,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/networking"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/provider/diagnostic"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/storage"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/volumes"
 )
 
 // Data is shared by everything one provider instance configures. It is a struct, not
@@ -50,6 +51,8 @@ type Data struct {
 	LoadBalancers loadbalancing.LoadBalancers
 	// Storage manages and finds file storage, and lists its classes.
 	Storage storage.Objects
+	// Volumes manages and finds block volumes, lists their classes and checks them.
+	Volumes volumes.Objects
 	// Kubernetes manages and finds Kubernetes clusters, reads their kubeconfig, and
 	// lists the versions regions offer.
 	Kubernetes kubernetes.Clusters
@@ -91,12 +94,14 @@ func (d *Data) Connect(session *cloud.Session) {
 	service := compute.NewService(session)
 	networks := networking.NewService(session)
 	images := image.NewService(session)
+	blocks := volumes.NewService(session)
 
 	d.Instances = compute.NewRegionInstances(service)
 	if d.InstanceAPI == InstanceAPICompute {
 		d.Instances = compute.NewComputeInstances(service)
 		networks = networks.HeldByComputeInstances()
 		images = images.HeldByComputeInstances()
+		blocks = blocks.HeldByComputeInstances()
 	}
 
 	d.Catalogue = catalogue.NewService(session)
@@ -104,6 +109,7 @@ func (d *Data) Connect(session *cloud.Session) {
 	d.Networking = networks
 	d.LoadBalancers = loadbalancing.NewService(session)
 	d.Storage = storage.NewService(session)
+	d.Volumes = blocks
 	d.Kubernetes = kubernetes.NewService(session)
 	d.Identity = identity.NewService(session)
 }

@@ -76,10 +76,17 @@ type holding struct {
 type referenceFixture struct {
 	target func(w *world) string
 	// known is, for a collection, the ID of an existing object given beside the
-	// unknown element.
+	// unknown element; it is called once for each configuration that gives one.
 	known func(w *world) string
 	// support adds what target refers to.
 	support func(w *world) string
+	// each, when set, stands in for target and support for a reference whose objects
+	// have one holder at a time (a volume is attached to one instance): every case
+	// gets an object of its own, called name, and known must give a new one each call.
+	each func(w *world, name string) (target, support string)
+	// instanceAPI, when set, is the only instance path that takes the attribute:
+	// the suite gives it no value on the other, which refuses it at plan.
+	instanceAPI string
 }
 
 // refusal is a change refused in place (at plan) and how the same object is
@@ -204,8 +211,29 @@ func init() {
 				"image_id":                     existing(func(w *world) string { return w.image }),
 				"ssh_certificate_authority_id": newTarget("unikorn_ssh_certificate_authority", nil),
 				"security_group_ids":           newTarget("unikorn_security_group", func(w *world) string { return quote(w.knownSecurityGroup) }),
+				// Only compute's instances attach volumes, each volume to one of them.
+				"volume_ids": {
+					each: func(w *world, name string) (string, string) {
+						return "unikorn_volume." + name + ".id", block(w, "unikorn_volume", name, nil)
+					},
+					known:       func(w *world) string { return quote(w.newVolume()) },
+					instanceAPI: acctest.ComputeBackend.InstanceAPI,
+				},
 			},
-			holds: map[string]holding{"security_group_ids": {held: "unikorn_security_group", refused: true}},
+			holds: map[string]holding{
+				"security_group_ids": {held: "unikorn_security_group", refused: true},
+				"volume_ids":         {held: "unikorn_volume", refused: true},
+			},
+		},
+		"unikorn_volume": {
+			group:     groupRegion,
+			deleting:  []string{"The volume is being deleted"},
+			importIDs: byID,
+			remove:    func(ctx context.Context, w *world, id string) error { return w.env.Client.DeleteVolume(ctx, id) },
+			references: map[string]referenceFixture{
+				"network_id":      newTarget("unikorn_network", nil),
+				"volume_class_id": existing(func(w *world) string { return w.volumeClass }),
+			},
 		},
 		"unikorn_snapshot": {
 			group:     groupInstances,

@@ -78,6 +78,10 @@ func (w *world) removalCases() []removalCase {
 	for _, typeName := range w.typesOf() {
 		f := fixtures[typeName]
 		for attribute, holding := range f.holds {
+			if !w.reaches(f.references[attribute]) {
+				continue
+			}
+
 			short := strings.TrimPrefix(typeName, "unikorn_")
 
 			for _, v := range variants {

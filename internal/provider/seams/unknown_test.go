@@ -59,38 +59,57 @@ func (w *world) unknownCases(t *testing.T) (string, []seamCase) {
 
 		for _, ref := range served.references(typeName) {
 			r, ok := f.references[ref.name]
-			if !ok {
-				continue // TestSeamsCoverTheSchema names it
+			if !ok || !w.reaches(r) {
+				continue // TestSeamsCoverTheSchema names one missing
 			}
 
-			if r.support != nil {
-				support = append(support, r.support(w))
-			}
-
-			unknown := "u_" + short + "_" + ref.name
-			data := fmt.Sprintf("resource \"terraform_data\" %q {\n  input            = %s\n  triggers_replace = [var.round]\n}\n",
-				unknown, r.target(w))
-			value := "terraform_data." + unknown + ".output"
-
-			forms := []struct{ suffix, value string }{{"alone", value}}
+			forms := []string{"alone"}
 			if ref.collection {
-				forms = []struct{ suffix, value string }{
-					{"alone", "[" + value + "]"},
-					{"beside_known", "[" + r.known(w) + ", " + value + "]"},
-				}
+				forms = append(forms, "beside_known")
 			}
 
-			// Every case's terraform_data is shared support: a dropped case leaves it.
-			support = append(support, data)
+			// One terraform_data for the reference, unless each case needs an object
+			// of its own; every case's is shared support: a dropped case leaves it.
+			unknown := "u_" + short + "_" + ref.name
+			data := func(name, target string) string {
+				support = append(support, fmt.Sprintf("resource \"terraform_data\" %q {\n  input            = %s\n  triggers_replace = [var.round]\n}\n",
+					name, target))
+
+				return "terraform_data." + name
+			}
+
+			shared := ""
+			if r.each == nil {
+				if r.support != nil {
+					support = append(support, r.support(w))
+				}
+
+				shared = data(unknown, r.target(w))
+			}
 
 			for _, form := range forms {
-				name := short + "_" + ref.name + "_" + form.suffix
+				name := short + "_" + ref.name + "_" + form
+
+				source := shared
+				if r.each != nil {
+					target, targetSupport := r.each(w, "seam_target_"+name)
+					support = append(support, targetSupport)
+					source = data(unknown+"_"+form, target)
+				}
+
+				value := source + ".output"
+				switch {
+				case form == "beside_known":
+					value = "[" + r.known(w) + ", " + value + "]"
+				case ref.collection:
+					value = "[" + value + "]"
+				}
 
 				cases = append(cases, seamCase{
 					address:   typeName + "." + name,
-					what:      fmt.Sprintf("%s.%s unknown at plan, %s", typeName, ref.name, strings.ReplaceAll(form.suffix, "_", " ")),
-					blocks:    block(w, typeName, name, []attribute{{ref.name, form.value}}),
-					attribute: ref.name, data: "terraform_data." + unknown,
+					what:      fmt.Sprintf("%s.%s unknown at plan, %s", typeName, ref.name, strings.ReplaceAll(form, "_", " ")),
+					blocks:    block(w, typeName, name, []attribute{{ref.name, value}}),
+					attribute: ref.name, data: source,
 				})
 			}
 		}

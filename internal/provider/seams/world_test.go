@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -34,6 +35,7 @@ type world struct {
 
 	region, org, project, network, flavor, image string
 	storageClass, otherStorageClass              string
+	volumeClass                                  string
 	knownSecurityGroup, authorityKey             string
 	readerRole, userRole, user, adminUser        string
 	// knownGroup and knownServiceAccount are made before the configuration, so
@@ -79,6 +81,7 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 		region: env.RegionID, org: env.Settings.OrganizationID, project: env.Settings.ProjectID,
 		network: env.NetworkID, flavor: env.FlavorID, image: env.ImageID,
 		storageClass: sandbox.StorageClassStandardID, otherStorageClass: sandbox.StorageClassDedicatedID,
+		volumeClass:        sandbox.VolumeClassStandardID,
 		knownSecurityGroup: sandbox.SecurityGroupAllowSSHID, authorityKey: acctest.NewAuthorityKey(t),
 		readerRole: sandbox.ReaderRoleID, userRole: sandbox.UserRoleID,
 		user: sandbox.UserID, adminUser: sandbox.AdminUserID,
@@ -115,7 +118,8 @@ func newWorld(t *testing.T, g group, env *acctest.Environment) *world {
 
 	w.given = acctest.Given{
 		Region: quote(w.region), StorageClass: quote(w.storageClass), Network: quote(w.network),
-		Flavor: quote(w.flavor), Image: quote(w.image), Instance: "unikorn_compute_instance.seam_source.id",
+		Flavor: quote(w.flavor), Image: quote(w.image), VolumeClass: quote(w.volumeClass),
+		Instance:     "unikorn_compute_instance.seam_source.id",
 		AuthorityKey: w.authorityKey, Role: quote(w.readerRole), Prefix: acctest.Prefixes(),
 	}
 
@@ -166,6 +170,46 @@ func makeRoom(t *testing.T, env *acctest.Environment) {
 
 		return false
 	}, 30*time.Second, 20*time.Millisecond, "the quota of networks frees up")
+}
+
+// reaches reports whether the world's configurations give the reference a value: not
+// on an instance path that refuses it.
+func (w *world) reaches(r referenceFixture) bool {
+	return r.instanceAPI == "" || r.instanceAPI == w.env.Settings.InstanceAPI
+}
+
+// newVolume makes a volume on the world's network, through the wire client, and waits
+// until it is provisioned: an existing object whose ID is known at plan, one for each
+// holder, as a volume is attached to one instance at a time. It and its quota charge
+// are premade.
+func (w *world) newVolume() string {
+	t := w.t
+	t.Helper()
+
+	ctx := context.Background()
+
+	volume, err := w.env.Client.CreateVolume(ctx, unikorn.VolumeCreate{
+		Metadata: unikorn.WriteMetadata{Name: fmt.Sprintf("seam-known-%d", len(w.premade))},
+		Spec:     unikorn.VolumeSpec{NetworkID: w.network, VolumeClassID: w.volumeClass, SizeGiB: 1},
+	})
+	require.NoError(t, err)
+
+	id := volume.Metadata.ID
+	require.Eventually(t, func() bool {
+		volume, err := w.env.Client.GetVolume(ctx, id)
+
+		return err == nil && volume.Metadata.ProvisioningStatus == unikorn.ProvisioningProvisioned
+	}, 30*time.Second, 20*time.Millisecond, "the known volume is provisioned")
+
+	w.premade = append(w.premade, id)
+
+	for _, allocation := range w.env.Allocations(t) {
+		if allocation.Spec.ID == id {
+			w.premade = append(w.premade, allocation.Metadata.ID)
+		}
+	}
+
+	return id
 }
 
 // fixtureSupport is what the fixtures of the world's group need beside them (a

@@ -48,8 +48,7 @@ type classModel struct {
 func (d *classesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the storage classes `unikorn_file_storage` can be made of, optionally narrowed " +
-			"by region, name and protocol. Every filter that is set must match; a filter that matches nothing gives " +
-			"an empty list, not an error. A class of an organization is listed only to its members.",
+			"by region, name and protocol. " + filter.CatalogueRule + " A class of an organization is listed only to its members.",
 		Attributes: map[string]schema.Attribute{
 			"region_id": schema.StringAttribute{
 				Optional:            true,
@@ -118,9 +117,7 @@ func (d *classesDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 
-	if name := model.Name.ValueString(); name != "" && !slices.Contains(names, name) {
-		resp.Diagnostics.Append(diagnostic.NoneNamed(path.Root("name"), "file storage class", name, names))
-	}
+	resp.Diagnostics.Append(diagnostic.NoneNamedAmong(path.Root("name"), "file storage class", model.Name.ValueString(), names)...)
 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

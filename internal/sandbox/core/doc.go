@@ -18,7 +18,9 @@
 //   - its routes (Handle, HandleService for the service-to-service APIs, HandleOpen),
 //     its control operations (HandleControl), its service when it declares one
 //     (Declare: a document, a prefix, a version; or a Handler of its own; a document
-//     internal/sandbox/openapi lacks comes with the family, Service.Documents);
+//     internal/sandbox/openapi lacks comes with the family, Service.Documents), and
+//     the document that judges paths of its service that the service's own document
+//     lacks (Judge: region's volumes, published in no whole document of region's);
 //   - its fixtures (Fixture), migrations of older state files (Migrate), what its
 //     controllers do as time passes (Advance, AdvanceLast), what runs once the store is
 //     loaded (OnOpen) and before the last save (OnClose); Kind.Provision is the

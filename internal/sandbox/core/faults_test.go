@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -95,14 +96,16 @@ func TestFaultWithProbabilityZeroNeverFires(t *testing.T) {
 }
 
 func TestFaultDelay(t *testing.T) {
-	h := sandboxtest.New(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := sandboxtest.InBubble(t)
 
-	_, err := h.Sandbox.AddFault(sandbox.FaultRule{Route: "/api/v2/networks/{networkID}", Status: http.StatusGatewayTimeout, Delay: "150ms", Count: 1})
-	require.NoError(t, err)
+		_, err := h.Sandbox.AddFault(sandbox.FaultRule{Route: "/api/v2/networks/{networkID}", Status: http.StatusGatewayTimeout, Delay: "150ms", Count: 1})
+		require.NoError(t, err)
 
-	start := time.Now()
-	assert.Equal(t, []int{504}, statuses(h, 1))
-	assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
+		start := time.Now()
+		assert.Equal(t, []int{504}, statuses(h, 1))
+		assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
+	})
 }
 
 func TestFaultStatusZeroDropsTheConnection(t *testing.T) {
@@ -175,17 +178,19 @@ func TestStatsCountByRouteTemplateAndReset(t *testing.T) {
 }
 
 func TestLatencyAppliesToAPIRequestsOnly(t *testing.T) {
-	h := sandboxtest.New(t)
+	synctest.Test(t, func(t *testing.T) {
+		h := sandboxtest.InBubble(t)
 
-	require.NoError(t, h.Sandbox.UpdateSettings(sandbox.Settings{Latency: "120ms"}))
+		require.NoError(t, h.Sandbox.UpdateSettings(sandbox.Settings{Latency: "120ms"}))
 
-	start := time.Now()
-	h.Call(http.MethodGet, "/sandbox/v1/stats", nil).Expect(http.StatusOK, nil)
-	assert.Less(t, time.Since(start), 120*time.Millisecond)
+		start := time.Now()
+		h.Call(http.MethodGet, "/sandbox/v1/stats", nil).Expect(http.StatusOK, nil)
+		assert.Less(t, time.Since(start), 120*time.Millisecond)
 
-	start = time.Now()
-	h.Call(http.MethodGet, "/api/v1/organizations", nil).Expect(http.StatusOK, nil)
-	assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond)
+		start = time.Now()
+		h.Call(http.MethodGet, "/api/v1/organizations", nil).Expect(http.StatusOK, nil)
+		assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond)
+	})
 }
 
 func TestSettingsChangeDelaysOfNewTransitions(t *testing.T) {

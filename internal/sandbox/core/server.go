@@ -64,6 +64,8 @@ type Server struct {
 	control  *http.ServeMux
 	routes   map[string]bool
 	services []*Service
+	// contracts judge the paths of services whose own documents lack them (Judge).
+	contracts []*Contract
 	// prefixed serves, under a service's own base URL, its routes alone.
 	prefixed map[string]*http.ServeMux
 	// uuidParameters are the path parameters the services' documents declare UUIDs.

@@ -44,6 +44,23 @@ type Service struct {
 	Patterns []string
 }
 
+// Contract is a document that judges some paths of a service beside the service's own
+// document, which lacks them: region's volumes, which upstream publishes in no whole
+// document of region's, only in one of their paths alone.
+type Contract struct {
+	// Document and Documents are as a Service's.
+	Document  string
+	Documents fs.FS
+	// Judges reports whether a route's path template is the document's to judge.
+	Judges func(path string) bool
+}
+
+// Judge has a family's contract judge the requests to its paths, under whatever base
+// URL of their service they come in.
+func (s *Server) Judge(contract Contract) {
+	s.contracts = append(s.contracts, &contract)
+}
+
 // Declare adds a service. Families declare theirs when they register, a service with a
 // Handler once its records are loaded (OnOpen).
 func (s *Server) Declare(service Service) {
@@ -183,6 +200,13 @@ func (s *Server) documents() []*Service {
 		if service.Document != "" && !slices.Contains(names, service.Document) {
 			names = append(names, service.Document)
 			services = append(services, service)
+		}
+	}
+
+	for _, contract := range s.contracts {
+		if !slices.Contains(names, contract.Document) {
+			names = append(names, contract.Document)
+			services = append(services, &Service{Document: contract.Document, Documents: contract.Documents})
 		}
 	}
 

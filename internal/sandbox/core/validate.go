@@ -106,6 +106,13 @@ func (s *Server) operationFor(r *http.Request, pattern string) *contractOperatio
 
 	method, path, _ := strings.Cut(pattern, " ")
 
+	// A path of a family's own contract is judged by it, not by its service's document.
+	for _, contract := range s.contracts {
+		if service.Handler == nil && contract.Judges(path) {
+			service = &Service{Name: service.Name, Document: contract.Document, Documents: contract.Documents}
+		}
+	}
+
 	prefix := ""
 	if service.Handler != nil {
 		prefix = service.Prefix

@@ -1,5 +1,5 @@
 // Package sandboxtest is the bootstrap of the sandbox's own tests: a sandbox on a
-// loopback port and a clock that moves only when a test says so, driven by plain HTTP
+// loopback port (or called in process, for a testing/synctest bubble) and a clock that moves only when a test says so, driven by plain HTTP
 // requests, with the bodies and paths many families' tests share. A family's tests are
 // an external test package of its folder that drives the whole sandbox through it.
 package sandboxtest
@@ -20,17 +20,22 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/core"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn/unikorntest"
 )
 
 // Clock is a manual clock: lifecycles advance only when a test says so.
 type Clock = core.ManualClock
 
-// Harness is a sandbox on a loopback port, driven by plain HTTP requests.
+// Harness is a sandbox on a loopback port, or called in process, driven by plain HTTP
+// requests.
 type Harness struct {
 	T       *testing.T
 	Sandbox *sandbox.Sandbox
 	URL     string
 	Clock   *Clock
+	// HTTP sends the harness's calls: http.DefaultClient over the loopback port, or
+	// the sandbox called in process (InBubble).
+	HTTP *http.Client
 }
 
 // Settle is longer than every delay of sandbox.DefaultOptions.
@@ -38,6 +43,31 @@ const Settle = 2 * time.Second
 
 // New starts a sandbox with the default delays on a manual clock.
 func New(t *testing.T, mutate ...func(*sandbox.Options)) *Harness {
+	t.Helper()
+
+	h := start(t, mutate)
+
+	server := httptest.NewServer(h.Sandbox)
+	t.Cleanup(server.Close)
+
+	h.URL, h.HTTP = server.URL, http.DefaultClient
+
+	return h
+}
+
+// InBubble is New for a test in a testing/synctest bubble, which must call it there:
+// the sandbox is called in process, with no loopback port, so that what takes time
+// in real time (latency, a fault's delay) takes it on the bubble's clock, exactly.
+func InBubble(t *testing.T, mutate ...func(*sandbox.Options)) *Harness {
+	t.Helper()
+
+	h := start(t, mutate)
+	h.URL, h.HTTP = "http://sandbox.invalid", &http.Client{Transport: unikorntest.Direct(h.Sandbox)}
+
+	return h
+}
+
+func start(t *testing.T, mutate []func(*sandbox.Options)) *Harness {
 	t.Helper()
 
 	c := core.NewManualClock(time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC))
@@ -52,14 +82,9 @@ func New(t *testing.T, mutate ...func(*sandbox.Options)) *Harness {
 	sb, err := sandbox.New(opts)
 	require.NoError(t, err)
 
-	server := httptest.NewServer(sb)
+	t.Cleanup(func() { require.NoError(t, sb.Close()) })
 
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
-
-	return &Harness{T: t, Sandbox: sb, URL: server.URL, Clock: c}
+	return &Harness{T: t, Sandbox: sb, Clock: c}
 }
 
 // Response is a received response with its body read.
@@ -128,7 +153,7 @@ func (h *Harness) send(method, path string, body any, authenticate func(*http.Re
 		req.Header.Set("Content-Type", "application/json")
 	}
 
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := h.HTTP.Do(req)
 	require.NoError(h.T, err)
 
 	defer resp.Body.Close()

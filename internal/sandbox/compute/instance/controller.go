@@ -23,9 +23,9 @@ func (s *Service) sortedIDs() []string {
 
 // reconcile is the controller and the reverse watch in one pass: it brings every
 // instance's hidden server in line with the instance (creating it, recreating it for a
-// new flavor or image, replacing one deleted behind compute's back, pushing tag and
-// networking changes), projects the server's status back, and finishes deletions
-// server first, allocation last. A call that fails is tried again on the next pass;
+// new flavor or image, replacing one deleted behind compute's back, pushing tag,
+// networking and volume changes), projects the server's status back (its attachments
+// too), and finishes deletions server first, allocation last. A call that fails is tried again on the next pass;
 // nothing is called gone without region saying so. It reports whether it called
 // region or identity, or failed to list: a pass that did neither changes nothing
 // when run again against the same answers.
@@ -104,6 +104,8 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		in.Status.PowerState = unikorn.PowerPending
 
 		if len(backing) == 0 {
+			in.Status.Volumes = attachments(in.Spec, unikorn.Server{})
+
 			if created, err := s.service.CreateServer(ctx, serverCreate(in)); err == nil {
 				in.ServerID = created.Metadata.ID
 			}
@@ -121,6 +123,7 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 	case server.Metadata.DeletionTime != nil:
 		// Being replaced: wait for region to finish deleting it, then create anew.
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
+		in.Status.Volumes = attachments(in.Spec, server)
 	case server.Spec.FlavorID != in.Spec.FlavorID || server.Spec.ImageID != in.Spec.ImageID:
 		// A server cannot change flavor or image: compute deletes and recreates it.
 		in.Metadata.ProvisioningStatus = unikorn.ProvisioningProvisioning
@@ -129,7 +132,8 @@ func (s *Service) provision(ctx context.Context, in *instance, backing []unikorn
 		return true
 	default:
 		want := serverCreate(in)
-		if !slices.Equal(server.Metadata.Tags, want.Metadata.Tags) || !sameNetworking(server.Spec.Networking, want.Spec.Networking) {
+		if !slices.Equal(server.Metadata.Tags, want.Metadata.Tags) || !sameNetworking(server.Spec.Networking, want.Spec.Networking) ||
+			!slices.Equal(server.Spec.Volumes, want.Spec.Volumes) {
 			// Region's answer to the update still shows the server as it was before
 			// region acts on it: the instance stays provisioning until a later read
 			// of the server shows the change provisioned, as compute's watch would.
@@ -160,6 +164,7 @@ func project(in *instance, server unikorn.Server) {
 	in.Status.PublicIP = server.Status.PublicIP
 	in.Status.MACAddress = server.Status.MACAddress
 	in.Metadata.HealthStatus = server.Metadata.HealthStatus
+	in.Status.Volumes = attachments(in.Spec, server)
 
 	switch server.Status.PowerState {
 	case unikorn.PowerRunning, unikorn.PowerStopping, unikorn.PowerStopped:
@@ -192,6 +197,7 @@ func serverCreate(in *instance) unikorn.ServerCreate {
 				ImageID:    in.Spec.ImageID,
 				Networking: in.Spec.Networking,
 				UserData:   in.Spec.UserData,
+				Volumes:    serverVolumes(in.Spec),
 			},
 			NetworkID:                 in.Status.NetworkID,
 			SSHCertificateAuthorityID: in.Spec.SSHCertificateAuthorityID,

@@ -2,8 +2,10 @@ package instance_test
 
 import (
 	"encoding/base64"
+	"net/http"
 	"net/http/httptest"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -13,6 +15,7 @@ import (
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/sandbox/compute/instance"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/services"
 	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn"
+	"github.com/unikorn-cloud/terraform-provider-unikorn/internal/unikorn/unikorntest"
 )
 
 type harness struct {
@@ -34,6 +37,37 @@ func newHarness(t *testing.T) *harness {
 func newHarnessAt(t *testing.T, statePath string) *harness {
 	t.Helper()
 
+	sb := newSandbox(t, statePath)
+
+	server := httptest.NewServer(sb)
+	t.Cleanup(server.Close)
+
+	return harnessOver(t, sb, server.URL, nil)
+}
+
+// inBubble runs test in a testing/synctest bubble, with a harness whose sandbox is
+// called in process: the controller's timers, the delays and the read lag then run
+// on the bubble's clock, which moves only when every goroutine waits, so that what
+// the test asserts of their order holds however slowly the machine runs it.
+func inBubble(t *testing.T, test func(t *testing.T, h *harness)) {
+	t.Helper()
+
+	synctest.Test(t, func(t *testing.T) { test(t, newBubbleHarness(t)) })
+}
+
+// newBubbleHarness is the harness of inBubble, for a test that makes several in one
+// bubble.
+func newBubbleHarness(t *testing.T) *harness {
+	t.Helper()
+
+	sb := newSandbox(t, "")
+
+	return harnessOver(t, sb, "http://sandbox.invalid", &http.Client{Transport: unikorntest.Direct(sb)})
+}
+
+func newSandbox(t *testing.T, statePath string) *sandbox.Sandbox {
+	t.Helper()
+
 	opts := sandbox.DefaultOptions()
 	opts.ProvisionDelay, opts.DeprovisionDelay = 0, 0
 	opts.StatePath = statePath
@@ -41,17 +75,22 @@ func newHarnessAt(t *testing.T, statePath string) *harness {
 	sb, err := sandbox.New(opts)
 	require.NoError(t, err)
 
-	server := httptest.NewServer(sb)
-	t.Cleanup(func() {
-		server.Close()
-		require.NoError(t, sb.Close())
-	})
+	t.Cleanup(func() { require.NoError(t, sb.Close()) })
+
+	return sb
+}
+
+// harnessOver is the harness of sb, reached at url through httpClient (the client's
+// own when nil).
+func harnessOver(t *testing.T, sb *sandbox.Sandbox, url string, httpClient *http.Client) *harness {
+	t.Helper()
 
 	client := func(token string) *unikorn.Client {
 		c, err := unikorn.NewClient(unikorn.Config{
-			Endpoints: services.InSandbox(server.URL),
-			Token:     token,
-			Retry:     unikorn.RetryPolicy{MaxAttempts: 1},
+			Endpoints:  services.InSandbox(url),
+			Token:      token,
+			Retry:      unikorn.RetryPolicy{MaxAttempts: 1},
+			HTTPClient: httpClient,
 		})
 		require.NoError(t, err)
 
@@ -185,17 +224,18 @@ func TestCreateChargesQuotaThenBuildsTheHiddenServer(t *testing.T) {
 }
 
 func TestControllerActsOnAWriteWithoutWaitingForAnotherRequest(t *testing.T) {
-	h := newHarness(t)
+	inBubble(t, func(t *testing.T, h *harness) {
 
-	created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
-	require.NoError(t, err)
+		created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
+		require.NoError(t, err)
 
-	// Only the administrator's view is read: no request reaches compute after the create.
-	require.Eventually(t, func() bool {
-		servers, err := h.sb.InstanceServers(created.Metadata.ID)
+		// Only the administrator's view is read: no request reaches compute after the create.
+		require.Eventually(t, func() bool {
+			servers, err := h.sb.InstanceServers(created.Metadata.ID)
 
-		return err == nil && len(servers) == 1
-	}, 5*time.Second, 10*time.Millisecond, "compute's controller creates the hidden server once the create has answered")
+			return err == nil && len(servers) == 1
+		}, 5*time.Second, 10*time.Millisecond, "compute's controller creates the hidden server once the create has answered")
+	})
 }
 
 // Compute's controller watches region's servers, as the real one's reverse watch does:
@@ -204,24 +244,26 @@ func TestControllerActsOnAWriteWithoutWaitingForAnotherRequest(t *testing.T) {
 // lags have run out shows the instance provisioned; had the controller waited for that
 // read to take the change up, compute's cache would still hide it.
 func TestControllerActsOnRegionsChangesWithoutARequest(t *testing.T) {
-	h := newHarness(t)
+	inBubble(t, func(t *testing.T, h *harness) {
 
-	const delay, lag = 200 * time.Millisecond, 200 * time.Millisecond
+		const delay, lag = 200 * time.Millisecond, 200 * time.Millisecond
 
-	seed := uint64(3)
-	require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: lag.String(), ProvisionDelay: delay.String(), Seed: &seed}))
+		seed := uint64(3)
+		require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: lag.String(), ProvisionDelay: delay.String(), Seed: &seed}))
 
-	created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
-	require.NoError(t, err)
+		created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
+		require.NoError(t, err)
 
-	// Region's cache shows the server provisioned within a lag of the provisioning's
-	// end, compute's the instance within a lag of that; the rest is slack for timers.
-	time.Sleep(delay + 2*lag + 500*time.Millisecond)
+		// Region's cache shows the server provisioned within a lag of the provisioning's
+		// end, compute's the instance within a lag of that. On the bubble's clock the
+		// timers fire on time: a read a millisecond past both lags needs no slack.
+		time.Sleep(delay + 2*lag + time.Millisecond)
 
-	in, err := h.user.GetInstance(t.Context(), created.Metadata.ID)
-	require.NoError(t, err)
-	assert.Equal(t, unikorn.ProvisioningProvisioned, in.Metadata.ProvisioningStatus,
-		"compute took the server's provisioning up when region's cache showed it")
+		in, err := h.user.GetInstance(t.Context(), created.Metadata.ID)
+		require.NoError(t, err)
+		assert.Equal(t, unikorn.ProvisioningProvisioned, in.Metadata.ProvisioningStatus,
+			"compute took the server's provisioning up when region's cache showed it")
+	})
 }
 
 func TestCreateRefusals(t *testing.T) {

@@ -161,6 +161,13 @@ func (s *Service) createInstance(req *request) (int, any, error) {
 		return 0, nil, err
 	}
 
+	place := &unikorn.Instance{Status: unikorn.InstanceStatus{RegionID: network.Status.RegionID, NetworkID: spec.NetworkID}}
+	place.Metadata.OrganizationID, place.Metadata.ProjectID = spec.OrganizationID, spec.ProjectID
+
+	if err := checkVolumes(ctx, req.user, place, spec.FlavorID, volumeIDs(spec.InstanceSpec), nil); err != nil {
+		return 0, nil, err
+	}
+
 	id, err := unikorn.DeriveServerID(spec.NetworkID, create.Metadata.Name)
 	if err != nil {
 		return 0, nil, errBadRequest("%v", err)
@@ -190,7 +197,7 @@ func (s *Service) createInstance(req *request) (int, any, error) {
 	in := &instance{
 		Instance: unikorn.Instance{
 			Metadata: md,
-			Spec:     spec.InstanceSpec,
+			Spec:     withVolumes(spec.InstanceSpec, volumeIDs(spec.InstanceSpec)),
 			Status:   unikorn.InstanceStatus{RegionID: network.Status.RegionID, NetworkID: spec.NetworkID},
 		},
 		AllocationID: allocation.Metadata.ID,
@@ -232,13 +239,29 @@ func (s *Service) updateInstance(req *request) (int, any, error) {
 		return 0, nil, err
 	}
 
+	// An omitted set keeps the volumes, which must then support a new flavor; a set
+	// given replaces them.
+	volumes := volumeIDs(in.Spec)
+
+	switch {
+	case update.Spec.Volumes != nil:
+		volumes = *update.Spec.Volumes
+		if err := checkVolumes(ctx, req.user, &in.Instance, update.Spec.FlavorID, volumes, volumeIDs(in.Spec)); err != nil {
+			return 0, nil, err
+		}
+	case update.Spec.FlavorID != in.Spec.FlavorID:
+		if err := checkKeptVolumes(ctx, req.user, &in.Instance, update.Spec.FlavorID); err != nil {
+			return 0, nil, err
+		}
+	}
+
 	if _, err := s.service.UpdateAllocation(background(ctx), md.OrganizationID, md.ProjectID, in.AllocationID, allocationFor(md.ID, flavor, update.Spec)); err != nil {
 		return 0, nil, err
 	}
 
 	now := s.now().UTC()
 	md.Description, md.Tags, md.ModifiedTime = update.Metadata.Description, update.Metadata.Tags, &now
-	in.Spec = update.Spec
+	in.Spec = withVolumes(update.Spec, volumes)
 	md.ProvisioningStatus = unikorn.ProvisioningProvisioning
 
 	return http.StatusAccepted, in.Instance, nil

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -53,22 +54,28 @@ func TestDeleteRemovesTheServerThenReleasesTheAllocation(t *testing.T) {
 }
 
 func TestServerDeletedBehindComputesBackIsRecreated(t *testing.T) {
-	h := newHarness(t)
-	ctx := t.Context()
+	inBubble(t, func(t *testing.T, h *harness) {
+		ctx := t.Context()
 
-	id := h.running(t)
+		id := h.running(t)
 
-	servers := h.backing(t, id)
-	require.Len(t, servers, 1)
-	require.NoError(t, h.service.DeleteServer(ctx, servers[0].Metadata.ID))
+		// The new server takes a second to provision, on the bubble's clock: the read
+		// below comes within it, however the controller's passes and the read fall.
+		require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ProvisionDelay: "1s"}))
 
-	in, err := h.user.GetInstance(ctx, id)
-	require.NoError(t, err)
-	assert.Equal(t, unikorn.ProvisioningProvisioning, in.Metadata.ProvisioningStatus)
+		servers := h.backing(t, id)
+		require.Len(t, servers, 1)
+		require.NoError(t, h.service.DeleteServer(ctx, servers[0].Metadata.ID))
 
-	h.settle(t, id)
-	assert.Len(t, h.backing(t, id), 1)
-	assert.Equal(t, 2, h.sb.Stats().Internal["POST /api/v2/servers"])
+		in, err := h.user.GetInstance(ctx, id)
+		require.NoError(t, err)
+		assert.Equal(t, unikorn.ProvisioningProvisioning, in.Metadata.ProvisioningStatus)
+
+		time.Sleep(time.Second)
+		h.settle(t, id)
+		assert.Len(t, h.backing(t, id), 1)
+		assert.Equal(t, 2, h.sb.Stats().Internal["POST /api/v2/servers"])
+	})
 }
 
 func TestVerbs(t *testing.T) {
@@ -228,41 +235,42 @@ func TestServerChangedBehindComputesBackIsPutBack(t *testing.T) {
 // Compute's handlers read its instances through an informer cache, as region's read
 // servers: with read lag on, a read just after a write may miss it.
 func TestReadsTrailComputesOwnWrites(t *testing.T) {
-	h := newHarness(t)
-	id := h.running(t)
+	inBubble(t, func(t *testing.T, h *harness) {
+		id := h.running(t)
 
-	// An hour of lag, seeded: every write below lags for far longer than the test.
-	seed := uint64(7)
-	require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: "1h", Seed: &seed}))
+		// An hour of lag, seeded: every write below lags for far longer than the test.
+		seed := uint64(7)
+		require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: "1h", Seed: &seed}))
 
-	created, err := h.user.CreateInstance(t.Context(), newCreate("db"))
-	require.NoError(t, err)
+		created, err := h.user.CreateInstance(t.Context(), newCreate("db"))
+		require.NoError(t, err)
 
-	_, err = h.user.GetInstance(t.Context(), created.Metadata.ID)
-	assert.True(t, unikorn.IsNotFound(err), "a read just after the create misses the instance: %v", err)
+		_, err = h.user.GetInstance(t.Context(), created.Metadata.ID)
+		assert.True(t, unikorn.IsNotFound(err), "a read just after the create misses the instance: %v", err)
 
-	listed, err := h.user.ListInstances(t.Context(), unikorn.InstanceQuery{})
-	require.NoError(t, err)
-	require.Len(t, listed, 1, "the list misses it too")
-	assert.Equal(t, id, listed[0].Metadata.ID)
+		listed, err := h.user.ListInstances(t.Context(), unikorn.InstanceQuery{})
+		require.NoError(t, err)
+		require.Len(t, listed, 1, "the list misses it too")
+		assert.Equal(t, id, listed[0].Metadata.ID)
 
-	// The create acted on the records, not the cache: the name is taken.
-	_, err = h.user.CreateInstance(t.Context(), newCreate("db"))
-	assert.True(t, unikorn.IsConflict(err), "a second create of the name is refused: %v", err)
+		// The create acted on the records, not the cache: the name is taken.
+		_, err = h.user.CreateInstance(t.Context(), newCreate("db"))
+		assert.True(t, unikorn.IsConflict(err), "a second create of the name is refused: %v", err)
 
-	require.NoError(t, h.user.DeleteInstance(t.Context(), id))
+		require.NoError(t, h.user.DeleteInstance(t.Context(), id))
 
-	seen, err := h.user.GetInstance(t.Context(), id)
-	require.NoError(t, err)
-	assert.Nil(t, seen.Metadata.DeletionTime, "a read just after the delete shows the instance as it was")
-	assert.Equal(t, unikorn.ProvisioningProvisioned, seen.Metadata.ProvisioningStatus)
+		seen, err := h.user.GetInstance(t.Context(), id)
+		require.NoError(t, err)
+		assert.Nil(t, seen.Metadata.DeletionTime, "a read just after the delete shows the instance as it was")
+		assert.Equal(t, unikorn.ProvisioningProvisioned, seen.Metadata.ProvisioningStatus)
 
-	// The delete went ahead all the same: the hidden server is going.
-	require.Eventually(t, func() bool {
-		servers, err := h.sb.InstanceServers(id)
+		// The delete went ahead all the same: the hidden server is going.
+		require.Eventually(t, func() bool {
+			servers, err := h.sb.InstanceServers(id)
 
-		return err == nil && len(servers) == 0
-	}, 5*time.Second, 10*time.Millisecond, "compute deletes the server behind the instance it was told to delete")
+			return err == nil && len(servers) == 0
+		}, 5*time.Second, 10*time.Millisecond, "compute deletes the server behind the instance it was told to delete")
+	})
 }
 
 // The controller's pass at the start of a read changes the instance (its server came
@@ -275,30 +283,32 @@ func TestReadsThroughTheCacheNeverGoBack(t *testing.T) {
 		unikorn.ProvisioningProvisioned:  3,
 	}
 
-	for seed := uint64(1); seed <= 4; seed++ {
-		h := newHarness(t)
-		require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: "400ms", ProvisionDelay: "50ms", Seed: &seed}))
+	synctest.Test(t, func(t *testing.T) {
+		for seed := uint64(1); seed <= 4; seed++ {
+			h := newBubbleHarness(t)
+			require.NoError(t, h.sb.UpdateSettings(sandbox.Settings{ReadLag: "400ms", ProvisionDelay: "50ms", Seed: &seed}))
 
-		created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
-		require.NoError(t, err)
-
-		seen := 0
-
-		for start := time.Now(); time.Since(start) < time.Second; time.Sleep(5 * time.Millisecond) {
-			in, err := h.user.GetInstance(t.Context(), created.Metadata.ID)
-			if unikorn.IsNotFound(err) {
-				require.Zero(t, seen, "seed %d: an instance read once is not missed again", seed)
-
-				continue
-			}
-
+			created, err := h.user.CreateInstance(t.Context(), newCreate("web"))
 			require.NoError(t, err)
 
-			now := rank[in.Metadata.ProvisioningStatus]
-			require.GreaterOrEqual(t, now, seen, "seed %d: read as %s after a later status", seed, in.Metadata.ProvisioningStatus)
-			seen = now
-		}
+			seen := 0
 
-		assert.Equal(t, rank[unikorn.ProvisioningProvisioned], seen, "seed %d: provisioned within the lag and the delay", seed)
-	}
+			for start := time.Now(); time.Since(start) < time.Second; time.Sleep(5 * time.Millisecond) {
+				in, err := h.user.GetInstance(t.Context(), created.Metadata.ID)
+				if unikorn.IsNotFound(err) {
+					require.Zero(t, seen, "seed %d: an instance read once is not missed again", seed)
+
+					continue
+				}
+
+				require.NoError(t, err)
+
+				now := rank[in.Metadata.ProvisioningStatus]
+				require.GreaterOrEqual(t, now, seen, "seed %d: read as %s after a later status", seed, in.Metadata.ProvisioningStatus)
+				seen = now
+			}
+
+			assert.Equal(t, rank[unikorn.ProvisioningProvisioned], seen, "seed %d: provisioned within the lag and the delay", seed)
+		}
+	})
 }
