@@ -215,7 +215,9 @@ resource "unikorn_network" "bare" {
 			`Storage class of another region.*storage_class_id.*sim-nfs-standard`),
 		// Another organization's class, as a member of this one sees it: a platform
 		// administrator may read every organization's.
-		step(func(c *config) { c.ClassID, c.Provider = sandbox.StorageClassForeignID, env.ProjectUserSettings().Config() },
+		step(func(c *config) {
+			c.ClassID, c.Provider = sandbox.StorageClassForeignID, env.ProjectUserSettings().Config()
+		},
 			`Storage class not found.*storage_class_id`),
 		step(func(c *config) {
 			c.Policies = map[string]policy{"hourly": {Interval: "hourly", TimeOfDay: "01:00Z", Keep: 24}}
