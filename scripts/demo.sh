@@ -42,10 +42,12 @@ echo "    listening on $UNIKORN_REGION_ENDPOINT (region, identity and compute)"
 # The instance API: INSTANCE_API=compute (the default) is compute's public API, what
 # an ordinary project user (the token printed) calls. INSTANCE_API=region plays
 # compute's part through region's servers and identity's allocations, which Unikorn
-# grants to service principals only, so it runs with the sandbox's service token.
+# grants to the services' accounts and the platform administrator only; the demo
+# also makes networks and load balancers, which compute's account may not, so it
+# runs with the platform administrator's token.
 export UNIKORN_INSTANCE_API="${INSTANCE_API:-compute}"
 if [ "$UNIKORN_INSTANCE_API" = region ]; then
-  export UNIKORN_TOKEN=sandbox-service-token
+  export UNIKORN_TOKEN=sandbox-platform-admin-token
   unset UNIKORN_COMPUTE_ENDPOINT
 fi
 echo "    instances through the $UNIKORN_INSTANCE_API API, with the token $UNIKORN_TOKEN"

@@ -165,9 +165,10 @@ func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer) 
 
 	logger.Info("sandbox listening", "endpoint", "http://"+clientAddress(listener.Addr()), "version", currentVersion())
 	// The printed token is an ordinary project user's, as a real user would hold; the
-	// region instance API needs the principal a service holds.
-	logger.Info("region's servers and identity's allocations are service-to-service: use the service token to call them",
-		"token", sandbox.ServiceToken)
+	// region instance API needs a role that grants it, as the platform
+	// administrator's does.
+	logger.Info("region's servers and identity's allocations are service-to-service: use the platform administrator's token to call them",
+		"token", sandbox.PlatformAdminToken)
 
 	server := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
 

@@ -48,15 +48,15 @@ func TestSIGTERMStopsTheProcessCleanlyAndSavesTheState(t *testing.T) {
 
 	exports := waitForEnvFile(t, envFile, exited)
 
-	service, err := unikorn.NewClient(unikorn.Config{
+	user, err := unikorn.NewClient(unikorn.Config{
 		Endpoints: services.Endpoints{
 			services.Region: exports["UNIKORN_REGION_ENDPOINT"], services.Identity: exports["UNIKORN_IDENTITY_ENDPOINT"],
 		},
-		Token: sandbox.ServiceToken, Retry: unikorn.RetryPolicy{MaxAttempts: 1},
+		Token: sandbox.DefaultToken, Retry: unikorn.RetryPolicy{MaxAttempts: 1},
 	})
 	require.NoError(t, err)
 
-	network, err := service.CreateNetwork(t.Context(), unikorn.NetworkCreate{
+	network, err := user.CreateNetwork(t.Context(), unikorn.NetworkCreate{
 		Metadata: unikorn.WriteMetadata{Name: "short-lived"},
 		Spec: unikorn.NetworkCreateSpec{
 			NetworkSpec:    unikorn.NetworkSpec{DNSNameservers: []string{}},
@@ -65,7 +65,7 @@ func TestSIGTERMStopsTheProcessCleanlyAndSavesTheState(t *testing.T) {
 		},
 	})
 	require.NoError(t, err)
-	require.NoError(t, service.DeleteNetwork(t.Context(), network.Metadata.ID))
+	require.NoError(t, user.DeleteNetwork(t.Context(), network.Metadata.ID))
 
 	saved := readSavedNetworks(t, statePath)
 	require.Contains(t, saved, network.Metadata.ID, "saved while deprovisioning")

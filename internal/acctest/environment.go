@@ -126,8 +126,10 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 
 	// The region back end's instance API (region's servers, identity's allocations)
 	// is service-to-service, as in real Unikorn: a project user's token is refused it,
-	// so the provider starts with the service token and New gives the compute back end
-	// a user's instead.
+	// and compute's own account may only read the networks, security groups and SSH
+	// certificate authorities the instances need. The platform administrator's role
+	// grants both, as an operator on the region path holds them, so the provider
+	// starts with its token and New gives the compute back end a user's instead.
 
 	t.Cleanup(func() {
 		server.Close()
@@ -137,7 +139,7 @@ func startSandbox(t *testing.T, harshness harshness) *Environment {
 	return &Environment{
 		Settings: ProviderSettings{
 			Endpoints:      services.InSandbox(server.URL),
-			Token:          sandbox.ServiceToken,
+			Token:          sandbox.PlatformAdminToken,
 			OrganizationID: sandbox.OrganizationID,
 			ProjectID:      sandbox.ProjectID,
 		},
@@ -216,8 +218,9 @@ func (e *Environment) SettingsFor(t *testing.T, b Backend) ProviderSettings {
 		settings.Endpoints[services.Compute] = ""
 	case e.IsSandbox():
 		// Compute's public API is what an ordinary project user calls, so the
-		// provider gets a user's token; checks keep the service token, which may
-		// look at region's servers and identity's allocations behind the instances.
+		// provider gets a user's token; checks keep the platform administrator's,
+		// which may look at region's servers and identity's allocations behind the
+		// instances.
 		settings.Token = sandbox.DefaultToken
 	case settings.Endpoints[services.Compute] == "":
 		t.Skipf("the compute back end needs %s to name the compute service of the Unikorn under test",

@@ -18,10 +18,10 @@ import (
 const EnvKubernetesVersion = "UNIKORN_ACC_KUBERNETES_VERSION"
 
 // ProjectUserSettings are the provider's settings for the sandbox's fixture project
-// user (sandbox.DefaultToken), with no instance back end: the Kubernetes service asks
-// every caller for the exact permission identity's chart grants, which a project user
-// holds and the compute service's account, the environment's own, does not. Against
-// a real Unikorn they are the environment's.
+// user (sandbox.DefaultToken), with no instance back end: what a member of the
+// organization holds and sees, where the environment's own token, a platform
+// administrator's, reaches every organization. Against a real Unikorn they are the
+// environment's.
 func (e *Environment) ProjectUserSettings() ProviderSettings {
 	settings := e.Settings
 	if e.IsSandbox() {

@@ -97,14 +97,16 @@ func startSandbox(ctx context.Context, options Options, config Config, timings s
 	}
 
 	// Through compute's public API the provider holds the user's token, as printed;
-	// through region's servers and identity's allocations it needs the principal a
-	// service holds, which Unikorn grants those APIs to alone.
+	// through region's servers and identity's allocations it needs a platform
+	// administrator's, whose role grants those APIs and the networks around the
+	// instances, which compute's own account may only read. The control API is the
+	// fixture user's.
+	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], process.exports["UNIKORN_TOKEN"], nil)
+
 	process.exports["UNIKORN_INSTANCE_API"] = config.Backend
 	if config.Backend == BackendRegion {
-		process.exports["UNIKORN_TOKEN"] = sandbox.ServiceToken
+		process.exports["UNIKORN_TOKEN"] = sandbox.PlatformAdminToken
 	}
-
-	process.control = sandbox.NewControlClient(process.exports["UNIKORN_REGION_ENDPOINT"], sandbox.ServiceToken, nil)
 
 	return process, nil
 }

@@ -33,7 +33,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	return startEnv(t, cloudtest.Config{Token: sandbox.ServiceToken})
+	return startEnv(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})
 }
 
 // inBubble runs test in a testing/synctest bubble, against a sandbox served in the
@@ -44,7 +44,7 @@ func inBubble(t *testing.T, test func(t *testing.T, e *env)) {
 	t.Helper()
 
 	synctest.Test(t, func(t *testing.T) {
-		test(t, startEnv(t, cloudtest.Config{Token: sandbox.ServiceToken, InProcess: true}))
+		test(t, startEnv(t, cloudtest.Config{Token: sandbox.PlatformAdminToken, InProcess: true}))
 	})
 }
 
@@ -66,14 +66,14 @@ const testReadLag = 100 * time.Millisecond
 func (e *env) serviceOver(t *testing.T, transport http.RoundTripper) *compute.Service {
 	t.Helper()
 
-	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+	return compute.NewService(e.NewSession(e.NewClient(t, sandbox.PlatformAdminToken, transport), testReadLag))
 }
 
 // imagesOver is serviceOver for the image family.
 func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Service {
 	t.Helper()
 
-	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+	return image.NewService(e.NewSession(e.NewClient(t, sandbox.PlatformAdminToken, transport), testReadLag))
 }
 
 // setQuota changes the organization's quota through identity's admin call.

@@ -136,7 +136,8 @@ func TestALookUpSharesARecentListUntilItsInstanceIsWritten(t *testing.T) {
 		instances = append(instances, e.create(t, standardSpec(fmt.Sprintf("web-%d", i))))
 	}
 
-	client := e.NewClient(t, sandbox.ServiceToken, nil)
+	// An operator's token: the session makes a security group too.
+	client := e.NewClient(t, sandbox.PlatformAdminToken, nil)
 
 	// A poll interval far longer than the test: only a write ends the sharing.
 	service := compute.NewService(cloud.NewSession(client, cloud.WithReadLag(testReadLag), cloud.WithPollPolicy(cloud.PollPolicy{

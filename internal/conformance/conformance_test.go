@@ -179,7 +179,7 @@ func newRun(t *testing.T, c *contract) *run {
 	newClient := func(token string) *unikorn.Client { return world.NewClient(t, token, rec) }
 
 	return &run{
-		client:           newClient(sandbox.ServiceToken),
+		client:           newClient(sandbox.PlatformAdminToken),
 		user:             newClient(sandbox.DefaultToken),
 		admin:            newClient(sandbox.AdminToken),
 		computeServed:    serves(t, world.URL+computePrefix+"/api/version"),
@@ -609,7 +609,7 @@ func (r *run) errorAnswers(t *testing.T) {
 	_, err = call(r.coverage, r.unauthenticated.ListRegions)(ctx, sandbox.OrganizationID)
 	require.True(t, unikorn.IsUnauthorized(err), "an unknown token is a 401, got %v", err)
 
-	_, err = call(r.coverage, r.client.GetProject)(ctx, foreignOrganizationID, sandbox.ProjectID)
+	_, err = call(r.coverage, r.user.GetProject)(ctx, foreignOrganizationID, sandbox.ProjectID)
 	require.True(t, unikorn.IsForbidden(err), "another organization's project is a 403, got %v", err)
 }
 

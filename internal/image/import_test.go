@@ -31,7 +31,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})}
+	e := &env{World: cloudtest.Start(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})}
 	e.images = e.imagesOver(t, nil)
 
 	return e
@@ -42,7 +42,7 @@ func newEnv(t *testing.T) *env {
 func (e *env) imagesOver(t *testing.T, transport http.RoundTripper) *image.Service {
 	t.Helper()
 
-	return image.NewService(e.NewSession(e.NewClient(t, sandbox.ServiceToken, transport), testReadLag))
+	return image.NewService(e.NewSession(e.NewClient(t, sandbox.PlatformAdminToken, transport), testReadLag))
 }
 
 func ignoreProgress(string) {}
@@ -154,9 +154,9 @@ func TestDeleteImageNamesTheInstancesBootedFromIt(t *testing.T) {
 		"a project user on the compute path": {
 			token: sandbox.DefaultToken, compute: true, found: []string{`instance "booted"`}, unread: []string{serversForbidden},
 		},
-		"a service account on the region path": {token: sandbox.ServiceToken, found: []string{`instance "booted"`}},
+		"a platform administrator on the region path": {token: sandbox.PlatformAdminToken, found: []string{`instance "booted"`}},
 		// Compute's instance and the server region shows for it are one holder.
-		"a service account on the compute path": {token: sandbox.ServiceToken, compute: true, found: []string{`instance "booted"`}},
+		"a platform administrator on the compute path": {token: sandbox.PlatformAdminToken, compute: true, found: []string{`instance "booted"`}},
 		"a project user whose list of compute's instances fails": {
 			token: sandbox.DefaultToken, compute: true,
 			faults: []sandbox.FaultRule{{Method: http.MethodGet, Route: sandbox.ComputePrefix + "/api/v2/instances", Status: http.StatusServiceUnavailable}},

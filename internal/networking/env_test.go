@@ -18,7 +18,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 
-	world := cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})
+	world := cloudtest.Start(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})
 
 	return &env{client: world.Client, service: networking.NewService(world.Session)}
 }

@@ -78,16 +78,24 @@ func TestHeldDeletesNameEveryHolderTheTokenCanSee(t *testing.T) {
 			group:     heldBy{found: []string{instance}, unread: []string{serversForbidden}},
 			authority: heldBy{found: []string{instance}, unread: []string{serversForbidden}},
 		},
-		"a service account on the region path": {
-			token:     sandbox.ServiceToken,
+		"a platform administrator on the region path": {
+			token:     sandbox.PlatformAdminToken,
 			network:   heldBy{found: []string{share, instance}},
 			group:     heldBy{found: []string{instance}},
 			authority: heldBy{found: []string{instance}},
 		},
 		// Compute's instance and the server region shows for it are one holder.
-		"a service account on the compute path": {
-			token: sandbox.ServiceToken, compute: true,
+		"a platform administrator on the compute path": {
+			token: sandbox.PlatformAdminToken, compute: true,
 			network:   heldBy{found: []string{share, instance}},
+			group:     heldBy{found: []string{instance}},
+			authority: heldBy{found: []string{instance}},
+		},
+		// Compute's own account sees the servers, but region's list of file storage
+		// leaves out what its role may not read.
+		"compute's account on the region path": {
+			token:     sandbox.ServiceToken,
+			network:   heldBy{found: []string{instance}},
 			group:     heldBy{found: []string{instance}},
 			authority: heldBy{found: []string{instance}},
 		},
@@ -98,8 +106,8 @@ func TestHeldDeletesNameEveryHolderTheTokenCanSee(t *testing.T) {
 			group:     heldBy{unread: []string{"the list of compute's instances failed", serversForbidden}},
 			authority: heldBy{unread: []string{"the list of compute's instances failed", serversForbidden}},
 		},
-		"a service account that may not list file storage": {
-			token:     sandbox.ServiceToken,
+		"a platform administrator who may not list file storage": {
+			token:     sandbox.PlatformAdminToken,
 			faults:    []sandbox.FaultRule{{Method: http.MethodGet, Route: "/api/v2/filestorage", Status: http.StatusForbidden}},
 			network:   heldBy{found: []string{instance}, unread: []string{"the token may not list file storage"}},
 			group:     heldBy{found: []string{instance}},

@@ -128,7 +128,7 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 	servers := map[string]tfprotov6.ProviderServer{}
 	schemas := map[string]*tfprotov6.Schema{}
 
-	for _, token := range []string{sandbox.ServiceToken, sandbox.AdminToken} {
+	for _, token := range []string{sandbox.PlatformAdminToken, sandbox.AdminToken} {
 		server, served := acctest.ProtocolServer(t, map[string]string{
 			"region_endpoint": world.URL, "identity_endpoint": world.URL, "token": token,
 			"organization_id": sandbox.OrganizationID, "project_id": sandbox.ProjectID,
@@ -140,7 +140,7 @@ func TestEveryLookUpsMissSaysTheScopeItSearched(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 
-			server := servers[sandbox.ServiceToken]
+			server := servers[sandbox.PlatformAdminToken]
 			if tt.token != "" {
 				server = servers[tt.token]
 			}

@@ -95,18 +95,19 @@ func newSandbox(opts Options, saved []byte) (*Sandbox, error) {
 	sb := &Sandbox{}
 
 	server, err := core.New(core.Options{
-		Token:            opts.Token,
-		ServiceToken:     ServiceToken,
-		ProvisionDelay:   opts.ProvisionDelay,
-		DeprovisionDelay: opts.DeprovisionDelay,
-		Latency:          opts.Latency,
-		StatePath:        opts.StatePath,
-		Logger:           opts.Logger,
-		ReadLag:          opts.ReadLag,
-		Seed:             opts.Seed,
-		ShowInvisible:    opts.ShowInvisible,
-		Now:              opts.Now,
-		Saved:            saved,
+		Token:              opts.Token,
+		ServiceToken:       ServiceToken,
+		PlatformAdminToken: PlatformAdminToken,
+		ProvisionDelay:     opts.ProvisionDelay,
+		DeprovisionDelay:   opts.DeprovisionDelay,
+		Latency:            opts.Latency,
+		StatePath:          opts.StatePath,
+		Logger:             opts.Logger,
+		ReadLag:            opts.ReadLag,
+		Seed:               opts.Seed,
+		ShowInvisible:      opts.ShowInvisible,
+		Now:                opts.Now,
+		Saved:              saved,
 	}, families())
 	if err != nil {
 		return nil, err

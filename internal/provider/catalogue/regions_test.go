@@ -59,8 +59,10 @@ func TestAccRegions_organizationNotVisible(t *testing.T) {
 	env := acctest.New(t)
 	env.SkipUnlessFixtures(t)
 
+	// As a member of the fixture organization: a platform administrator reaches every
+	// organization, and region answers it an empty list of one that does not exist.
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-		Config: env.ProviderConfig() + `
+		Config: env.ProjectUserSettings().Config() + `
 data "unikorn_regions" "all" {
   organization_id = "a0000000-0000-4000-8000-0000000000ff"
 }

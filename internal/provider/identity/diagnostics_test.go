@@ -62,7 +62,11 @@ resource "unikorn_service_account" "ci" {
 `,
 	} {
 		t.Run(kind, func(t *testing.T) {
-			cli := env.CLI(t, body)
+			// The project user: the environment's own token, a platform
+			// administrator's, may make both.
+			cli := acctest.NewCLI(t, t.TempDir())
+			cli.WriteConfig(env.ProjectUserSettings().Config() + body)
+			cli.Run("init", "-input=false")
 
 			endpoint := "identity:groups"
 			if kind == "service account" {

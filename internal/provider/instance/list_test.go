@@ -237,7 +237,7 @@ func TestAccInstanceQueryWarnsAboutAnInstanceTwoServersClaim(t *testing.T) {
 func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 	t.Parallel()
 
-	world := cloudtest.Start(t, cloudtest.Config{Token: sandbox.ServiceToken})
+	world := cloudtest.Start(t, cloudtest.Config{Token: sandbox.PlatformAdminToken})
 
 	for _, name := range []string{"a", "b", "c"} {
 		_, err := compute.NewService(world.Session).Create(t.Context(), compute.Spec{
@@ -248,7 +248,7 @@ func TestListHonoursLimitAndIncludeResource(t *testing.T) {
 
 	served, schemas := acctest.ProtocolServer(t, map[string]string{
 		"region_endpoint": world.URL, "identity_endpoint": world.URL,
-		"token": sandbox.ServiceToken, "organization_id": sandbox.OrganizationID,
+		"token": sandbox.PlatformAdminToken, "organization_id": sandbox.OrganizationID,
 	})
 
 	server, ok := served.(tfprotov6.ListResourceServer)

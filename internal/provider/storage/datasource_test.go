@@ -101,7 +101,9 @@ func TestAccFileStorageClassesDataSource(t *testing.T) {
 	}
 
 	resource.ParallelTest(t, env.TestCase(t, resource.TestStep{
-		Config: env.ProviderConfig() + fmt.Sprintf(`
+		// As a member of the organization: a platform administrator reads every
+		// organization's classes.
+		Config: env.ProjectUserSettings().Config() + fmt.Sprintf(`
 data "unikorn_file_storage_classes" "all" {}
 
 data "unikorn_file_storage_classes" "region" {

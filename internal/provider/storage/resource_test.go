@@ -213,7 +213,12 @@ resource "unikorn_network" "bare" {
 			`Network not found.*attachments`),
 		step(func(c *config) { c.ClassID = sandbox.StorageClassRemoteID },
 			`Storage class of another region.*storage_class_id.*sim-nfs-standard`),
-		step(func(c *config) { c.ClassID = sandbox.StorageClassForeignID }, `Storage class not found.*storage_class_id`),
+		// Another organization's class, as a member of this one sees it: a platform
+		// administrator may read every organization's.
+		step(func(c *config) {
+			c.ClassID, c.Provider = sandbox.StorageClassForeignID, env.ProjectUserSettings().Config()
+		},
+			`Storage class not found.*storage_class_id`),
 		step(func(c *config) {
 			c.Policies = map[string]policy{"hourly": {Interval: "hourly", TimeOfDay: "01:00Z", Keep: 24}}
 		}, `Invalid snapshot schedule.*Policy "hourly": an hourly schedule takes no time of day`),

@@ -294,6 +294,22 @@ func (a *ACL) AllowRole(organizationID string, role Role) error {
 	return nil
 }
 
+// HoldsAnywhere reports whether any scope grants operation on endpoint: global, an
+// organization's, or a project's.
+func (a *ACL) HoldsAnywhere(endpoint, operation string) bool {
+	if a.Global.Allows(endpoint, operation) {
+		return true
+	}
+
+	for organizationID := range a.Organizations {
+		if a.holdsInAnyProject(organizationID, endpoint, operation) {
+			return true
+		}
+	}
+
+	return false
+}
+
 func (a *ACL) holdsInAnyProject(organizationID, endpoint, operation string) bool {
 	if a.AllowOrganization(organizationID, endpoint, operation) == nil {
 		return true

@@ -17,7 +17,8 @@ type Caller struct {
 	// identity's quotas and allocations ask only whether they belong to the
 	// organization and may use the project, as they always have.
 	Legacy bool
-	// Service marks a service principal: only it may call the service-to-service APIs.
+	// Service marks a service's system account, which identity's userinfo names by
+	// its certificate's common name in no organization.
 	Service bool
 	ACL     *ACL
 	// ServiceAccountID and OrganizationID name the service account whose token this

@@ -287,8 +287,8 @@ func (s *Server) registerControlRoutes() {
 	s.registerObjectRoutes()
 }
 
-// HandleControl registers a control operation; only the fixture user and the service
-// principal may call them.
+// HandleControl registers a control operation; only the fixture user, the service
+// principal and the platform administrator may call them.
 func (s *Server) HandleControl(pattern string, handler func(r *http.Request) (*Reply, error)) {
 	s.control.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		token, ok := s.plausibleBearer(w, r)
@@ -296,8 +296,8 @@ func (s *Server) HandleControl(pattern string, handler func(r *http.Request) (*R
 			return
 		}
 
-		if token != s.opts.Token && token != s.opts.ServiceToken {
-			WriteError(w, Forbidden("the control API is reserved to the fixture user and the service principal"))
+		if token != s.opts.Token && token != s.opts.ServiceToken && token != s.opts.PlatformAdminToken {
+			WriteError(w, Forbidden("the control API is reserved to the fixture user, the service principal and the platform administrator"))
 
 			return
 		}

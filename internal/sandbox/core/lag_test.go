@@ -24,24 +24,32 @@ import (
 func createSSHCA(h *sandboxtest.Harness, name string) string {
 	h.T.Helper()
 
-	public, _, err := ed25519.GenerateKey(rand.Reader)
-	require.NoError(h.T, err)
-
-	key, err := ssh.NewPublicKey(public)
-	require.NoError(h.T, err)
-
 	var ca unikorn.SSHCertificateAuthority
 
-	h.Call(http.MethodPost, "/api/v2/sshcertificateauthorities", unikorn.SSHCertificateAuthorityCreate{
+	h.Call(http.MethodPost, "/api/v2/sshcertificateauthorities", sshCACreate(h.T, name)).Expect(http.StatusCreated, &ca)
+
+	return ca.Metadata.ID
+}
+
+// sshCACreate is a valid request for an SSH certificate authority of a fresh key in
+// the fixture project.
+func sshCACreate(t *testing.T, name string) unikorn.SSHCertificateAuthorityCreate {
+	t.Helper()
+
+	public, _, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+
+	key, err := ssh.NewPublicKey(public)
+	require.NoError(t, err)
+
+	return unikorn.SSHCertificateAuthorityCreate{
 		Metadata: unikorn.WriteMetadata{Name: name},
 		Spec: unikorn.SSHCertificateAuthorityCreateSpec{
 			SSHCertificateAuthoritySpec: unikorn.SSHCertificateAuthoritySpec{PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key)))},
 			OrganizationID:              sandbox.OrganizationID,
 			ProjectID:                   sandbox.ProjectID,
 		},
-	}).Expect(http.StatusCreated, &ca)
-
-	return ca.Metadata.ID
+	}
 }
 
 // listedSSHCAs returns the IDs the SSH certificate authority list shows.

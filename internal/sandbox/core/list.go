@@ -86,9 +86,11 @@ func (q *ListQuery) Tags() unikorn.Tags {
 	return q.tags
 }
 
-// matches reports whether an object the caller may read is selected.
-func (q *ListQuery) matches(caller *Caller, l Listing) bool {
-	if !slices.Contains(q.organizations, l.OrganizationID) || (!q.showInvisible && !caller.CanUse(l.OrganizationID, l.ProjectID)) {
+// matches reports whether an object the caller may read is selected: one its ACL lets
+// it read on endpoint in the object's project, as region's lists ask of every item.
+func (q *ListQuery) matches(caller *Caller, endpoint string, l Listing) bool {
+	if !slices.Contains(q.organizations, l.OrganizationID) ||
+		(!q.showInvisible && AllowInProject(caller, l.OrganizationID, l.ProjectID, endpoint, OpRead) != nil) {
 		return false
 	}
 
@@ -115,7 +117,7 @@ func OneOf(filter []string, value string) bool {
 // which encodes as `null` exactly as the real handler's early return does; otherwise it
 // is a possibly empty array. It orders only what the list selects, so that a list
 // costs little more than what it returns however many records the kind holds.
-func SelectList[R, T any](q *ListQuery, caller *Caller, records map[string]*R, render func(*R) (T, Listing)) []T {
+func SelectList[R, T any](q *ListQuery, caller *Caller, endpoint string, records map[string]*R, render func(*R) (T, Listing)) []T {
 	if len(q.organizations) == 0 {
 		return nil
 	}
@@ -128,7 +130,7 @@ func SelectList[R, T any](q *ListQuery, caller *Caller, records map[string]*R, r
 	var matches []selected
 
 	for id, record := range records {
-		if item, l := render(record); q.matches(caller, l) {
+		if item, l := render(record); q.matches(caller, endpoint, l) {
 			matches = append(matches, selected{id: id, item: item})
 		}
 	}
@@ -155,7 +157,7 @@ func ProjectListing(metadata *unikorn.ProjectScopedMetadata, regionID, networkID
 }
 
 // Visibility follows region: a list selects the organizations the caller belongs to
-// and, within them, only the objects of projects it may use; the rest is dropped
+// and, within them, only the objects it may read, in projects it may use; the rest is dropped
 // without an error, so a token of another organization sees an empty list where the
 // fixture user sees its objects, and reads of those objects directly are forbidden
 // (403), never not found. With visibility off (Options.ShowInvisible) lists flatter

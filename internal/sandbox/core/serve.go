@@ -91,14 +91,21 @@ func (s *Server) Handle(pattern string, handler Handler) {
 	s.api.HandleFunc(pattern, s.authenticated(handler))
 }
 
-// HandleService registers an operation of a service-to-service API. Real Unikorn
-// grants these to the services' own principals and to no user, whatever their role in
-// the project, so every other caller is forbidden before anything is looked up.
+// HandleService registers an operation of a service-to-service API (region's servers,
+// identity's allocations). Identity's chart grants these endpoints to the services'
+// own roles and the platform administrator's, to no role a group gives a user, so
+// they are judged by the caller's ACL alone, never by the membership that stands for
+// a legacy fixture user's rights: a caller whose ACL grants the operation nowhere is
+// forbidden before anything is looked up, and the handler asks for it where it acts.
 func (s *Server) HandleService(endpoint, pattern string, handler Handler) {
 	s.Handle(pattern, func(req *Request) (*Reply, error) {
-		if !req.Caller.Service {
+		if !req.Caller.ACL.HoldsAnywhere(endpoint, OperationOf(req.Method)) {
 			return nil, NotPermitted(endpoint, OperationOf(req.Method))
 		}
+
+		judged := *req.Caller
+		judged.Legacy = false
+		req.Caller = &judged
 
 		return handler(req)
 	})

@@ -18,9 +18,10 @@ const StateVersion = 3
 
 // Options configure a Server; the sandbox's Options say what each means to a user.
 type Options struct {
-	// Token is the fixture user's bearer token; ServiceToken the service principal's.
-	// Only they may call the control API.
-	Token, ServiceToken string
+	// Token is the fixture user's bearer token; ServiceToken the service principal's,
+	// PlatformAdminToken the platform administrator's. Only they may call the
+	// control API.
+	Token, ServiceToken, PlatformAdminToken string
 
 	ProvisionDelay, DeprovisionDelay, Latency time.Duration
 

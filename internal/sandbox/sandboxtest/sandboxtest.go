@@ -95,13 +95,14 @@ type Response struct {
 	Body   []byte
 }
 
-// Call sends a request as the service principal, which may call every API the sandbox
-// serves in the fixture organization; body is encoded as JSON unless it is a string,
-// which is sent verbatim. CallAs(sandbox.DefaultToken, …) is what a user may do.
+// Call sends a request as the platform administrator, whose role grants every API the
+// sandbox serves, the service-to-service ones too; body is encoded as JSON unless it
+// is a string, which is sent verbatim. CallAs(sandbox.DefaultToken, …) is what a user
+// may do, CallAs(sandbox.ServiceToken, …) what compute's account may.
 func (h *Harness) Call(method, path string, body any) *Response {
 	h.T.Helper()
 
-	return h.CallAs(sandbox.ServiceToken, method, path, body)
+	return h.CallAs(sandbox.PlatformAdminToken, method, path, body)
 }
 
 // CallAs sends a request with token; an empty token sends none.

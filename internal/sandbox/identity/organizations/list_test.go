@@ -39,5 +39,5 @@ func TestOrganizationsAndProjects(t *testing.T) {
 	assert.Equal(t, sandbox.OrganizationID, project.Metadata.OrganizationID)
 
 	h.Call(http.MethodGet, sandboxtest.OrganizationPath("/projects/a0000000-0000-4000-8000-0000000000ff"), nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
-	h.Call(http.MethodGet, "/api/v1/organizations/a0000000-0000-4000-8000-0000000000ff", nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.CallAs(sandbox.DefaultToken, http.MethodGet, "/api/v1/organizations/a0000000-0000-4000-8000-0000000000ff", nil).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 }

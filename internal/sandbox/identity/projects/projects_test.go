@@ -19,7 +19,7 @@ func TestOnlyAnAdministratorCreatesProjectsAndTheyProvision(t *testing.T) {
 	// The project user and compute's service principal hold no project creation.
 	refusal := h.CallAs(sandbox.DefaultToken, http.MethodPost, sandboxtest.OrganizationPath("/projects"), write).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	assert.Equal(t, "operation is not allowed by rbac: operation 'create' on endpoint 'identity:projects' is not permitted", refusal.ErrorDescription)
-	h.Call(http.MethodPost, sandboxtest.OrganizationPath("/projects"), write).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
+	h.CallAs(sandbox.ServiceToken, http.MethodPost, sandboxtest.OrganizationPath("/projects"), write).ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 	h.CallAs(sandbox.AdminToken, http.MethodPost, "/api/v1/organizations/"+sandbox.ForeignOrganizationID+"/projects", write).
 		ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 

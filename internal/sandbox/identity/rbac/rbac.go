@@ -38,11 +38,10 @@ type fixturePrincipal struct {
 	// organization and may use the project, as they always have. Identity's projects,
 	// groups, service accounts and roles ask for the exact permission.
 	legacy bool
-	// service marks a service principal: only it may call region's servers and
-	// identity's allocations, which real Unikorn grants to the services' own accounts
-	// alone; system is the account's name: a service authenticates with a client
-	// certificate, and identity names it by the certificate's common name
-	// (TokenClientCredentials), as the chart's systemAccounts do.
+	// service marks a service's system account; system is the account's name: a
+	// service authenticates with a client certificate, and identity names it by the
+	// certificate's common name (TokenClientCredentials), as the chart's
+	// systemAccounts do. What it may do is its role's, as for anyone.
 	service bool
 	system  string
 	// grant gives the rights that no group holds for it.
@@ -76,8 +75,10 @@ var (
 	// serves, the fixture and the empty one: every project there, made before or
 	// after, as compute must reach any project its users make. (Real compute's role
 	// is global; here it stays out of the foreign organization, as it always has.)
+	// It may do what the role grants and no more: read networks, security groups and
+	// SSH certificate authorities, but make none, nor load balancers or file storage.
 	serviceUser = fixturePrincipal{
-		legacy: true, service: true, system: "unikorn-compute",
+		service: true, system: "unikorn-compute",
 		grant: func(st *core.Store, acl *core.ACL) {
 			compute := mustRole(st, fixture.ComputeServiceRoleID)
 			for _, organizationID := range []string{fixture.OrganizationID, fixture.EmptyOrganizationID} {

@@ -332,7 +332,7 @@ func TestImageDelete(t *testing.T) {
 	h.Call(http.MethodDelete, path, nil).ExpectError(http.StatusConflict, unikorn.ErrorConflict)
 	h.Call(http.MethodDelete, sandboxtest.RegionPath("/images/"+sandbox.ImageUbuntuID), nil).ExpectError(http.StatusNotFound, unikorn.ErrorNotFound)
 	// Through an organization the caller is not in, the image is out of reach.
-	h.Call(http.MethodDelete, "/api/v1/organizations/"+sandbox.ForeignOrganizationID+"/regions/"+sandbox.RegionID+"/images/"+image.Metadata.ID, nil).
+	h.CallAs(sandbox.DefaultToken, http.MethodDelete, "/api/v1/organizations/"+sandbox.ForeignOrganizationID+"/regions/"+sandbox.RegionID+"/images/"+image.Metadata.ID, nil).
 		ExpectError(http.StatusForbidden, unikorn.ErrorForbidden)
 
 	h.Call(http.MethodDelete, "/api/v2/servers/"+used.Metadata.ID, nil).Expect(http.StatusAccepted, nil)

@@ -53,7 +53,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	items := core.SelectList(q, req.Caller, loadBalancers.Records(req.Store), func(r *record) (unikorn.LoadBalancer, core.Listing) {
+	items := core.SelectList(q, req.Caller, rbacLoadBalancers, loadBalancers.Records(req.Store), func(r *record) (unikorn.LoadBalancer, core.Listing) {
 		status := r.LoadBalancer.Status
 
 		return r.LoadBalancer, core.ProjectListing(&r.LoadBalancer.Metadata, status.RegionID, status.NetworkID)

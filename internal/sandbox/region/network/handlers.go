@@ -30,7 +30,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	return core.OK(core.SelectList(q, req.Caller, networks.Records(req.Store), func(r *record) (unikorn.Network, core.Listing) {
+	return core.OK(core.SelectList(q, req.Caller, rbacNetworks, networks.Records(req.Store), func(r *record) (unikorn.Network, core.Listing) {
 		return r.Network, core.ProjectListing(&r.Network.Metadata, r.Network.Status.RegionID, "")
 	})), nil
 }

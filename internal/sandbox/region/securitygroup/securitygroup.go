@@ -109,7 +109,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	return core.OK(core.SelectList(q, req.Caller, securityGroups.Records(req.Store), func(r *record) (unikorn.SecurityGroup, core.Listing) {
+	return core.OK(core.SelectList(q, req.Caller, rbacSecurityGroups, securityGroups.Records(req.Store), func(r *record) (unikorn.SecurityGroup, core.Listing) {
 		status := r.SecurityGroup.Status
 
 		return r.SecurityGroup, core.ProjectListing(&r.SecurityGroup.Metadata, status.RegionID, status.NetworkID)

@@ -31,7 +31,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		records = h.tagged(req, q.Tags()[0])
 	}
 
-	return core.OK(core.SelectList(q, req.Caller, records, func(r *record) (unikorn.Server, core.Listing) {
+	return core.OK(core.SelectList(q, req.Caller, rbacServers, records, func(r *record) (unikorn.Server, core.Listing) {
 		status := r.Server.Status
 
 		return r.Server, core.ProjectListing(&r.Server.Metadata, status.RegionID, status.NetworkID)

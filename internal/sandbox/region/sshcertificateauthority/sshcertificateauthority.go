@@ -77,7 +77,7 @@ func list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	return core.OK(core.SelectList(q, req.Caller, authorities.Records(req.Store), func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, core.Listing) {
+	return core.OK(core.SelectList(q, req.Caller, rbacSSHCAs, authorities.Records(req.Store), func(ca *unikorn.SSHCertificateAuthority) (unikorn.SSHCertificateAuthority, core.Listing) {
 		return *ca, core.ProjectListing(&ca.Metadata, "", "")
 	})), nil
 }

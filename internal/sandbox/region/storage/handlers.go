@@ -89,7 +89,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	return core.OK(core.SelectList(q, req.Caller, fileStorage.Records(req.Store), func(r *record) (unikorn.FileStorage, core.Listing) {
+	return core.OK(core.SelectList(q, req.Caller, rbacFileStorage, fileStorage.Records(req.Store), func(r *record) (unikorn.FileStorage, core.Listing) {
 		return r.render(), core.ProjectListing(&r.Metadata, r.RegionID, "")
 	})), nil
 }

@@ -210,7 +210,8 @@ func TestFileStorageCreateIsRefusedAsRegionRefusesIt(t *testing.T) {
 			create := sandboxtest.FileStorageCreate("refused", 1, sandbox.NetworkDefaultID)
 			tc.mutate(&create)
 
-			r := h.Call(http.MethodPost, fileStoragePath, create)
+			// As the project user: another organization and its classes are refused.
+			r := h.CallAs(sandbox.DefaultToken, http.MethodPost, fileStoragePath, create)
 			require.Equal(t, tc.status, r.Status, "body: %s", r.Body)
 			assert.Contains(t, string(r.Body), tc.says)
 		})

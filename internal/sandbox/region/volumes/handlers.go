@@ -31,7 +31,7 @@ func (h *handlers) list(req *core.Request) (*core.Reply, error) {
 		return nil, err
 	}
 
-	listed := core.SelectList(q, req.Caller, volumes.Records(req.Store), func(r *record) (unikorn.Volume, core.Listing) {
+	listed := core.SelectList(q, req.Caller, rbacVolumes, volumes.Records(req.Store), func(r *record) (unikorn.Volume, core.Listing) {
 		return *r.render(), core.ProjectListing(&r.Volume.Metadata, r.Volume.Status.RegionID, r.Volume.Spec.NetworkID)
 	})
 
