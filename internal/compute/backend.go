@@ -8,7 +8,7 @@ import (
 
 // Instances is everything the provider asks of an instance back end. There are two:
 // RegionInstances, this package's own saga that realizes an instance as a region server tagged
-// with its ID and charged to identity (only a service account may call those APIs),
+// with its ID and charged to identity (only a service account or a platform administrator may call those APIs),
 // and the compute service's public instance API, which any user may call. The
 // signatures speak only of this package's types, never of servers or allocations, so
 // that the Terraform types cannot tell the back ends apart.

@@ -26,7 +26,7 @@ func NewRegionInstances(service *Service) *RegionInstances {
 }
 
 // Validate implements Instances. Beyond the placement, it checks at plan that the
-// token may call region's server API at all, which only service accounts may, and
+// token may call region's server API at all, which only service accounts and platform administrators may, and
 // refuses volumes, which region's servers do not attach (RegionAttachesNoVolumes).
 func (r *RegionInstances) Validate(ctx context.Context, spec Spec) (*Location, error) {
 	placement, err := r.service.Validate(ctx, spec)

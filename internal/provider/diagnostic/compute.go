@@ -50,7 +50,7 @@ func Compute(summary string, err error) diag.Diagnostics {
 			"Quota may still be charged and something may be left behind: check the named object and remove it if it is there.")}
 	case errors.As(err, &rights):
 		return diag.Diagnostics{Error(summary, sentence(rights.Error())+" Region's server API is a service API: "+
-			"in Unikorn only service accounts may call it, and an ordinary user's token is refused whatever its roles.",
+			"in Unikorn only a service account or a platform administrator may call it, and an ordinary user's token is refused whatever its roles.",
 			`Use the compute back end, which any project member may use: set instance_api = "compute" and `+
 				"compute_endpoint (or UNIKORN_COMPUTE_ENDPOINT) in the provider block; or use a token with service rights.")}
 	case errors.As(err, &access):

@@ -38,7 +38,7 @@ func TestComputeExplainsEachKindOfFailure(t *testing.T) {
 		"a token without service rights is pointed at the compute back end": {
 			err: &compute.ServiceRightsError{Err: fmt.Errorf("creating server: %w",
 				&unikorn.APIError{StatusCode: http.StatusForbidden, Code: "forbidden", Method: http.MethodPost, Path: "/api/v2/servers"})},
-			want:    []string{"POST /api/v2/servers: 403 forbidden", "only service accounts", `instance_api = "compute"`, "compute_endpoint"},
+			want:    []string{"POST /api/v2/servers: 403 forbidden", "only a service account or a platform administrator", `instance_api = "compute"`, "compute_endpoint"},
 			wantNot: []string{"could not be reached"},
 		},
 		"an over-quota update says nothing changed, not that nothing was created": {

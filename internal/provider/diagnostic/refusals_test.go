@@ -220,7 +220,7 @@ resource "unikorn_snapshot" "s" {
 		// Region's server API refuses with 403 only a token without service rights.
 		right := "lacks the right to do this"
 		if env.Settings.InstanceAPI == acctest.RegionBackend.InstanceAPI {
-			right = "only service accounts may call it"
+			right = "only a service account or a platform administrator may call it"
 		}
 
 		assert.Regexp(t, acctest.Says("403 forbidden: user credentials do not have the required privileges", right), output)

@@ -83,7 +83,7 @@ const (
 	// may call.
 	InstanceAPICompute = "compute"
 	// InstanceAPIRegion is this provider's own saga over region's servers and
-	// identity's allocations, service APIs that only service accounts may call.
+	// identity's allocations, service APIs that only service accounts and platform administrators may call.
 	InstanceAPIRegion = "region"
 )
 
