@@ -64,14 +64,16 @@ prefix() {
 }
 
 # step NAME COMMAND...: runs COMMAND in the background, its lines after NAME; its
-# status and time land in $out/NAME.status and $out/NAME.seconds.
+# status and time land in $out/NAME.status and $out/NAME.seconds, its lines also in
+# $out/NAME.log (a failed step's last lines are repeated at the end, where a CI log's
+# tail shows them).
 step() {
   local name="$1"
   shift
   (
     set +e
     start=$(date +%s)
-    "$@" 2>&1 | prefix "$name"
+    "$@" 2>&1 | tee "$out/$name.log" | prefix "$name"
     status=${PIPESTATUS[0]}
     echo "$(($(date +%s) - start))" >"$out/$name.seconds"
     echo "$status" >"$out/$name.status"
@@ -226,6 +228,14 @@ echo
 "$out/bin/unikorn-testreport" table "$out"/*.json
 
 if [ "${#failed[@]}" -gt 0 ]; then
+  for name in "${failed[@]}"; do
+    echo
+    echo "==> why $name failed (the last of its lines; all of them in $out/$name.log)"
+    # A go test pass names its failed tests on lines of their own, which may be far
+    # above its end; every step ends with why it stopped.
+    grep -E '^ *--- FAIL' "$out/$name.log" 2>/dev/null | head -n 30 || true
+    tail -n 40 "$out/$name.log" 2>/dev/null || true
+  done
   echo
   echo "FAILED: ${failed[*]}" >&2
   exit 1
