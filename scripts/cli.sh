@@ -113,23 +113,41 @@ cp -R "$src/." "$work/src"
 chmod -R u+w "$work/src"
 cd "$work/src"
 
-if [ "$tool" = terraform ]; then
-  # Terraform's module zip leaves out its nested remote-state backend modules (each is
-  # a module of its own), so they are dropped from the build; the built-in backends
-  # (local, http, inmem, remote, cloud) are all that provider tests and the demo need.
-  for backend in azure consul cos gcs kubernetes oss pg s3 oci; do
-    nested="${module}/internal/backend/remote-state/${backend}"
+# Provider tests and the demo need only the built-in state backends (local, http, inmem,
+# remote, cloud). The others bring cloud SDKs (Kubernetes's client the largest) that
+# would take most of a cold build's time, so they are left out of the build: their
+# imports and their entries in the backend table.
+init=internal/backend/init/init.go
+for backend in azure consul cos gcs kubernetes oss pg s3 oci; do
+  nested="${module}/internal/backend/remote-state/${backend}"
+  if [ "$tool" = terraform ]; then
+    # In Terraform each is a module of its own, which its module zip leaves out.
     go mod edit -dropreplace="$nested" -droprequire="$nested"
-    # -i.orig works with both GNU and BSD sed.
-    sed -i.orig "\#\"${nested}\"#d" internal/backend/init/init.go
-  done
+  fi
+  # -i.orig works with both GNU and BSD sed.
+  sed -i.orig "\#\"${nested}\"#d" "$init"
+done
+sed -i.orig -E '/"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)": +func/d' "$init"
+rm -f "$init.orig"
+if [ "$tool" = terraform ]; then
   go mod edit -dropreplace="${module}/internal/legacy" -droprequire="${module}/internal/legacy"
-  sed -i.orig -E '/"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)": +func/d' internal/backend/init/init.go
-  rm -f internal/backend/init/init.go.orig
+fi
+if [ "$tool" = tofu ]; then
+  # Likewise OpenTofu's state encryption keeps its own key providers (passphrase,
+  # external) and leaves out those of cloud key services, whose SDKs they bring.
+  registry=internal/encryption/default_registry.go
+  sed -i.orig -E '/keyprovider\/(aws_kms|azure_vault|gcp_kms|openbao)"/d' "$registry"
+  awk '/RegisterKeyProvider\((aws_kms|gcp_kms|azure_vault|openbao)\.New/ { skip = 3 } skip > 0 { skip--; next } { print }' \
+    "$registry" >"$registry.new"
+  mv "$registry.new" "$registry"
+  rm -f "$registry.orig"
 fi
 
-# dev=no makes the CLI report a release version, which version checks rely on.
-go build -trimpath \
+# dev=no makes the CLI report a release version, which version checks rely on. No
+# -trimpath: built as the provider's own packages are, the standard library and the
+# modules both use (gRPC, protobuf among them) compile once into the build cache for
+# both, which a cold `make test` feels.
+go build \
   -ldflags "-s -w -X ${module}/version.dev=no" \
   -o "$cache_dir/${tool}.tmp.$$" "$package"
 # A rename is atomic, so a concurrent reader sees either no binary or a whole one.
