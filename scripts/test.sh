@@ -3,8 +3,11 @@
 # where the time went. The tests mostly wait (on the sandbox's simulated delays, read
 # lag and timeouts, and on the CLIs they drive), while building the CLIs and Unikorn's
 # own suites is work for the processor; so the waiting starts as soon as it can, and
-# the builds, at a lower priority, fill what it leaves idle:
+# the builds fill what it leaves idle. OpenTofu's build comes first among them, as the
+# OpenTofu pass and the module tests wait for it: on a fresh machine that chain is
+# the longest. Unikorn's suites build at a lower priority, beside it.
 #
+#   tofu-build     OpenTofu, built from its Go module when no new enough one is at hand
 #   terraform      the Terraform pass: every package, the acceptance tests under the
 #                  Terraform of scripts/terraform.sh (the fault matrix in a go test
 #                  of its own beside the rest: terraform-faults)
@@ -63,8 +66,15 @@ prefix() {
   sed -u "s/^/$1: /"
 }
 
+# cpu_seconds: the whole seconds of user and system time in the second line of `times`
+# (children's), which reads as "1m2.500s 0m3.250s".
+cpu_seconds() {
+  awk '{ total = 0; for (i = 1; i <= 2; i++) { split($i, part, /[ms]/); total += part[1] * 60 + part[2] } printf "%d\n", total }'
+}
+
 # step NAME COMMAND...: runs COMMAND in the background, its lines after NAME; its
-# status and time land in $out/NAME.status and $out/NAME.seconds, its lines also in
+# status, time and processor time (user and system, of everything it ran) land in
+# $out/NAME.status, $out/NAME.seconds and $out/NAME.cpu, its lines also in
 # $out/NAME.log (a failed step's last lines are repeated at the end, where a CI log's
 # tail shows them).
 step() {
@@ -76,6 +86,7 @@ step() {
     "$@" 2>&1 | tee "$out/$name.log" | prefix "$name"
     status=${PIPESTATUS[0]}
     echo "$(($(date +%s) - start))" >"$out/$name.seconds"
+    times | tail -n 1 | cpu_seconds >"$out/$name.cpu"
     echo "$status" >"$out/$name.status"
   ) &
   pids+=("$!")
@@ -98,14 +109,16 @@ pass() {
 }
 
 # The reporter itself, then the CLIs: OpenTofu's build (a big one) starts at once, at
-# a lower priority; Terraform's, when it is not built yet, in the foreground, as
-# everything else needs it.
+# the passes' priority, as the longest chain begins with it; Terraform's, when it is
+# not built yet, in the foreground, as everything else needs it.
 go build -o "$out/bin/unikorn-testreport" ./cmd/unikorn-testreport
 
 tofu_ready="$out/tofu.path"
-(nice -n 10 scripts/tofu.sh >"$tofu_ready.tmp" 2>"$out/tofu-build.log" && mv "$tofu_ready.tmp" "$tofu_ready") &
+build_tofu() {
+  scripts/tofu.sh >"$tofu_ready.tmp" && mv "$tofu_ready.tmp" "$tofu_ready"
+}
+step tofu-build build_tofu
 tofu_build=$!
-pids+=("$tofu_build")
 
 terraform="$(scripts/terraform.sh)"
 
@@ -171,8 +184,7 @@ tofu_pass() {
 wait_for_tofu() {
   while [ ! -s "$tofu_ready" ]; do
     if ! kill -0 "$tofu_build" 2>/dev/null && [ ! -s "$tofu_ready" ]; then
-      cat "$out/tofu-build.log"
-      echo "building OpenTofu failed"
+      echo "building OpenTofu failed (see the lines of tofu-build)"
       return 1
     fi
     sleep 2
@@ -213,7 +225,8 @@ done
 pids=()
 
 echo
-echo "==> where the time went ($(($(date +%s) - began)) s in all, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+echo "==> where the time went ($(($(date +%s) - began)) s in all, $(times | tail -n 1 | cpu_seconds) s of processor time, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+printf '  %-11s %-4s %6s %8s\n' step result wall processor
 failed=()
 for name in "${names[@]}"; do
   status="$(cat "$out/$name.status" 2>/dev/null || echo 1)"
@@ -222,10 +235,19 @@ for name in "${names[@]}"; do
     result=FAIL
     failed+=("$name")
   fi
-  printf '  %-10s %-4s %5s s\n' "$name" "$result" "$(cat "$out/$name.seconds" 2>/dev/null || echo '?')"
+  printf '  %-11s %-4s %4s s %6s s\n' "$name" "$result" "$(cat "$out/$name.seconds" 2>/dev/null || echo '?')" "$(cat "$out/$name.cpu" 2>/dev/null || echo '?')"
 done
 echo
 "$out/bin/unikorn-testreport" table "$out"/*.json
+
+# A spec that a suite tried again and that then passed is named here, not only among
+# its step's lines, so that a flake is seen even when everything passed.
+flaky="$(grep -h 'passed only when tried again' "$out"/*.log 2>/dev/null || true)"
+if [ -n "$flaky" ]; then
+  echo
+  echo "==> passed only when tried again"
+  echo "$flaky"
+fi
 
 if [ "${#failed[@]}" -gt 0 ]; then
   for name in "${failed[@]}"; do
