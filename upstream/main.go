@@ -211,6 +211,9 @@ func command(dir, name string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// startWithin bounds the wait for the sandbox to serve.
+const startWithin = 3 * time.Minute
+
 // startSandbox runs the sandbox on a free port and waits for its env file.
 func startSandbox(binary, work string) (string, func(), error) {
 	envFile := filepath.Join(work, "sandbox.env")
@@ -230,15 +233,35 @@ func startSandbox(binary, work string) (string, func(), error) {
 		return "", nil, err
 	}
 
+	exited := make(chan struct{})
+
+	var waitErr error
+
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+
 	stop := func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		<-exited
 		logFile.Close()
 	}
 
-	deadline := time.Now().Add(30 * time.Second)
+	// The sandbox serves within a second when the machine is idle; this runs at a lower
+	// priority beside make test's passes, which may leave it little of a loaded
+	// machine for a while, so the wait is generous, and ends early if it stopped.
+	deadline := time.Now().Add(startWithin)
 
 	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			logFile.Close()
+
+			return "", nil, fmt.Errorf("the sandbox ended before it served (%v); its log is %s", waitErr, logFile.Name())
+		default:
+		}
+
 		data, err := os.ReadFile(envFile)
 		if err == nil {
 			scanner := bufio.NewScanner(bytes.NewReader(data))
@@ -254,7 +277,7 @@ func startSandbox(binary, work string) (string, func(), error) {
 
 	stop()
 
-	return "", nil, fmt.Errorf("the sandbox wrote no env file within 30s")
+	return "", nil, fmt.Errorf("the sandbox wrote no env file within %s", startWithin)
 }
 
 type result struct {
