@@ -248,9 +248,9 @@ func startSandbox(binary, work string) (string, func(), error) {
 		logFile.Close()
 	}
 
-	// The sandbox serves within a second when the machine is idle; this runs at a lower
-	// priority beside make test's passes, which may leave it little of a loaded
-	// machine for a while, so the wait is generous, and ends early if it stopped.
+	// The sandbox serves within a second when the machine is idle; beside make test's
+	// passes a loaded machine may leave it little for a while, so the wait is generous,
+	// and ends early if it stopped.
 	deadline := time.Now().Add(startWithin)
 
 	for time.Now().Before(deadline) {
@@ -258,7 +258,8 @@ func startSandbox(binary, work string) (string, func(), error) {
 		case <-exited:
 			logFile.Close()
 
-			return "", nil, fmt.Errorf("the sandbox ended before it served (%v); its log is %s", waitErr, logFile.Name())
+			// The work directory may go with this run, so the log's end goes in the error.
+			return "", nil, fmt.Errorf("the sandbox ended before it served (%v); its log ends:\n%s", waitErr, lastLines(logFile.Name(), 20))
 		default:
 		}
 
@@ -278,6 +279,18 @@ func startSandbox(binary, work string) (string, func(), error) {
 	stop()
 
 	return "", nil, fmt.Errorf("the sandbox wrote no env file within %s", startWithin)
+}
+
+// lastLines returns the last n lines of the file at name, or why it could not be read.
+func lastLines(name string, n int) string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err.Error()
+	}
+
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 type result struct {
