@@ -7,6 +7,7 @@
 # pass and the module tests wait for it) and that of Unikorn's suites (which then
 # wait on their sandbox or region for minutes, best spent beside the passes). At a
 # lower priority those starved until the passes ended, and became the run's tail.
+# The programs the steps run start through scripts/gogc.sh (see there why).
 #
 #   tofu-build     OpenTofu, built from its Go module when no new enough one is at hand
 #   terraform      the Terraform pass: every package, the acceptance tests under the
@@ -45,6 +46,13 @@ read -r -a testargs <<<"${TESTARGS:-}"
 
 rm -rf "$out"
 mkdir -p "$out/bin"
+
+# go test and go run start what they build through scripts/gogc.sh; GOFLAGS entries are
+# split at spaces, so a checkout whose path has one does without.
+case "$repo" in
+  *' '*) ;;
+  *) export GOFLAGS="${GOFLAGS:+$GOFLAGS }-exec=$repo/scripts/gogc.sh" ;;
+esac
 
 began=$(date +%s)
 pids=()
