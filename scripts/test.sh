@@ -7,7 +7,10 @@
 # pass and the module tests wait for it) and that of Unikorn's suites (which then
 # wait on their sandbox or region for minutes, best spent beside the passes). At a
 # lower priority those starved until the passes ended, and became the run's tail.
-# The programs the steps run start through scripts/gogc.sh (see there why).
+# What is built once serves every step: real region builds region first, and
+# upstream's suites, which share most of its dependencies, are built after it (built
+# side by side, both compiled them). The programs the steps run start through
+# scripts/gogc.sh (see there why).
 #
 #   tofu-build     OpenTofu, built from its Go module when no new enough one is at hand
 #   terraform      the Terraform pass: every package, the acceptance tests under the
@@ -197,14 +200,23 @@ tofu_pass() {
   cli_pass tofu "$(cat "$tofu_ready")" tofu
 }
 
-wait_for_tofu() {
-  while [ ! -s "$tofu_ready" ]; do
-    if ! kill -0 "$tofu_build" 2>/dev/null && [ ! -s "$tofu_ready" ]; then
-      echo "building OpenTofu failed (see the lines of tofu-build)"
-      return 1
+# await FILE PID: waits until FILE is there or the step PID has ended; fails if it
+# ended without writing FILE.
+await() {
+  while [ ! -e "$1" ]; do
+    if ! kill -0 "$2" 2>/dev/null; then
+      [ -e "$1" ]
+      return
     fi
     sleep 2
   done
+}
+
+wait_for_tofu() {
+  if ! await "$tofu_ready" "$tofu_build"; then
+    echo "building OpenTofu failed (see the lines of tofu-build)"
+    return 1
+  fi
 }
 
 modules() {
@@ -212,14 +224,21 @@ modules() {
   TOFU_PATH="$(cat "$tofu_ready")" TF_ACC_TERRAFORM_PATH="$terraform" scripts/module-tests.sh
 }
 
-upstream() {
-  # shellcheck disable=SC2086 # UPSTREAMARGS holds flags
-  cd upstream && go run . -repo .. ${UPSTREAMARGS:-}
-}
+region_built="$out/region.built"
 
 real_region() {
   # shellcheck disable=SC2086 # REALREGIONARGS holds flags
-  cd realregion && go run . -repo .. ${REALREGIONARGS:-}
+  cd realregion && go run . -repo .. -built "$region_built" ${REALREGIONARGS:-}
+}
+
+upstream() {
+  # Once region is built (or real region has ended without), upstream builds its
+  # suites on what that compiled.
+  if ! await "$region_built" "$real_region_step"; then
+    echo "real-region ended before building region; building the suites from the start"
+  fi
+  # shellcheck disable=SC2086 # UPSTREAMARGS holds flags
+  cd upstream && go run . -repo .. ${UPSTREAMARGS:-}
 }
 
 step terraform terraform_pass
@@ -227,8 +246,9 @@ step tofu tofu_pass
 if [ -z "$pkg" ]; then
   step docs-check make --no-print-directory docs-check
   step modules modules
-  step upstream upstream
   step real-region real_region
+  real_region_step=$!
+  step upstream upstream
 fi
 
 # Wait for every step, the build of OpenTofu with them.
