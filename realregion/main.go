@@ -72,10 +72,9 @@ func main() {
 	run := flag.String("run", "", "run only the acceptance tests matching this regular expression (go test -run)")
 	serve := flag.Bool("serve", false, "start the sandbox and region, print the provider's environment and wait for an interrupt")
 	suite := flag.Bool("suite", true, "run region's own API suite too")
-	built := flag.String("built", "", "a file to create once region is built: make test starts building Unikorn's own suites, which share most of region's dependencies, only then, so that they are compiled once")
 	flag.Parse()
 
-	code, err := realRegion(*repo, *work, *verbose, *run, *serve, *suite, *built)
+	code, err := realRegion(*repo, *work, *verbose, *run, *serve, *suite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test-real-region:", err)
 		os.Exit(2)
@@ -88,7 +87,7 @@ func step(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "==> "+format+"\n", args...)
 }
 
-func realRegion(repo, work string, verbose bool, run string, serve, suite bool, built string) (int, error) {
+func realRegion(repo, work string, verbose bool, run string, serve, suite bool) (int, error) {
 	repo, err := filepath.Abs(repo)
 	if err != nil {
 		return 0, err
@@ -135,12 +134,6 @@ func realRegion(repo, work string, verbose bool, run string, serve, suite bool, 
 	regionBinary := filepath.Join(work, "unikorn-region-controller")
 	if err := command(".", "go", "build", "-ldflags", "-X "+versionVariable+"="+regionVersion, "-o", regionBinary, "./cmd/unikorn-region-controller").Run(); err != nil {
 		return 0, fmt.Errorf("building region: %w", err)
-	}
-
-	if built != "" {
-		if err := os.WriteFile(built, nil, 0o644); err != nil {
-			return 0, err
-		}
 	}
 
 	started := time.Now()

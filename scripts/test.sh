@@ -7,9 +7,10 @@
 # pass and the module tests wait for it) and that of Unikorn's suites (which then
 # wait on their sandbox or region for minutes, best spent beside the passes). At a
 # lower priority those starved until the passes ended, and became the run's tail.
-# What is built once serves every step: real region builds region first, and
-# upstream's suites, which share most of its dependencies, are built after it (built
-# side by side, both compiled them). The programs the steps run start through
+# What is built once serves every step: upstream builds its suites first, and real
+# region, which shares most of their dependencies, is built after them (built side by
+# side, both compiled them); upstream's suites then wait on their sandbox while real
+# region builds. The programs the steps run start through
 # scripts/gogc.sh (see there why).
 #
 #   tofu-build     OpenTofu, built from its Go module when no new enough one is at hand
@@ -224,21 +225,21 @@ modules() {
   TOFU_PATH="$(cat "$tofu_ready")" TF_ACC_TERRAFORM_PATH="$terraform" scripts/module-tests.sh
 }
 
-region_built="$out/region.built"
-
-real_region() {
-  # shellcheck disable=SC2086 # REALREGIONARGS holds flags
-  cd realregion && go run . -repo .. -built "$region_built" ${REALREGIONARGS:-}
-}
+suites_built="$out/suites.built"
 
 upstream() {
-  # Once region is built (or real region has ended without), upstream builds its
-  # suites on what that compiled.
-  if ! await "$region_built" "$real_region_step"; then
-    echo "real-region ended before building region; building the suites from the start"
-  fi
   # shellcheck disable=SC2086 # UPSTREAMARGS holds flags
-  cd upstream && go run . -repo .. ${UPSTREAMARGS:-}
+  cd upstream && go run . -repo .. -built "$suites_built" ${UPSTREAMARGS:-}
+}
+
+real_region() {
+  # Once upstream's suites are built (or upstream has ended without), region is built
+  # on what they compiled.
+  if ! await "$suites_built" "$upstream_step"; then
+    echo "upstream ended before building its suites; building region from the start"
+  fi
+  # shellcheck disable=SC2086 # REALREGIONARGS holds flags
+  cd realregion && go run . -repo .. ${REALREGIONARGS:-}
 }
 
 step terraform terraform_pass
@@ -246,9 +247,9 @@ step tofu tofu_pass
 if [ -z "$pkg" ]; then
   step docs-check make --no-print-directory docs-check
   step modules modules
-  step real-region real_region
-  real_region_step=$!
   step upstream upstream
+  upstream_step=$!
+  step real-region real_region
 fi
 
 # Wait for every step, the build of OpenTofu with them.
