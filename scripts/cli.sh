@@ -102,12 +102,25 @@ log "building ${tool} ${version} from its Go module (once; a few minutes)"
 # Our own go.work or GOFLAGS must not leak into a build of another module.
 export GOWORK=off GOFLAGS=-mod=mod
 
-if ! download="$(cd "$work" && go mod download -json "${module}@v${version}")"; then
-  log "could not download ${module}@v${version}:"
-  printf '%s\n' "$download" >&2
-  exit 1
-fi
-src="$(printf '%s\n' "$download" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+# downloaded MODULE: the directory of MODULE (path@version, or a path that the module
+# of the current directory requires) in the module cache, downloaded if need be.
+downloaded() {
+  local download dir
+  if ! download="$(go mod download -json "$1")"; then
+    log "could not download $1:"
+    printf '%s\n' "$download" >&2
+    return 1
+  fi
+  dir="$(printf '%s\n' "$download" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  if [ -z "$dir" ]; then
+    log "the module cache has no directory for $1:"
+    printf '%s\n' "$download" >&2
+    return 1
+  fi
+  echo "$dir"
+}
+
+src="$(cd "$work" && downloaded "${module}@v${version}")"
 
 cp -R "$src/." "$work/src"
 chmod -R u+w "$work/src"
@@ -142,6 +155,59 @@ if [ "$tool" = tofu ]; then
   mv "$registry.new" "$registry"
   rm -f "$registry.orig"
 fi
+
+# Both CLIs install modules with go-getter, whose s3:: and gcs:: sources bring the AWS
+# and Google Cloud SDKs (364 of Terraform's 1259 packages, and some ten milliseconds of
+# package initialisation in every command a test runs). No test or example fetches a
+# module from a bucket, so the build uses a copy of go-getter whose S3 and GCS getters
+# say that this CLI has none; every other source works as released.
+getter_dir="$(downloaded github.com/hashicorp/go-getter)"
+cp -R "$getter_dir" "$work/go-getter"
+chmod -R u+w "$work/go-getter"
+rm "$work/go-getter/get_s3.go" "$work/go-getter/get_gcs.go"
+cat >"$work/go-getter/get_cloud_storage_left_out.go" <<'GO'
+package getter
+
+import (
+	"errors"
+	"net/url"
+	"time"
+)
+
+var errCloudStorageLeftOut = errors.New("this build of the CLI (scripts/cli.sh) leaves out s3:: and gcs:: module sources")
+
+// S3Getter stands for go-getter's, left out of this build.
+type S3Getter struct {
+	getter
+
+	Timeout time.Duration
+}
+
+func (g *S3Getter) ClientMode(*url.URL) (ClientMode, error) {
+	return ClientModeInvalid, errCloudStorageLeftOut
+}
+
+func (g *S3Getter) Get(string, *url.URL) error { return errCloudStorageLeftOut }
+
+func (g *S3Getter) GetFile(string, *url.URL) error { return errCloudStorageLeftOut }
+
+// GCSGetter stands for go-getter's, left out of this build.
+type GCSGetter struct {
+	getter
+
+	Timeout       time.Duration
+	FileSizeLimit int64
+}
+
+func (g *GCSGetter) ClientMode(*url.URL) (ClientMode, error) {
+	return ClientModeInvalid, errCloudStorageLeftOut
+}
+
+func (g *GCSGetter) Get(string, *url.URL) error { return errCloudStorageLeftOut }
+
+func (g *GCSGetter) GetFile(string, *url.URL) error { return errCloudStorageLeftOut }
+GO
+go mod edit -replace="github.com/hashicorp/go-getter=$work/go-getter"
 
 # dev=no makes the CLI report a release version, which version checks rely on. No
 # -trimpath: built as the provider's own packages are, the standard library and the
