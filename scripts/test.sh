@@ -23,7 +23,8 @@
 #   modules        examples/modules/web-tier's own tests under both CLIs
 #   upstream       Unikorn's own API suites against a sandbox, once built
 #   real-region    region's acceptance tests, then region's own API suite, against
-#                  region v1.20.0's own server and controllers (make test-real-region)
+#                  region v1.20.0's own server and controllers (make test-real-region),
+#                  built once upstream's suites are
 #
 # Each step's lines come after its name. At the end: each step's result and time,
 # and per pass the tests passed, failed and skipped, the slowest packages and the
