@@ -157,8 +157,8 @@ if [ "$tool" = tofu ]; then
 fi
 
 # Both CLIs install modules with go-getter, whose s3:: and gcs:: sources bring the AWS
-# and Google Cloud SDKs (364 of Terraform's 1259 packages, and some ten milliseconds of
-# package initialisation in every command a test runs). No test or example fetches a
+# and Google Cloud SDKs (364 of Terraform's 1259 packages, and 15 ms of processor time
+# at the start of every command a test runs: `terraform version` took 38 ms, now 23). No test or example fetches a
 # module from a bucket, so the build uses a copy of go-getter whose S3 and GCS getters
 # say that this CLI has none; every other source works as released.
 getter_dir="$(downloaded github.com/hashicorp/go-getter)"
